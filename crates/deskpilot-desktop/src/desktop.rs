@@ -1,0 +1,361 @@
+//! `VirtualDesktop`: one private headless desktop, started for one test and stopped on drop.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use crate::app::{App, LaunchOptions};
+use crate::bus::{Bus, RegisteredApp};
+use crate::error::{DesktopError, Result};
+use crate::procs::{self, MARKER_VAR};
+use crate::tail::tail_of_file;
+use crate::wait;
+use crate::x11::Display;
+
+/// How long each part of the desktop may take to come up.
+const START_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Options for [`VirtualDesktop::start_with`].
+#[derive(Debug, Clone)]
+pub struct DesktopOptions {
+    /// Screen size in pixels.
+    pub width: u16,
+    pub height: u16,
+    /// Start openbox (EWMH window manager). Without one every window opens at (0,0).
+    pub window_manager: bool,
+}
+
+impl Default for DesktopOptions {
+    fn default() -> Self {
+        DesktopOptions {
+            width: 1280,
+            height: 800,
+            window_manager: true,
+        }
+    }
+}
+
+/// A private headless desktop: Xvfb on a display of its own, a D-Bus session daemon with its own
+/// runtime directory, the AT-SPI bus (activated before any app starts) and openbox.
+///
+/// Everything it starts, and everything those start (D-Bus activation included), is stopped by
+/// pid when it is dropped, also when the test panics.
+pub struct VirtualDesktop {
+    id: String,
+    dir: tempfile::TempDir,
+    display: String,
+    session_address: String,
+    options: DesktopOptions,
+    bus: Option<Bus>,
+    children: Vec<Child>,
+    /// Stdout pipes of Xvfb and dbus-daemon, kept open so neither writes into a closed pipe.
+    pipes: Vec<BufReader<ChildStdout>>,
+    next_log: AtomicU32,
+}
+
+impl VirtualDesktop {
+    /// Starts a desktop with the default options (1280x800, openbox).
+    pub fn start() -> Result<Self> {
+        Self::start_with(DesktopOptions::default())
+    }
+
+    pub fn start_with(options: DesktopOptions) -> Result<Self> {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        procs::become_subreaper();
+        let id = format!(
+            "{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let dir = tempfile::Builder::new()
+            .prefix("deskpilot-desktop-")
+            .tempdir()
+            .map_err(|source| DesktopError::Io {
+                path: std::env::temp_dir(),
+                source,
+            })?;
+        let mut desktop = VirtualDesktop {
+            id,
+            dir,
+            display: String::new(),
+            session_address: String::new(),
+            options,
+            bus: None,
+            children: Vec::new(),
+            pipes: Vec::new(),
+            next_log: AtomicU32::new(0),
+        };
+        // On any error below, dropping `desktop` stops what was started so far.
+        desktop.make_dirs()?;
+        desktop.start_xvfb()?;
+        desktop.start_dbus()?;
+        desktop.bus = Some(Bus::activate(&desktop.session_address)?);
+        if desktop.options.window_manager {
+            desktop.start_window_manager()?;
+        }
+        Ok(desktop)
+    }
+
+    /// The X display, e.g. `:12`.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// The address of the private D-Bus session bus.
+    pub fn session_bus_address(&self) -> &str {
+        &self.session_address
+    }
+
+    /// The address of the AT-SPI accessibility bus of this desktop.
+    pub fn a11y_bus_address(&self) -> &str {
+        self.bus().a11y_address()
+    }
+
+    /// The desktop's private directory (runtime dir, logs, oracles).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The marker that stamps this desktop's processes (`DESKPILOT_DESKTOP=<id>`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The exact environment given to every process started on this desktop. Nothing of the
+    /// caller's environment leaks in beyond PATH, HOME, USER and the locale.
+    pub fn env(&self) -> Vec<(OsString, OsString)> {
+        let dir = self.dir.path();
+        let mut env: Vec<(OsString, OsString)> = Vec::new();
+        for keep in ["PATH", "HOME", "USER", "LOGNAME", "TERM"] {
+            if let Some(value) = std::env::var_os(keep) {
+                env.push((keep.into(), value));
+            }
+        }
+        let set = [
+            (MARKER_VAR, OsString::from(&self.id)),
+            ("LANG", "C.UTF-8".into()),
+            ("DISPLAY", OsString::from(&self.display)),
+            (
+                "DBUS_SESSION_BUS_ADDRESS",
+                OsString::from(&self.session_address),
+            ),
+            ("XDG_RUNTIME_DIR", dir.join("runtime").into()),
+            ("XDG_CONFIG_HOME", dir.join("config").into()),
+            ("XDG_CACHE_HOME", dir.join("cache").into()),
+            ("XDG_DATA_HOME", dir.join("data").into()),
+            ("XDG_STATE_HOME", dir.join("state").into()),
+            ("XDG_SESSION_TYPE", "x11".into()),
+            // No dconf-service activation, no portal round trips.
+            ("GSETTINGS_BACKEND", "memory".into()),
+            ("GTK_USE_PORTAL", "0".into()),
+            ("NO_AT_BRIDGE", "0".into()),
+            // GTK4 under Xvfb burns CPU on GL emulation and registers late without this.
+            ("GSK_RENDERER", "cairo".into()),
+            ("LIBGL_ALWAYS_SOFTWARE", "1".into()),
+            // Qt exposes itself on AT-SPI only when asked to.
+            ("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1".into()),
+            ("QT_ACCESSIBILITY", "1".into()),
+            ("QT_QPA_PLATFORM", "xcb".into()),
+            ("PYTHONUNBUFFERED", "1".into()),
+        ];
+        env.extend(set.into_iter().map(|(k, v)| (k.into(), v)));
+        env
+    }
+
+    /// A `Command` for `program` that runs on this desktop with exactly [`Self::env`].
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.env_clear()
+            .envs(self.env())
+            .current_dir(self.dir.path());
+        cmd
+    }
+
+    /// Starts `cmd` (built with [`Self::command`]) and waits until it, or a process it started,
+    /// has registered on the AT-SPI bus.
+    pub fn launch(&self, cmd: Command) -> Result<App> {
+        self.launch_with(cmd, LaunchOptions::default())
+    }
+
+    pub fn launch_with(&self, cmd: Command, options: LaunchOptions) -> Result<App> {
+        App::launch(self, cmd, options)
+    }
+
+    /// The applications registered on this desktop's AT-SPI bus.
+    pub fn registered_apps(&self) -> Result<Vec<RegisteredApp>> {
+        self.bus().registered_apps()
+    }
+
+    /// Pids of every live process this desktop started, directly or not.
+    pub fn processes(&self) -> Vec<u32> {
+        procs::marked_pids(Some(&self.id))
+    }
+
+    /// Stops everything and reports processes that survived (there should be none).
+    pub fn stop(mut self) -> Result<(), Vec<u32>> {
+        let left = self.shutdown();
+        if left.is_empty() { Ok(()) } else { Err(left) }
+    }
+
+    /// A fresh path for a log file in the desktop's directory.
+    pub(crate) fn log_path(&self, stem: &str, ext: &str) -> PathBuf {
+        let n = self.next_log.fetch_add(1, Ordering::Relaxed);
+        self.dir.path().join(format!("{stem}-{n}.{ext}"))
+    }
+
+    fn bus(&self) -> &Bus {
+        self.bus
+            .as_ref()
+            .expect("the bus is up once start() returned")
+    }
+
+    fn make_dirs(&self) -> Result<()> {
+        for sub in ["runtime", "config", "cache", "data", "state"] {
+            let path = self.dir.path().join(sub);
+            fs::create_dir_all(&path).map_err(|source| DesktopError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o700))
+                .map_err(|source| DesktopError::Io { path, source })?;
+        }
+        Ok(())
+    }
+
+    /// Spawns a helper with the desktop environment, stderr to a log file. Returns the log path.
+    fn spawn_helper(&mut self, mut cmd: Command, name: &str) -> Result<(Child, PathBuf)> {
+        let log = self.log_path(name, "log");
+        let file = fs::File::create(&log).map_err(|source| DesktopError::Io {
+            path: log.clone(),
+            source,
+        })?;
+        cmd.env_clear()
+            .envs(self.env())
+            .current_dir(self.dir.path())
+            .stdin(Stdio::null())
+            .stderr(file);
+        let child = cmd.spawn().map_err(|source| spawn_error(name, source))?;
+        Ok((child, log))
+    }
+
+    fn start_xvfb(&mut self) -> Result<()> {
+        let mut cmd = Command::new("Xvfb");
+        let screen = format!("{}x{}x24", self.options.width, self.options.height);
+        cmd.args(["-displayfd", "1", "-screen", "0", &screen])
+            .args(["-nolisten", "tcp", "-noreset", "+extension", "XTEST"])
+            .stdout(Stdio::piped());
+        let (mut child, log) = self.spawn_helper(cmd, "Xvfb")?;
+        let stdout = child.stdout.take().expect("piped");
+        self.children.push(child);
+        let line = self.read_first_line(stdout);
+        match line
+            .as_deref()
+            .map(str::trim)
+            .and_then(|l| l.parse::<u32>().ok())
+        {
+            Some(n) => {
+                self.display = format!(":{n}");
+                Ok(())
+            }
+            None => Err(self.not_ready("Xvfb (display number on -displayfd)", &log)),
+        }
+    }
+
+    fn start_dbus(&mut self) -> Result<()> {
+        let socket = self.dir.path().join("runtime").join("bus");
+        let mut cmd = Command::new("dbus-daemon");
+        cmd.args(["--session", "--nofork", "--nopidfile", "--print-address=1"])
+            .arg(format!("--address=unix:path={}", socket.display()))
+            .stdout(Stdio::piped());
+        let (mut child, log) = self.spawn_helper(cmd, "dbus-daemon")?;
+        let stdout = child.stdout.take().expect("piped");
+        self.children.push(child);
+        match self.read_first_line(stdout) {
+            Some(address) if !address.trim().is_empty() => {
+                self.session_address = address.trim().to_owned();
+                Ok(())
+            }
+            _ => Err(self.not_ready("dbus-daemon (address on --print-address)", &log)),
+        }
+    }
+
+    fn start_window_manager(&mut self) -> Result<()> {
+        let mut cmd = Command::new("openbox");
+        cmd.arg("--sm-disable").stdout(Stdio::null());
+        let (child, log) = self.spawn_helper(cmd, "openbox")?;
+        self.children.push(child);
+        let display = Display::open(&self.display)?;
+        let ready = wait::until(START_TIMEOUT, || {
+            display.has_window_manager().ok().filter(|&up| up)
+        });
+        match ready {
+            Some(_) => Ok(()),
+            None => Err(self.not_ready("openbox (_NET_SUPPORTING_WM_CHECK)", &log)),
+        }
+    }
+
+    /// Reads one line from a helper's stdout, giving up after `START_TIMEOUT`; keeps the pipe.
+    fn read_first_line(&mut self, stdout: ChildStdout) -> Option<String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let _ = tx.send((line, reader));
+        });
+        let (line, reader) = rx.recv_timeout(START_TIMEOUT).ok()?;
+        self.pipes.push(reader);
+        Some(line)
+    }
+
+    fn not_ready(&self, what: &str, log: &Path) -> DesktopError {
+        DesktopError::NotReady {
+            what: what.to_owned(),
+            timeout: START_TIMEOUT,
+            log_tail: tail_of_file(log, 20),
+        }
+    }
+
+    fn shutdown(&mut self) -> Vec<u32> {
+        // The bus connection first, so that nothing of ours holds the buses open.
+        self.bus = None;
+        let left = procs::stop_marked(&self.id, Duration::from_secs(3));
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        self.children.clear();
+        left
+    }
+}
+
+impl Drop for VirtualDesktop {
+    fn drop(&mut self) {
+        let left = self.shutdown();
+        if !left.is_empty() {
+            eprintln!(
+                "deskpilot-desktop: processes {left:?} of desktop {} survived teardown",
+                self.id
+            );
+        }
+    }
+}
+
+fn spawn_error(program: &str, source: std::io::Error) -> DesktopError {
+    if source.kind() == std::io::ErrorKind::NotFound {
+        DesktopError::Missing {
+            program: program.to_owned(),
+            source,
+        }
+    } else {
+        DesktopError::Spawn {
+            program: program.to_owned(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The fixture apps under `fixtures/`, launched on a desktop with an oracle file.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::app::{App, LaunchOptions, Registration};
+use crate::desktop::VirtualDesktop;
+use crate::error::Result;
+use crate::oracle::Oracle;
+
+/// Debian's Python: the one that sees python3-gi, pyatspi and PyQt5 (the `python3` first on
+/// PATH may be another build).
+pub const SYSTEM_PYTHON: &str = "/usr/bin/python3";
+
+/// The fixture apps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fixture {
+    Gtk3,
+    Gtk4,
+    Qt5,
+}
+
+impl Fixture {
+    pub const ALL: [Fixture; 3] = [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5];
+
+    /// Directory name under `fixtures/`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fixture::Gtk3 => "gtk3",
+            Fixture::Gtk4 => "gtk4",
+            Fixture::Qt5 => "qt5",
+        }
+    }
+
+    /// The title of the fixture's main window.
+    pub fn window_title(self) -> &'static str {
+        match self {
+            Fixture::Gtk3 => "deskpilot GTK3 fixture",
+            Fixture::Gtk4 => "deskpilot GTK4 fixture",
+            Fixture::Qt5 => "deskpilot Qt5 fixture",
+        }
+    }
+
+    /// Path of the fixture's script.
+    pub fn script(self) -> PathBuf {
+        fixtures_dir().join(self.name()).join("fixture.py")
+    }
+}
+
+/// `fixtures/` of this repository (or `DESKPILOT_FIXTURES` when set).
+pub fn fixtures_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("DESKPILOT_FIXTURES") {
+        return dir.into();
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// A running fixture app and the oracle it writes.
+pub struct FixtureApp {
+    pub fixture: Fixture,
+    pub app: App,
+    pub oracle: Oracle,
+}
+
+impl FixtureApp {
+    /// Sends a control command (one JSON object per line on the fixture's stdin), e.g.
+    /// `{"cmd": "reorder_list"}`. Lets tests change the app without going through deskpilot.
+    pub fn command(&mut self, cmd: &str, args: serde_json::Value) -> std::io::Result<()> {
+        let mut line = serde_json::json!({ "cmd": cmd });
+        if let (Some(obj), serde_json::Value::Object(extra)) = (line.as_object_mut(), args) {
+            obj.extend(extra);
+        }
+        self.app.send_line(&line.to_string())
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.app.pid()
+    }
+}
+
+impl VirtualDesktop {
+    /// Launches a fixture app with a fresh oracle file and waits until it is registered on the
+    /// AT-SPI bus and has reported `{"widget": "app", "prop": "ready", "value": true}`.
+    pub fn launch_fixture(&self, fixture: Fixture) -> Result<FixtureApp> {
+        self.launch_fixture_with_args(fixture, &[])
+    }
+
+    /// Same as [`Self::launch_fixture`] with extra arguments for the fixture script
+    /// (e.g. `--crash-at-start`).
+    pub fn launch_fixture_with_args(&self, fixture: Fixture, args: &[&str]) -> Result<FixtureApp> {
+        let oracle = Oracle::new(self.log_path(&format!("oracle-{}", fixture.name()), "jsonl"));
+        let mut cmd = self.command(SYSTEM_PYTHON);
+        cmd.arg(fixture.script())
+            .arg("--oracle")
+            .arg(oracle.path())
+            .args(args);
+        let app = self.launch_with(
+            cmd,
+            LaunchOptions {
+                registration: Registration::Within(Duration::from_secs(30)),
+            },
+        )?;
+        oracle.wait_value(
+            "app",
+            "ready",
+            serde_json::Value::Bool(true),
+            Duration::from_secs(10),
+        )?;
+        Ok(FixtureApp {
+            fixture,
+            app,
+            oracle,
+        })
+    }
+}

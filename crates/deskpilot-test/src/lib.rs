@@ -1,0 +1,1 @@
+//! deskpilot-test

@@ -1,0 +1,1 @@
+//! deskpilot-x11
