@@ -1,1 +1,53 @@
-fn main() {}
+//! Project automation: `cargo xtask <command>`.
+
+mod demo;
+mod desktop;
+mod install;
+mod test;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "deskpilot project automation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Install the Debian packages the tests and the demo need (apt-get when root).
+    Install,
+    /// Install what is missing, build, and run every test, real-desktop tests included.
+    Test {
+        /// Extra arguments passed to `cargo test` (e.g. a test name filter).
+        #[arg(trailing_var_arg = true)]
+        args: Vec<String>,
+    },
+    /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
+    Demo,
+    /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
+    /// keeps it up until Ctrl-C.
+    Desktop {
+        /// Also launch these fixtures (gtk3, gtk4, qt5).
+        #[arg(long = "fixture", value_name = "NAME")]
+        fixtures: Vec<String>,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Install => install::ensure_packages(),
+        Command::Test { args } => test::run(&args),
+        Command::Demo => demo::run(),
+        Command::Desktop { fixtures } => desktop::run(&fixtures),
+    }
+}
+
+/// The workspace root (xtask lives one level below it).
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask has a parent")
+        .to_path_buf()
+}

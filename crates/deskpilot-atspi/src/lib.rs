@@ -1,1 +1,17 @@
-//! deskpilot-atspi
+//! deskpilot's Linux backend: the accessibility tree over AT-SPI2 (D-Bus, via zbus).
+//!
+//! Connects to the accessibility bus of an explicit D-Bus session, with a timeout on every call
+//! so that a frozen app only fails the calls made to it. See `atspi-facts.md` in the design
+//! notes for the measured traps this crate works around.
+
+mod apps;
+mod backend;
+mod bus;
+mod error;
+pub mod mapping;
+mod proto;
+mod read;
+mod walk;
+
+pub use backend::AtspiBackend;
+pub use bus::ConnectOptions;

@@ -1,1 +1,16 @@
-//! deskpilot-core
+//! deskpilot's platform-neutral engine.
+//!
+//! `deskpilot-core` knows no D-Bus, no X11 and no MCP: it reads the world only through
+//! [`Backend`], and owns what every front end shares (the model, sessions and refs, selectors,
+//! the agent rendering).
+
+pub mod app;
+pub mod backend;
+pub mod filter;
+pub mod model;
+pub mod render;
+
+pub use app::{AppInfo, WindowInfo};
+pub use backend::{Backend, BackendError, WalkLimits};
+pub use filter::Filter;
+pub use render::{Rendered, escape, render};

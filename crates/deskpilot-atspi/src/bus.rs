@@ -1,0 +1,58 @@
+//! Connecting to the AT-SPI bus of an explicit D-Bus session.
+
+use std::time::Duration;
+
+use deskpilot_core::BackendError;
+
+/// How the backend connects.
+#[derive(Debug, Clone)]
+pub struct ConnectOptions {
+    /// The D-Bus session bus whose accessibility bus to use (never taken from the environment
+    /// by accident: the caller passes it).
+    pub session_bus: String,
+    /// Every method call gives up after this long; a frozen app costs at most this per call.
+    pub call_timeout: Duration,
+}
+
+impl ConnectOptions {
+    pub fn new(session_bus: impl Into<String>) -> Self {
+        ConnectOptions {
+            session_bus: session_bus.into(),
+            call_timeout: Duration::from_millis(1500),
+        }
+    }
+}
+
+/// Asks the session bus for the accessibility bus address (`org.a11y.Bus.GetAddress`, which also
+/// starts the bus if needed) and connects to it.
+pub async fn connect_a11y_bus(
+    options: &ConnectOptions,
+) -> Result<(zbus::Connection, String), BackendError> {
+    let session = connect(&options.session_bus, options.call_timeout).await?;
+    let reply = session
+        .call_method(
+            Some("org.a11y.Bus"),
+            "/org/a11y/bus",
+            Some("org.a11y.Bus"),
+            "GetAddress",
+            &(),
+        )
+        .await
+        .map_err(|e| BackendError::Bus(format!("org.a11y.Bus.GetAddress: {e}")))?;
+    let address: String = reply
+        .body()
+        .deserialize()
+        .map_err(|e| BackendError::Bus(format!("org.a11y.Bus.GetAddress reply: {e}")))?;
+    let a11y = connect(&address, options.call_timeout).await?;
+    Ok((a11y, address))
+}
+
+async fn connect(address: &str, timeout: Duration) -> Result<zbus::Connection, BackendError> {
+    let builder = zbus::connection::Builder::address(address)
+        .map_err(|e| BackendError::Bus(format!("bad bus address {address:?}: {e}")))?
+        .method_timeout(timeout);
+    tokio::time::timeout(timeout * 2, builder.build())
+        .await
+        .map_err(|_| BackendError::Bus(format!("connecting to {address} timed out")))?
+        .map_err(|e| BackendError::Bus(format!("connecting to {address}: {e}")))
+}

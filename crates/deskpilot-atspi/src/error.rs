@@ -1,0 +1,75 @@
+//! zbus errors -> `BackendError`, keeping the distinctions that matter to a caller: frozen app,
+//! app gone, element gone, interface missing.
+
+use std::time::Duration;
+
+use deskpilot_core::BackendError;
+use deskpilot_core::model::ElementId;
+
+/// What a failed call says about its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// No reply within the method timeout (frozen, or stuck in a modal loop).
+    Timeout,
+    /// The app's connection is gone.
+    AppGone,
+    /// The object is gone (or never existed).
+    ObjectGone,
+    /// The object lacks the interface or method.
+    Unsupported,
+    /// Anything else.
+    Other,
+}
+
+pub fn classify(error: &zbus::Error) -> Failure {
+    match error {
+        zbus::Error::InputOutput(io) if io.kind() == std::io::ErrorKind::TimedOut => {
+            Failure::Timeout
+        }
+        zbus::Error::MethodError(name, _, _) => classify_name(name.as_str()),
+        zbus::Error::FDO(fdo) => classify_name(&fdo_name(fdo)),
+        zbus::Error::InterfaceNotFound => Failure::Unsupported,
+        _ => Failure::Other,
+    }
+}
+
+fn fdo_name(error: &zbus::fdo::Error) -> String {
+    use zbus::DBusError;
+    error.name().to_string()
+}
+
+fn classify_name(name: &str) -> Failure {
+    match name.rsplit('.').next().unwrap_or(name) {
+        "NoReply" | "TimedOut" | "Timeout" => Failure::Timeout,
+        "ServiceUnknown" | "NameHasNoOwner" | "Disconnected" => Failure::AppGone,
+        "UnknownObject" => Failure::ObjectGone,
+        "UnknownMethod" | "UnknownInterface" | "UnknownProperty" | "NotSupported" => {
+            Failure::Unsupported
+        }
+        _ => Failure::Other,
+    }
+}
+
+/// Converts a failed call on `id` into the engine's error.
+pub fn to_backend(
+    error: zbus::Error,
+    id: &ElementId,
+    what: &str,
+    timeout: Duration,
+) -> BackendError {
+    match classify(&error) {
+        Failure::Timeout => BackendError::AppNotResponding {
+            app: id.app.clone(),
+            timeout,
+        },
+        Failure::AppGone => BackendError::AppGone {
+            app: id.app.clone(),
+        },
+        Failure::ObjectGone => BackendError::Defunct { id: id.clone() },
+        Failure::Unsupported => BackendError::Unsupported {
+            id: id.clone(),
+            what: what.to_owned(),
+        },
+        Failure::Other => BackendError::Bus(format!("{what} on {id}: {error}")),
+    }
+}

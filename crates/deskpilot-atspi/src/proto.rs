@@ -1,0 +1,185 @@
+//! The AT-SPI calls deskpilot makes, one function each, as raw zbus method calls (no proxy
+//! objects on the hot path). Decoding is tolerant: unknown interface names or state bits are
+//! ignored rather than failing the node.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use deskpilot_core::model::ElementId;
+use serde::de::DeserializeOwned;
+use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue};
+
+pub const REGISTRY: &str = "org.a11y.atspi.Registry";
+pub const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
+pub const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+const COMPONENT: &str = "org.a11y.atspi.Component";
+const ACTION: &str = "org.a11y.atspi.Action";
+const TEXT: &str = "org.a11y.atspi.Text";
+const VALUE: &str = "org.a11y.atspi.Value";
+const APPLICATION: &str = "org.a11y.atspi.Application";
+const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+
+/// AT-SPI coordinate types.
+const COORD_TYPE_SCREEN: u32 = 0;
+
+pub type Props = HashMap<String, OwnedValue>;
+
+/// A connection to the accessibility bus with the calls deskpilot makes on it.
+#[derive(Clone, Debug)]
+pub struct Proto {
+    conn: zbus::Connection,
+    timeout: Duration,
+}
+
+impl Proto {
+    pub fn new(conn: zbus::Connection, timeout: Duration) -> Self {
+        Proto { conn, timeout }
+    }
+
+    /// The per-call timeout the connection was built with.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    async fn call<B, R>(
+        &self,
+        id: &ElementId,
+        iface: &str,
+        method: &str,
+        body: &B,
+    ) -> zbus::Result<R>
+    where
+        B: serde::Serialize + DynamicType,
+        R: DeserializeOwned + zbus::zvariant::Type,
+    {
+        let reply = self
+            .conn
+            .call_method(
+                Some(id.app.as_str()),
+                id.object.as_str(),
+                Some(iface),
+                method,
+                body,
+            )
+            .await?;
+        reply.body().deserialize()
+    }
+
+    pub async fn role(&self, id: &ElementId) -> zbus::Result<u32> {
+        self.call(id, ACCESSIBLE, "GetRole", &()).await
+    }
+
+    /// The raw state bits (two u32 words, low word first).
+    pub async fn state(&self, id: &ElementId) -> zbus::Result<u64> {
+        let words: Vec<u32> = self.call(id, ACCESSIBLE, "GetState", &()).await?;
+        Ok(words
+            .iter()
+            .take(2)
+            .enumerate()
+            .fold(0, |bits, (i, w)| bits | (u64::from(*w) << (32 * i))))
+    }
+
+    pub async fn interfaces(&self, id: &ElementId) -> zbus::Result<Vec<String>> {
+        self.call(id, ACCESSIBLE, "GetInterfaces", &()).await
+    }
+
+    /// Name, Description, ChildCount, AccessibleId, ... in one call.
+    pub async fn accessible_props(&self, id: &ElementId) -> zbus::Result<Props> {
+        self.call(id, PROPERTIES, "GetAll", &(ACCESSIBLE,)).await
+    }
+
+    pub async fn children(&self, id: &ElementId) -> zbus::Result<Vec<ElementId>> {
+        let refs: Vec<(String, OwnedObjectPath)> =
+            self.call(id, ACCESSIBLE, "GetChildren", &()).await?;
+        Ok(refs.into_iter().map(to_id).collect())
+    }
+
+    pub async fn attributes(&self, id: &ElementId) -> zbus::Result<HashMap<String, String>> {
+        self.call(id, ACCESSIBLE, "GetAttributes", &()).await
+    }
+
+    /// (x, y, width, height) in screen coordinates (GTK 4.8: window-relative).
+    pub async fn extents(&self, id: &ElementId) -> zbus::Result<(i32, i32, i32, i32)> {
+        self.call(id, COMPONENT, "GetExtents", &(COORD_TYPE_SCREEN,))
+            .await
+    }
+
+    /// Action names. Firefox answers `GetActions` with ";;" names, so empty or odd names are
+    /// asked for again one by one with `GetName`.
+    pub async fn action_names(&self, id: &ElementId) -> zbus::Result<Vec<String>> {
+        let actions: Vec<(String, String, String)> =
+            self.call(id, ACTION, "GetActions", &()).await?;
+        let mut names = Vec::with_capacity(actions.len());
+        for (i, (name, _, _)) in actions.into_iter().enumerate() {
+            if name.is_empty() || name.contains(';') {
+                names.push(self.call(id, ACTION, "GetName", &(i as i32,)).await?);
+            } else {
+                names.push(name);
+            }
+        }
+        Ok(names)
+    }
+
+    pub async fn value_props(&self, id: &ElementId) -> zbus::Result<Props> {
+        self.call(id, PROPERTIES, "GetAll", &(VALUE,)).await
+    }
+
+    pub async fn character_count(&self, id: &ElementId) -> zbus::Result<i32> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(TEXT, "CharacterCount"))
+            .await?;
+        i32::try_from(value).map_err(zbus::Error::from)
+    }
+
+    /// Text between two character offsets (explicit end: GTK4 answers `GetText(0, -1)` with "").
+    pub async fn text(&self, id: &ElementId, start: i32, end: i32) -> zbus::Result<String> {
+        self.call(id, TEXT, "GetText", &(start, end)).await
+    }
+
+    pub async fn application_props(&self, id: &ElementId) -> zbus::Result<Props> {
+        self.call(id, PROPERTIES, "GetAll", &(APPLICATION,)).await
+    }
+
+    /// The applications registered with the registry (bus name + root path).
+    pub async fn registry_children(&self) -> zbus::Result<Vec<ElementId>> {
+        self.children(&ElementId::new(REGISTRY, ROOT_PATH)).await
+    }
+
+    /// The pid behind a bus name (`Application.Id` is not the pid).
+    pub async fn pid(&self, bus_name: &str) -> zbus::Result<u32> {
+        let reply = self
+            .conn
+            .call_method(
+                Some("org.freedesktop.DBus"),
+                "/org/freedesktop/DBus",
+                Some("org.freedesktop.DBus"),
+                "GetConnectionUnixProcessID",
+                &(bus_name,),
+            )
+            .await?;
+        reply.body().deserialize()
+    }
+}
+
+fn to_id((app, path): (String, OwnedObjectPath)) -> ElementId {
+    ElementId::new(app, path.as_str())
+}
+
+/// A string property out of a `GetAll` answer ("" when missing or of another type).
+pub fn prop_string(props: &Props, key: &str) -> String {
+    props
+        .get(key)
+        .and_then(|v| v.try_clone().ok())
+        .and_then(|v| String::try_from(v).ok())
+        .unwrap_or_default()
+}
+
+/// An i32 property out of a `GetAll` answer.
+pub fn prop_i32(props: &Props, key: &str) -> Option<i32> {
+    props.get(key).and_then(|v| i32::try_from(v).ok())
+}
+
+/// An f64 property out of a `GetAll` answer.
+pub fn prop_f64(props: &Props, key: &str) -> Option<f64> {
+    props.get(key).and_then(|v| f64::try_from(v).ok())
+}

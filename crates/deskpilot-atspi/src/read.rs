@@ -1,0 +1,105 @@
+//! Reading one node: two pipelined rounds of calls (identity first, then what its interfaces
+//! allow), never asking an element for an interface it lacks.
+
+use deskpilot_core::model::{ElementId, Interface, Node, NodeValue, Rect, Role, State};
+
+use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
+use crate::proto::{Proto, prop_f64, prop_i32, prop_string};
+
+/// The most text read for a node's value in a snapshot.
+const MAX_VALUE_CHARS: i32 = 1000;
+
+/// What is known about the app a node belongs to, that changes how its nodes are read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AppTraits {
+    pub reporting: StateReporting,
+}
+
+/// The first round: enough to decide what else to read and whether to enumerate children.
+pub async fn read_node(
+    proto: &Proto,
+    id: &ElementId,
+    traits: AppTraits,
+    inside_secret: bool,
+) -> zbus::Result<Node> {
+    let (role, state, interfaces, props) = tokio::join!(
+        proto.role(id),
+        proto.state(id),
+        proto.interfaces(id),
+        proto.accessible_props(id),
+    );
+    let states = map_states(state?, traits.reporting);
+    let (role, raw_role) = map_role(role?, states.is(State::Editable));
+    let interfaces = map_interfaces(&interfaces?);
+    let props = props?;
+    let mut node = Node::new(id.clone(), role);
+    node.raw_role = raw_role;
+    node.states = states;
+    node.interfaces = interfaces;
+    node.name = prop_string(&props, "Name");
+    node.description = prop_string(&props, "Description");
+    let accessible_id = prop_string(&props, "AccessibleId");
+    node.accessible_id = (!accessible_id.is_empty()).then_some(accessible_id);
+    node.child_count = prop_i32(&props, "ChildCount").unwrap_or(0).max(0) as u32;
+
+    let secret = inside_secret || node.is_secret();
+    let wants_text = interfaces.contains(Interface::Text)
+        && (secret || matches!(role, Role::TextBox | Role::ComboBox | Role::SpinButton));
+    let (extents, actions, value, text) = tokio::join!(
+        optional(interfaces.contains(Interface::Component), proto.extents(id)),
+        optional(
+            interfaces.contains(Interface::Action),
+            proto.action_names(id)
+        ),
+        optional(interfaces.contains(Interface::Value), proto.value_props(id)),
+        optional(wants_text, read_value_text(proto, id, secret)),
+    );
+    if let Some((x, y, w, h)) = extents? {
+        node.bounds = Some(Rect::new(x, y, w, h));
+    }
+    node.actions = actions?.unwrap_or_default();
+    if let Some(text) = text? {
+        node.value = Some(text);
+    } else if let Some(props) = value? {
+        node.value = Some(NodeValue::Number {
+            current: prop_f64(&props, "CurrentValue").unwrap_or(0.0),
+            min: prop_f64(&props, "MinimumValue").unwrap_or(0.0),
+            max: prop_f64(&props, "MaximumValue").unwrap_or(0.0),
+            step: prop_f64(&props, "MinimumIncrement").unwrap_or(0.0),
+        });
+    }
+    Ok(node)
+}
+
+/// Runs `call` only when `wanted`; an interface the node turns out not to support reads as
+/// absent, any other failure (timeout, app gone) is passed on.
+async fn optional<T>(
+    wanted: bool,
+    call: impl std::future::Future<Output = zbus::Result<T>>,
+) -> zbus::Result<Option<T>> {
+    if !wanted {
+        return Ok(None);
+    }
+    match call.await {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if crate::error::classify(&e) == crate::error::Failure::Unsupported => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The text of an editable element, or only its length for a secret (a password field's text
+/// is never requested: GTK 4.8 would hand out the plaintext).
+async fn read_value_text(proto: &Proto, id: &ElementId, secret: bool) -> zbus::Result<NodeValue> {
+    let count = proto.character_count(id).await?.max(0);
+    if secret {
+        return Ok(NodeValue::Redacted {
+            chars: Some(count as u32),
+        });
+    }
+    let text = if count == 0 {
+        String::new()
+    } else {
+        proto.text(id, 0, count.min(MAX_VALUE_CHARS)).await?
+    };
+    Ok(NodeValue::Text { text })
+}

@@ -1,0 +1,245 @@
+//! The pipelined tree walk: breadth-first, many nodes in flight on one connection, within the
+//! caller's budgets, and honest about every subtree it did not read.
+
+use std::collections::{HashSet, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+
+use deskpilot_core::model::{CutReason, ElementId, Node, Realization, State, Tree, TreeNode};
+use deskpilot_core::{BackendError, WalkLimits};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+
+use crate::error::{Failure, classify, to_backend};
+use crate::proto::Proto;
+use crate::read::{AppTraits, read_node};
+
+/// Nodes read at once. Measured on this machine: 64 calls in flight reach ~30-40k calls/s on
+/// the a11y bus; a node costs 4 + 1-4 calls, so 32 nodes keep ~128-256 calls in flight.
+const IN_FLIGHT: usize = 32;
+
+struct Slot {
+    id: ElementId,
+    node: Option<Node>,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    depth: u32,
+    realization: Realization,
+    secret: bool,
+}
+
+type Read =
+    Pin<Box<dyn Future<Output = (usize, zbus::Result<(Node, Option<Vec<ElementId>>)>)> + Send>>;
+
+/// Walks the subtree under `root`. Fails only when the root itself cannot be read.
+pub async fn walk(
+    proto: &Proto,
+    root: &ElementId,
+    limits: &WalkLimits,
+    traits: AppTraits,
+) -> Result<Tree, BackendError> {
+    let mut slots = vec![Slot {
+        id: root.clone(),
+        node: None,
+        parent: None,
+        children: Vec::new(),
+        depth: 0,
+        realization: Realization::Complete,
+        secret: false,
+    }];
+    let mut queue = VecDeque::from([0usize]);
+    let mut in_flight: FuturesUnordered<Read> = FuturesUnordered::new();
+    let mut unreachable_apps: HashSet<String> = HashSet::new();
+    let deadline = tokio::time::Instant::from_std(limits.deadline);
+
+    loop {
+        while in_flight.len() < IN_FLIGHT {
+            let Some(index) = queue.pop_front() else {
+                break;
+            };
+            let slot = &slots[index];
+            if unreachable_apps.contains(&slot.id.app) {
+                cut_parent(&mut slots, index, CutReason::Unreachable);
+                continue;
+            }
+            in_flight.push(read_one(proto.clone(), index, slot, limits, traits));
+        }
+        let next = match tokio::time::timeout_at(deadline, in_flight.next()).await {
+            Ok(Some(done)) => done,
+            Ok(None) => break,
+            Err(_) => {
+                // Deadline: everything queued or in flight is not read.
+                let pending: Vec<usize> = queue.drain(..).collect();
+                for index in pending {
+                    cut_parent(&mut slots, index, CutReason::Deadline);
+                }
+                for index in 0..slots.len() {
+                    if slots[index].node.is_none() && index != 0 {
+                        cut_parent(&mut slots, index, CutReason::Deadline);
+                    }
+                }
+                if slots[0].node.is_none() {
+                    return Err(BackendError::AppNotResponding {
+                        app: root.app.clone(),
+                        timeout: limits
+                            .deadline
+                            .saturating_duration_since(std::time::Instant::now()),
+                    });
+                }
+                break;
+            }
+        };
+        let (index, result) = next;
+        match result {
+            Ok((node, children)) => {
+                let depth = slots[index].depth;
+                let secret = slots[index].secret || node.is_secret();
+                let realization = realization_of(&node, depth, limits, children.as_ref());
+                slots[index].node = Some(node);
+                slots[index].realization = realization;
+                let Some(children) = children else { continue };
+                let room = limits.max_nodes.saturating_sub(slots.len());
+                if children.len() > room {
+                    slots[index].realization = Realization::Cut {
+                        reason: CutReason::Nodes,
+                    };
+                }
+                for child in children.into_iter().take(room) {
+                    let child_index = slots.len();
+                    slots.push(Slot {
+                        id: child,
+                        node: None,
+                        parent: Some(index),
+                        children: Vec::new(),
+                        depth: depth + 1,
+                        realization: Realization::Complete,
+                        secret,
+                    });
+                    slots[index].children.push(child_index);
+                    queue.push_back(child_index);
+                }
+            }
+            Err(error) => {
+                if index == 0 {
+                    return Err(to_backend(error, root, "read", proto.timeout()));
+                }
+                match classify(&error) {
+                    // The child vanished between GetChildren and now: it is simply not there.
+                    Failure::ObjectGone => {}
+                    Failure::Timeout | Failure::AppGone => {
+                        unreachable_apps.insert(slots[index].id.app.clone());
+                        cut_parent(&mut slots, index, CutReason::Unreachable);
+                    }
+                    Failure::Unsupported | Failure::Other => {
+                        tracing::debug!(id = %slots[index].id, %error, "node unreadable");
+                    }
+                }
+            }
+        }
+    }
+    Ok(into_tree(slots))
+}
+
+fn read_one(
+    proto: Proto,
+    index: usize,
+    slot: &Slot,
+    limits: &WalkLimits,
+    traits: AppTraits,
+) -> Read {
+    let id = slot.id.clone();
+    let secret = slot.secret;
+    let depth = slot.depth;
+    let limits = limits.clone();
+    Box::pin(async move {
+        let result = async {
+            let node = read_node(&proto, &id, traits, secret).await?;
+            let children = if should_enumerate(&node, depth, &limits) {
+                Some(proto.children(&id).await?)
+            } else {
+                None
+            };
+            Ok((node, children))
+        }
+        .await;
+        (index, result)
+    })
+}
+
+/// Whether to ask for a node's children at all. A container that creates children on demand is
+/// enumerated only below a bound; a huge child count is never enumerated (LibreOffice Calc's
+/// sheet reports 2^31 - 1 and a `GetChildren` on it grows the app by gigabytes).
+fn should_enumerate(node: &Node, depth: u32, limits: &WalkLimits) -> bool {
+    if node.child_count == 0 || depth >= limits.max_depth {
+        return false;
+    }
+    if node.child_count > limits.max_children {
+        return false;
+    }
+    !(node.states.is(State::ManagesDescendants) && node.child_count > limits.max_managed_children)
+}
+
+fn realization_of(
+    node: &Node,
+    depth: u32,
+    limits: &WalkLimits,
+    children: Option<&Vec<ElementId>>,
+) -> Realization {
+    match children {
+        Some(children) if node.states.is(State::ManagesDescendants) => Realization::Partial {
+            realized: children.len() as u32,
+            logical: node.child_count,
+        },
+        Some(_) => Realization::Complete,
+        None if node.child_count == 0 => Realization::Complete,
+        None if depth >= limits.max_depth => Realization::Cut {
+            reason: CutReason::Depth,
+        },
+        None => Realization::NotRealized {
+            logical: node.child_count,
+        },
+    }
+}
+
+/// Marks the parent of an unread slot as cut (the first reason wins).
+fn cut_parent(slots: &mut [Slot], index: usize, reason: CutReason) {
+    if let Some(parent) = slots[index].parent
+        && !matches!(slots[parent].realization, Realization::Cut { .. })
+    {
+        slots[parent].realization = Realization::Cut { reason };
+    }
+}
+
+/// Reorders the slots that were read into document (pre-)order.
+fn into_tree(mut slots: Vec<Slot>) -> Tree {
+    let mut order = Vec::with_capacity(slots.len());
+    let mut stack = vec![0usize];
+    while let Some(index) = stack.pop() {
+        if slots[index].node.is_none() {
+            continue;
+        }
+        order.push(index);
+        stack.extend(slots[index].children.iter().rev().copied());
+    }
+    let mut new_index = vec![usize::MAX; slots.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    let mut nodes = Vec::with_capacity(order.len());
+    for &old in &order {
+        let slot = &mut slots[old];
+        nodes.push(TreeNode {
+            node: slot.node.take().expect("only read slots are ordered"),
+            parent: slot.parent.map(|p| new_index[p]),
+            children: slot
+                .children
+                .iter()
+                .map(|&c| new_index[c])
+                .filter(|&c| c != usize::MAX)
+                .collect(),
+            depth: slot.depth,
+            realization: slot.realization,
+        });
+    }
+    Tree { nodes }
+}

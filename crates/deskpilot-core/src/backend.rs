@@ -1,0 +1,85 @@
+//! The boundary between the engine and a platform: small and object-safe.
+
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+
+use crate::app::AppInfo;
+use crate::model::{ElementId, Node, Tree};
+
+/// Bounds of one walk of a tree.
+#[derive(Debug, Clone)]
+pub struct WalkLimits {
+    /// Stop after reading this many nodes.
+    pub max_nodes: usize,
+    /// Do not read below this depth (the root is depth 0).
+    pub max_depth: u32,
+    /// Stop reading at this instant; what was read so far is returned, marked cut.
+    pub deadline: Instant,
+    /// A container that creates children on demand (MANAGES_DESCENDANTS) is enumerated only
+    /// when it reports at most this many children, and is then marked partly realized.
+    pub max_managed_children: u32,
+    /// Any container reporting more children than this is never enumerated (a spreadsheet's
+    /// 2^31 cells would take the app down).
+    pub max_children: u32,
+}
+
+impl WalkLimits {
+    pub fn with_timeout(timeout: Duration) -> Self {
+        WalkLimits {
+            deadline: Instant::now() + timeout,
+            ..WalkLimits::default()
+        }
+    }
+}
+
+impl Default for WalkLimits {
+    fn default() -> Self {
+        WalkLimits {
+            max_nodes: 5000,
+            max_depth: 64,
+            deadline: Instant::now() + Duration::from_secs(10),
+            max_managed_children: 500,
+            max_children: 10_000,
+        }
+    }
+}
+
+/// Why a backend call failed. Every variant says whether retrying can help.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    #[error("application {app} did not answer within {timeout:?}")]
+    AppNotResponding { app: String, timeout: Duration },
+    #[error("application {app} is gone")]
+    AppGone { app: String },
+    #[error("element {id} no longer exists")]
+    Defunct { id: ElementId },
+    #[error("element {id} does not support {what}")]
+    Unsupported { id: ElementId, what: String },
+    #[error("accessibility bus: {0}")]
+    Bus(String),
+}
+
+impl BackendError {
+    /// True when the same call may succeed later (a busy app), false when it cannot.
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            BackendError::AppNotResponding { .. } | BackendError::Bus(_)
+        )
+    }
+}
+
+/// A platform's accessibility tree, read-only part. Implementations keep their threading and
+/// their timeouts inside: every call returns within a bounded time even when an app is frozen.
+#[async_trait]
+pub trait Backend: Send + Sync {
+    /// The applications registered now, with their top-level windows.
+    async fn apps(&self) -> Result<Vec<AppInfo>, BackendError>;
+
+    /// Reads the subtree under `root` within `limits`.
+    async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError>;
+
+    /// Reads one element afresh (used to re-validate a ref before use).
+    async fn node(&self, id: &ElementId) -> Result<Node, BackendError>;
+}

@@ -1,0 +1,72 @@
+//! Which nodes a rendering shows. Nodes that are dropped lift their children to the nearest
+//! shown ancestor, so the structure an agent sees stays truthful but compact.
+
+use crate::model::{Node, Role, Tree};
+
+/// What to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Filter {
+    /// Elements an agent acts on, the containers that give them context, and named text.
+    #[default]
+    Interactive,
+    /// Interactive plus every node that carries text.
+    Text,
+    /// Every node.
+    All,
+}
+
+impl Filter {
+    pub fn name(self) -> &'static str {
+        match self {
+            Filter::Interactive => "interactive",
+            Filter::Text => "text",
+            Filter::All => "all",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Filter> {
+        match name {
+            "interactive" => Some(Filter::Interactive),
+            "text" => Some(Filter::Text),
+            "all" => Some(Filter::All),
+            _ => None,
+        }
+    }
+
+    /// True when `node` is shown by this filter on its own merits.
+    pub fn keeps(self, node: &Node) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::Interactive => {
+                node.role.is_interactive()
+                    || (node.role.is_landmark() && node.role != Role::Group)
+                    || (node.role.is_text() && !node.name.is_empty() && node.role != Role::Label)
+                    || (node.role == Role::Group && !node.name.is_empty())
+            }
+            Filter::Text => {
+                Filter::Interactive.keeps(node)
+                    || (!node.name.is_empty() && !matches!(node.role, Role::Generic))
+                    || node.role.is_text()
+            }
+        }
+    }
+
+    /// The shown nodes in document order, each with its display depth.
+    pub fn apply(self, tree: &Tree) -> Vec<(usize, usize)> {
+        let mut shown = Vec::new();
+        // Display depth of each node's nearest shown ancestor-or-self, +1.
+        let mut child_depth = vec![0usize; tree.nodes.len()];
+        for (index, tn) in tree.nodes.iter().enumerate() {
+            let depth = tn.parent.map_or(0, |p| child_depth[p]);
+            // The root is always shown: it says what the snapshot is of.
+            let incomplete = tn.realization != crate::model::Realization::Complete;
+            if index == 0 || self.keeps(&tn.node) || incomplete {
+                shown.push((index, depth));
+                child_depth[index] = depth + 1;
+            } else {
+                child_depth[index] = depth;
+            }
+        }
+        shown
+    }
+}

@@ -1,0 +1,15 @@
+//! The platform-neutral model of an accessibility tree.
+
+mod geometry;
+mod interface;
+mod node;
+mod role;
+mod state;
+mod tree;
+
+pub use geometry::Rect;
+pub use interface::{Interface, Interfaces};
+pub use node::{ElementId, Node, NodeValue};
+pub use role::Role;
+pub use state::{State, StateSet};
+pub use tree::{CutReason, Realization, Tree, TreeNode};

@@ -1,0 +1,108 @@
+//! One element of an accessibility tree, as read from a backend.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Interfaces, Rect, Role, StateSet};
+
+/// The identity of an element as its backend knows it: for AT-SPI the application's bus name
+/// and the element's object path. Two reads of the same element give equal ids; an id never
+/// names another element while its app lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ElementId {
+    /// The application (AT-SPI: unique bus name such as `:1.42`).
+    pub app: String,
+    /// The element within it (AT-SPI: object path).
+    pub object: String,
+}
+
+impl ElementId {
+    pub fn new(app: impl Into<String>, object: impl Into<String>) -> Self {
+        ElementId {
+            app: app.into(),
+            object: object.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ElementId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.app, self.object)
+    }
+}
+
+/// The value of an element, when it has one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NodeValue {
+    /// The text of an editable or text element.
+    Text { text: String },
+    /// A number within a range (sliders, spin buttons, progress bars).
+    Number {
+        current: f64,
+        min: f64,
+        max: f64,
+        step: f64,
+    },
+    /// A secret: its text was never read from the app; only its length may be known.
+    Redacted { chars: Option<u32> },
+}
+
+/// One element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    pub id: ElementId,
+    pub role: Role,
+    /// The platform's own role name when `role` is `Unknown` (kept for debugging and selectors).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub raw_role: Option<String>,
+    pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub value: Option<NodeValue>,
+    #[serde(skip)]
+    pub states: StateSet,
+    /// Action names, as the toolkit names them (`click`, `press`, `activate`, `toggle`).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub actions: Vec<String>,
+    #[serde(skip)]
+    pub interfaces: Interfaces,
+    /// Bounds in screen coordinates, when the element has any.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub bounds: Option<Rect>,
+    /// The toolkit's stable id for the element (AT-SPI AccessibleId), when set.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub accessible_id: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub attributes: BTreeMap<String, String>,
+    /// The number of children the element reports (may be far more than are realized).
+    pub child_count: u32,
+}
+
+impl Node {
+    /// A node with only identity and role; everything else empty or unknown.
+    pub fn new(id: ElementId, role: Role) -> Self {
+        Node {
+            id,
+            role,
+            raw_role: None,
+            name: String::new(),
+            description: String::new(),
+            value: None,
+            states: StateSet::unknown(),
+            actions: Vec::new(),
+            interfaces: Interfaces::default(),
+            bounds: None,
+            accessible_id: None,
+            attributes: BTreeMap::new(),
+            child_count: 0,
+        }
+    }
+
+    /// True for a password field: its text must never be read or matched.
+    pub fn is_secret(&self) -> bool {
+        self.role == super::Role::Password
+    }
+}

@@ -1,0 +1,102 @@
+//! A snapshot of (part of) an accessibility tree: nodes in document order with their links, and
+//! an honest account of what was not read.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ElementId, Node};
+
+/// How much of a node's children the snapshot holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Realization {
+    /// Every child was read.
+    Complete,
+    /// The container creates children on demand (MANAGES_DESCENDANTS); the realized ones, up to a
+    /// bound, were read.
+    Partial { realized: u32, logical: u32 },
+    /// Too many logical children to enumerate (a spreadsheet's 2^31 cells): none were read.
+    NotRealized { logical: u32 },
+    /// A budget (nodes, depth or deadline) stopped the walk before these children.
+    Cut { reason: CutReason },
+}
+
+/// Which budget cut a walk short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CutReason {
+    Nodes,
+    Depth,
+    Deadline,
+    /// The element stopped answering (its app froze or went away) in mid-walk.
+    Unreachable,
+}
+
+impl CutReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            CutReason::Nodes => "nodes",
+            CutReason::Depth => "depth",
+            CutReason::Deadline => "deadline",
+            CutReason::Unreachable => "unreachable",
+        }
+    }
+}
+
+/// One node of a tree with its links.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeNode {
+    pub node: Node,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    pub depth: u32,
+    pub realization: Realization,
+}
+
+/// A snapshot. `nodes[0]` is the root; nodes are in document (pre-)order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tree {
+    pub nodes: Vec<TreeNode>,
+}
+
+impl Tree {
+    pub fn root(&self) -> Option<&TreeNode> {
+        self.nodes.first()
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn find(&self, id: &ElementId) -> Option<usize> {
+        self.nodes.iter().position(|n| &n.node.id == id)
+    }
+
+    /// The nodes whose children were not all read, with why.
+    pub fn incomplete(&self) -> impl Iterator<Item = (usize, Realization)> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.realization != Realization::Complete)
+            .map(|(i, n)| (i, n.realization))
+    }
+
+    /// The first budget that cut this walk, if any.
+    pub fn cut(&self) -> Option<(usize, CutReason)> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .find_map(|(i, n)| match n.realization {
+                Realization::Cut { reason } => Some((i, reason)),
+                _ => None,
+            })
+    }
+
+    /// Indices of the ancestors of `index`, nearest first.
+    pub fn ancestors(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.nodes[index].parent, move |&i| self.nodes[i].parent)
+    }
+}

@@ -1,0 +1,78 @@
+//! The Debian packages deskpilot's tests and demo need, installed when missing.
+
+use std::process::Command;
+
+use anyhow::{Context, bail};
+
+/// Every package the test suite and the demo use. Keep in sync with README.md.
+pub const PACKAGES: &[&str] = &[
+    // The headless desktop.
+    "xvfb",
+    "openbox",
+    "dbus-daemon",
+    "at-spi2-core",
+    // Fixture apps: GTK3/GTK4 through PyGObject, Qt through PyQt5, run by Debian's python3.
+    "python3",
+    "python3-gi",
+    "gir1.2-gtk-3.0",
+    "gir1.2-gtk-4.0",
+    "python3-pyqt5",
+    "libatk-adaptor",
+    "fonts-dejavu-core",
+    "adwaita-icon-theme",
+    // The pyatspi comparison walk of the benchmark, and debugging by hand.
+    "python3-pyatspi",
+    "x11-utils",
+];
+
+fn installed(package: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", package])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        .unwrap_or(false)
+}
+
+/// Installs what is missing (as root), or prints the exact apt-get line and fails.
+pub fn ensure_packages() -> anyhow::Result<()> {
+    let missing: Vec<&str> = PACKAGES.iter().copied().filter(|p| !installed(p)).collect();
+    if missing.is_empty() {
+        eprintln!(
+            "xtask: all {} Debian packages are installed",
+            PACKAGES.len()
+        );
+        return Ok(());
+    }
+    let line = format!(
+        "apt-get install -y --no-install-recommends {}",
+        missing.join(" ")
+    );
+    if !nix::unistd::geteuid().is_root() {
+        bail!("missing Debian packages; run as root:\n  sudo apt-get update && sudo {line}");
+    }
+    eprintln!("xtask: installing {}", missing.join(" "));
+    apt(&["update", "-q"])?;
+    let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
+    args.extend(&missing);
+    apt(&args)?;
+    let still: Vec<&str> = missing.into_iter().filter(|p| !installed(p)).collect();
+    if !still.is_empty() {
+        bail!(
+            "apt-get ran but these are still missing: {}",
+            still.join(" ")
+        );
+    }
+    Ok(())
+}
+
+fn apt(args: &[&str]) -> anyhow::Result<()> {
+    let status = Command::new("apt-get")
+        .args(args)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status()
+        .context("running apt-get")?;
+    if !status.success() {
+        bail!("apt-get {} failed: {status}", args.join(" "));
+    }
+    Ok(())
+}

@@ -1,0 +1,39 @@
+//! `cargo xtask test`: install, build, run every test, then check that no desktop process
+//! outlived the tests.
+
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use deskpilot_desktop::procs;
+
+pub fn run(extra: &[String]) -> anyhow::Result<()> {
+    crate::install::ensure_packages()?;
+    let before = procs::marked_pids(None);
+    cargo(&["build", "--workspace", "--all-targets"])?;
+    let mut args = vec!["test", "--workspace"];
+    args.extend(extra.iter().map(String::as_str));
+    let result = cargo(&args);
+    let leftovers: Vec<u32> = procs::marked_pids(None)
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    if !leftovers.is_empty() {
+        procs::signal_all(&leftovers, nix::sys::signal::Signal::SIGKILL);
+        bail!("desktop processes outlived the tests (now killed): {leftovers:?}");
+    }
+    result
+}
+
+pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    eprintln!("xtask: cargo {}", args.join(" "));
+    let status = Command::new(cargo)
+        .args(args)
+        .current_dir(crate::root())
+        .status()
+        .context("running cargo")?;
+    if !status.success() {
+        bail!("cargo {} failed: {status}", args.join(" "));
+    }
+    Ok(())
+}
