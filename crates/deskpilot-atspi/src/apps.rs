@@ -24,16 +24,16 @@ pub async fn list_apps(proto: &Proto) -> Result<Vec<AppRead>, BackendError> {
 
 /// Reads one app; an app that does not answer is still listed, marked not responding.
 pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
-    let (pid, props, app_props, windows) = tokio::join!(
+    let (pid, props, toolkit, toolkit_version, windows) = tokio::join!(
         proto.pid(&root.app),
         proto.accessible_props(root),
-        proto.application_props(root),
+        proto.application_prop(root, "ToolkitName"),
+        proto.application_prop(root, "Version"),
         proto.children(root),
     );
     let responding = props.is_ok() && windows.is_ok();
-    let app_props = app_props.unwrap_or_default();
-    let toolkit = Some(prop_string(&app_props, "ToolkitName")).filter(|s| !s.is_empty());
-    let toolkit_version = Some(prop_string(&app_props, "Version")).filter(|s| !s.is_empty());
+    let toolkit = toolkit.ok().filter(|s| !s.is_empty());
+    let toolkit_version = toolkit_version.ok().filter(|s| !s.is_empty());
     let traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
     let windows = match windows {
         Ok(ids) => join_all(ids.iter().map(|id| read_window(proto, id, traits)))

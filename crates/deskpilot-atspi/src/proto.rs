@@ -94,30 +94,26 @@ impl Proto {
         Ok(refs.into_iter().map(to_id).collect())
     }
 
-    pub async fn attributes(&self, id: &ElementId) -> zbus::Result<HashMap<String, String>> {
-        self.call(id, ACCESSIBLE, "GetAttributes", &()).await
-    }
-
     /// (x, y, width, height) in screen coordinates (GTK 4.8: window-relative).
     pub async fn extents(&self, id: &ElementId) -> zbus::Result<(i32, i32, i32, i32)> {
         self.call(id, COMPONENT, "GetExtents", &(COORD_TYPE_SCREEN,))
             .await
     }
 
-    /// Action names. Firefox answers `GetActions` with ";;" names, so empty or odd names are
-    /// asked for again one by one with `GetName`.
+    /// Action names, as the toolkit names them (`click`, `press`), never localized. `GetActions`
+    /// gives localized names (GTK3: "Click") or ";;" (Firefox), so it only gives the count;
+    /// the names come from `GetName`, all asked at once.
     pub async fn action_names(&self, id: &ElementId) -> zbus::Result<Vec<String>> {
-        let actions: Vec<(String, String, String)> =
-            self.call(id, ACTION, "GetActions", &()).await?;
-        let mut names = Vec::with_capacity(actions.len());
-        for (i, (name, _, _)) in actions.into_iter().enumerate() {
-            if name.is_empty() || name.contains(';') {
-                names.push(self.call(id, ACTION, "GetName", &(i as i32,)).await?);
-            } else {
-                names.push(name);
-            }
-        }
-        Ok(names)
+        let count: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(ACTION, "NActions"))
+            .await?;
+        let count = i32::try_from(count)
+            .map_err(zbus::Error::from)?
+            .clamp(0, 64);
+        futures_util::future::try_join_all(
+            (0..count).map(|i| async move { self.call(id, ACTION, "GetName", &(i,)).await }),
+        )
+        .await
     }
 
     pub async fn value_props(&self, id: &ElementId) -> zbus::Result<Props> {
@@ -136,8 +132,12 @@ impl Proto {
         self.call(id, TEXT, "GetText", &(start, end)).await
     }
 
-    pub async fn application_props(&self, id: &ElementId) -> zbus::Result<Props> {
-        self.call(id, PROPERTIES, "GetAll", &(APPLICATION,)).await
+    /// One property of the Application interface (atk-bridge answers `Get` but not `GetAll`).
+    pub async fn application_prop(&self, id: &ElementId, name: &str) -> zbus::Result<String> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(APPLICATION, name))
+            .await?;
+        String::try_from(value).map_err(zbus::Error::from)
     }
 
     /// The applications registered with the registry (bus name + root path).

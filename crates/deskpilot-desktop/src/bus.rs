@@ -204,6 +204,6 @@ async fn root_name(conn: &zbus::Connection, bus_name: &str) -> Result<String> {
 fn bus_error(call: &str) -> impl FnOnce(zbus::Error) -> DesktopError + '_ {
     move |source| DesktopError::Bus {
         call: call.to_owned(),
-        source,
+        source: Box::new(source),
     }
 }

@@ -39,7 +39,10 @@ pub enum DesktopError {
         stderr_tail: String,
     },
     #[error("D-Bus call {call} failed: {source}")]
-    Bus { call: String, source: zbus::Error },
+    Bus {
+        call: String,
+        source: Box<zbus::Error>,
+    },
     #[error("X11: {0}")]
     X11(String),
     #[error("I/O on {path}: {source}")]

@@ -1,0 +1,172 @@
+//! The AT-SPI backend against real apps on a private headless desktop.
+
+use std::time::{Duration, Instant};
+
+use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_core::model::{NodeValue, Role, State};
+use deskpilot_core::{AppInfo, Backend, BackendError, Filter, WalkLimits, render};
+use deskpilot_desktop::{Fixture, FixtureApp, VirtualDesktop};
+use serde_json::json;
+
+async fn backend(desktop: &VirtualDesktop) -> AtspiBackend {
+    AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
+        .await
+        .expect("connects to the desktop's AT-SPI bus")
+}
+
+fn app_of<'a>(apps: &'a [AppInfo], fixture: &FixtureApp) -> &'a AppInfo {
+    apps.iter()
+        .find(|a| a.pid == Some(fixture.pid()))
+        .unwrap_or_else(|| panic!("fixture pid {} not among {apps:#?}", fixture.pid()))
+}
+
+#[tokio::test]
+async fn lists_the_gtk3_fixture_with_its_toolkit_and_window() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let backend = backend(&desktop).await;
+    let apps = backend.apps().await.unwrap();
+    let app = app_of(&apps, &fixture);
+    assert!(app.responding);
+    assert!(app.toolkit.as_deref().unwrap().eq_ignore_ascii_case("gtk"));
+    assert!(app.toolkit_version.as_deref().unwrap().starts_with("3."));
+    let window = app
+        .windows
+        .iter()
+        .find(|w| w.title == Fixture::Gtk3.window_title())
+        .expect("main window listed");
+    assert_eq!(window.role, Role::Window);
+    let bounds = window.bounds.expect("window bounds");
+    assert!(bounds.width > 800 && bounds.height > 600, "{bounds:?}");
+    assert_eq!(window.is_minimized(), Some(false));
+}
+
+#[tokio::test]
+async fn snapshot_reads_the_gtk3_widgets() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let backend = backend(&desktop).await;
+    let apps = backend.apps().await.unwrap();
+    let window = &app_of(&apps, &fixture).windows[0];
+    let tree = backend
+        .snapshot(&window.id, &WalkLimits::default())
+        .await
+        .unwrap();
+    let find = |role: Role, name: &str| {
+        tree.nodes
+            .iter()
+            .find(|n| n.node.role == role && n.node.name == name)
+            .unwrap_or_else(|| panic!("no {role} {name:?} in the snapshot"))
+    };
+    let count = find(Role::Button, "Count");
+    assert!(
+        count.node.actions.iter().any(|a| a == "click"),
+        "{:?}",
+        count.node.actions
+    );
+    assert!(count.node.bounds.is_some_and(|b| !b.is_empty()));
+    assert!(count.node.states.is(State::Enabled));
+    let check = find(Role::Checkbox, "Enable notifications");
+    assert!(check.node.states.is_not(State::Checked));
+    assert!(find(Role::Radio, "Small").node.states.is(State::Checked));
+    find(Role::MenuItem, "Report.txt");
+    find(Role::Tab, "Advanced");
+    // Document order: the menu bar comes before the controls.
+    let menubar = tree
+        .nodes
+        .iter()
+        .position(|n| n.node.role == Role::MenuBar)
+        .unwrap();
+    let button = tree
+        .nodes
+        .iter()
+        .position(|n| n.node.name == "Count")
+        .unwrap();
+    assert!(menubar < button);
+    // Links are consistent.
+    for (i, tn) in tree.nodes.iter().enumerate().skip(1) {
+        let parent = tn.parent.expect("non-root has a parent");
+        assert!(parent < i && tree.nodes[parent].children.contains(&i));
+        assert_eq!(tn.depth, tree.nodes[parent].depth + 1);
+    }
+    let rendered = render(&tree, Filter::Interactive, &|_| None);
+    assert!(
+        rendered.text.contains("- button \"Count\""),
+        "{}",
+        rendered.text
+    );
+}
+
+#[tokio::test]
+async fn password_text_is_never_read() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let secret = "hunter2-секрет";
+    fixture
+        .command("set_text", json!({"widget": "password", "text": secret}))
+        .unwrap();
+    fixture
+        .oracle
+        .wait_value("password", "text", json!(secret), Duration::from_secs(5))
+        .unwrap();
+    let backend = backend(&desktop).await;
+    let apps = backend.apps().await.unwrap();
+    let window = &app_of(&apps, &fixture).windows[0];
+    let tree = backend
+        .snapshot(&window.id, &WalkLimits::default())
+        .await
+        .unwrap();
+    let password = tree
+        .nodes
+        .iter()
+        .find(|n| n.node.role == Role::Password)
+        .expect("password field in the snapshot");
+    assert_eq!(
+        password.node.value,
+        Some(NodeValue::Redacted {
+            chars: Some(secret.chars().count() as u32)
+        })
+    );
+    let json = serde_json::to_string(&tree).unwrap();
+    let text = render(&tree, Filter::All, &|_| None).text;
+    assert!(!json.contains("hunter2") && !text.contains("hunter2"));
+}
+
+#[tokio::test]
+async fn a_frozen_app_fails_only_its_own_calls() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    let desktop = VirtualDesktop::start().unwrap();
+    let frozen = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let alive = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let backend = backend(&desktop).await;
+    let apps = backend.apps().await.unwrap();
+    let frozen_window = app_of(&apps, &frozen).windows[0].id.clone();
+    let alive_window = app_of(&apps, &alive).windows[0].id.clone();
+
+    kill(Pid::from_raw(frozen.pid() as i32), Signal::SIGSTOP).unwrap();
+    let started = Instant::now();
+    let error = backend
+        .snapshot(&frozen_window, &WalkLimits::default())
+        .await
+        .expect_err("a stopped app cannot answer");
+    let took = started.elapsed();
+    assert!(
+        matches!(error, BackendError::AppNotResponding { .. }),
+        "{error}"
+    );
+    assert!(error.retryable());
+    // Bounded by the per-call timeout (1.5 s), not by D-Bus's 25 s default.
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+
+    let tree = backend
+        .snapshot(&alive_window, &WalkLimits::default())
+        .await
+        .expect("the other app still answers");
+    assert!(tree.len() > 50);
+    let apps = backend.apps().await.unwrap();
+    assert!(!app_of(&apps, &frozen).responding);
+    assert!(app_of(&apps, &alive).responding);
+    kill(Pid::from_raw(frozen.pid() as i32), Signal::SIGCONT).unwrap();
+}
