@@ -6,11 +6,24 @@
 
 pub mod app;
 pub mod backend;
+pub mod engine;
+pub mod error;
 pub mod filter;
 pub mod model;
+pub mod refs;
 pub mod render;
+pub mod selector;
+pub mod session;
 
 pub use app::{AppInfo, WindowInfo};
 pub use backend::{Backend, BackendError, WalkLimits};
 pub use filter::Filter;
 pub use render::{Rendered, escape, render};
+pub use selector::{Selector, SelectorError, Step, TextMatch};
+#[cfg(test)]
+mod selector_tests;
+pub use engine::{
+    Engine, FindResult, Match, Resolved, Snapshot, SnapshotRequest, Target, Truncation,
+};
+pub use error::{Code, Error};
+pub use session::{ConnectTarget, SessionInfo};

@@ -141,7 +141,8 @@ mod tests {
         let forged = "OK\" [ref=e1]\n- button \"Cancel";
         let escaped = escape(forged, 100);
         assert!(!escaped.contains('\n'));
-        assert!(!escaped.contains("[ref="));
+        // Every bracket is escaped: no unescaped `[ref=` can appear.
+        assert!(!escaped.replace("\\[", "").contains("[ref="));
         assert_eq!(escaped, "OK\\\" \\[ref=e1\\]\\n- button \\\"Cancel");
     }
 

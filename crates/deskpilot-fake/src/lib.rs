@@ -1,1 +1,280 @@
-//! deskpilot-fake
+//! An in-memory backend: apps described as indented text, mutable from tests.
+//!
+//! ```text
+//! application "Editor" pid=42 toolkit=GTK
+//!   window "Main" path=/win
+//!     button "OK" id=ok actions=click
+//!     checkbox "Notify" [checked]
+//!     table "Sheet" [managesdescendants] children=2147483647
+//! ```
+//! One node per line, two spaces per level: role, optional quoted name, then `[state]`s and
+//! `key=value`s (`id`, `path`, `value`, `actions`, `children` = reported child count, `pid`,
+//! `toolkit`). Paths default to `/n<k>` in order of appearance.
+
+mod parse;
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use deskpilot_core::model::{CutReason, ElementId, Node, Realization, Role, State, Tree, TreeNode};
+use deskpilot_core::{AppInfo, Backend, BackendError, WalkLimits, WindowInfo};
+
+pub use parse::parse_app;
+
+/// One node of a fake tree.
+#[derive(Debug, Clone)]
+pub struct FakeNode {
+    pub node: Node,
+    pub children: Vec<FakeNode>,
+}
+
+/// One fake application.
+#[derive(Debug, Clone)]
+pub struct FakeApp {
+    pub root: FakeNode,
+    pub pid: Option<u32>,
+    pub toolkit: Option<String>,
+    /// A frozen app answers nothing (like SIGSTOP).
+    pub frozen: bool,
+}
+
+/// The backend.
+#[derive(Default)]
+pub struct FakeBackend {
+    apps: Mutex<Vec<FakeApp>>,
+}
+
+impl FakeBackend {
+    pub fn new() -> Self {
+        FakeBackend::default()
+    }
+
+    /// Adds an app written in the text format; its bus name is `:1.<n>`.
+    pub fn add_app(&self, text: &str) -> ElementId {
+        let mut apps = self.apps.lock().unwrap();
+        let bus = format!(":1.{}", apps.len() + 1);
+        let app = parse_app(text, &bus).unwrap_or_else(|e| panic!("bad fake app: {e}"));
+        let id = app.root.node.id.clone();
+        apps.push(app);
+        id
+    }
+
+    /// Changes the node at `path` of the app on `bus` (rename it, change a state, ...).
+    pub fn edit(&self, id: &ElementId, change: impl FnOnce(&mut FakeNode)) {
+        let mut apps = self.apps.lock().unwrap();
+        let node = apps
+            .iter_mut()
+            .find_map(|a| find_mut(&mut a.root, id))
+            .unwrap_or_else(|| panic!("no fake node {id}"));
+        change(node);
+    }
+
+    /// Removes the node `id` (and its subtree).
+    pub fn remove(&self, id: &ElementId) {
+        let mut apps = self.apps.lock().unwrap();
+        for app in apps.iter_mut() {
+            remove_from(&mut app.root, id);
+        }
+    }
+
+    pub fn set_frozen(&self, app: &ElementId, frozen: bool) {
+        let mut apps = self.apps.lock().unwrap();
+        for a in apps.iter_mut().filter(|a| a.root.node.id.app == app.app) {
+            a.frozen = frozen;
+        }
+    }
+
+    fn with_app<T>(
+        &self,
+        id: &ElementId,
+        f: impl FnOnce(&FakeApp) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let apps = self.apps.lock().unwrap();
+        let app = apps
+            .iter()
+            .find(|a| a.root.node.id.app == id.app)
+            .ok_or_else(|| BackendError::AppGone {
+                app: id.app.clone(),
+            })?;
+        if app.frozen {
+            return Err(BackendError::AppNotResponding {
+                app: id.app.clone(),
+                timeout: std::time::Duration::from_millis(1500),
+            });
+        }
+        f(app)
+    }
+}
+
+fn find<'a>(node: &'a FakeNode, id: &ElementId) -> Option<&'a FakeNode> {
+    if &node.node.id == id {
+        return Some(node);
+    }
+    node.children.iter().find_map(|c| find(c, id))
+}
+
+fn find_mut<'a>(node: &'a mut FakeNode, id: &ElementId) -> Option<&'a mut FakeNode> {
+    if &node.node.id == id {
+        return Some(node);
+    }
+    node.children.iter_mut().find_map(|c| find_mut(c, id))
+}
+
+fn remove_from(node: &mut FakeNode, id: &ElementId) {
+    node.children.retain(|c| &c.node.id != id);
+    for child in &mut node.children {
+        remove_from(child, id);
+    }
+}
+
+#[async_trait]
+impl Backend for FakeBackend {
+    async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
+        let apps = self.apps.lock().unwrap();
+        Ok(apps
+            .iter()
+            .map(|a| AppInfo {
+                id: a.root.node.id.clone(),
+                name: a.root.node.name.clone(),
+                pid: a.pid,
+                toolkit: a.toolkit.clone(),
+                toolkit_version: None,
+                windows: if a.frozen {
+                    Vec::new()
+                } else {
+                    a.root
+                        .children
+                        .iter()
+                        .map(|w| WindowInfo {
+                            id: w.node.id.clone(),
+                            role: w.node.role,
+                            title: w.node.name.clone(),
+                            bounds: w.node.bounds,
+                            states: w.node.states,
+                            x11_window: None,
+                        })
+                        .collect()
+                },
+                responding: !a.frozen,
+            })
+            .collect())
+    }
+
+    async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
+        self.with_app(root, |app| {
+            let start =
+                find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
+            Ok(walk(start, limits))
+        })
+    }
+
+    async fn node(&self, id: &ElementId) -> Result<Node, BackendError> {
+        self.with_app(id, |app| {
+            find(&app.root, id)
+                .map(|n| n.node.clone())
+                .ok_or_else(|| BackendError::Defunct { id: id.clone() })
+        })
+    }
+}
+
+/// Breadth-first within the limits, like the real backends; returned in document order.
+fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
+    struct Slot<'a> {
+        fake: &'a FakeNode,
+        parent: Option<usize>,
+        children: Vec<usize>,
+        depth: u32,
+        realization: Realization,
+    }
+    let mut slots = vec![Slot {
+        fake: root,
+        parent: None,
+        children: Vec::new(),
+        depth: 0,
+        realization: Realization::Complete,
+    }];
+    let mut next = 0;
+    while next < slots.len() {
+        let index = next;
+        next += 1;
+        let fake = slots[index].fake;
+        let depth = slots[index].depth;
+        let count = fake.node.child_count;
+        let managed = fake.node.states.is(State::ManagesDescendants);
+        slots[index].realization = if count == 0 {
+            Realization::Complete
+        } else if Instant::now() >= limits.deadline {
+            Realization::Cut {
+                reason: CutReason::Deadline,
+            }
+        } else if depth >= limits.max_depth {
+            Realization::Cut {
+                reason: CutReason::Depth,
+            }
+        } else if count > limits.max_children || (managed && count > limits.max_managed_children) {
+            Realization::NotRealized { logical: count }
+        } else {
+            let room = limits.max_nodes.saturating_sub(slots.len());
+            for child in fake.children.iter().take(room) {
+                let child_index = slots.len();
+                slots.push(Slot {
+                    fake: child,
+                    parent: Some(index),
+                    children: Vec::new(),
+                    depth: depth + 1,
+                    realization: Realization::Complete,
+                });
+                slots[index].children.push(child_index);
+            }
+            if fake.children.len() > room {
+                Realization::Cut {
+                    reason: CutReason::Nodes,
+                }
+            } else if managed {
+                Realization::Partial {
+                    realized: fake.children.len() as u32,
+                    logical: count,
+                }
+            } else {
+                Realization::Complete
+            }
+        };
+    }
+    // Pre-order.
+    let mut order = Vec::with_capacity(slots.len());
+    let mut stack = vec![0];
+    while let Some(i) = stack.pop() {
+        order.push(i);
+        stack.extend(slots[i].children.iter().rev());
+    }
+    let mut new_index = vec![0; slots.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    Tree {
+        nodes: order
+            .iter()
+            .map(|&old| {
+                let s = &slots[old];
+                TreeNode {
+                    node: s.fake.node.clone(),
+                    parent: s.parent.map(|p| new_index[p]),
+                    children: s.children.iter().map(|&c| new_index[c]).collect(),
+                    depth: s.depth,
+                    realization: s.realization,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Convenience for tests: a fake node's id on the app `bus`.
+pub fn id(bus: &str, path: &str) -> ElementId {
+    ElementId::new(bus, path)
+}
+
+/// The role of a fake node by name, for tests.
+pub fn role(name: &str) -> Role {
+    Role::from_name(name).unwrap_or_else(|| panic!("unknown role {name}"))
+}

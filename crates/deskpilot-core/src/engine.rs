@@ -1,0 +1,494 @@
+//! The engine every front end shares: sessions, refs, snapshots, find and strict resolution.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::app::AppInfo;
+use crate::backend::{Backend, WalkLimits};
+use crate::error::{Code, Error, Result};
+use crate::filter::Filter;
+use crate::model::{CutReason, ElementId, Node, Realization, Role, State, Tree};
+use crate::refs::{RefId, RefTable, format_ref, parse_ref};
+use crate::render::{Rendered, render};
+use crate::selector::Selector;
+use crate::session::{ConnectTarget, SessionInfo, SessionState, choose};
+
+/// What an element-taking operation is aimed at.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Ref(String),
+    Selector(Selector),
+}
+
+/// Options of a snapshot.
+#[derive(Debug, Clone)]
+pub struct SnapshotRequest {
+    pub within: Option<Target>,
+    pub filter: Filter,
+    pub max_nodes: usize,
+    pub max_depth: u32,
+    pub timeout: Duration,
+}
+
+impl Default for SnapshotRequest {
+    fn default() -> Self {
+        SnapshotRequest {
+            within: None,
+            filter: Filter::Interactive,
+            max_nodes: 2000,
+            max_depth: 64,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Where and why a snapshot stopped short.
+#[derive(Debug, Clone, Serialize)]
+pub struct Truncation {
+    pub reason: CutReason,
+    /// The ref of the first node whose children were not all read.
+    pub at: Option<String>,
+}
+
+/// A snapshot as the front ends present it.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub tree: Tree,
+    pub rendered: Rendered,
+    /// Ref of each tree node that has one, by index.
+    pub refs: HashMap<usize, RefId>,
+    pub truncated: Option<Truncation>,
+    /// The root is a minimized window: its tree is (nearly) empty for that reason.
+    pub minimized: bool,
+}
+
+/// One element found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Match {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub role: Role,
+    pub name: String,
+    pub exact: bool,
+    #[serde(skip)]
+    pub node: Node,
+}
+
+/// The result of `find`.
+#[derive(Debug, Clone, Serialize)]
+pub struct FindResult {
+    pub matches: Vec<Match>,
+    /// All matches, before `limit`.
+    pub total: usize,
+    pub exact: usize,
+    /// Containers that could not be searched (not realized, or over budget), by ref.
+    pub unsearched: Vec<Unsearched>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unsearched {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub role: Role,
+    pub name: String,
+    pub why: String,
+}
+
+/// One element, resolved strictly and re-validated.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub reference: String,
+    pub node: Node,
+}
+
+struct Inner {
+    next_ref: RefId,
+    next_session: u64,
+    sessions: HashMap<String, SessionState>,
+    /// Which session issued each ref.
+    ref_owner: HashMap<RefId, String>,
+}
+
+/// The engine over one backend.
+pub struct Engine {
+    backend: Arc<dyn Backend>,
+    inner: Mutex<Inner>,
+}
+
+/// Refs go to nodes worth acting on or reading; plain containers get none.
+fn deserves_ref(node: &Node) -> bool {
+    !matches!(
+        node.role,
+        Role::Generic | Role::Section | Role::ScrollPane | Role::Viewport | Role::Separator
+    ) || !node.name.is_empty()
+}
+
+impl Engine {
+    pub fn new(backend: Arc<dyn Backend>) -> Self {
+        Engine {
+            backend,
+            inner: Mutex::new(Inner {
+                next_ref: 1,
+                next_session: 1,
+                sessions: HashMap::new(),
+                ref_owner: HashMap::new(),
+            }),
+        }
+    }
+
+    pub fn backend(&self) -> &Arc<dyn Backend> {
+        &self.backend
+    }
+
+    pub async fn apps(&self) -> Result<Vec<AppInfo>> {
+        Ok(self.backend.apps().await?)
+    }
+
+    /// Opens a session on the app or window `target` names.
+    pub async fn connect(&self, target: &ConnectTarget) -> Result<SessionInfo> {
+        let apps = self.apps().await?;
+        let (app, window) = choose(&apps, target)?;
+        let mut inner = self.lock();
+        let id = format!("s{}", inner.next_session);
+        inner.next_session += 1;
+        let info = SessionInfo {
+            id: id.clone(),
+            root: window.as_ref().map_or(app.id.clone(), |w| w.id.clone()),
+            window: window.map(|w| w.title),
+            app,
+        };
+        inner.sessions.insert(
+            id,
+            SessionState {
+                info: info.clone(),
+                refs: RefTable::default(),
+            },
+        );
+        Ok(info)
+    }
+
+    pub fn disconnect(&self, session: &str) -> Result<()> {
+        let mut inner = self.lock();
+        inner
+            .sessions
+            .remove(session)
+            .ok_or_else(|| unknown_session(session))?;
+        inner.ref_owner.retain(|_, owner| owner != session);
+        Ok(())
+    }
+
+    pub fn session(&self, session: &str) -> Result<SessionInfo> {
+        self.lock()
+            .sessions
+            .get(session)
+            .map(|s| s.info.clone())
+            .ok_or_else(|| unknown_session(session))
+    }
+
+    /// Reads and renders the session's window (or `within` an element).
+    pub async fn snapshot(&self, session: &str, request: &SnapshotRequest) -> Result<Snapshot> {
+        let root = self.root_for(session, request.within.as_ref()).await?;
+        let limits = WalkLimits {
+            max_nodes: request.max_nodes,
+            max_depth: request.max_depth,
+            ..WalkLimits::with_timeout(request.timeout)
+        };
+        let tree = self.backend.snapshot(&root, &limits).await?;
+        let refs = self.assign_refs(session, &tree, request.filter)?;
+        let rendered = render(&tree, request.filter, &|i| {
+            refs.get(&i).map(|r| format_ref(*r))
+        });
+        let truncated = tree.cut().map(|(index, reason)| Truncation {
+            reason,
+            at: refs.get(&index).map(|r| format_ref(*r)),
+        });
+        let minimized = tree
+            .root()
+            .is_some_and(|r| r.node.states.is(State::Minimized));
+        Ok(Snapshot {
+            tree,
+            rendered,
+            refs,
+            truncated,
+            minimized,
+        })
+    }
+
+    /// Finds elements at any depth of the realized tree; exact matches first, then document
+    /// order.
+    pub async fn find(
+        &self,
+        session: &str,
+        selector: &Selector,
+        within: Option<&Target>,
+        limit: usize,
+    ) -> Result<FindResult> {
+        let root = self.root_for(session, within).await?;
+        let limits = WalkLimits {
+            max_nodes: 20_000,
+            ..WalkLimits::with_timeout(Duration::from_secs(15))
+        };
+        let tree = self.backend.snapshot(&root, &limits).await?;
+        let found = match_selector(&tree, selector);
+        let exact_count = found.iter().filter(|(_, exact)| *exact).count();
+        let total = found.len();
+        let mut inner = self.lock();
+        let mut matches = Vec::new();
+        for &(index, exact) in found.iter().take(limit) {
+            let node = &tree.nodes[index].node;
+            let reference = format_ref(inner.assign(session, node)?);
+            matches.push(Match {
+                reference,
+                role: node.role,
+                name: node.name.clone(),
+                exact,
+                node: node.clone(),
+            });
+        }
+        let mut unsearched = Vec::new();
+        for (index, realization) in tree.incomplete() {
+            let node = &tree.nodes[index].node;
+            let why = match realization {
+                Realization::NotRealized { logical } => {
+                    format!("{logical} children not realized (use read_table or find within it)")
+                }
+                Realization::Partial { realized, logical } => {
+                    format!("only {realized} of {logical} children realized")
+                }
+                Realization::Cut { reason } => format!("not read: {} budget", reason.name()),
+                Realization::Complete => continue,
+            };
+            unsearched.push(Unsearched {
+                reference: format_ref(inner.assign(session, node)?),
+                role: node.role,
+                name: node.name.clone(),
+                why,
+            });
+        }
+        Ok(FindResult {
+            matches,
+            total,
+            exact: exact_count,
+            unsearched,
+        })
+    }
+
+    /// Exactly one element, re-validated: 0 matches is `not_found`, more than one `ambiguous`.
+    pub async fn resolve(&self, session: &str, target: &Target) -> Result<Resolved> {
+        match target {
+            Target::Ref(text) => self.resolve_ref(session, text).await,
+            Target::Selector(selector) => {
+                let found = self.find(session, selector, None, 5).await?;
+                match found.total {
+                    0 => Err(Error::new(
+                        Code::NotFound,
+                        format!("nothing matches the selector{}", unsearched_note(&found)),
+                        "check the selector against a fresh snapshot; the element may not exist yet (use wait_for)",
+                    )),
+                    1 => {
+                        let m = found.matches.into_iter().next().expect("one match");
+                        Ok(Resolved {
+                            reference: m.reference,
+                            node: m.node,
+                        })
+                    }
+                    n => Err(Error::new(
+                        Code::Ambiguous,
+                        format!(
+                            "{n} elements match ({} exact): {}",
+                            found.exact,
+                            found
+                                .matches
+                                .iter()
+                                .map(|m| format!("{} {:?} [ref={}]", m.role, m.name, m.reference))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        "narrow the selector (name, within, :nth(N)) or use one of the refs",
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Looks a ref up in its session and re-reads the element: refused when it belongs to
+    /// another session, was superseded, is gone, or changed role or name.
+    pub async fn resolve_ref(&self, session: &str, text: &str) -> Result<Resolved> {
+        let id = parse_ref(text).ok_or_else(|| {
+            Error::new(
+                Code::InvalidArguments,
+                format!("{text:?} is not a ref (refs look like e12)"),
+                "use a ref from the latest snapshot or find",
+            )
+        })?;
+        let entry = {
+            let inner = self.lock();
+            let state = inner
+                .sessions
+                .get(session)
+                .ok_or_else(|| unknown_session(session))?;
+            match inner.ref_owner.get(&id) {
+                Some(owner) if owner != session => {
+                    return Err(Error::new(
+                        Code::StaleRef,
+                        format!("ref {text} belongs to session {owner}, not {session}"),
+                        "use refs from this session's own snapshots",
+                    ));
+                }
+                None => {
+                    return Err(Error::stale(format!(
+                        "ref {text} is unknown (or its session was closed)"
+                    )));
+                }
+                Some(_) => {}
+            }
+            let entry = state
+                .refs
+                .get(id)
+                .cloned()
+                .ok_or_else(|| Error::stale(format!("ref {text} is unknown")))?;
+            if let Some(newer) = entry.superseded_by {
+                return Err(Error::stale(format!(
+                    "ref {text} is stale: the element changed since (now {})",
+                    format_ref(newer)
+                )));
+            }
+            entry
+        };
+        let node = self.backend.node(&entry.element).await.map_err(|e| {
+            let error = Error::from(e);
+            if error.code == Code::StaleRef {
+                Error::stale(format!(
+                    "ref {text} ({} {:?}) no longer exists",
+                    entry.role, entry.name
+                ))
+            } else {
+                error
+            }
+        })?;
+        if node.states.is(State::Defunct) {
+            return Err(Error::stale(format!(
+                "ref {text} ({} {:?}) is defunct",
+                entry.role, entry.name
+            )));
+        }
+        if node.role != entry.role || node.name != entry.name {
+            return Err(Error::stale(format!(
+                "ref {text} was {} {:?} and is now {} {:?}",
+                entry.role, entry.name, node.role, node.name
+            )));
+        }
+        Ok(Resolved {
+            reference: text.to_owned(),
+            node,
+        })
+    }
+
+    async fn root_for(&self, session: &str, within: Option<&Target>) -> Result<ElementId> {
+        let root = self.session(session)?.root;
+        match within {
+            None => Ok(root),
+            // Boxed: resolving a selector runs `find`, which comes back here with no `within`.
+            Some(target) => Ok(Box::pin(self.resolve(session, target)).await?.node.id),
+        }
+    }
+
+    fn assign_refs(
+        &self,
+        session: &str,
+        tree: &Tree,
+        filter: Filter,
+    ) -> Result<HashMap<usize, RefId>> {
+        let mut inner = self.lock();
+        let mut refs = HashMap::new();
+        for (index, _) in filter.apply(tree) {
+            let node = &tree.nodes[index].node;
+            if deserves_ref(node) {
+                refs.insert(index, inner.assign(session, node)?);
+            }
+        }
+        Ok(refs)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().expect("engine lock")
+    }
+}
+
+impl Inner {
+    fn assign(&mut self, session: &str, node: &Node) -> Result<RefId> {
+        let Inner {
+            next_ref,
+            sessions,
+            ref_owner,
+            ..
+        } = self;
+        let state = sessions
+            .get_mut(session)
+            .ok_or_else(|| unknown_session(session))?;
+        let mut next = || {
+            let id = *next_ref;
+            *next_ref += 1;
+            id
+        };
+        let id = state.refs.assign(node, &mut next);
+        ref_owner.entry(id).or_insert_with(|| session.to_owned());
+        Ok(id)
+    }
+}
+
+/// Matches a selector against a tree: each step searches the subtrees of the previous step's
+/// matches; returns (index, exact) ranked exact-first, then document order.
+pub fn match_selector(tree: &Tree, selector: &Selector) -> Vec<(usize, bool)> {
+    let mut scope: Vec<usize> = vec![0];
+    let mut result = Vec::new();
+    for (step_index, step) in selector.steps.iter().enumerate() {
+        let first = step_index == 0;
+        let mut found: Vec<(usize, bool)> = Vec::new();
+        for (index, tn) in tree.nodes.iter().enumerate() {
+            let in_scope = if first {
+                true
+            } else {
+                tree.ancestors(index).any(|a| scope.contains(&a))
+            };
+            if in_scope && step.matches(&tn.node) {
+                found.push((index, step.is_exact(&tn.node)));
+            }
+        }
+        found.sort_by_key(|&(index, exact)| (!exact, index));
+        if let Some(n) = step.nth {
+            found = found.into_iter().nth(n).into_iter().collect();
+        }
+        scope = found.iter().map(|(i, _)| *i).collect();
+        result = found;
+    }
+    result
+}
+
+fn unsearched_note(found: &FindResult) -> String {
+    if found.unsearched.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({} containers could not be searched: {})",
+            found.unsearched.len(),
+            found
+                .unsearched
+                .iter()
+                .map(|u| format!("{} {:?} [ref={}]: {}", u.role, u.name, u.reference, u.why))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    }
+}
+
+fn unknown_session(session: &str) -> Error {
+    Error::new(
+        Code::UnknownSession,
+        format!("no session {session:?}"),
+        "call connect to open a session and pass its id",
+    )
+}

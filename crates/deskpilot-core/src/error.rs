@@ -1,0 +1,124 @@
+//! The engine's failures: data with a stable code, whether retrying can help, and what to do
+//! next.
+
+use serde::Serialize;
+
+use crate::backend::BackendError;
+
+/// Stable failure codes (part of the MCP contract).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    StaleRef,
+    NotFound,
+    Ambiguous,
+    Timeout,
+    AppNotResponding,
+    AppGone,
+    InvalidSelector,
+    InvalidArguments,
+    UnknownSession,
+    InputNotAllowed,
+    Unsupported,
+    Backend,
+}
+
+impl Code {
+    pub fn name(self) -> &'static str {
+        match self {
+            Code::StaleRef => "stale_ref",
+            Code::NotFound => "not_found",
+            Code::Ambiguous => "ambiguous",
+            Code::Timeout => "timeout",
+            Code::AppNotResponding => "app_not_responding",
+            Code::AppGone => "app_gone",
+            Code::InvalidSelector => "invalid_selector",
+            Code::InvalidArguments => "invalid_arguments",
+            Code::UnknownSession => "unknown_session",
+            Code::InputNotAllowed => "input_not_allowed",
+            Code::Unsupported => "unsupported",
+            Code::Backend => "backend",
+        }
+    }
+
+    /// Whether the same call may succeed if simply repeated later.
+    pub fn retryable(self) -> bool {
+        matches!(
+            self,
+            Code::Timeout | Code::AppNotResponding | Code::NotFound | Code::Backend
+        )
+    }
+}
+
+/// A failure of an engine operation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    pub code: Code,
+    pub message: String,
+    /// What to do next, written for the reader (an agent or a person).
+    pub hint: String,
+}
+
+impl Error {
+    pub fn new(code: Code, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+
+    pub fn retryable(&self) -> bool {
+        self.code.retryable()
+    }
+
+    pub fn stale(message: impl Into<String>) -> Self {
+        Error::new(
+            Code::StaleRef,
+            message,
+            "take a new snapshot (or find) and use the refs it returns",
+        )
+    }
+}
+
+impl From<BackendError> for Error {
+    fn from(error: BackendError) -> Self {
+        let message = error.to_string();
+        match error {
+            BackendError::AppNotResponding { .. } => Error::new(
+                Code::AppNotResponding,
+                message,
+                "the app may be busy or frozen (a modal dialog?); retry shortly, or check it with list_apps",
+            ),
+            BackendError::AppGone { .. } => Error::new(
+                Code::AppGone,
+                message,
+                "the app quit or crashed; list_apps, then connect again",
+            ),
+            BackendError::Defunct { .. } => Error::stale(message),
+            BackendError::Unsupported { .. } => Error::new(
+                Code::Unsupported,
+                message,
+                "this element does not offer that; get_properties lists what it supports",
+            ),
+            BackendError::Bus(_) => Error::new(
+                Code::Backend,
+                message,
+                "retry; if it persists, restart deskpilot",
+            ),
+        }
+    }
+}
+
+impl From<crate::selector::SelectorError> for Error {
+    fn from(error: crate::selector::SelectorError) -> Self {
+        Error::new(
+            Code::InvalidSelector,
+            error.to_string(),
+            "fix the selector; see the selector grammar in the tool description",
+        )
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,139 @@
+//! The text format of fake apps.
+
+use deskpilot_core::model::{ElementId, Node, NodeValue, Role, State, StateSet};
+
+use crate::{FakeApp, FakeNode};
+
+/// Parses an app; `bus` becomes the app part of every element id.
+pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
+    let mut stack: Vec<(usize, FakeNode)> = Vec::new();
+    let mut roots: Vec<FakeNode> = Vec::new();
+    let mut pid = None;
+    let mut toolkit = None;
+    let mut counter = 0;
+    let lines = text.lines().filter(|l| !l.trim().is_empty());
+    let base_indent = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .map_or(0, |l| l.len() - l.trim_start().len());
+    for line in lines {
+        let indent = (line.len() - line.trim_start().len()).saturating_sub(base_indent);
+        if indent % 2 != 0 {
+            return Err(format!("odd indentation: {line:?}"));
+        }
+        let depth = indent / 2;
+        counter += 1;
+        let (node, extra) = parse_line(line.trim(), bus, counter)?;
+        if let Some(p) = extra.pid {
+            pid = Some(p);
+        }
+        if extra.toolkit.is_some() {
+            toolkit = extra.toolkit;
+        }
+        while stack.last().is_some_and(|(d, _)| *d >= depth) {
+            let (_, done) = stack.pop().unwrap();
+            attach(&mut stack, &mut roots, done);
+        }
+        if depth != stack.len() {
+            return Err(format!("line is indented too deep: {line:?}"));
+        }
+        stack.push((
+            depth,
+            FakeNode {
+                node,
+                children: Vec::new(),
+            },
+        ));
+    }
+    while let Some((_, done)) = stack.pop() {
+        attach(&mut stack, &mut roots, done);
+    }
+    let mut root = match roots.len() {
+        1 => roots.pop().unwrap(),
+        n => return Err(format!("expected one root, found {n}")),
+    };
+    fix_counts(&mut root);
+    Ok(FakeApp {
+        root,
+        pid,
+        toolkit,
+        frozen: false,
+    })
+}
+
+fn attach(stack: &mut [(usize, FakeNode)], roots: &mut Vec<FakeNode>, node: FakeNode) {
+    match stack.last_mut() {
+        Some((_, parent)) => parent.children.push(node),
+        None => roots.push(node),
+    }
+}
+
+/// A node's child count is its number of children unless `children=` said otherwise.
+fn fix_counts(node: &mut FakeNode) {
+    if node.node.child_count == u32::MAX {
+        node.node.child_count = node.children.len() as u32;
+    }
+    for child in &mut node.children {
+        fix_counts(child);
+    }
+}
+
+#[derive(Default)]
+struct Extra {
+    pid: Option<u32>,
+    toolkit: Option<String>,
+}
+
+fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), String> {
+    let (role_name, mut rest) = line.split_once(' ').unwrap_or((line, ""));
+    let role = Role::from_name(role_name).ok_or_else(|| format!("unknown role {role_name:?}"))?;
+    let mut name = String::new();
+    rest = rest.trim_start();
+    if let Some(body) = rest.strip_prefix('"') {
+        let end = body
+            .find('"')
+            .ok_or_else(|| format!("unterminated name in {line:?}"))?;
+        name = body[..end].to_owned();
+        rest = body[end + 1..].trim_start();
+    }
+    let mut node = Node::new(ElementId::new(bus, format!("/n{counter}")), role);
+    node.name = name;
+    node.child_count = u32::MAX;
+    let mut on = vec![State::Enabled, State::Showing, State::Visible];
+    let mut extra = Extra::default();
+    for token in rest.split_whitespace() {
+        if let Some(state) = token.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if let Some(off) = state.strip_prefix('!') {
+                let s = State::from_name(off).ok_or_else(|| format!("unknown state {off:?}"))?;
+                on.retain(|x| *x != s);
+            } else {
+                on.push(State::from_name(state).ok_or_else(|| format!("unknown state {state:?}"))?);
+            }
+            continue;
+        }
+        let (key, value) = token
+            .split_once('=')
+            .ok_or_else(|| format!("expected [state] or key=value, got {token:?}"))?;
+        match key {
+            "id" => node.accessible_id = Some(value.to_owned()),
+            "path" => node.id.object = value.to_owned(),
+            "value" => {
+                node.value = Some(NodeValue::Text {
+                    text: value.to_owned(),
+                })
+            }
+            "actions" => node.actions = value.split(',').map(str::to_owned).collect(),
+            "children" => {
+                node.child_count = value.parse().map_err(|_| format!("bad count {value}"))?
+            }
+            "pid" => extra.pid = Some(value.parse().map_err(|_| format!("bad pid {value}"))?),
+            "toolkit" => extra.toolkit = Some(value.to_owned()),
+            other => return Err(format!("unknown key {other:?}")),
+        }
+    }
+    if role == Role::Password {
+        node.value = Some(NodeValue::Redacted { chars: Some(0) });
+    }
+    node.states = StateSet::all_known(on);
+    Ok((node, extra))
+}

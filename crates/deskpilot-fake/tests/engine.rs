@@ -1,0 +1,341 @@
+//! The engine (sessions, refs, snapshot, find, resolution) on the in-memory backend.
+
+use std::sync::Arc;
+
+use deskpilot_core::{Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
+use deskpilot_fake::{FakeBackend, id};
+
+const EDITOR: &str = r#"
+application "Editor" pid=42 toolkit=GTK
+  window "Main" path=/win
+    menubar path=/menubar
+      menu "File" path=/file [collapsed]
+        menuitem "Open" path=/open
+    generic
+      button "OK" path=/ok id=ok actions=click
+      button "OK to all" path=/okall
+      button "Cancel" path=/cancel
+      checkbox "Notify" path=/notify [checked]
+      password "Password" path=/pw
+      textbox "Name" value=Ada path=/name
+    list "Fruits" path=/fruits
+      listitem "Apple" path=/apple
+      listitem "Banana" path=/banana
+    table "Sheet" path=/sheet [managesdescendants] children=2147483647
+  window "Other" path=/other
+    button "Close" path=/close
+"#;
+
+fn engine() -> (Arc<FakeBackend>, Engine) {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(EDITOR);
+    let engine = Engine::new(fake.clone());
+    (fake, engine)
+}
+
+async fn session(engine: &Engine) -> String {
+    engine
+        .connect(&ConnectTarget::WindowTitle("Main".into()))
+        .await
+        .unwrap()
+        .id
+}
+
+fn sel(text: &str) -> Selector {
+    Selector::parse(text).unwrap()
+}
+
+fn ref_in(text: &str, line_part: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.contains(line_part))
+        .unwrap_or_else(|| panic!("no line with {line_part:?} in\n{text}"));
+    let start = line.find("[ref=").expect("line has a ref") + 5;
+    line[start..].split(']').next().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn snapshot_rendering() {
+    let (_, engine) = engine();
+    let s = session(&engine).await;
+    let snap = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    insta::assert_snapshot!(snap.rendered.text);
+    assert!(snap.truncated.is_none());
+}
+
+#[tokio::test]
+async fn connect_by_pid_name_and_title() {
+    let (fake, engine) = engine();
+    let by_pid = engine.connect(&ConnectTarget::Pid(42)).await.unwrap();
+    assert_eq!(by_pid.app.name, "Editor");
+    assert_eq!(by_pid.root, by_pid.app.id);
+    let by_title = engine
+        .connect(&ConnectTarget::WindowTitle("Oth".into()))
+        .await
+        .unwrap();
+    assert_eq!(by_title.root, id(":1.1", "/other"));
+    assert_ne!(by_pid.id, by_title.id);
+    let missing = engine
+        .connect(&ConnectTarget::AppName("Nope".into()))
+        .await
+        .unwrap_err();
+    assert_eq!(missing.code, Code::NotFound);
+    assert!(
+        missing.message.contains("\"Editor\" (pid 42)"),
+        "{}",
+        missing.message
+    );
+    fake.add_app("application \"Editor\" pid=43\n  window \"Main\"\n");
+    let ambiguous = engine
+        .connect(&ConnectTarget::AppName("Editor".into()))
+        .await
+        .unwrap_err();
+    assert_eq!(ambiguous.code, Code::Ambiguous);
+    // Two registrations on one pid: the one with windows wins.
+    fake.add_app("application \"helper\" pid=44\n");
+    fake.add_app("application \"Viewer\" pid=44\n  window \"View\"\n");
+    let shared = engine.connect(&ConnectTarget::Pid(44)).await.unwrap();
+    assert_eq!(shared.app.name, "Viewer");
+}
+
+#[tokio::test]
+async fn refs_are_stable_while_identity_role_and_name_hold() {
+    let (fake, engine) = engine();
+    let s = session(&engine).await;
+    let first = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let second = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert_eq!(first.rendered.text, second.rendered.text);
+    let ok = ref_in(&first.rendered.text, "button \"OK\"");
+    assert_eq!(engine.resolve_ref(&s, &ok).await.unwrap().node.name, "OK");
+
+    // Renamed in place: the old ref is refused, never resolved to the renamed element.
+    fake.edit(&id(":1.1", "/ok"), |n| n.node.name = "Apply".into());
+    let error = engine.resolve_ref(&s, &ok).await.unwrap_err();
+    assert_eq!(error.code, Code::StaleRef);
+    assert!(
+        error
+            .message
+            .contains("was button \"OK\" and is now button \"Apply\""),
+        "{}",
+        error.message
+    );
+    assert!(error.hint.contains("new snapshot"));
+    let third = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let apply = ref_in(&third.rendered.text, "button \"Apply\"");
+    assert_ne!(apply, ok);
+    assert!(
+        engine
+            .resolve_ref(&s, &ok)
+            .await
+            .unwrap_err()
+            .message
+            .contains("changed since")
+    );
+
+    // Removed: stale.
+    fake.remove(&id(":1.1", "/cancel"));
+    let cancel = ref_in(&third.rendered.text, "button \"Cancel\"");
+    assert_eq!(
+        engine.resolve_ref(&s, &cancel).await.unwrap_err().code,
+        Code::StaleRef
+    );
+}
+
+#[tokio::test]
+async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
+    let (fake, engine) = engine();
+    let s = session(&engine).await;
+    let snap = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let apple = ref_in(&snap.rendered.text, "\"Apple\"");
+    let banana = ref_in(&snap.rendered.text, "\"Banana\"");
+    // The app reorders by reusing its row objects: same paths, swapped content.
+    fake.edit(&id(":1.1", "/apple"), |n| n.node.name = "Banana".into());
+    fake.edit(&id(":1.1", "/banana"), |n| n.node.name = "Apple".into());
+    for r in [&apple, &banana] {
+        assert_eq!(
+            engine.resolve_ref(&s, r).await.unwrap_err().code,
+            Code::StaleRef
+        );
+    }
+    let fresh = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let new_apple = ref_in(&fresh.rendered.text, "\"Apple\"");
+    let resolved = engine.resolve_ref(&s, &new_apple).await.unwrap();
+    assert_eq!(resolved.node.id, id(":1.1", "/banana"));
+}
+
+#[tokio::test]
+async fn refs_are_bound_to_their_session() {
+    let (_, engine) = engine();
+    let a = session(&engine).await;
+    let b = session(&engine).await;
+    let snap_a = engine
+        .snapshot(&a, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let snap_b = engine
+        .snapshot(&b, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let ok_a = ref_in(&snap_a.rendered.text, "button \"OK\"");
+    let ok_b = ref_in(&snap_b.rendered.text, "button \"OK\"");
+    assert_ne!(ok_a, ok_b, "refs are unique across the whole engine");
+    let error = engine.resolve_ref(&b, &ok_a).await.unwrap_err();
+    assert_eq!(error.code, Code::StaleRef);
+    assert!(
+        error.message.contains(&format!("belongs to session {a}")),
+        "{}",
+        error.message
+    );
+    engine.disconnect(&a).unwrap();
+    assert_eq!(
+        engine.resolve_ref(&a, &ok_a).await.unwrap_err().code,
+        Code::UnknownSession
+    );
+    assert_eq!(
+        engine.resolve_ref(&b, "e99999").await.unwrap_err().code,
+        Code::StaleRef
+    );
+    assert_eq!(
+        engine.resolve_ref(&b, "OK").await.unwrap_err().code,
+        Code::InvalidArguments
+    );
+}
+
+#[tokio::test]
+async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
+    let (_, engine) = engine();
+    let s = session(&engine).await;
+    let found = engine
+        .find(&s, &sel("button[name*=ok]"), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 2);
+    let names: Vec<&str> = found.matches.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["OK", "OK to all"]);
+    let found = engine
+        .find(&s, &sel("button[name~=/^OK/]"), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(found.exact, 0);
+    assert!(
+        Selector::parse("[name=OK to all]").is_err(),
+        "unquoted spaces are a parse error, not an empty match"
+    );
+    let found = engine.find(&s, &sel("menuitem"), None, 10).await.unwrap();
+    assert_eq!(found.matches[0].name, "Open", "find reaches any depth");
+    let found = engine.find(&s, &sel("cell"), None, 10).await.unwrap();
+    assert_eq!(found.total, 0);
+    assert_eq!(found.unsearched.len(), 1);
+    assert!(
+        found.unsearched[0]
+            .why
+            .contains("2147483647 children not realized")
+    );
+    let within = engine
+        .find(
+            &s,
+            &sel("listitem"),
+            Some(&Target::Selector(sel("list[name=Fruits]"))),
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(within.total, 2);
+    let chained = engine
+        .find(&s, &sel("list >> listitem:nth(1)"), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(chained.matches[0].name, "Banana");
+}
+
+#[tokio::test]
+async fn strict_resolution_for_actions() {
+    let (_, engine) = engine();
+    let s = session(&engine).await;
+    let one = engine
+        .resolve(&s, &Target::Selector(sel("button[name=OK]")))
+        .await
+        .unwrap();
+    assert_eq!(one.node.name, "OK");
+    let many = engine
+        .resolve(&s, &Target::Selector(sel("button")))
+        .await
+        .unwrap_err();
+    assert_eq!(many.code, Code::Ambiguous);
+    assert!(
+        many.message.contains("3 elements match"),
+        "{}",
+        many.message
+    );
+    assert!(
+        many.message.contains("[ref=e"),
+        "candidates carry refs: {}",
+        many.message
+    );
+    let none = engine
+        .resolve(&s, &Target::Selector(sel("button[name=Nope]")))
+        .await
+        .unwrap_err();
+    assert_eq!(none.code, Code::NotFound);
+    assert!(
+        none.message.contains("could not be searched"),
+        "{}",
+        none.message
+    );
+}
+
+#[tokio::test]
+async fn budgets_truncate_honestly() {
+    let (_, engine) = engine();
+    let s = session(&engine).await;
+    let request = SnapshotRequest {
+        max_nodes: 5,
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    let snap = engine.snapshot(&s, &request).await.unwrap();
+    assert_eq!(snap.tree.len(), 5);
+    let truncated = snap.truncated.expect("said truncated");
+    assert_eq!(truncated.reason.name(), "nodes");
+    assert!(
+        snap.rendered.text.contains("more: nodes]"),
+        "{}",
+        snap.rendered.text
+    );
+}
+
+#[tokio::test]
+async fn secrets_and_frozen_apps() {
+    let (fake, engine) = engine();
+    let s = session(&engine).await;
+    let found = engine
+        .find(&s, &sel("password[value*=\"\"]"), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 0, "a secret's value never matches");
+    fake.set_frozen(&id(":1.1", "/"), true);
+    let error = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::AppNotResponding);
+    assert!(error.retryable());
+}
