@@ -94,6 +94,25 @@ impl Proto {
         Ok(refs.into_iter().map(to_id).collect())
     }
 
+    /// The elements that label this one (LABELLED_BY relation targets).
+    pub async fn labelled_by(&self, id: &ElementId) -> zbus::Result<Vec<ElementId>> {
+        let relations: Vec<(u32, Vec<(String, OwnedObjectPath)>)> =
+            self.call(id, ACCESSIBLE, "GetRelationSet", &()).await?;
+        Ok(relations
+            .into_iter()
+            .filter(|(kind, _)| *kind == atspi::RelationType::LabelledBy as u32)
+            .flat_map(|(_, targets)| targets.into_iter().map(to_id))
+            .collect())
+    }
+
+    /// The accessible name alone.
+    pub async fn name(&self, id: &ElementId) -> zbus::Result<String> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(ACCESSIBLE, "Name"))
+            .await?;
+        String::try_from(value).map_err(zbus::Error::from)
+    }
+
     /// (x, y, width, height) in screen coordinates (GTK 4.8: window-relative).
     pub async fn extents(&self, id: &ElementId) -> zbus::Result<(i32, i32, i32, i32)> {
         self.call(id, COMPONENT, "GetExtents", &(COORD_TYPE_SCREEN,))

@@ -44,8 +44,15 @@ pub async fn read_node(
 
     let secret = inside_secret || node.is_secret();
     let wants_text = interfaces.contains(Interface::Text)
-        && (secret || matches!(role, Role::TextBox | Role::ComboBox | Role::SpinButton));
-    let (extents, actions, value, text) = tokio::join!(
+        && (secret || matches!(role, Role::TextBox | Role::ComboBox));
+    // An unnamed control is named by the label that labels it, as a screen reader reads it.
+    let wants_label = node.name.is_empty()
+        && (role.is_interactive()
+            || matches!(
+                role,
+                Role::Table | Role::TreeTable | Role::Tree | Role::List | Role::ListBox
+            ));
+    let (extents, actions, value, text, label) = tokio::join!(
         optional(interfaces.contains(Interface::Component), proto.extents(id)),
         optional(
             interfaces.contains(Interface::Action),
@@ -53,7 +60,9 @@ pub async fn read_node(
         ),
         optional(interfaces.contains(Interface::Value), proto.value_props(id)),
         optional(wants_text, read_value_text(proto, id, secret)),
+        optional(wants_label, read_label(proto, id)),
     );
+    node.derived_name = label?.flatten();
     if let Some((x, y, w, h)) = extents? {
         node.bounds = Some(Rect::new(x, y, w, h));
     }
@@ -85,6 +94,17 @@ async fn optional<T>(
         Err(e) if crate::error::classify(&e) == crate::error::Failure::Unsupported => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// The name of the first element that labels `id`, if any.
+async fn read_label(proto: &Proto, id: &ElementId) -> zbus::Result<Option<String>> {
+    for label in proto.labelled_by(id).await? {
+        let name = proto.name(&label).await?;
+        if !name.is_empty() {
+            return Ok(Some(name));
+        }
+    }
+    Ok(None)
 }
 
 /// The text of an editable element, or only its length for a secret (a password field's text

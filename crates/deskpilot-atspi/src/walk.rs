@@ -186,10 +186,15 @@ fn realization_of(
     children: Option<&Vec<ElementId>>,
 ) -> Realization {
     match children {
-        Some(children) if node.states.is(State::ManagesDescendants) => Realization::Partial {
-            realized: children.len() as u32,
-            logical: node.child_count,
-        },
+        Some(children)
+            if node.states.is(State::ManagesDescendants)
+                && (children.len() as u32) < node.child_count =>
+        {
+            Realization::Partial {
+                realized: children.len() as u32,
+                logical: node.child_count,
+            }
+        }
         Some(_) => Realization::Complete,
         None if node.child_count == 0 => Realization::Complete,
         None if depth >= limits.max_depth => Realization::Cut {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, anyhow};
 use clap::{Parser, Subcommand};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::{AppInfo, Backend, Filter, WalkLimits, render};
+use deskpilot_core::{AppInfo, ConnectTarget, Engine, Filter, Selector, SnapshotRequest};
 
 #[derive(Parser)]
 #[command(name = "deskpilot", version, about)]
@@ -31,6 +31,18 @@ enum Command {
         /// interactive (default), text or all.
         #[arg(long, default_value = "interactive")]
         filter: String,
+        /// Stop after this many nodes.
+        #[arg(long, default_value_t = 2000)]
+        max_nodes: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Find elements by selector, e.g. 'button[name="Save"]' (see docs/selectors.md).
+    Find {
+        target: String,
+        selector: String,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
         #[arg(long)]
         json: bool,
     },
@@ -66,9 +78,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             .context("no --bus given and DBUS_SESSION_BUS_ADDRESS is not set")?,
     };
     let backend = AtspiBackend::connect(ConnectOptions::new(bus)).await?;
+    let engine = Engine::new(std::sync::Arc::new(backend));
     match cli.command {
         Command::Apps { json } => {
-            let apps = backend.apps().await?;
+            let apps = engine.apps().await?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&apps)?);
             } else {
@@ -81,26 +94,96 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Snapshot {
             target,
             filter,
+            max_nodes,
             json,
         } => {
             let filter = Filter::from_name(&filter)
                 .ok_or_else(|| anyhow!("unknown filter {filter:?} (interactive, text, all)"))?;
-            let apps = backend.apps().await?;
-            let Some(root) = resolve(&apps, &target) else {
-                eprintln!("deskpilot: no application or window matches {target:?}");
+            let Some(session) = connect(&engine, &target).await? else {
                 return Ok(ExitCode::from(1));
             };
-            let tree = backend
-                .snapshot(&root, &WalkLimits::with_timeout(Duration::from_secs(10)))
-                .await?;
+            let request = SnapshotRequest {
+                filter,
+                max_nodes,
+                timeout: Duration::from_secs(10),
+                ..SnapshotRequest::default()
+            };
+            let snapshot = engine.snapshot(&session, &request).await?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&tree)?);
+                println!("{}", serde_json::to_string_pretty(&snapshot.tree)?);
             } else {
-                print!("{}", render(&tree, filter, &|_| None).text);
+                print!("{}", snapshot.rendered.text);
+                if let Some(cut) = &snapshot.truncated {
+                    println!(
+                        "# truncated: {} budget{}",
+                        cut.reason.name(),
+                        cut.at
+                            .as_ref()
+                            .map(|r| format!(" at {r}"))
+                            .unwrap_or_default()
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Find {
+            target,
+            selector,
+            limit,
+            json,
+        } => {
+            let selector = Selector::parse(&selector)?;
+            let Some(session) = connect(&engine, &target).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            let found = engine.find(&session, &selector, None, limit).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&found)?);
+            } else {
+                for m in &found.matches {
+                    println!(
+                        "- {} \"{}\" [ref={}]",
+                        m.role,
+                        deskpilot_core::escape(&m.name, 100),
+                        m.reference
+                    );
+                }
+                println!("# {} matches ({} exact)", found.total, found.exact);
+                for u in &found.unsearched {
+                    println!(
+                        "# not searched: {} \"{}\" [ref={}]: {}",
+                        u.role, u.name, u.reference, u.why
+                    );
+                }
+            }
+            Ok(if found.total == 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
     }
+}
+
+/// Opens a session on an app by name or pid, or a window by title.
+async fn connect(engine: &Engine, target: &str) -> anyhow::Result<Option<String>> {
+    let apps = engine.apps().await?;
+    let candidates = [
+        target.parse().ok().map(ConnectTarget::Pid),
+        Some(ConnectTarget::WindowTitle(target.to_owned())),
+        Some(ConnectTarget::AppName(target.to_owned())),
+    ];
+    let mut last = None;
+    for candidate in candidates.into_iter().flatten() {
+        match deskpilot_core::session::choose(&apps, &candidate) {
+            Ok(_) => return Ok(Some(engine.connect(&candidate).await?.id)),
+            Err(e) => last = Some(e),
+        }
+    }
+    if let Some(e) = last {
+        eprintln!("deskpilot: {e} ({})", e.hint);
+    }
+    Ok(None)
 }
 
 fn print_app(app: &AppInfo) {
@@ -123,20 +206,4 @@ fn print_app(app: &AppInfo) {
             .unwrap_or_default();
         println!("  {} \"{}\"{bounds}", window.role, window.title);
     }
-}
-
-/// An app by name or pid, or a window by title (exact first, then contains).
-fn resolve(apps: &[AppInfo], target: &str) -> Option<deskpilot_core::model::ElementId> {
-    let pid: Option<u32> = target.parse().ok();
-    let app = apps
-        .iter()
-        .find(|a| a.name == target || (pid.is_some() && a.pid == pid));
-    if let Some(app) = app {
-        return Some(app.id.clone());
-    }
-    let windows = || apps.iter().flat_map(|a| a.windows.iter());
-    windows()
-        .find(|w| w.title == target)
-        .or_else(|| windows().find(|w| w.title.contains(target)))
-        .map(|w| w.id.clone())
 }

@@ -39,7 +39,7 @@ impl Default for WalkLimits {
             max_nodes: 5000,
             max_depth: 64,
             deadline: Instant::now() + Duration::from_secs(10),
-            max_managed_children: 500,
+            max_managed_children: 1000,
             max_children: 10_000,
         }
     }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::app::AppInfo;
 use crate::backend::{Backend, WalkLimits};
+use crate::derive::derive_names;
 use crate::error::{Code, Error, Result};
 use crate::filter::Filter;
 use crate::model::{CutReason, ElementId, Node, Realization, Role, State, Tree};
@@ -196,7 +197,8 @@ impl Engine {
             max_depth: request.max_depth,
             ..WalkLimits::with_timeout(request.timeout)
         };
-        let tree = self.backend.snapshot(&root, &limits).await?;
+        let mut tree = self.backend.snapshot(&root, &limits).await?;
+        derive_names(&mut tree);
         let refs = self.assign_refs(session, &tree, request.filter)?;
         let rendered = render(&tree, request.filter, &|i| {
             refs.get(&i).map(|r| format_ref(*r))
@@ -231,7 +233,8 @@ impl Engine {
             max_nodes: 20_000,
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
-        let tree = self.backend.snapshot(&root, &limits).await?;
+        let mut tree = self.backend.snapshot(&root, &limits).await?;
+        derive_names(&mut tree);
         let found = match_selector(&tree, selector);
         let exact_count = found.iter().filter(|(_, exact)| *exact).count();
         let total = found.len();
@@ -243,7 +246,7 @@ impl Engine {
             matches.push(Match {
                 reference,
                 role: node.role,
-                name: node.name.clone(),
+                name: node.display_name().to_owned(),
                 exact,
                 node: node.clone(),
             });
@@ -264,7 +267,7 @@ impl Engine {
             unsearched.push(Unsearched {
                 reference: format_ref(inner.assign(session, node)?),
                 role: node.role,
-                name: node.name.clone(),
+                name: node.display_name().to_owned(),
                 why,
             });
         }

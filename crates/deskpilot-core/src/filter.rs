@@ -40,23 +40,42 @@ impl Filter {
             Filter::Interactive => {
                 node.role.is_interactive()
                     || (node.role.is_landmark() && node.role != Role::Group)
-                    || (node.role.is_text() && !node.name.is_empty() && node.role != Role::Label)
-                    || (node.role == Role::Group && !node.name.is_empty())
+                    || (node.role.is_text()
+                        && !node.display_name().is_empty()
+                        && node.role != Role::Label)
+                    || (node.role == Role::Group && !node.display_name().is_empty())
             }
             Filter::Text => {
                 Filter::Interactive.keeps(node)
-                    || (!node.name.is_empty() && !matches!(node.role, Role::Generic))
+                    || (!node.display_name().is_empty() && !matches!(node.role, Role::Generic))
                     || node.role.is_text()
             }
         }
     }
 
-    /// The shown nodes in document order, each with its display depth.
+    /// The shown nodes in document order, each with its display depth. Except with `All`, a
+    /// subtree whose root is known not to be showing (a closed menu, a hidden page) or lies out
+    /// of view (scrolled away) is left out; `find` still searches it.
     pub fn apply(self, tree: &Tree) -> Vec<(usize, usize)> {
         let mut shown = Vec::new();
         // Display depth of each node's nearest shown ancestor-or-self, +1.
         let mut child_depth = vec![0usize; tree.nodes.len()];
+        let mut hidden = vec![false; tree.nodes.len()];
+        let screen = tree
+            .root()
+            .and_then(|r| r.node.bounds)
+            .filter(|b| !b.is_empty());
         for (index, tn) in tree.nodes.iter().enumerate() {
+            if self != Filter::All && index != 0 {
+                let parent_hidden = tn.parent.is_some_and(|p| hidden[p]);
+                if parent_hidden
+                    || tn.node.states.is_not(crate::model::State::Showing)
+                    || is_offscreen(&tn.node, screen.as_ref())
+                {
+                    hidden[index] = true;
+                    continue;
+                }
+            }
             let depth = tn.parent.map_or(0, |p| child_depth[p]);
             // The root is always shown: it says what the snapshot is of.
             let incomplete = tn.realization != crate::model::Realization::Complete;
@@ -68,5 +87,20 @@ impl Filter {
             }
         }
         shown
+    }
+}
+
+/// True when a node's bounds say it cannot be seen: GTK3 puts scrolled-out cells at
+/// (INT_MIN, INT_MIN), and anything wholly outside the snapshot root's bounds is out of view.
+fn is_offscreen(node: &Node, root: Option<&crate::model::Rect>) -> bool {
+    let Some(bounds) = node.bounds else {
+        return false;
+    };
+    if bounds.x == i32::MIN || bounds.y == i32::MIN {
+        return true;
+    }
+    match root {
+        Some(root) if !bounds.is_empty() => !bounds.intersects(root),
+        _ => false,
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod backend;
+mod derive;
 pub mod engine;
 pub mod error;
 pub mod filter;

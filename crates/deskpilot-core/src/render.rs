@@ -43,11 +43,12 @@ pub fn render(tree: &Tree, filter: Filter, ref_of: &dyn Fn(usize) -> Option<Stri
             Some(raw) => write!(out, "unknown({})", escape(raw, 40)).unwrap(),
             None => out.push_str(node.role.name()),
         }
-        if !node.name.is_empty() {
-            write!(out, " \"{}\"", escape(&node.name, MAX_TEXT)).unwrap();
+        let name = node.display_name();
+        if !name.is_empty() {
+            write!(out, " \"{}\"", escape(name, MAX_TEXT)).unwrap();
         }
         match &node.value {
-            Some(NodeValue::Text { text }) if !text.is_empty() && text != &node.name => {
+            Some(NodeValue::Text { text }) if !text.is_empty() && text != name => {
                 write!(out, ": \"{}\"", escape(text, MAX_TEXT)).unwrap()
             }
             Some(NodeValue::Number { current, .. }) => write!(out, ": {current}").unwrap(),

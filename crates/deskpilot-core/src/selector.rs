@@ -109,7 +109,7 @@ impl Step {
             return false;
         }
         if let Some(m) = &self.name
-            && !m.matches(&node.name)
+            && !m.matches(node.display_name())
         {
             return false;
         }
@@ -142,7 +142,10 @@ impl Step {
 
     /// True when the text criteria that are given match exactly (ranked before the rest).
     pub fn is_exact(&self, node: &Node) -> bool {
-        let name = self.name.as_ref().is_none_or(|m| m.is_exact(&node.name));
+        let name = self
+            .name
+            .as_ref()
+            .is_none_or(|m| m.is_exact(node.display_name()));
         let value = self
             .value
             .as_ref()

@@ -231,7 +231,7 @@ fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
                 Realization::Cut {
                     reason: CutReason::Nodes,
                 }
-            } else if managed {
+            } else if managed && (fake.children.len() as u32) < count {
                 Realization::Partial {
                     realized: fake.children.len() as u32,
                     logical: count,

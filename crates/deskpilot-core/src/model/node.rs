@@ -58,6 +58,11 @@ pub struct Node {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub raw_role: Option<String>,
     pub name: String,
+    /// A name the element does not give itself but that a reader sees: the label that
+    /// labels it (LABELLED_BY), or the text of its content (a list row's label). Shown and
+    /// matched when `name` is empty; refs are checked against `name` alone.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub derived_name: Option<String>,
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -89,6 +94,7 @@ impl Node {
             role,
             raw_role: None,
             name: String::new(),
+            derived_name: None,
             description: String::new(),
             value: None,
             states: StateSet::unknown(),
@@ -98,6 +104,14 @@ impl Node {
             accessible_id: None,
             attributes: BTreeMap::new(),
             child_count: 0,
+        }
+    }
+
+    /// The name a reader sees: the element's own, else the derived one.
+    pub fn display_name(&self) -> &str {
+        match &self.derived_name {
+            Some(derived) if self.name.is_empty() => derived,
+            _ => &self.name,
         }
     }
 

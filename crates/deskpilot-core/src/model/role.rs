@@ -139,7 +139,6 @@ impl Role {
                 | Password
                 | SpinButton
                 | Slider
-                | ScrollBar
                 | ComboBox
                 | ListItem
                 | TreeItem

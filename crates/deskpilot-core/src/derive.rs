@@ -1,0 +1,62 @@
+//! Names a reader sees but the element does not give itself: a list row named by the label
+//! inside it ("name from content", as ARIA computes it).
+
+use crate::model::{Role, Tree};
+
+/// Roles whose name comes from their content when they have none.
+fn named_by_content(role: Role) -> bool {
+    use Role::*;
+    matches!(
+        role,
+        Button
+            | ToggleButton
+            | MenuButton
+            | Checkbox
+            | Radio
+            | Link
+            | MenuItem
+            | MenuItemCheckbox
+            | MenuItemRadio
+            | ListItem
+            | TreeItem
+            | Row
+            | Cell
+            | Tab
+            | ColumnHeader
+            | RowHeader
+    )
+}
+
+/// The most text a derived name takes from content.
+const MAX_DERIVED: usize = 100;
+
+/// Fills `derived_name` of unnamed elements from the text of the labels below them.
+pub fn derive_names(tree: &mut Tree) {
+    for index in 0..tree.nodes.len() {
+        let node = &tree.nodes[index].node;
+        if !node.name.is_empty() || node.derived_name.is_some() || !named_by_content(node.role) {
+            continue;
+        }
+        let mut parts: Vec<&str> = Vec::new();
+        let mut stack: Vec<usize> = tree.nodes[index].children.iter().rev().copied().collect();
+        while let Some(i) = stack.pop() {
+            let child = &tree.nodes[i].node;
+            if matches!(
+                child.role,
+                Role::Label | Role::Paragraph | Role::Heading | Role::Caption
+            ) && !child.name.is_empty()
+            {
+                parts.push(&child.name);
+            } else {
+                stack.extend(tree.nodes[i].children.iter().rev());
+            }
+            if parts.iter().map(|p| p.len()).sum::<usize>() >= MAX_DERIVED {
+                break;
+            }
+        }
+        if !parts.is_empty() {
+            let text: String = parts.join(" ").chars().take(MAX_DERIVED).collect();
+            tree.nodes[index].node.derived_name = Some(text);
+        }
+    }
+}
