@@ -34,7 +34,8 @@ pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
     let responding = props.is_ok() && windows.is_ok();
     let toolkit = toolkit.ok().filter(|s| !s.is_empty());
     let toolkit_version = toolkit_version.ok().filter(|s| !s.is_empty());
-    let traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
+    let mut traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
+    traits.pid = pid.as_ref().ok().copied();
     let windows = match windows {
         Ok(ids) => join_all(ids.iter().map(|id| read_window(proto, id, traits)))
             .await
@@ -70,6 +71,8 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         } else {
             StateReporting::Complete
         },
+        window_relative_extents: gtk4,
+        pid: None,
     }
 }
 

@@ -8,6 +8,7 @@ mod apps;
 mod backend;
 mod bus;
 mod error;
+mod geometry;
 pub mod mapping;
 mod proto;
 mod read;

@@ -13,6 +13,9 @@ const MAX_VALUE_CHARS: i32 = 1000;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AppTraits {
     pub reporting: StateReporting,
+    /// GTK 4.8 answers `GetExtents(SCREEN)` relative to the window: add the window's origin.
+    pub window_relative_extents: bool,
+    pub pid: Option<u32>,
 }
 
 /// The first round: enough to decide what else to read and whether to enumerate children.

@@ -14,6 +14,10 @@ struct Cli {
     /// D-Bus session bus address (default: $DBUS_SESSION_BUS_ADDRESS).
     #[arg(long, global = true, value_name = "ADDRESS")]
     bus: Option<String>,
+    /// X11 display (default: $DISPLAY); without one, window ids and GTK 4 screen positions
+    /// are unknown.
+    #[arg(long, global = true, value_name = "DISPLAY")]
+    display: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -77,7 +81,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         None => std::env::var("DBUS_SESSION_BUS_ADDRESS")
             .context("no --bus given and DBUS_SESSION_BUS_ADDRESS is not set")?,
     };
-    let backend = AtspiBackend::connect(ConnectOptions::new(bus)).await?;
+    let mut backend = AtspiBackend::connect(ConnectOptions::new(bus)).await?;
+    if let Some(display) = cli.display.or_else(|| std::env::var("DISPLAY").ok()) {
+        match deskpilot_x11::X11Windows::connect(&display) {
+            Ok(x11) => backend = backend.with_window_system(std::sync::Arc::new(x11)),
+            Err(e) => tracing::warn!("no X11 window information: {e}"),
+        }
+    }
     let engine = Engine::new(std::sync::Arc::new(backend));
     match cli.command {
         Command::Apps { json } => {

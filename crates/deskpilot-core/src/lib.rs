@@ -15,6 +15,7 @@ pub mod refs;
 pub mod render;
 pub mod selector;
 pub mod session;
+pub mod window_system;
 
 pub use app::{AppInfo, WindowInfo};
 pub use backend::{Backend, BackendError, WalkLimits};
@@ -28,3 +29,4 @@ pub use engine::{
 };
 pub use error::{Code, Error};
 pub use session::{ConnectTarget, SessionInfo};
+pub use window_system::{ClientWindow, WindowSystem};
