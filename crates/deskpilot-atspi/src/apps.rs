@@ -22,20 +22,23 @@ pub async fn list_apps(proto: &Proto) -> Result<Vec<AppRead>, BackendError> {
     Ok(join_all(roots.iter().map(|root| read_app(proto, root))).await)
 }
 
-/// Reads one app; an app that does not answer is still listed, marked not responding.
+/// Reads one app; an app that does not answer is still listed, marked not responding. The
+/// toolkit is asked first: how the rest may be asked depends on it.
 pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
-    let (pid, props, toolkit, toolkit_version, windows) = tokio::join!(
+    let (pid, toolkit, toolkit_version) = tokio::join!(
         proto.pid(&root.app),
-        proto.accessible_props(root),
         proto.application_prop(root, "ToolkitName"),
         proto.application_prop(root, "Version"),
-        proto.children(root),
     );
-    let responding = props.is_ok() && windows.is_ok();
     let toolkit = toolkit.ok().filter(|s| !s.is_empty());
     let toolkit_version = toolkit_version.ok().filter(|s| !s.is_empty());
     let mut traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
     traits.pid = pid.as_ref().ok().copied();
+    let (props, windows) = tokio::join!(
+        proto.accessible_props(root, traits.bulk_properties),
+        proto.children(root),
+    );
+    let responding = props.is_ok() && windows.is_ok();
     let windows = match windows {
         Ok(ids) => join_all(ids.iter().map(|id| read_window(proto, id, traits)))
             .await
@@ -61,10 +64,16 @@ pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
     }
 }
 
-/// How an app's toolkit reports states.
+/// What an app's toolkit (as it names itself) does differently.
 pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
-    let gtk4 = toolkit.is_some_and(|t| t.eq_ignore_ascii_case("gtk"))
-        && version.is_some_and(|v| v.starts_with("4."));
+    let toolkit = toolkit.unwrap_or("").to_ascii_lowercase();
+    let gtk4 = toolkit == "gtk" && version.is_some_and(|v| v.starts_with("4."));
+    // Bridges built on ATK (atk-bridge: GTK 3, LibreOffice, Firefox, Chromium) and GTK 4's own
+    // answer `GetAll`; Qt's crashes on it, and an unknown bridge is not trusted with it.
+    let bulk_properties = matches!(
+        toolkit.as_str(),
+        "gtk" | "gail" | "gecko" | "libreoffice" | "vcl" | "chromium" | "electron"
+    );
     AppTraits {
         reporting: if gtk4 {
             StateReporting::Gtk4
@@ -73,6 +82,8 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         },
         window_relative_extents: gtk4,
         pid: None,
+        class_names_as_names: gtk4,
+        bulk_properties,
     }
 }
 
@@ -80,7 +91,7 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
     let (role, state, props, interfaces) = tokio::join!(
         proto.role(id),
         proto.state(id),
-        proto.accessible_props(id),
+        proto.accessible_props(id, traits.bulk_properties),
         proto.interfaces(id),
     );
     let states = map_states(state.ok()?, traits.reporting);

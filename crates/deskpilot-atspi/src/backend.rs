@@ -113,7 +113,7 @@ impl Backend for AtspiBackend {
             let toplevel = if root_is_window {
                 None
             } else {
-                toplevel_of(&self.proto, root).await
+                toplevel_of(&self.proto, root, traits).await
             };
             let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
             fix_window_relative(&mut tree, traits, &self.client_windows(), toplevel);

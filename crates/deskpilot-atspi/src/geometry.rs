@@ -45,10 +45,17 @@ pub fn fix_window_relative(
 
 /// The title and size of the top-level window that holds `id` (climbing `Parent`), for trees
 /// whose root is inside a window.
-pub async fn toplevel_of(proto: &Proto, id: &ElementId) -> Option<(String, Option<(i32, i32)>)> {
+pub async fn toplevel_of(
+    proto: &Proto,
+    id: &ElementId,
+    traits: AppTraits,
+) -> Option<(String, Option<(i32, i32)>)> {
     let mut current = id.clone();
     for _ in 0..64 {
-        let props = proto.accessible_props(&current).await.ok()?;
+        let props = proto
+            .accessible_props(&current, traits.bulk_properties)
+            .await
+            .ok()?;
         let parent = props
             .get("Parent")
             .and_then(|v| v.try_clone().ok())

@@ -83,9 +83,37 @@ impl Proto {
         self.call(id, ACCESSIBLE, "GetInterfaces", &()).await
     }
 
-    /// Name, Description, ChildCount, AccessibleId, ... in one call.
-    pub async fn accessible_props(&self, id: &ElementId) -> zbus::Result<Props> {
-        self.call(id, PROPERTIES, "GetAll", &(ACCESSIBLE,)).await
+    /// Name, Description, ChildCount, AccessibleId and Parent: in one `GetAll` where the
+    /// app's bridge supports it (`bulk`), else one `Get` each, all in flight at once. Qt 5.15's
+    /// bridge crashes the app on `GetAll` for any object but the root, so only bridges known to
+    /// handle it get it.
+    pub async fn accessible_props(&self, id: &ElementId, bulk: bool) -> zbus::Result<Props> {
+        if bulk {
+            return self.call(id, PROPERTIES, "GetAll", &(ACCESSIBLE,)).await;
+        }
+        let get = |name: &'static str| async move {
+            let value: zbus::Result<OwnedValue> =
+                self.call(id, PROPERTIES, "Get", &(ACCESSIBLE, name)).await;
+            (name, value)
+        };
+        let (name, description, child_count, accessible_id, parent) = tokio::join!(
+            get("Name"),
+            get("Description"),
+            get("ChildCount"),
+            get("AccessibleId"),
+            get("Parent"),
+        );
+        let mut props = Props::new();
+        // Name and ChildCount are required; the rest may be missing on older bridges.
+        for (key, value) in [name, child_count] {
+            props.insert(key.to_owned(), value?);
+        }
+        for (key, value) in [description, accessible_id, parent] {
+            if let Ok(value) = value {
+                props.insert(key.to_owned(), value);
+            }
+        }
+        Ok(props)
     }
 
     pub async fn children(&self, id: &ElementId) -> zbus::Result<Vec<ElementId>> {
@@ -135,8 +163,24 @@ impl Proto {
         .await
     }
 
-    pub async fn value_props(&self, id: &ElementId) -> zbus::Result<Props> {
-        self.call(id, PROPERTIES, "GetAll", &(VALUE,)).await
+    /// CurrentValue, MinimumValue, MaximumValue, MinimumIncrement (see `accessible_props` on
+    /// `bulk`).
+    pub async fn value_props(&self, id: &ElementId, bulk: bool) -> zbus::Result<Props> {
+        if bulk {
+            return self.call(id, PROPERTIES, "GetAll", &(VALUE,)).await;
+        }
+        let get = |name: &'static str| async move {
+            let value: zbus::Result<OwnedValue> =
+                self.call(id, PROPERTIES, "Get", &(VALUE, name)).await;
+            value.map(|v| (name.to_owned(), v))
+        };
+        let (current, min, max, step) = tokio::join!(
+            get("CurrentValue"),
+            get("MinimumValue"),
+            get("MaximumValue"),
+            get("MinimumIncrement"),
+        );
+        Ok([current?, min?, max?, step?].into_iter().collect())
     }
 
     pub async fn character_count(&self, id: &ElementId) -> zbus::Result<i32> {

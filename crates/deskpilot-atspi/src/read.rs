@@ -16,6 +16,18 @@ pub struct AppTraits {
     /// GTK 4.8 answers `GetExtents(SCREEN)` relative to the window: add the window's origin.
     pub window_relative_extents: bool,
     pub pid: Option<u32>,
+    /// The app's bridge answers `Properties.GetAll` (ATK-based bridges do; Qt's crashes).
+    pub bulk_properties: bool,
+    /// GTK 4.8 names unnamed widgets after their class ("GtkButton"): such names are no names.
+    pub class_names_as_names: bool,
+}
+
+/// True for a GTK class name standing in for a missing name.
+fn is_class_name(name: &str) -> bool {
+    name.strip_prefix("Gtk").is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_uppercase())
+            && rest.chars().all(|c| c.is_ascii_alphanumeric())
+    })
 }
 
 /// The first round: enough to decide what else to read and whether to enumerate children.
@@ -29,7 +41,7 @@ pub async fn read_node(
         proto.role(id),
         proto.state(id),
         proto.interfaces(id),
-        proto.accessible_props(id),
+        proto.accessible_props(id, traits.bulk_properties),
     );
     let states = map_states(state?, traits.reporting);
     let (role, raw_role) = map_role(role?, states.is(State::Editable));
@@ -40,6 +52,9 @@ pub async fn read_node(
     node.states = states;
     node.interfaces = interfaces;
     node.name = prop_string(&props, "Name");
+    if traits.class_names_as_names && is_class_name(&node.name) {
+        node.name.clear();
+    }
     node.description = prop_string(&props, "Description");
     let accessible_id = prop_string(&props, "AccessibleId");
     node.accessible_id = (!accessible_id.is_empty()).then_some(accessible_id);
@@ -61,9 +76,12 @@ pub async fn read_node(
             interfaces.contains(Interface::Action),
             proto.action_names(id)
         ),
-        optional(interfaces.contains(Interface::Value), proto.value_props(id)),
+        optional(
+            interfaces.contains(Interface::Value),
+            proto.value_props(id, traits.bulk_properties)
+        ),
         optional(wants_text, read_value_text(proto, id, secret)),
-        optional(wants_label, read_label(proto, id)),
+        optional(wants_label, read_label(proto, id, traits)),
     );
     node.derived_name = label?.flatten();
     if let Some((x, y, w, h)) = extents? {
@@ -100,10 +118,14 @@ async fn optional<T>(
 }
 
 /// The name of the first element that labels `id`, if any.
-async fn read_label(proto: &Proto, id: &ElementId) -> zbus::Result<Option<String>> {
+async fn read_label(
+    proto: &Proto,
+    id: &ElementId,
+    traits: AppTraits,
+) -> zbus::Result<Option<String>> {
     for label in proto.labelled_by(id).await? {
         let name = proto.name(&label).await?;
-        if !name.is_empty() {
+        if !name.is_empty() && !(traits.class_names_as_names && is_class_name(&name)) {
             return Ok(Some(name));
         }
     }
@@ -125,4 +147,24 @@ async fn read_value_text(proto: &Proto, id: &ElementId, secret: bool) -> zbus::R
         proto.text(id, 0, count.min(MAX_VALUE_CHARS)).await?
     };
     Ok(NodeValue::Text { text })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn class_names() {
+        for name in ["GtkButton", "GtkListItemWidget", "GtkColumnViewCell"] {
+            assert!(super::is_class_name(name), "{name}");
+        }
+        for name in [
+            "Gtk",
+            "Gtk fixture",
+            "GtkButton 2",
+            "Count",
+            "gtkButton",
+            "",
+        ] {
+            assert!(!super::is_class_name(name), "{name}");
+        }
+    }
 }

@@ -3,7 +3,8 @@
 
 use crate::model::{Role, Tree};
 
-/// Roles whose name comes from their content when they have none.
+/// Roles whose name comes from their content when they have none. Not rows: their cells
+/// already carry the text, and repeating it would double a table's token cost.
 fn named_by_content(role: Role) -> bool {
     use Role::*;
     matches!(
@@ -19,7 +20,6 @@ fn named_by_content(role: Role) -> bool {
             | MenuItemRadio
             | ListItem
             | TreeItem
-            | Row
             | Cell
             | Tab
             | ColumnHeader

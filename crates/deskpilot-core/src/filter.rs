@@ -60,17 +60,18 @@ impl Filter {
         let mut shown = Vec::new();
         // Display depth of each node's nearest shown ancestor-or-self, +1.
         let mut child_depth = vec![0usize; tree.nodes.len()];
-        let mut hidden = vec![false; tree.nodes.len()];
         let screen = tree
             .root()
             .and_then(|r| r.node.bounds)
             .filter(|b| !b.is_empty());
+        let in_view = in_view(tree, screen.as_ref());
+        let mut hidden = vec![false; tree.nodes.len()];
         for (index, tn) in tree.nodes.iter().enumerate() {
             if self != Filter::All && index != 0 {
                 let parent_hidden = tn.parent.is_some_and(|p| hidden[p]);
                 if parent_hidden
                     || tn.node.states.is_not(crate::model::State::Showing)
-                    || is_offscreen(&tn.node, screen.as_ref())
+                    || !in_view[index]
                 {
                     hidden[index] = true;
                     continue;
@@ -90,17 +91,25 @@ impl Filter {
     }
 }
 
-/// True when a node's bounds say it cannot be seen: GTK3 puts scrolled-out cells at
-/// (INT_MIN, INT_MIN), and anything wholly outside the snapshot root's bounds is out of view.
-fn is_offscreen(node: &Node, root: Option<&crate::model::Rect>) -> bool {
-    let Some(bounds) = node.bounds else {
-        return false;
-    };
-    if bounds.x == i32::MIN || bounds.y == i32::MIN {
-        return true;
+/// For each node, whether it or something below it can be seen. A node with bounds is in view
+/// when they are not empty, not GTK3's scrolled-out sentinel (INT_MIN), and overlap the
+/// snapshot root's bounds; a node without bounds is in view unless all its children are out
+/// of view. Computed bottom-up, so a zero-sized container with visible children stays.
+fn in_view(tree: &Tree, root: Option<&crate::model::Rect>) -> Vec<bool> {
+    let mut view = vec![false; tree.nodes.len()];
+    for index in (0..tree.nodes.len()).rev() {
+        let tn = &tree.nodes[index];
+        let own = match tn.node.bounds {
+            None => None,
+            Some(b) if b.x == i32::MIN || b.y == i32::MIN || b.is_empty() => Some(false),
+            Some(b) => Some(root.is_none_or(|r| b.intersects(r))),
+        };
+        let children = tn.children.iter().any(|&c| view[c]);
+        view[index] = match own {
+            Some(true) => true,
+            Some(false) => children,
+            None => children || tn.children.is_empty(),
+        };
     }
-    match root {
-        Some(root) if !bounds.is_empty() => !bounds.intersects(root),
-        _ => false,
-    }
+    view
 }

@@ -95,6 +95,7 @@ impl VirtualDesktop {
         desktop.start_xvfb()?;
         desktop.start_dbus()?;
         desktop.bus = Some(Bus::activate(&desktop.session_address)?);
+        desktop.ensure_at_spi_bus_property()?;
         if desktop.options.window_manager {
             desktop.start_window_manager()?;
         }
@@ -282,6 +283,26 @@ impl VirtualDesktop {
             }
             _ => Err(self.not_ready("dbus-daemon (address on --print-address)", &log)),
         }
+    }
+
+    /// Qt 5 (Debian's qtbase 5.15.8) registers on AT-SPI only when the root window's
+    /// `AT_SPI_BUS` property already holds the bus address when it starts: it then connects
+    /// synchronously, while without it the address arrives after Qt's one deferred `Embed`
+    /// attempt, which fails and is never retried. at-spi-bus-launcher sets the property inside
+    /// `GetAddress` when it can reach the display, which is why dbus-daemon gets `DISPLAY` and
+    /// Xvfb runs with `-noreset` (a server reset when the last client leaves wipes it). This
+    /// checks it and sets it if the launcher could not.
+    fn ensure_at_spi_bus_property(&self) -> Result<()> {
+        let display = Display::open(&self.display)?;
+        let address = self.a11y_bus_address();
+        if display.at_spi_bus()?.as_deref() != Some(address) {
+            eprintln!(
+                "deskpilot-desktop: AT_SPI_BUS was not set on {}; setting it to {address}",
+                self.display
+            );
+            display.set_at_spi_bus(address)?;
+        }
+        Ok(())
     }
 
     fn start_window_manager(&mut self) -> Result<()> {

@@ -1,7 +1,8 @@
 //! The few X11 questions the harness asks: is a window manager running on this display?
 
 use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{AtomEnum, ConnectionExt};
+use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, PropMode};
+use x11rb::wrapper::ConnectionExt as _;
 
 use crate::error::{DesktopError, Result};
 
@@ -19,16 +20,49 @@ impl Display {
         Ok(Display { conn, root })
     }
 
-    /// True once an EWMH window manager has announced itself (`_NET_SUPPORTING_WM_CHECK` on
-    /// the root window, pointing at a window that exists).
-    pub fn has_window_manager(&self) -> Result<bool> {
-        let atom = self
+    /// The `AT_SPI_BUS` property of the root window (set by at-spi-bus-launcher inside
+    /// `org.a11y.Bus.GetAddress`), if any.
+    pub fn at_spi_bus(&self) -> Result<Option<String>> {
+        let atom = self.atom(b"AT_SPI_BUS")?;
+        let reply = self
             .conn
-            .intern_atom(false, b"_NET_SUPPORTING_WM_CHECK")
+            .get_property(false, self.root, atom, AtomEnum::STRING, 0, 4096)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        Ok((!reply.value.is_empty()).then(|| String::from_utf8_lossy(&reply.value).into_owned()))
+    }
+
+    /// Sets `AT_SPI_BUS` on the root window.
+    pub fn set_at_spi_bus(&self, address: &str) -> Result<()> {
+        let atom = self.atom(b"AT_SPI_BUS")?;
+        self.conn
+            .change_property8(
+                PropMode::REPLACE,
+                self.root,
+                atom,
+                AtomEnum::STRING,
+                address.as_bytes(),
+            )
+            .map_err(x11_error)?
+            .check()
+            .map_err(x11_error)
+    }
+
+    fn atom(&self, name: &[u8]) -> Result<u32> {
+        Ok(self
+            .conn
+            .intern_atom(false, name)
             .map_err(x11_error)?
             .reply()
             .map_err(x11_error)?
-            .atom;
+            .atom)
+    }
+
+    /// True once an EWMH window manager has announced itself (`_NET_SUPPORTING_WM_CHECK` on
+    /// the root window, pointing at a window that exists).
+    pub fn has_window_manager(&self) -> Result<bool> {
+        let atom = self.atom(b"_NET_SUPPORTING_WM_CHECK")?;
         let reply = self
             .conn
             .get_property(false, self.root, atom, AtomEnum::WINDOW, 0, 1)

@@ -189,3 +189,44 @@ fn fixture_control_commands_show_in_the_oracle() {
         )
         .expect("the fixture reordered its list");
 }
+
+#[test]
+fn every_fixture_registers_and_reports_ready() {
+    let desktop = VirtualDesktop::start().expect("desktop starts");
+    for fixture in Fixture::ALL {
+        let app = desktop
+            .launch_fixture(fixture)
+            .unwrap_or_else(|e| panic!("{} fixture: {e}", fixture.name()));
+        let registration = app.app.registration().expect("registered");
+        assert!(
+            registration.name.contains(fixture.name()),
+            "{} registered as {registration}",
+            fixture.name()
+        );
+    }
+}
+
+/// Qt 5 registers only when the root window's AT_SPI_BUS property holds the bus address when
+/// it starts (see `ensure_at_spi_bus_property`).
+#[test]
+fn the_root_window_names_the_accessibility_bus() {
+    use x11rb::connection::Connection;
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt};
+
+    let desktop = VirtualDesktop::start().expect("desktop starts");
+    let (conn, screen) = x11rb::connect(Some(desktop.display())).unwrap();
+    let root = conn.setup().roots[screen].root;
+    let atom = conn
+        .intern_atom(false, b"AT_SPI_BUS")
+        .unwrap()
+        .reply()
+        .unwrap()
+        .atom;
+    let value = conn
+        .get_property(false, root, atom, AtomEnum::STRING, 0, 4096)
+        .unwrap()
+        .reply()
+        .unwrap()
+        .value;
+    assert_eq!(String::from_utf8_lossy(&value), desktop.a11y_bus_address());
+}
