@@ -125,7 +125,8 @@ async fn read_label(
 ) -> zbus::Result<Option<String>> {
     for label in proto.labelled_by(id).await? {
         let name = proto.name(&label).await?;
-        if !name.is_empty() && !(traits.class_names_as_names && is_class_name(&name)) {
+        let placeholder = traits.class_names_as_names && is_class_name(&name);
+        if !name.is_empty() && !placeholder {
             return Ok(Some(name));
         }
     }
