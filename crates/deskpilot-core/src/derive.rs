@@ -3,8 +3,8 @@
 
 use crate::model::{Role, Tree};
 
-/// Roles whose name comes from their content when they have none. Not rows: their cells
-/// already carry the text, and repeating it would double a table's token cost.
+/// Roles whose name comes from their content when they have none. Rows only when they have no
+/// cells: cells already carry the text, and repeating it would double a table's token cost.
 fn named_by_content(role: Role) -> bool {
     use Role::*;
     matches!(
@@ -20,6 +20,7 @@ fn named_by_content(role: Role) -> bool {
             | MenuItemRadio
             | ListItem
             | TreeItem
+            | Row
             | Cell
             | Tab
             | ColumnHeader
@@ -35,6 +36,13 @@ pub fn derive_names(tree: &mut Tree) {
     for index in 0..tree.nodes.len() {
         let node = &tree.nodes[index].node;
         if !node.name.is_empty() || node.derived_name.is_some() || !named_by_content(node.role) {
+            continue;
+        }
+        let has_cells = tree.nodes[index]
+            .children
+            .iter()
+            .any(|&c| tree.nodes[c].node.role == Role::Cell);
+        if node.role == Role::Row && has_cells {
             continue;
         }
         let mut parts: Vec<&str> = Vec::new();

@@ -384,6 +384,12 @@ impl Engine {
                 entry.role, entry.name, node.role, node.name
             )));
         }
+        let mut node = node;
+        if node.name.is_empty() && node.derived_name.is_none() && !entry.display_name.is_empty() {
+            // A single read has no children or labels to derive a name from: keep the one
+            // shown in the snapshot that issued the ref.
+            node.derived_name = Some(entry.display_name);
+        }
         Ok(Resolved {
             reference: text.to_owned(),
             node,

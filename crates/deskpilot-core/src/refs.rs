@@ -30,6 +30,8 @@ pub struct RefEntry {
     pub element: ElementId,
     pub role: Role,
     pub name: String,
+    /// The name shown when the ref was last issued (may be derived from a label or content).
+    pub display_name: String,
     /// Set when the element's role or name changed and a new ref replaced this one.
     pub superseded_by: Option<RefId>,
 }
@@ -48,6 +50,13 @@ impl RefTable {
         if let Some(&id) = self.by_element.get(&node.id) {
             let entry = &self.entries[&id];
             if entry.role == node.role && entry.name == node.name {
+                let display = node.display_name();
+                if !display.is_empty() {
+                    self.entries
+                        .get_mut(&id)
+                        .expect("entry of a known ref")
+                        .display_name = display.to_owned();
+                }
                 return id;
             }
         }
@@ -63,6 +72,7 @@ impl RefTable {
                 element: node.id.clone(),
                 role: node.role,
                 name: node.name.clone(),
+                display_name: node.display_name().to_owned(),
                 superseded_by: None,
             },
         );

@@ -1,6 +1,6 @@
 //! Selectors: which elements a `find` or an action means.
 //!
-//! The text form, written down in `docs/selectors.md`:
+//! The text form (the full grammar with examples is `docs/selectors.md`):
 //!
 //! ```text
 //! selector   := step (" >> " step)*              each step searches within the previous match

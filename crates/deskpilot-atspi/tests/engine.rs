@@ -1,0 +1,133 @@
+//! The engine over the AT-SPI backend on a real fixture: refs across snapshots and a reorder,
+//! find at any depth, strict resolution.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_core::{Code, ConnectTarget, Engine, Selector, SnapshotRequest, Target};
+use deskpilot_desktop::{Fixture, VirtualDesktop};
+use serde_json::json;
+
+fn ref_in(text: &str, line_part: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.contains(line_part))
+        .unwrap_or_else(|| panic!("no line with {line_part:?} in\n{text}"));
+    let start = line.find("[ref=").expect("line has a ref") + 5;
+    line[start..].split(']').next().unwrap().to_owned()
+}
+
+async fn engine_on(desktop: &VirtualDesktop, fixture: Fixture) -> (Engine, String) {
+    let backend = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
+        .await
+        .unwrap();
+    let engine = Engine::new(Arc::new(backend));
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
+        .await
+        .unwrap()
+        .id;
+    (engine, session)
+}
+
+#[tokio::test]
+async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    let first = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let second = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        first.rendered.text, second.rendered.text,
+        "same tree, same refs"
+    );
+    let apple = ref_in(&first.rendered.text, "listitem \"Apple\"");
+    let count = ref_in(&first.rendered.text, "button \"Count\"");
+    assert_eq!(
+        engine
+            .resolve_ref(&s, &apple)
+            .await
+            .unwrap()
+            .node
+            .display_name(),
+        "Apple"
+    );
+
+    // The fixture rebuilds its list in reverse order.
+    fixture.command("reorder_list", json!({})).unwrap();
+    fixture
+        .oracle
+        .wait_value(
+            "fruits",
+            "order",
+            json!(["Date", "Cherry", "Banana", "Apple"]),
+            Duration::from_secs(5),
+        )
+        .unwrap();
+    let error = engine.resolve_ref(&s, &apple).await.unwrap_err();
+    assert_eq!(error.code, Code::StaleRef, "{}", error.message);
+    assert!(error.hint.contains("snapshot"));
+    // Untouched elements keep their refs.
+    assert_eq!(
+        engine.resolve_ref(&s, &count).await.unwrap().node.name,
+        "Count"
+    );
+    let third = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert_eq!(ref_in(&third.rendered.text, "button \"Count\""), count);
+    let new_apple = ref_in(&third.rendered.text, "listitem \"Apple\"");
+    assert_ne!(new_apple, apple);
+    let lines: Vec<&str> = third
+        .rendered
+        .text
+        .lines()
+        .filter(|l| l.contains("listitem"))
+        .collect();
+    assert!(
+        lines[0].contains("Date") && lines[3].contains("Apple"),
+        "{lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn find_reaches_any_depth_and_resolution_is_strict() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    let sel = |t: &str| Selector::parse(t).unwrap();
+    // A cell far below the visible rows, and a menu item inside a closed menu.
+    let found = engine
+        .find(&s, &sel("cell[name=\"Item 150\"]"), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 1);
+    let found = engine
+        .find(&s, &sel("menuitem[name=\"Report.txt\"]"), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 1);
+    let count = engine
+        .resolve(&s, &Target::Selector(sel("button[name=Count]")))
+        .await
+        .unwrap();
+    assert_eq!(count.node.name, "Count");
+    let ambiguous = engine
+        .resolve(&s, &Target::Selector(sel("radio")))
+        .await
+        .unwrap_err();
+    assert_eq!(ambiguous.code, Code::Ambiguous);
+    let within = engine
+        .find(&s, &sel("listbox >> listitem"), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(within.total, 4);
+}
