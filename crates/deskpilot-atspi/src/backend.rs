@@ -10,6 +10,7 @@ use deskpilot_core::{AppInfo, Backend, BackendError, WalkLimits, WindowSystem};
 
 use crate::apps::{list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
+use crate::cache::{CacheIndex, read_cache};
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
 use crate::proto::{Proto, ROOT_PATH};
@@ -24,6 +25,7 @@ pub struct AtspiBackend {
     traits: Mutex<HashMap<String, AppTraits>>,
     /// The display server's windows (X11), for window ids and window-relative extents.
     window_system: Option<Arc<dyn WindowSystem>>,
+    use_cache: bool,
 }
 
 impl AtspiBackend {
@@ -34,6 +36,7 @@ impl AtspiBackend {
             a11y_address,
             traits: Mutex::new(HashMap::new()),
             window_system: None,
+            use_cache: options.use_cache,
         })
     }
 
@@ -61,6 +64,20 @@ impl AtspiBackend {
             self.remember(app, read.traits);
         }
         read.traits
+    }
+
+    /// The app's whole cache in one call, where its bridge is known to offer one. GTK3-family
+    /// apps expose it only after `GetApplicationBusAddress` was asked once.
+    async fn cache_of(&self, app: &str, traits: AppTraits) -> Option<CacheIndex> {
+        if !self.use_cache || !traits.bulk_properties {
+            return None;
+        }
+        if let Some(index) = read_cache(&self.proto, app).await {
+            return Some(index);
+        }
+        let root = ElementId::new(app, ROOT_PATH);
+        self.proto.application_bus_address(&root).await.ok()?;
+        read_cache(&self.proto, app).await
     }
 
     fn remember(&self, app: &str, traits: AppTraits) {
@@ -100,7 +117,8 @@ impl Backend for AtspiBackend {
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
         let traits = self.traits_of(&root.app).await;
-        let mut tree = walk(&self.proto, root, limits, traits).await?;
+        let cache = self.cache_of(&root.app, traits).await.map(Arc::new);
+        let mut tree = walk(&self.proto, root, limits, traits, cache).await?;
         if traits.window_relative_extents {
             let root_is_window = tree.root().is_some_and(|r| {
                 matches!(

@@ -12,6 +12,9 @@ pub struct ConnectOptions {
     pub session_bus: String,
     /// Every method call gives up after this long; a frozen app costs at most this per call.
     pub call_timeout: Duration,
+    /// Read identities from the app's `Cache.GetItems` where it offers one (one call for the
+    /// whole app instead of four per node). Off only to compare both paths.
+    pub use_cache: bool,
 }
 
 impl ConnectOptions {
@@ -19,6 +22,7 @@ impl ConnectOptions {
         ConnectOptions {
             session_bus: session_bus.into(),
             call_timeout: Duration::from_millis(1500),
+            use_cache: true,
         }
     }
 }

@@ -7,6 +7,7 @@
 mod apps;
 mod backend;
 mod bus;
+mod cache;
 mod error;
 mod geometry;
 pub mod mapping;

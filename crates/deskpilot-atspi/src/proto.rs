@@ -18,6 +18,8 @@ const TEXT: &str = "org.a11y.atspi.Text";
 const VALUE: &str = "org.a11y.atspi.Value";
 const APPLICATION: &str = "org.a11y.atspi.Application";
 const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+const CACHE: &str = "org.a11y.atspi.Cache";
+const CACHE_PATH: &str = "/org/a11y/atspi/cache";
 
 /// AT-SPI coordinate types.
 const COORD_TYPE_SCREEN: u32 = 0;
@@ -133,6 +135,22 @@ impl Proto {
             .collect())
     }
 
+    /// The toolkit's id for the element ("" when unset).
+    pub async fn accessible_id(&self, id: &ElementId) -> zbus::Result<String> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(ACCESSIBLE, "AccessibleId"))
+            .await?;
+        String::try_from(value).map_err(zbus::Error::from)
+    }
+
+    /// The number of children the element reports.
+    pub async fn child_count(&self, id: &ElementId) -> zbus::Result<i32> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(ACCESSIBLE, "ChildCount"))
+            .await?;
+        i32::try_from(value).map_err(zbus::Error::from)
+    }
+
     /// The accessible name alone.
     pub async fn name(&self, id: &ElementId) -> zbus::Result<String> {
         let value: OwnedValue = self
@@ -201,6 +219,22 @@ impl Proto {
             .call(id, PROPERTIES, "Get", &(APPLICATION, name))
             .await?;
         String::try_from(value).map_err(zbus::Error::from)
+    }
+
+    /// Every cached item of an app (`Cache.GetItems`, at-spi2 2.46 shape).
+    pub async fn cache_items<T>(&self, app: &str) -> zbus::Result<T>
+    where
+        T: DeserializeOwned + zbus::zvariant::Type,
+    {
+        self.call(&ElementId::new(app, CACHE_PATH), CACHE, "GetItems", &())
+            .await
+    }
+
+    /// The app's peer-to-peer address (`Application.GetApplicationBusAddress`); asking also
+    /// makes GTK3-family apps expose their cache.
+    pub async fn application_bus_address(&self, id: &ElementId) -> zbus::Result<String> {
+        self.call(id, APPLICATION, "GetApplicationBusAddress", &())
+            .await
     }
 
     /// The applications registered with the registry (bus name + root path).

@@ -30,35 +30,78 @@ fn is_class_name(name: &str) -> bool {
     })
 }
 
-/// The first round: enough to decide what else to read and whether to enumerate children.
-pub async fn read_node(
+/// The first round of a node: what decides everything else. Comes from four calls, or from
+/// one `Cache.GetItems` answer for the whole app.
+#[derive(Debug, Clone)]
+pub struct Identity {
+    pub role: u32,
+    pub states: u64,
+    pub interfaces: Vec<String>,
+    pub name: String,
+    pub description: String,
+    /// `None` when the source did not say (the cache has no accessible ids).
+    pub accessible_id: Option<String>,
+    pub child_count: i32,
+}
+
+/// Reads a node's identity with four calls in flight at once.
+pub async fn read_identity(
     proto: &Proto,
     id: &ElementId,
     traits: AppTraits,
-    inside_secret: bool,
-) -> zbus::Result<Node> {
+) -> zbus::Result<Identity> {
     let (role, state, interfaces, props) = tokio::join!(
         proto.role(id),
         proto.state(id),
         proto.interfaces(id),
         proto.accessible_props(id, traits.bulk_properties),
     );
-    let states = map_states(state?, traits.reporting);
-    let (role, raw_role) = map_role(role?, states.is(State::Editable));
-    let interfaces = map_interfaces(&interfaces?);
     let props = props?;
+    Ok(Identity {
+        role: role?,
+        states: state?,
+        interfaces: interfaces?,
+        name: prop_string(&props, "Name"),
+        description: prop_string(&props, "Description"),
+        accessible_id: Some(prop_string(&props, "AccessibleId")),
+        child_count: prop_i32(&props, "ChildCount").unwrap_or(0),
+    })
+}
+
+/// Reads one node: identity, then what its interfaces allow.
+pub async fn read_node(
+    proto: &Proto,
+    id: &ElementId,
+    traits: AppTraits,
+    inside_secret: bool,
+) -> zbus::Result<Node> {
+    let identity = read_identity(proto, id, traits).await?;
+    complete_node(proto, id, identity, traits, inside_secret).await
+}
+
+/// The second round: bounds, actions, value, text and label, as the interfaces allow, all in
+/// flight at once.
+pub async fn complete_node(
+    proto: &Proto,
+    id: &ElementId,
+    identity: Identity,
+    traits: AppTraits,
+    inside_secret: bool,
+) -> zbus::Result<Node> {
+    let states = map_states(identity.states, traits.reporting);
+    let (role, raw_role) = map_role(identity.role, states.is(State::Editable));
+    let interfaces = map_interfaces(&identity.interfaces);
     let mut node = Node::new(id.clone(), role);
     node.raw_role = raw_role;
     node.states = states;
     node.interfaces = interfaces;
-    node.name = prop_string(&props, "Name");
+    node.name = identity.name;
     if traits.class_names_as_names && is_class_name(&node.name) {
         node.name.clear();
     }
-    node.description = prop_string(&props, "Description");
-    let accessible_id = prop_string(&props, "AccessibleId");
-    node.accessible_id = (!accessible_id.is_empty()).then_some(accessible_id);
-    node.child_count = prop_i32(&props, "ChildCount").unwrap_or(0).max(0) as u32;
+    node.description = identity.description;
+    let known_id = identity.accessible_id;
+    node.child_count = identity.child_count.max(0) as u32;
 
     let secret = inside_secret || node.is_secret();
     let wants_text = interfaces.contains(Interface::Text)
@@ -70,7 +113,7 @@ pub async fn read_node(
                 role,
                 Role::Table | Role::TreeTable | Role::Tree | Role::List | Role::ListBox
             ));
-    let (extents, actions, value, text, label) = tokio::join!(
+    let (extents, actions, value, text, label, accessible_id) = tokio::join!(
         optional(interfaces.contains(Interface::Component), proto.extents(id)),
         optional(
             interfaces.contains(Interface::Action),
@@ -82,7 +125,13 @@ pub async fn read_node(
         ),
         optional(wants_text, read_value_text(proto, id, secret)),
         optional(wants_label, read_label(proto, id, traits)),
+        optional(known_id.is_none(), proto.accessible_id(id)),
     );
+    let accessible_id = match known_id {
+        Some(known) => known,
+        None => accessible_id?.unwrap_or_default(),
+    };
+    node.accessible_id = (!accessible_id.is_empty()).then_some(accessible_id);
     node.derived_name = label?.flatten();
     if let Some((x, y, w, h)) = extents? {
         node.bounds = Some(Rect::new(x, y, w, h));

@@ -10,9 +10,15 @@ use deskpilot_core::{BackendError, WalkLimits};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
+use std::sync::Arc;
+
+use crate::cache::CacheIndex;
 use crate::error::{Failure, classify, to_backend};
 use crate::proto::Proto;
-use crate::read::{AppTraits, read_node};
+use crate::read::{AppTraits, complete_node, read_node};
+
+/// AT-SPI's MANAGES_DESCENDANTS state bit.
+const MANAGES_DESCENDANTS: u64 = 1 << 31;
 
 /// Nodes read at once. Measured on this machine: 64 calls in flight reach ~30-40k calls/s on
 /// the a11y bus; a node costs 4 + 1-4 calls, so 32 nodes keep ~128-256 calls in flight.
@@ -31,12 +37,14 @@ struct Slot {
 type Read =
     Pin<Box<dyn Future<Output = (usize, zbus::Result<(Node, Option<Vec<ElementId>>)>)> + Send>>;
 
-/// Walks the subtree under `root`. Fails only when the root itself cannot be read.
+/// Walks the subtree under `root`. Identities come from `cache` where it has them (one call
+/// for the whole app), else from calls. Fails only when the root itself cannot be read.
 pub async fn walk(
     proto: &Proto,
     root: &ElementId,
     limits: &WalkLimits,
     traits: AppTraits,
+    cache: Option<Arc<CacheIndex>>,
 ) -> Result<Tree, BackendError> {
     let mut slots = vec![Slot {
         id: root.clone(),
@@ -62,7 +70,14 @@ pub async fn walk(
                 cut_parent(&mut slots, index, CutReason::Unreachable);
                 continue;
             }
-            in_flight.push(read_one(proto.clone(), index, slot, limits, traits));
+            in_flight.push(read_one(
+                proto.clone(),
+                index,
+                slot,
+                limits,
+                traits,
+                cache.clone(),
+            ));
         }
         let next = match tokio::time::timeout_at(deadline, in_flight.next()).await {
             Ok(Some(done)) => done,
@@ -146,6 +161,7 @@ fn read_one(
     slot: &Slot,
     limits: &WalkLimits,
     traits: AppTraits,
+    cache: Option<Arc<CacheIndex>>,
 ) -> Read {
     let id = slot.id.clone();
     let secret = slot.secret;
@@ -153,13 +169,26 @@ fn read_one(
     let limits = limits.clone();
     Box::pin(async move {
         let result = async {
-            let node = read_node(&proto, &id, traits, secret).await?;
-            let children = if should_enumerate(&node, depth, &limits) {
-                Some(proto.children(&id).await?)
-            } else {
-                None
+            let cached = cache.as_ref().and_then(|c| c.identities.get(&id).cloned());
+            let node = match cached {
+                Some(mut identity) => {
+                    // The cache says -1 where it does not know (menus, containers with
+                    // transient children): ask the element itself.
+                    if identity.child_count < 0 || identity.states & MANAGES_DESCENDANTS != 0 {
+                        identity.child_count = proto.child_count(&id).await?;
+                    }
+                    complete_node(&proto, &id, identity, traits, secret).await?
+                }
+                None => read_node(&proto, &id, traits, secret).await?,
             };
-            Ok((node, children))
+            if !should_enumerate(&node, depth, &limits) {
+                return Ok((node, None));
+            }
+            // Children always come from the element: the cache's `index_in_parent` can be stale
+            // (seen on GTK3 combo menus), it leaves out transient children, and GTK 4 caches
+            // only what was already asked for.
+            let children = proto.children(&id).await?;
+            Ok((node, Some(children)))
         }
         .await;
         (index, result)

@@ -288,3 +288,60 @@ async fn a_frozen_app_fails_only_its_own_calls() {
     assert!(app_of(&apps, &alive).responding);
     kill(Pid::from_raw(frozen.pid() as i32), Signal::SIGCONT).unwrap();
 }
+
+/// Identities read from `Cache.GetItems` and from calls describe the same tree.
+#[tokio::test]
+async fn the_cache_and_the_calls_read_the_same_tree() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let cached = backend(&desktop).await;
+    let mut options = ConnectOptions::new(desktop.session_bus_address());
+    options.use_cache = false;
+    let called = AtspiBackend::connect(options).await.unwrap();
+    let apps = cached.apps().await.unwrap();
+    let window = app_of(&apps, &fixture).windows[0].id.clone();
+    let summary = |tree: &deskpilot_core::model::Tree| -> Vec<String> {
+        tree.nodes
+            .iter()
+            .map(|n| {
+                let s = &n.node;
+                format!(
+                    "{} {} {:?} {:?} {:?} {} {:?} {:?} {:?}",
+                    n.depth,
+                    s.id,
+                    s.accessible_id,
+                    s.role,
+                    s.name,
+                    s.child_count,
+                    s.states.iter_on().collect::<Vec<_>>(),
+                    s.interfaces.iter().collect::<Vec<_>>(),
+                    s.actions
+                )
+            })
+            .collect()
+    };
+    let a = summary(
+        &cached
+            .snapshot(&window, &WalkLimits::default())
+            .await
+            .unwrap(),
+    );
+    let b = summary(
+        &called
+            .snapshot(&window, &WalkLimits::default())
+            .await
+            .unwrap(),
+    );
+    assert!(a.len() > 500, "{}", a.len());
+    assert!(
+        a.iter().any(|n| n.contains("Some(\"counter\")")),
+        "accessible ids are read"
+    );
+    let diff: Vec<_> = a.iter().zip(&b).filter(|(x, y)| x != y).take(5).collect();
+    assert!(
+        diff.is_empty() && a.len() == b.len(),
+        "{} vs {} nodes; first differences: {diff:#?}",
+        a.len(),
+        b.len()
+    );
+}

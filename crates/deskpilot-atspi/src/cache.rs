@@ -1,0 +1,68 @@
+//! `org.a11y.atspi.Cache.GetItems`: role, name, states, child count and interfaces of every
+//! node an app has cached, in one call. GTK3-family apps answer it only after someone asked
+//! `Application.GetApplicationBusAddress` once; it omits the transient children of
+//! MANAGES_DESCENDANTS containers (read those with calls).
+
+use std::collections::HashMap;
+
+use deskpilot_core::model::ElementId;
+use zbus::zvariant::OwnedObjectPath;
+
+use crate::proto::Proto;
+use crate::read::Identity;
+
+type Ref = (String, OwnedObjectPath);
+
+/// One app's cache: identities by element. (Children are not taken from it: its
+/// `index_in_parent` can be stale.)
+#[derive(Debug, Default)]
+pub struct CacheIndex {
+    pub identities: HashMap<ElementId, Identity>,
+}
+
+/// Reads an app's whole cache. `None` when the app has no cache or answers in a shape this
+/// does not know (then the walk falls back to calls).
+pub async fn read_cache(proto: &Proto, app: &str) -> Option<CacheIndex> {
+    type Item = (
+        Ref,
+        Ref,
+        Ref,
+        i32,
+        i32,
+        Vec<String>,
+        String,
+        u32,
+        String,
+        Vec<u32>,
+    );
+    let items: Vec<Item> = match proto.cache_items(app).await {
+        Ok(items) => items,
+        Err(e) => {
+            tracing::debug!(app, error = %e, "no usable Cache.GetItems");
+            return None;
+        }
+    };
+    let mut index = CacheIndex::default();
+    for (object, _app, _parent, _index, child_count, interfaces, name, role, description, states) in
+        items
+    {
+        let states = states
+            .iter()
+            .take(2)
+            .enumerate()
+            .fold(0u64, |bits, (i, w)| bits | (u64::from(*w) << (32 * i)));
+        index.identities.insert(
+            ElementId::new(object.0, object.1.as_str()),
+            Identity {
+                role,
+                states,
+                interfaces,
+                name,
+                description,
+                accessible_id: None,
+                child_count,
+            },
+        );
+    }
+    Some(index)
+}
