@@ -105,7 +105,9 @@ pub async fn complete_node(
 
     let secret = inside_secret || node.is_secret();
     let wants_text = interfaces.contains(Interface::Text)
-        && (secret || matches!(role, Role::TextBox | Role::ComboBox));
+        && (secret
+            || matches!(role, Role::TextBox | Role::ComboBox)
+            || (role.is_text() && node.name.is_empty() && role != Role::Label));
     // An unnamed control is named by the label that labels it, as a screen reader reads it.
     let wants_label = node.name.is_empty()
         && (role.is_interactive()

@@ -119,12 +119,16 @@ pub struct Engine {
     inner: Mutex<Inner>,
 }
 
-/// Refs go to nodes worth acting on or reading; plain containers get none.
+/// Refs go to nodes worth acting on or reading. Plain containers and bars that only group
+/// their items get none (a selector reaches them for `within`).
 fn deserves_ref(node: &Node) -> bool {
-    !matches!(
-        node.role,
-        Role::Generic | Role::Section | Role::ScrollPane | Role::Viewport | Role::Separator
-    ) || !node.name.is_empty()
+    match node.role {
+        Role::MenuBar | Role::Toolbar | Role::TabList | Role::Separator => false,
+        Role::Generic | Role::Section | Role::ScrollPane | Role::Viewport => {
+            !node.display_name().is_empty()
+        }
+        _ => true,
+    }
 }
 
 impl Engine {
@@ -415,7 +419,8 @@ impl Engine {
         let mut refs = HashMap::new();
         for (index, _) in filter.apply(tree) {
             let node = &tree.nodes[index].node;
-            if deserves_ref(node) {
+            // The root is what the session (or `within`) already names.
+            if index > 0 && deserves_ref(node) {
                 refs.insert(index, inner.assign(session, node)?);
             }
         }

@@ -1,7 +1,7 @@
 //! Which nodes a rendering shows. Nodes that are dropped lift their children to the nearest
 //! shown ancestor, so the structure an agent sees stays truthful but compact.
 
-use crate::model::{Node, Role, Tree};
+use crate::model::{Node, Role, State, Tree};
 
 /// What to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,6 +39,8 @@ impl Filter {
             Filter::All => true,
             Filter::Interactive => {
                 node.role.is_interactive()
+                    // Editable text blocks are typed into (LibreOffice Writer's paragraphs).
+                    || (node.role.is_text() && node.states.is(State::Editable))
                     || (node.role.is_landmark() && node.role != Role::Group)
                     || (node.role.is_text()
                         && !node.display_name().is_empty()

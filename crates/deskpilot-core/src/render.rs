@@ -27,6 +27,10 @@ const SHOWN_STATES: &[State] = &[
 /// The most characters of a name or value shown on one line.
 const MAX_TEXT: usize = 100;
 
+/// The most characters of a text block (paragraph, heading) shown in the interactive filter:
+/// enough to tell blocks apart; `read_text` or the `text` filter give more.
+const MAX_PREVIEW: usize = 24;
+
 /// Renders `tree` with `filter`; `ref_of(index)` gives the ref shown for a node, if any.
 pub fn render(tree: &Tree, filter: Filter, ref_of: &dyn Fn(usize) -> Option<String>) -> Rendered {
     let kept = filter.apply(tree);
@@ -35,8 +39,10 @@ pub fn render(tree: &Tree, filter: Filter, ref_of: &dyn Fn(usize) -> Option<Stri
     for (index, depth) in kept {
         let tn = &tree.nodes[index];
         let node = &tn.node;
+        // One space per level: as unambiguous as two, and indentation is most of a deep
+        // line's bytes.
         for _ in 0..depth {
-            out.push_str("  ");
+            out.push(' ');
         }
         out.push_str("- ");
         match &node.raw_role {
@@ -49,9 +55,17 @@ pub fn render(tree: &Tree, filter: Filter, ref_of: &dyn Fn(usize) -> Option<Stri
         }
         match &node.value {
             Some(NodeValue::Text { text }) if !text.is_empty() && text != name => {
-                write!(out, ": \"{}\"", escape(text, MAX_TEXT)).unwrap()
+                let max = if filter == Filter::Interactive && node.role.is_text() {
+                    MAX_PREVIEW
+                } else {
+                    MAX_TEXT
+                };
+                write!(out, ": \"{}\"", escape(text, max)).unwrap()
             }
-            Some(NodeValue::Number { current, .. }) => write!(out, ": {current}").unwrap(),
+            // Only range widgets show a number (LibreOffice gives its menus a Value of 0).
+            Some(NodeValue::Number { current, .. }) if node.role.is_range() => {
+                write!(out, ": {current}").unwrap()
+            }
             Some(NodeValue::Redacted { chars: Some(n) }) => {
                 write!(out, ": [redacted {n} chars]").unwrap()
             }

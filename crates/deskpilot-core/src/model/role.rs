@@ -57,7 +57,7 @@ roles! {
     Tooltip => "tooltip",
     TitleBar => "titlebar",
     Button => "button",
-    ToggleButton => "togglebutton",
+    ToggleButton => "toggle",
     MenuButton => "menubutton",
     Checkbox => "checkbox",
     Radio => "radio",
@@ -179,6 +179,15 @@ impl Role {
                 | Presentation
                 | Form
                 | Group
+        )
+    }
+
+    /// Roles whose value is a number in a range.
+    pub fn is_range(self) -> bool {
+        use Role::*;
+        matches!(
+            self,
+            Slider | SpinButton | ProgressBar | ScrollBar | LevelBar
         )
     }
 
