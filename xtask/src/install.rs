@@ -25,6 +25,18 @@ pub const PACKAGES: &[&str] = &[
     "x11-utils",
 ];
 
+/// What the benchmarks add: the real applications they measure.
+pub const BENCH_PACKAGES: &[&str] = &[
+    "libreoffice-writer",
+    "libreoffice-calc",
+    // LibreOffice shows itself on AT-SPI only through its GTK 3 plugin.
+    "libreoffice-gtk3",
+    "firefox-esr",
+    // gtk4-widget-factory
+    "gtk-4-examples",
+    "util-linux",
+];
+
 fn installed(package: &str) -> bool {
     Command::new("dpkg-query")
         .args(["-W", "-f=${Status}", package])
@@ -33,13 +45,18 @@ fn installed(package: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Installs what is missing (as root), or prints the exact apt-get line and fails.
+/// Installs what the tests and the demo need.
 pub fn ensure_packages() -> anyhow::Result<()> {
-    let missing: Vec<&str> = PACKAGES.iter().copied().filter(|p| !installed(p)).collect();
+    ensure(PACKAGES)
+}
+
+/// Installs what is missing (as root), or prints the exact apt-get line and fails.
+pub fn ensure(packages: &[&str]) -> anyhow::Result<()> {
+    let missing: Vec<&str> = packages.iter().copied().filter(|p| !installed(p)).collect();
     if missing.is_empty() {
         eprintln!(
             "xtask: all {} Debian packages are installed",
-            PACKAGES.len()
+            packages.len()
         );
         return Ok(());
     }

@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask <command>`.
 
+mod bench;
 mod demo;
 mod desktop;
 mod install;
@@ -26,6 +27,14 @@ enum Command {
     },
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
+    /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
+    /// the LibreOffice Calc memory guard). Results go to target/bench/.
+    Bench {
+        /// Which benchmark (snapshot).
+        which: String,
+        /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
+        filter: Vec<String>,
+    },
     /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
     /// keeps it up until Ctrl-C.
     Desktop {
@@ -40,6 +49,7 @@ fn main() -> anyhow::Result<()> {
         Command::Install => install::ensure_packages(),
         Command::Test { args } => test::run(&args),
         Command::Demo => demo::run(),
+        Command::Bench { which, filter } => bench::run(&which, &filter),
         Command::Desktop { fixtures } => desktop::run(&fixtures),
     }
 }

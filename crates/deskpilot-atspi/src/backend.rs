@@ -10,7 +10,7 @@ use deskpilot_core::{AppInfo, Backend, BackendError, WalkLimits, WindowSystem};
 
 use crate::apps::{list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
-use crate::cache::{CacheIndex, read_cache};
+use crate::cache::{CacheIndex, is_unreachable, read_cache};
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
 use crate::proto::{Proto, ROOT_PATH};
@@ -26,6 +26,7 @@ pub struct AtspiBackend {
     /// The display server's windows (X11), for window ids and window-relative extents.
     window_system: Option<Arc<dyn WindowSystem>>,
     use_cache: bool,
+    use_peers: bool,
 }
 
 impl AtspiBackend {
@@ -37,6 +38,7 @@ impl AtspiBackend {
             traits: Mutex::new(HashMap::new()),
             window_system: None,
             use_cache: options.use_cache,
+            use_peers: options.use_peers,
         })
     }
 
@@ -66,18 +68,39 @@ impl AtspiBackend {
         read.traits
     }
 
-    /// The app's whole cache in one call, where its bridge is known to offer one. GTK3-family
-    /// apps expose it only after `GetApplicationBusAddress` was asked once.
-    async fn cache_of(&self, app: &str, traits: AppTraits) -> Option<CacheIndex> {
-        if !self.use_cache || !traits.bulk_properties {
-            return None;
-        }
-        if let Some(index) = read_cache(&self.proto, app).await {
-            return Some(index);
+    /// Gets ready to walk an app: a direct connection where its bridge offers one, and its
+    /// whole cache in one call where it has one (GTK3-family apps expose the cache only after
+    /// `GetApplicationBusAddress` was asked once, which the direct connection does). Fails fast
+    /// when the app does not answer, so a frozen app costs one timeout, not several.
+    async fn prepare(
+        &self,
+        app: &str,
+        traits: AppTraits,
+    ) -> Result<Option<Arc<CacheIndex>>, BackendError> {
+        if !traits.bulk_properties {
+            return Ok(None);
         }
         let root = ElementId::new(app, ROOT_PATH);
-        self.proto.application_bus_address(&root).await.ok()?;
-        read_cache(&self.proto, app).await
+        let unreachable = |e: zbus::Error| to_backend(e, &root, "prepare", self.proto.timeout());
+        if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
+            match self.proto.application_bus_address(&root).await {
+                Ok(address) if self.use_peers && !address.is_empty() => {
+                    if let Err(e) = self.proto.connect_peer(app, &address).await {
+                        tracing::debug!(app, error = %e, "no peer-to-peer connection");
+                    }
+                }
+                Ok(_) => {}
+                Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
+                Err(e) => tracing::debug!(app, error = %e, "no application bus address"),
+            }
+        }
+        if !self.use_cache {
+            return Ok(None);
+        }
+        Ok(read_cache(&self.proto, app)
+            .await
+            .map_err(unreachable)?
+            .map(Arc::new))
     }
 
     fn remember(&self, app: &str, traits: AppTraits) {
@@ -117,7 +140,7 @@ impl Backend for AtspiBackend {
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
         let traits = self.traits_of(&root.app).await;
-        let cache = self.cache_of(&root.app, traits).await.map(Arc::new);
+        let cache = self.prepare(&root.app, traits).await?;
         let mut tree = walk(&self.proto, root, limits, traits, cache).await?;
         if traits.window_relative_extents {
             let root_is_window = tree.root().is_some_and(|r| {
@@ -137,6 +160,14 @@ impl Backend for AtspiBackend {
             fix_window_relative(&mut tree, traits, &self.client_windows(), toplevel);
         }
         Ok(tree)
+    }
+
+    async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {
+        futures_util::future::join_all(
+            ids.iter()
+                .map(|id| async { self.proto.accessible_id(id).await.ok() }),
+        )
+        .await
     }
 
     async fn node(&self, id: &ElementId) -> Result<Node, BackendError> {

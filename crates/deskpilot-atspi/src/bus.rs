@@ -15,6 +15,9 @@ pub struct ConnectOptions {
     /// Read identities from the app's `Cache.GetItems` where it offers one (one call for the
     /// whole app instead of four per node). Off only to compare both paths.
     pub use_cache: bool,
+    /// Talk to apps over direct (peer-to-peer) connections where they offer one. Off only to
+    /// compare both paths.
+    pub use_peers: bool,
 }
 
 impl ConnectOptions {
@@ -23,6 +26,7 @@ impl ConnectOptions {
             session_bus: session_bus.into(),
             call_timeout: Duration::from_millis(1500),
             use_cache: true,
+            use_peers: true,
         }
     }
 }

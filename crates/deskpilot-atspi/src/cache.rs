@@ -20,9 +20,9 @@ pub struct CacheIndex {
     pub identities: HashMap<ElementId, Identity>,
 }
 
-/// Reads an app's whole cache. `None` when the app has no cache or answers in a shape this
-/// does not know (then the walk falls back to calls).
-pub async fn read_cache(proto: &Proto, app: &str) -> Option<CacheIndex> {
+/// Reads an app's whole cache. `Ok(None)` when the app has no cache or answers in a shape this
+/// does not know (then the walk falls back to calls); `Err` when the app does not answer.
+pub async fn read_cache(proto: &Proto, app: &str) -> zbus::Result<Option<CacheIndex>> {
     type Item = (
         Ref,
         Ref,
@@ -37,9 +37,10 @@ pub async fn read_cache(proto: &Proto, app: &str) -> Option<CacheIndex> {
     );
     let items: Vec<Item> = match proto.cache_items(app).await {
         Ok(items) => items,
+        Err(e) if is_unreachable(&e) => return Err(e),
         Err(e) => {
             tracing::debug!(app, error = %e, "no usable Cache.GetItems");
-            return None;
+            return Ok(None);
         }
     };
     let mut index = CacheIndex::default();
@@ -64,5 +65,11 @@ pub async fn read_cache(proto: &Proto, app: &str) -> Option<CacheIndex> {
             },
         );
     }
-    Some(index)
+    Ok(Some(index))
+}
+
+/// True for failures that say the app does not answer or is gone.
+pub fn is_unreachable(error: &zbus::Error) -> bool {
+    use crate::error::{Failure, classify};
+    matches!(classify(error), Failure::Timeout | Failure::AppGone)
 }

@@ -23,9 +23,16 @@ pub enum Failure {
 
 pub fn classify(error: &zbus::Error) -> Failure {
     match error {
-        zbus::Error::InputOutput(io) if io.kind() == std::io::ErrorKind::TimedOut => {
-            Failure::Timeout
-        }
+        zbus::Error::InputOutput(io) => match io.kind() {
+            std::io::ErrorKind::TimedOut => Failure::Timeout,
+            // A direct (peer-to-peer) connection whose other end is gone.
+            std::io::ErrorKind::BrokenPipe
+            | std::io::ErrorKind::ConnectionReset
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::NotConnected
+            | std::io::ErrorKind::UnexpectedEof => Failure::AppGone,
+            _ => Failure::Other,
+        },
         zbus::Error::MethodError(name, _, _) => classify_name(name.as_str()),
         zbus::Error::FDO(fdo) => classify_name(&fdo_name(fdo)),
         zbus::Error::InterfaceNotFound => Failure::Unsupported,

@@ -3,6 +3,7 @@
 //! ignored rather than failing the node.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use deskpilot_core::model::ElementId;
@@ -26,16 +27,66 @@ const COORD_TYPE_SCREEN: u32 = 0;
 
 pub type Props = HashMap<String, OwnedValue>;
 
-/// A connection to the accessibility bus with the calls deskpilot makes on it.
+/// A connection to the accessibility bus with the calls deskpilot makes on it, plus direct
+/// (peer-to-peer) connections to the apps that offer one: half the latency of a round trip
+/// through the bus daemon, and no daemon in the way of many calls in flight.
 #[derive(Clone, Debug)]
 pub struct Proto {
     conn: zbus::Connection,
     timeout: Duration,
+    peers: Arc<Mutex<HashMap<String, zbus::Connection>>>,
+    /// Method calls made so far (the cost unit of everything here).
+    calls: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Proto {
     pub fn new(conn: zbus::Connection, timeout: Duration) -> Self {
-        Proto { conn, timeout }
+        Proto {
+            conn,
+            timeout,
+            peers: Arc::default(),
+            calls: Arc::default(),
+        }
+    }
+
+    /// Method calls made so far on this connection and its peers.
+    pub fn calls(&self) -> u64 {
+        self.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Opens a direct connection to `app` at `address` (from `GetApplicationBusAddress`); calls
+    /// to that app use it from then on. On failure the bus stays in use.
+    pub async fn connect_peer(&self, app: &str, address: &str) -> zbus::Result<()> {
+        let builder = zbus::connection::Builder::address(address)?
+            .p2p()
+            .method_timeout(self.timeout);
+        let conn = tokio::time::timeout(self.timeout, builder.build())
+            .await
+            .map_err(|_| zbus::Error::Failure(format!("peer connection to {app} timed out")))??;
+        self.peers
+            .lock()
+            .expect("peer map")
+            .insert(app.to_owned(), conn);
+        Ok(())
+    }
+
+    /// True when calls to `app` go over a direct connection.
+    pub fn has_peer(&self, app: &str) -> bool {
+        self.peers.lock().expect("peer map").contains_key(app)
+    }
+
+    /// Forgets the direct connection to `app` (it went away).
+    pub fn drop_peer(&self, app: &str) {
+        self.peers.lock().expect("peer map").remove(app);
+    }
+
+    fn connection_for(&self, app: &str) -> zbus::Connection {
+        self.peers
+            .lock()
+            .expect("peer map")
+            .get(app)
+            .cloned()
+            .unwrap_or_else(|| self.conn.clone())
     }
 
     /// The per-call timeout the connection was built with.
@@ -54,8 +105,10 @@ impl Proto {
         B: serde::Serialize + DynamicType,
         R: DeserializeOwned + zbus::zvariant::Type,
     {
+        self.calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let reply = self
-            .conn
+            .connection_for(&id.app)
             .call_method(
                 Some(id.app.as_str()),
                 id.object.as_str(),
@@ -63,8 +116,18 @@ impl Proto {
                 method,
                 body,
             )
-            .await?;
-        reply.body().deserialize()
+            .await;
+        match reply {
+            Ok(reply) => reply.body().deserialize(),
+            Err(e) => {
+                if crate::error::classify(&e) == crate::error::Failure::AppGone {
+                    // A dead peer connection: later calls go through the bus (and learn there
+                    // that the app is gone).
+                    self.drop_peer(&id.app);
+                }
+                Err(e)
+            }
+        }
     }
 
     pub async fn role(&self, id: &ElementId) -> zbus::Result<u32> {

@@ -22,7 +22,7 @@ const MANAGES_DESCENDANTS: u64 = 1 << 31;
 
 /// Nodes read at once. Measured on this machine: 64 calls in flight reach ~30-40k calls/s on
 /// the a11y bus; a node costs 4 + 1-4 calls, so 32 nodes keep ~128-256 calls in flight.
-const IN_FLIGHT: usize = 32;
+const IN_FLIGHT: usize = 96;
 
 struct Slot {
     id: ElementId,
@@ -59,6 +59,7 @@ pub async fn walk(
     let mut in_flight: FuturesUnordered<Read> = FuturesUnordered::new();
     let mut unreachable_apps: HashSet<String> = HashSet::new();
     let deadline = tokio::time::Instant::from_std(limits.deadline);
+    let calls_before = proto.calls();
 
     loop {
         while in_flight.len() < IN_FLIGHT {
@@ -152,7 +153,18 @@ pub async fn walk(
             }
         }
     }
-    Ok(into_tree(slots))
+    let tree = into_tree(slots);
+    tracing::debug!(
+        nodes = tree.len(),
+        from_cache = cache.as_ref().map_or(0, |c| tree
+            .nodes
+            .iter()
+            .filter(|n| c.identities.contains_key(&n.node.id))
+            .count()),
+        calls = proto.calls() - calls_before,
+        "walk done"
+    );
+    Ok(tree)
 }
 
 fn read_one(

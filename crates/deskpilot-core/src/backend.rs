@@ -82,4 +82,14 @@ pub trait Backend: Send + Sync {
 
     /// Reads one element afresh (used to re-validate a ref before use).
     async fn node(&self, id: &ElementId) -> Result<Node, BackendError>;
+
+    /// The accessible ids of these elements (for nodes whose id a snapshot left unread).
+    /// `None` for an element without one or that could not be read.
+    async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.push(self.node(id).await.ok().and_then(|n| n.accessible_id));
+        }
+        out
+    }
 }

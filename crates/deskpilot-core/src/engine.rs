@@ -239,6 +239,7 @@ impl Engine {
         };
         let mut tree = self.backend.snapshot(&root, &limits).await?;
         derive_names(&mut tree);
+        self.read_wanted_ids(&mut tree, selector).await;
         let found = match_selector(&tree, selector);
         let exact_count = found.iter().filter(|(_, exact)| *exact).count();
         let total = found.len();
@@ -398,6 +399,30 @@ impl Engine {
             reference: text.to_owned(),
             node,
         })
+    }
+
+    /// Reads the ids a snapshot left unread, for the nodes that an `id` criterion could match.
+    async fn read_wanted_ids(&self, tree: &mut Tree, selector: &Selector) {
+        let steps: Vec<_> = selector.steps.iter().filter(|s| s.wants_id()).collect();
+        if steps.is_empty() {
+            return;
+        }
+        let wanted: Vec<usize> = (0..tree.len())
+            .filter(|&i| {
+                let node = &tree.nodes[i].node;
+                node.accessible_id_unread && steps.iter().any(|s| s.matches_ignoring_id(node))
+            })
+            .collect();
+        let ids: Vec<ElementId> = wanted
+            .iter()
+            .map(|&i| tree.nodes[i].node.id.clone())
+            .collect();
+        let read = self.backend.accessible_ids(&ids).await;
+        for (index, id) in wanted.into_iter().zip(read) {
+            let node = &mut tree.nodes[index].node;
+            node.accessible_id = id.filter(|s| !s.is_empty());
+            node.accessible_id_unread = false;
+        }
     }
 
     async fn root_for(&self, session: &str, within: Option<&Target>) -> Result<ElementId> {

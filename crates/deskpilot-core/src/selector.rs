@@ -105,6 +105,26 @@ fn err(message: impl Into<String>) -> SelectorError {
 impl Step {
     /// True when `node` meets every criterion. A secret's value never matches anything.
     pub fn matches(&self, node: &Node) -> bool {
+        self.matches_ignoring_id(node) && self.matches_id(node)
+    }
+
+    /// True when this step has an `id` criterion.
+    pub fn wants_id(&self) -> bool {
+        self.id.is_some()
+    }
+
+    fn matches_id(&self, node: &Node) -> bool {
+        match &self.id {
+            None => true,
+            Some(m) => node
+                .accessible_id
+                .as_deref()
+                .is_some_and(|id| m.matches(id)),
+        }
+    }
+
+    /// Every criterion but `id` (to find the nodes whose unread id is worth reading).
+    pub fn matches_ignoring_id(&self, node: &Node) -> bool {
         if self.role.is_some_and(|r| r != node.role) {
             return false;
         }

@@ -80,6 +80,10 @@ pub struct Node {
     /// The toolkit's stable id for the element (AT-SPI AccessibleId), when set.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub accessible_id: Option<String>,
+    /// The id was not read (a bulk read has none; ids are set on few elements): it is read on
+    /// demand when a selector asks for one.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub accessible_id_unread: bool,
     #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
     pub attributes: BTreeMap<String, String>,
     /// The number of children the element reports (may be far more than are realized).
@@ -102,6 +106,7 @@ impl Node {
             interfaces: Interfaces::default(),
             bounds: None,
             accessible_id: None,
+            accessible_id_unread: false,
             attributes: BTreeMap::new(),
             child_count: 0,
         }

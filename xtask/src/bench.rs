@@ -1,0 +1,23 @@
+//! `cargo xtask bench <which>`: benchmarks on real applications, in release builds.
+
+use anyhow::bail;
+
+pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
+    crate::install::ensure_packages()?;
+    crate::install::ensure(crate::install::BENCH_PACKAGES)?;
+    match which {
+        "snapshot" => {
+            let mut args = vec![
+                "bench",
+                "--package",
+                "deskpilot-atspi",
+                "--bench",
+                "snapshot",
+                "--",
+            ];
+            args.extend(filter.iter().map(String::as_str));
+            crate::test::cargo(&args)
+        }
+        other => bail!("unknown benchmark {other:?} (snapshot)"),
+    }
+}
