@@ -49,21 +49,6 @@ fn launch_with_env(
         .unwrap_or_else(|e| panic!("{program}: {e}"))
 }
 
-fn libreoffice(desktop: &VirtualDesktop, args: &[&str]) -> App {
-    let profile = format!(
-        "-env:UserInstallation=file://{}/lo-profile",
-        desktop.dir().display()
-    );
-    let mut all = vec![
-        "--norestore",
-        "--nologo",
-        "--nofirststartwizard",
-        profile.as_str(),
-    ];
-    all.extend(args);
-    launch_with_env(desktop, "soffice", &all, &[("SAL_USE_VCLPLUGIN", "gtk3")])
-}
-
 fn subjects() -> Vec<Subject> {
     vec![
         Subject {
@@ -89,7 +74,9 @@ fn subjects() -> Vec<Subject> {
                 // LibreOffice ask a question instead of opening the document.
                 let doc = desktop.dir().join("bench.fodt");
                 std::fs::copy(inputs.join("bench.fodt"), &doc).unwrap();
-                libreoffice(desktop, &["--writer", doc.to_str().unwrap()])
+                desktop
+                    .launch_libreoffice(&["--writer", doc.to_str().unwrap()], None)
+                    .expect("writer starts")
             },
         },
         Subject {

@@ -21,6 +21,7 @@ mod error;
 mod fixture;
 mod oracle;
 pub mod procs;
+mod real_apps;
 mod tail;
 mod wait;
 mod x11;

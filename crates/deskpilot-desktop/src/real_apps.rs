@@ -1,0 +1,71 @@
+//! Launchers for the real applications tests and benchmarks use, with what each needs to
+//! show itself on AT-SPI under a private desktop.
+
+use std::time::Duration;
+
+use crate::app::{App, LaunchOptions, Registration};
+use crate::desktop::VirtualDesktop;
+use crate::error::Result;
+
+/// LibreOffice starts slowly on a cold machine.
+const SLOW_START: Duration = Duration::from_secs(90);
+
+impl VirtualDesktop {
+    /// Starts LibreOffice (`soffice` with `args`, e.g. `["--calc"]` or `["--writer", path]`)
+    /// with a fresh profile in the desktop's directory and the GTK 3 plugin (the only one that
+    /// shows LibreOffice on AT-SPI). With `address_space_limit` (bytes), it runs under
+    /// `prlimit --as` so that a runaway allocation fails instead of taking the machine down.
+    pub fn launch_libreoffice(
+        &self,
+        args: &[&str],
+        address_space_limit: Option<u64>,
+    ) -> Result<App> {
+        let profile = format!(
+            "-env:UserInstallation=file://{}/lo-profile",
+            self.dir().display()
+        );
+        let mut soffice_args = vec![
+            "--norestore",
+            "--nologo",
+            "--nofirststartwizard",
+            profile.as_str(),
+        ];
+        soffice_args.extend(args);
+        let mut cmd = match address_space_limit {
+            Some(bytes) => {
+                let mut cmd = self.command("prlimit");
+                cmd.arg(format!("--as={bytes}")).arg("soffice");
+                cmd
+            }
+            None => self.command("soffice"),
+        };
+        cmd.args(&soffice_args).env("SAL_USE_VCLPLUGIN", "gtk3");
+        self.launch_with(
+            cmd,
+            LaunchOptions {
+                registration: Registration::Within(SLOW_START),
+            },
+        )
+    }
+
+    /// Starts Firefox ESR on `url` with a fresh profile and accessibility on.
+    pub fn launch_firefox(&self, url: &str) -> Result<App> {
+        let profile = self.dir().join("firefox-profile");
+        std::fs::create_dir_all(&profile).map_err(|source| crate::error::DesktopError::Io {
+            path: profile.clone(),
+            source,
+        })?;
+        let mut cmd = self.command("firefox-esr");
+        cmd.args(["--no-remote", "--new-instance", "--profile"])
+            .arg(&profile)
+            .arg(url)
+            .env("GNOME_ACCESSIBILITY", "1")
+            .env("MOZ_ENABLE_WAYLAND", "0");
+        self.launch_with(
+            cmd,
+            LaunchOptions {
+                registration: Registration::Within(SLOW_START),
+            },
+        )
+    }
+}
