@@ -6,11 +6,14 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use deskpilot_core::model::{ElementId, Node, Tree};
 use deskpilot_core::window_system::window_for;
-use deskpilot_core::{AppInfo, Backend, BackendError, WalkLimits, WindowSystem};
+use deskpilot_core::{
+    AppInfo, Backend, BackendError, TableSlice, TextSlice, WalkLimits, WindowSystem,
+};
 
 use crate::apps::{list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
 use crate::cache::{CacheIndex, is_unreachable, read_cache};
+use crate::details;
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
 use crate::proto::{Proto, ROOT_PATH};
@@ -103,6 +106,25 @@ impl AtspiBackend {
             .map(Arc::new))
     }
 
+    /// Moves a single node's window-relative bounds (GTK 4.8) to screen coordinates.
+    async fn place(&self, node: &mut Node, traits: AppTraits) {
+        if !traits.window_relative_extents {
+            return;
+        }
+        if let (Some(bounds), Some((dx, dy))) =
+            (node.bounds, self.window_origin(&node.id, traits).await)
+        {
+            node.bounds = Some(bounds.offset(dx, dy));
+        }
+    }
+
+    /// The screen origin of the top-level window holding `id`, from the window system.
+    async fn window_origin(&self, id: &ElementId, traits: AppTraits) -> Option<(i32, i32)> {
+        let (title, size) = toplevel_of(&self.proto, id, traits).await?;
+        let windows = self.client_windows();
+        window_for(&windows, traits.pid, &title, size).map(|w| (w.bounds.x, w.bounds.y))
+    }
+
     fn remember(&self, app: &str, traits: AppTraits) {
         self.traits
             .lock()
@@ -162,6 +184,50 @@ impl Backend for AtspiBackend {
         Ok(tree)
     }
 
+    async fn properties(&self, id: &ElementId) -> Result<Node, BackendError> {
+        let traits = self.traits_of(&id.app).await;
+        let mut node = details::properties(&self.proto, id, traits).await?;
+        self.place(&mut node, traits).await;
+        Ok(node)
+    }
+
+    async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError> {
+        let traits = self.traits_of(&root.app).await;
+        let origin = if traits.window_relative_extents {
+            self.window_origin(root, traits).await
+        } else {
+            None
+        };
+        let mut path = details::hit_test(&self.proto, root, (x, y), traits, origin).await?;
+        if let Some((dx, dy)) = origin {
+            for node in &mut path {
+                node.bounds = node.bounds.map(|b| b.offset(dx, dy));
+            }
+        }
+        Ok(path)
+    }
+
+    async fn text(
+        &self,
+        id: &ElementId,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextSlice, BackendError> {
+        let node = self.node(id).await?;
+        details::text(&self.proto, &node, start, end).await
+    }
+
+    async fn table(
+        &self,
+        id: &ElementId,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<TableSlice, BackendError> {
+        let traits = self.traits_of(&id.app).await;
+        let node = self.node(id).await?;
+        details::table(&self.proto, &node, first_row, max_rows, traits).await
+    }
+
     async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {
         futures_util::future::join_all(
             ids.iter()
@@ -172,8 +238,10 @@ impl Backend for AtspiBackend {
 
     async fn node(&self, id: &ElementId) -> Result<Node, BackendError> {
         let traits = self.traits_of(&id.app).await;
-        read_node(&self.proto, id, traits, false)
+        let mut node = read_node(&self.proto, id, traits, false)
             .await
-            .map_err(|e| to_backend(e, id, "read", self.proto.timeout()))
+            .map_err(|e| to_backend(e, id, "read", self.proto.timeout()))?;
+        self.place(&mut node, traits).await;
+        Ok(node)
     }
 }

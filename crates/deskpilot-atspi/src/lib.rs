@@ -8,6 +8,7 @@ mod apps;
 mod backend;
 mod bus;
 mod cache;
+mod details;
 mod error;
 mod geometry;
 pub mod mapping;

@@ -20,6 +20,8 @@ const VALUE: &str = "org.a11y.atspi.Value";
 const APPLICATION: &str = "org.a11y.atspi.Application";
 const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const CACHE: &str = "org.a11y.atspi.Cache";
+const TABLE: &str = "org.a11y.atspi.Table";
+const NULL_PATH: &str = "/org/a11y/atspi/null";
 const CACHE_PATH: &str = "/org/a11y/atspi/cache";
 
 /// AT-SPI coordinate types.
@@ -196,6 +198,84 @@ impl Proto {
             .filter(|(kind, _)| *kind == atspi::RelationType::LabelledBy as u32)
             .flat_map(|(_, targets)| targets.into_iter().map(to_id))
             .collect())
+    }
+
+    /// The element's parent (`None` at the top).
+    pub async fn parent(&self, id: &ElementId) -> zbus::Result<Option<ElementId>> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(ACCESSIBLE, "Parent"))
+            .await?;
+        let (app, path) = <(String, OwnedObjectPath)>::try_from(value)?;
+        Ok((!app.is_empty() && path.as_str() != NULL_PATH)
+            .then(|| ElementId::new(app, path.as_str())))
+    }
+
+    /// The element's attributes (toolkit-specific key/value pairs).
+    pub async fn attributes(&self, id: &ElementId) -> zbus::Result<HashMap<String, String>> {
+        self.call(id, ACCESSIBLE, "GetAttributes", &()).await
+    }
+
+    /// The child of `id` at screen point (x, y), if any (AT-SPI answers a null ref for none).
+    pub async fn accessible_at_point(
+        &self,
+        id: &ElementId,
+        x: i32,
+        y: i32,
+        window_relative: bool,
+    ) -> zbus::Result<Option<ElementId>> {
+        // GTK 4.8 takes and gives window-relative coordinates whatever is asked.
+        let coord_type: u32 = if window_relative {
+            1
+        } else {
+            COORD_TYPE_SCREEN
+        };
+        let (app, path): (String, OwnedObjectPath) = self
+            .call(id, COMPONENT, "GetAccessibleAtPoint", &(x, y, coord_type))
+            .await?;
+        Ok((!app.is_empty() && path.as_str() != NULL_PATH)
+            .then(|| ElementId::new(app, path.as_str())))
+    }
+
+    /// The number of rows and columns a table reports.
+    pub async fn table_size(&self, id: &ElementId) -> zbus::Result<(i32, i32)> {
+        let get = |name: &'static str| async move {
+            let v: OwnedValue = self.call(id, PROPERTIES, "Get", &(TABLE, name)).await?;
+            i32::try_from(v).map_err(zbus::Error::from)
+        };
+        let (rows, columns) = tokio::join!(get("NRows"), get("NColumns"));
+        Ok((rows?, columns?))
+    }
+
+    /// The header object of a column, if the table has one.
+    pub async fn column_header(
+        &self,
+        id: &ElementId,
+        column: i32,
+    ) -> zbus::Result<Option<ElementId>> {
+        let (app, path): (String, OwnedObjectPath) =
+            self.call(id, TABLE, "GetColumnHeader", &(column,)).await?;
+        Ok((!app.is_empty() && path.as_str() != NULL_PATH)
+            .then(|| ElementId::new(app, path.as_str())))
+    }
+
+    /// The text description of a column (tables without header objects).
+    pub async fn column_description(&self, id: &ElementId, column: i32) -> zbus::Result<String> {
+        self.call(id, TABLE, "GetColumnDescription", &(column,))
+            .await
+    }
+
+    /// The cell at (row, column).
+    pub async fn cell_at(
+        &self,
+        id: &ElementId,
+        row: i32,
+        column: i32,
+    ) -> zbus::Result<Option<ElementId>> {
+        let (app, path): (String, OwnedObjectPath) = self
+            .call(id, TABLE, "GetAccessibleAt", &(row, column))
+            .await?;
+        Ok((!app.is_empty() && path.as_str() != NULL_PATH)
+            .then(|| ElementId::new(app, path.as_str())))
     }
 
     /// The toolkit's id for the element ("" when unset).

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use crate::app::AppInfo;
+use crate::details::{TableSlice, TextSlice};
 use crate::model::{ElementId, Node, Tree};
 
 /// Bounds of one walk of a tree.
@@ -82,6 +83,30 @@ pub trait Backend: Send + Sync {
 
     /// Reads one element afresh (used to re-validate a ref before use).
     async fn node(&self, id: &ElementId) -> Result<Node, BackendError>;
+
+    /// Everything the backend knows about one element: the node with its attributes and id.
+    async fn properties(&self, id: &ElementId) -> Result<Node, BackendError>;
+
+    /// The chain of elements at screen point (x, y) inside `root`: from `root`'s child that
+    /// contains it down to the deepest one.
+    async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError>;
+
+    /// Characters `start..end` of an element's text (`end` = None: to the end). Never called
+    /// on a secret (the engine refuses first).
+    async fn text(
+        &self,
+        id: &ElementId,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextSlice, BackendError>;
+
+    /// Rows `first_row..first_row + max_rows` of a table, with its headers.
+    async fn table(
+        &self,
+        id: &ElementId,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<TableSlice, BackendError>;
 
     /// The accessible ids of these elements (for nodes whose id a snapshot left unread).
     /// `None` for an element without one or that could not be read.

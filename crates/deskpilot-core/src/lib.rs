@@ -7,6 +7,7 @@
 pub mod app;
 pub mod backend;
 mod derive;
+pub mod details;
 pub mod engine;
 pub mod error;
 pub mod filter;
@@ -24,8 +25,10 @@ pub use render::{Rendered, escape, render};
 pub use selector::{Selector, SelectorError, Step, TextMatch};
 #[cfg(test)]
 mod selector_tests;
+pub use details::{TableSlice, TextSlice};
 pub use engine::{
-    Engine, FindResult, Match, Resolved, Snapshot, SnapshotRequest, Target, Truncation,
+    Engine, FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,
+    Truncation,
 };
 pub use error::{Code, Error};
 pub use session::{ConnectTarget, SessionInfo};

@@ -32,6 +32,8 @@ pub struct RefEntry {
     pub name: String,
     /// The name shown when the ref was last issued (may be derived from a label or content).
     pub display_name: String,
+    /// The element is, or is inside, a secret (its value was redacted): its text is never read.
+    pub secret: bool,
     /// Set when the element's role or name changed and a new ref replaced this one.
     pub superseded_by: Option<RefId>,
 }
@@ -73,6 +75,8 @@ impl RefTable {
                 role: node.role,
                 name: node.name.clone(),
                 display_name: node.display_name().to_owned(),
+                secret: node.is_secret()
+                    || matches!(node.value, Some(crate::model::NodeValue::Redacted { .. })),
                 superseded_by: None,
             },
         );

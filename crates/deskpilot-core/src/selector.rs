@@ -133,14 +133,6 @@ impl Step {
         {
             return false;
         }
-        if let Some(m) = &self.id
-            && !node
-                .accessible_id
-                .as_deref()
-                .is_some_and(|id| m.matches(id))
-        {
-            return false;
-        }
         if let Some(m) = &self.description
             && !m.matches(&node.description)
         {

@@ -17,8 +17,12 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use async_trait::async_trait;
-use deskpilot_core::model::{CutReason, ElementId, Node, Realization, Role, State, Tree, TreeNode};
-use deskpilot_core::{AppInfo, Backend, BackendError, WalkLimits, WindowInfo};
+use deskpilot_core::model::{
+    CutReason, ElementId, Node, NodeValue, Realization, Role, State, Tree, TreeNode,
+};
+use deskpilot_core::{
+    AppInfo, Backend, BackendError, TableSlice, TextSlice, WalkLimits, WindowInfo,
+};
 
 pub use parse::parse_app;
 
@@ -165,14 +169,109 @@ impl Backend for FakeBackend {
         self.with_app(root, |app| {
             let start =
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
-            Ok(walk(start, limits))
+            let mut tree = walk(start, limits);
+            for tn in &mut tree.nodes {
+                if tn.node.accessible_id_unread {
+                    tn.node.accessible_id = None;
+                }
+            }
+            Ok(tree)
+        })
+    }
+
+    async fn properties(&self, id: &ElementId) -> Result<Node, BackendError> {
+        self.node(id).await
+    }
+
+    async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError> {
+        self.with_app(root, |app| {
+            let mut current =
+                find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
+            let mut path = Vec::new();
+            // The last child containing the point is the topmost.
+            while let Some(child) = current
+                .children
+                .iter()
+                .rev()
+                .find(|c| c.node.bounds.is_some_and(|b| b.contains(x, y)))
+            {
+                path.push(child.node.clone());
+                current = child;
+            }
+            Ok(path)
+        })
+    }
+
+    async fn text(
+        &self,
+        id: &ElementId,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextSlice, BackendError> {
+        let node = self.node(id).await?;
+        let text = match node.value {
+            Some(NodeValue::Text { text }) => text,
+            _ => {
+                return Err(BackendError::Unsupported {
+                    id: id.clone(),
+                    what: "the Text interface".into(),
+                });
+            }
+        };
+        let chars: Vec<char> = text.chars().collect();
+        let total = chars.len() as u32;
+        let start = start.min(total);
+        let end = end.unwrap_or(total).clamp(start, total);
+        Ok(TextSlice {
+            text: chars[start as usize..end as usize].iter().collect(),
+            start,
+            end,
+            total,
+        })
+    }
+
+    async fn table(
+        &self,
+        id: &ElementId,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<TableSlice, BackendError> {
+        // A fake table: columnheader children are headers, row children hold cells.
+        self.with_app(id, |app| {
+            let table =
+                find(&app.root, id).ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
+            let headers: Vec<String> = table
+                .children
+                .iter()
+                .filter(|c| c.node.role == Role::ColumnHeader)
+                .map(|c| c.node.name.clone())
+                .collect();
+            let all: Vec<Vec<String>> = table
+                .children
+                .iter()
+                .filter(|c| c.node.role == Role::Row)
+                .map(|r| r.children.iter().map(|c| c.node.name.clone()).collect())
+                .collect();
+            let row_count = all.len() as u32;
+            let first = first_row.min(row_count);
+            let last = first.saturating_add(max_rows).min(row_count);
+            Ok(TableSlice {
+                column_count: headers.len() as u32,
+                headers,
+                rows: all[first as usize..last as usize].to_vec(),
+                first_row: first,
+                row_count,
+            })
         })
     }
 
     async fn node(&self, id: &ElementId) -> Result<Node, BackendError> {
         self.with_app(id, |app| {
             find(&app.root, id)
-                .map(|n| n.node.clone())
+                .map(|n| Node {
+                    accessible_id_unread: false,
+                    ..n.node.clone()
+                })
                 .ok_or_else(|| BackendError::Defunct { id: id.clone() })
         })
     }

@@ -116,6 +116,12 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             .ok_or_else(|| format!("expected [state] or key=value, got {token:?}"))?;
         match key {
             "id" => node.accessible_id = Some(value.to_owned()),
+            // An id a bulk read leaves unread (like AT-SPI's cache): snapshots show it unread,
+            // single reads and `accessible_ids` give it.
+            "lazy_id" => {
+                node.accessible_id = Some(value.to_owned());
+                node.accessible_id_unread = true;
+            }
             "path" => node.id.object = value.to_owned(),
             "value" => {
                 node.value = Some(NodeValue::Text {
@@ -128,6 +134,16 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             }
             "pid" => extra.pid = Some(value.parse().map_err(|_| format!("bad pid {value}"))?),
             "toolkit" => extra.toolkit = Some(value.to_owned()),
+            "bounds" => {
+                let v: Vec<i32> = value
+                    .split(',')
+                    .map(|n| n.parse().map_err(|_| format!("bad bounds {value}")))
+                    .collect::<Result<_, _>>()?;
+                let [x, y, w, h] = v[..] else {
+                    return Err(format!("bounds need x,y,w,h: {value}"));
+                };
+                node.bounds = Some(deskpilot_core::model::Rect::new(x, y, w, h));
+            }
             other => return Err(format!("unknown key {other:?}")),
         }
     }

@@ -14,7 +14,7 @@ application "Editor" pid=42 toolkit=GTK
     generic
       button "OK" path=/ok id=ok actions=click
       button "OK to all" path=/okall
-      button "Cancel" path=/cancel
+      button "Cancel" path=/cancel lazy_id=cancel-button
       checkbox "Notify" path=/notify [checked]
       password "Password" path=/pw
       textbox "Name" value=Ada path=/name
@@ -267,6 +267,34 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
 }
 
 #[tokio::test]
+async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
+    let (_, engine) = engine();
+    let s = session(&engine).await;
+    let snap = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let cancel = snap
+        .tree
+        .nodes
+        .iter()
+        .find(|n| n.node.name == "Cancel")
+        .unwrap();
+    assert!(cancel.node.accessible_id.is_none() && cancel.node.accessible_id_unread);
+    let found = engine
+        .find(&s, &sel("[id=cancel-button]"), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 1);
+    assert_eq!(found.matches[0].name, "Cancel");
+    let found = engine
+        .find(&s, &sel("[id~=/^cancel/]"), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 1);
+}
+
+#[tokio::test]
 async fn strict_resolution_for_actions() {
     let (_, engine) = engine();
     let s = session(&engine).await;
@@ -338,4 +366,107 @@ async fn secrets_and_frozen_apps() {
         .unwrap_err();
     assert_eq!(error.code, Code::AppNotResponding);
     assert!(error.retryable());
+}
+
+const DETAILS: &str = r#"
+application "Sheet app" pid=50
+  window "Data" path=/win bounds=0,0,400,300
+    button "Go" path=/go bounds=10,10,80,30 [focused]
+    generic path=/panel bounds=0,50,400,250
+      textbox "Notes" path=/notes value=abcdefghij bounds=10,60,200,40
+      password "Secret" path=/secret bounds=10,110,200,30
+      table "Grid" path=/grid bounds=10,150,300,100
+        columnheader "Name"
+        columnheader "Qty"
+        row
+          cell "a"
+          cell "1"
+        row
+          cell "b"
+          cell "2"
+        row
+          cell "c"
+          cell "3"
+"#;
+
+async fn details_session() -> (Engine, String) {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(DETAILS);
+    let engine = Engine::new(fake);
+    let s = engine.connect(&ConnectTarget::Pid(50)).await.unwrap().id;
+    (engine, s)
+}
+
+#[tokio::test]
+async fn read_text_pages_and_never_reads_a_secret() {
+    let (engine, s) = details_session().await;
+    let notes = Target::Selector(sel("textbox[name=Notes]"));
+    let page = engine.read_text(&s, &notes, 2, Some(5)).await.unwrap();
+    assert_eq!(
+        (
+            page.slice.text.as_str(),
+            page.slice.start,
+            page.slice.end,
+            page.slice.total
+        ),
+        ("cdefg", 2, 7, 10)
+    );
+    assert_eq!(page.next_offset, Some(7));
+    let rest = engine.read_text(&s, &notes, 7, None).await.unwrap();
+    assert_eq!((rest.slice.text.as_str(), rest.next_offset), ("hij", None));
+    let secret = engine
+        .read_text(&s, &Target::Selector(sel("password")), 0, None)
+        .await
+        .unwrap_err();
+    assert_eq!(secret.code, Code::Unsupported);
+    assert!(secret.message.contains("never read"), "{}", secret.message);
+}
+
+#[tokio::test]
+async fn read_table_pages_with_headers_on_every_page() {
+    let (engine, s) = details_session().await;
+    let grid = Target::Selector(sel("table[name=Grid]"));
+    let first = engine.read_table(&s, &grid, 0, 2).await.unwrap();
+    assert_eq!(first.slice.headers, ["Name", "Qty"]);
+    assert_eq!(first.slice.rows, [["a", "1"], ["b", "2"]]);
+    assert_eq!((first.slice.row_count, first.next_row), (3, Some(2)));
+    let second = engine.read_table(&s, &grid, 2, 2).await.unwrap();
+    assert_eq!(second.slice.headers, ["Name", "Qty"]);
+    assert_eq!(second.slice.rows, [["c", "3"]]);
+    assert_eq!(second.next_row, None);
+}
+
+#[tokio::test]
+async fn hit_test_focus_and_properties() {
+    let (engine, s) = details_session().await;
+    let path = engine.hit_test(&s, 20, 70).await.unwrap();
+    let names: Vec<&str> = path.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Data", "", "Notes"],
+        "outermost first, deepest last"
+    );
+    assert!(path.iter().all(|m| m.reference.starts_with('e')));
+    assert!(engine.hit_test(&s, 500, 500).await.unwrap().is_empty());
+    let window_only = engine.hit_test(&s, 399, 5).await.unwrap();
+    assert_eq!(window_only.len(), 1);
+    let focus = engine
+        .focus(&s)
+        .await
+        .unwrap()
+        .expect("something has focus");
+    assert_eq!(focus.name, "Go");
+    let props = engine
+        .properties(&s, &Target::Ref(focus.reference.clone()))
+        .await
+        .unwrap();
+    assert_eq!(props.node.name, "Go");
+    let secret = engine
+        .properties(&s, &Target::Selector(sel("password")))
+        .await
+        .unwrap();
+    assert!(matches!(
+        secret.node.value,
+        Some(deskpilot_core::model::NodeValue::Redacted { .. })
+    ));
 }

@@ -1,0 +1,228 @@
+//! Targeted reads: properties, hit-testing, text and tables.
+
+use deskpilot_core::model::{ElementId, Interface, Node, Role};
+use deskpilot_core::{BackendError, TableSlice, TextSlice};
+
+use crate::error::to_backend;
+use crate::proto::Proto;
+use crate::read::{AppTraits, read_node};
+
+/// The most rows one `read_table` page returns, and the deepest a hit-test descends.
+const MAX_ROWS: u32 = 500;
+const MAX_HIT_DEPTH: usize = 64;
+
+fn backend_error(
+    proto: &Proto,
+    id: &ElementId,
+    what: &str,
+) -> impl Fn(zbus::Error) -> BackendError {
+    let id = id.clone();
+    let what = what.to_owned();
+    let timeout = proto.timeout();
+    move |e| to_backend(e, &id, &what, timeout)
+}
+
+fn require(node: &Node, interface: Interface, what: &str) -> Result<(), BackendError> {
+    if node.interfaces.contains(interface) {
+        Ok(())
+    } else {
+        Err(BackendError::Unsupported {
+            id: node.id.clone(),
+            what: what.to_owned(),
+        })
+    }
+}
+
+/// The node with its attributes and id.
+pub async fn properties(
+    proto: &Proto,
+    id: &ElementId,
+    traits: AppTraits,
+) -> Result<Node, BackendError> {
+    let err = backend_error(proto, id, "properties");
+    let (node, attributes) =
+        tokio::join!(read_node(proto, id, traits, false), proto.attributes(id));
+    let mut node = node.map_err(&err)?;
+    node.attributes = attributes.unwrap_or_default().into_iter().collect();
+    Ok(node)
+}
+
+/// Descends from `root` with `GetAccessibleAtPoint` to the deepest element at (x, y), then
+/// climbs `Parent` links back to `root`: some toolkits (GTK 4) answer the deepest element at
+/// once, skipping the levels between. `origin` is the window's screen origin for toolkits that
+/// answer in window coordinates. Returns outermost first.
+pub async fn hit_test(
+    proto: &Proto,
+    root: &ElementId,
+    (x, y): (i32, i32),
+    traits: AppTraits,
+    origin: Option<(i32, i32)>,
+) -> Result<Vec<Node>, BackendError> {
+    let (qx, qy, relative) = match (traits.window_relative_extents, origin) {
+        (true, Some((ox, oy))) => (x - ox, y - oy, true),
+        _ => (x, y, false),
+    };
+    let mut deepest = None;
+    let mut current = root.clone();
+    for _ in 0..MAX_HIT_DEPTH {
+        let next = proto
+            .accessible_at_point(&current, qx, qy, relative)
+            .await
+            .map_err(backend_error(proto, &current, "hit test"))?;
+        match next.filter(|n| n != &current) {
+            Some(next) => {
+                deepest = Some(next.clone());
+                current = next;
+            }
+            None => break,
+        }
+    }
+    let Some(deepest) = deepest else {
+        return Ok(Vec::new());
+    };
+    // From the deepest element up to (not including) the root.
+    let mut chain = vec![deepest];
+    for _ in 0..MAX_HIT_DEPTH {
+        let last = chain.last().expect("chain starts non-empty");
+        let parent = proto
+            .parent(last)
+            .await
+            .map_err(backend_error(proto, last, "hit test"))?;
+        match parent {
+            Some(parent) if &parent != root => chain.push(parent),
+            _ => break,
+        }
+    }
+    chain.reverse();
+    let nodes =
+        futures_util::future::join_all(chain.iter().map(|id| read_node(proto, id, traits, false)))
+            .await;
+    nodes
+        .into_iter()
+        .zip(&chain)
+        .map(|(node, id)| node.map_err(backend_error(proto, id, "hit test")))
+        .collect()
+}
+
+/// Characters `start..end` (explicit end: GTK 4 answers `GetText(0, -1)` with "").
+pub async fn text(
+    proto: &Proto,
+    node: &Node,
+    start: u32,
+    end: Option<u32>,
+) -> Result<TextSlice, BackendError> {
+    require(node, Interface::Text, "the Text interface")?;
+    let err = backend_error(proto, &node.id, "read text");
+    let total = proto.character_count(&node.id).await.map_err(&err)?.max(0) as u32;
+    let start = start.min(total);
+    let end = end.unwrap_or(total).clamp(start, total);
+    let text = if end > start {
+        proto
+            .text(&node.id, start as i32, end as i32)
+            .await
+            .map_err(&err)?
+    } else {
+        String::new()
+    };
+    Ok(TextSlice {
+        text,
+        start,
+        end,
+        total,
+    })
+}
+
+/// A page of rows with the column headers (header objects, else column descriptions).
+pub async fn table(
+    proto: &Proto,
+    node: &Node,
+    first_row: u32,
+    max_rows: u32,
+    traits: AppTraits,
+) -> Result<TableSlice, BackendError> {
+    require(node, Interface::Table, "the Table interface")?;
+    let err = backend_error(proto, &node.id, "read table");
+    let (rows, columns) = proto.table_size(&node.id).await.map_err(&err)?;
+    let (row_count, column_count) = (rows.max(0) as u32, columns.max(0) as u32);
+    let headers = futures_util::future::join_all((0..columns.max(0)).map(|c| async move {
+        if let Ok(Some(header)) = proto.column_header(&node.id, c).await
+            && let Ok(header) = read_node(proto, &header, traits, false).await
+            && !header.display_name().is_empty()
+        {
+            return header.display_name().to_owned();
+        }
+        proto
+            .column_description(&node.id, c)
+            .await
+            .unwrap_or_default()
+    }))
+    .await;
+    let first_row = first_row.min(row_count);
+    let last = first_row
+        .saturating_add(max_rows.min(MAX_ROWS))
+        .min(row_count);
+    let cells = futures_util::future::join_all((first_row..last).flat_map(|r| {
+        (0..column_count).map(move |c| async move { cell_text(proto, node, r, c, traits).await })
+    }))
+    .await;
+    let mut rows_out = Vec::with_capacity((last - first_row) as usize);
+    for row in cells.chunks(column_count.max(1) as usize) {
+        rows_out.push(
+            row.iter()
+                .cloned()
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(&err)?,
+        );
+    }
+    if column_count == 0 {
+        rows_out.clear();
+    }
+    Ok(TableSlice {
+        headers,
+        rows: rows_out,
+        first_row,
+        row_count,
+        column_count,
+    })
+}
+
+/// A cell's text: its name, else its text, else the names of the labels inside it.
+async fn cell_text(
+    proto: &Proto,
+    table: &Node,
+    row: u32,
+    column: u32,
+    traits: AppTraits,
+) -> zbus::Result<String> {
+    let Some(cell) = proto.cell_at(&table.id, row as i32, column as i32).await? else {
+        return Ok(String::new());
+    };
+    let node = read_node(proto, &cell, traits, false).await?;
+    if !node.display_name().is_empty() {
+        return Ok(node.display_name().to_owned());
+    }
+    if node.role == Role::Password {
+        return Ok(String::new());
+    }
+    if node.interfaces.contains(Interface::Text) {
+        let count = proto.character_count(&cell).await?.max(0);
+        if count > 0 {
+            return proto.text(&cell, 0, count.min(1000)).await;
+        }
+    }
+    let mut parts = Vec::new();
+    for child in proto
+        .children(&cell)
+        .await
+        .unwrap_or_default()
+        .iter()
+        .take(8)
+    {
+        if let Ok(name) = proto.name(child).await
+            && !name.is_empty()
+        {
+            parts.push(name);
+        }
+    }
+    Ok(parts.join(" "))
+}
