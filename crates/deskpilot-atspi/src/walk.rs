@@ -5,7 +5,9 @@ use std::collections::{HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 
-use deskpilot_core::model::{CutReason, ElementId, Node, Realization, State, Tree, TreeNode};
+use deskpilot_core::model::{
+    CutReason, ElementId, Node, Pending, Realization, State, Tree, TreeNode,
+};
 use deskpilot_core::{BackendError, WalkLimits};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
@@ -32,6 +34,8 @@ struct Slot {
     depth: u32,
     realization: Realization,
     secret: bool,
+    /// Children known but not read (a budget stopped the walk).
+    unread: Vec<ElementId>,
 }
 
 type Read =
@@ -54,6 +58,7 @@ pub async fn walk(
         depth: 0,
         realization: Realization::Complete,
         secret: false,
+        unread: Vec::new(),
     }];
     let mut queue = VecDeque::from([0usize]);
     let mut in_flight: FuturesUnordered<Read> = FuturesUnordered::new();
@@ -84,14 +89,16 @@ pub async fn walk(
             Ok(Some(done)) => done,
             Ok(None) => break,
             Err(_) => {
-                // Deadline: everything queued or in flight is not read.
-                let pending: Vec<usize> = queue.drain(..).collect();
-                for index in pending {
-                    cut_parent(&mut slots, index, CutReason::Deadline);
-                }
-                for index in 0..slots.len() {
-                    if slots[index].node.is_none() && index != 0 {
+                // Deadline: everything queued or in flight is not read; each goes back to its
+                // parent's unread list, in document order.
+                queue.clear();
+                for index in 1..slots.len() {
+                    if slots[index].node.is_none() {
                         cut_parent(&mut slots, index, CutReason::Deadline);
+                        if let Some(parent) = slots[index].parent {
+                            let id = slots[index].id.clone();
+                            slots[parent].unread.push(id);
+                        }
                     }
                 }
                 if slots[0].node.is_none() {
@@ -115,12 +122,14 @@ pub async fn walk(
                 slots[index].realization = realization;
                 let Some(children) = children else { continue };
                 let room = limits.max_nodes.saturating_sub(slots.len());
+                let mut children = children;
                 if children.len() > room {
                     slots[index].realization = Realization::Cut {
                         reason: CutReason::Nodes,
                     };
+                    slots[index].unread = children.split_off(room);
                 }
-                for child in children.into_iter().take(room) {
+                for child in children {
                     let child_index = slots.len();
                     slots.push(Slot {
                         id: child,
@@ -130,6 +139,7 @@ pub async fn walk(
                         depth: depth + 1,
                         realization: Realization::Complete,
                         secret,
+                        unread: Vec::new(),
                     });
                     slots[index].children.push(child_index);
                     queue.push_back(child_index);
@@ -272,7 +282,15 @@ fn into_tree(mut slots: Vec<Slot>) -> Tree {
         new_index[old] = new;
     }
     let mut nodes = Vec::with_capacity(order.len());
+    let mut pending = Vec::new();
     for &old in &order {
+        let cut = matches!(slots[old].realization, Realization::Cut { reason } if reason != CutReason::Unreachable);
+        if cut {
+            pending.push(Pending {
+                parent: nodes.len(),
+                unread: std::mem::take(&mut slots[old].unread),
+            });
+        }
         let slot = &mut slots[old];
         nodes.push(TreeNode {
             node: slot.node.take().expect("only read slots are ordered"),
@@ -287,5 +305,5 @@ fn into_tree(mut slots: Vec<Slot>) -> Tree {
             realization: slot.realization,
         });
     }
-    Tree { nodes }
+    Tree { nodes, pending }
 }

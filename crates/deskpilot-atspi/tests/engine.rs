@@ -131,3 +131,79 @@ async fn find_reaches_any_depth_and_resolution_is_strict() {
         .unwrap();
     assert_eq!(within.total, 4);
 }
+
+#[tokio::test]
+async fn paging_through_a_real_window_reads_every_node_once() {
+    use deskpilot_core::Filter;
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    let whole = engine.snapshot(&s, &all).await.unwrap();
+    let mut expected: Vec<_> = whole.tree.nodes.iter().map(|n| n.node.id.clone()).collect();
+    let mut seen = Vec::new();
+    let mut request = SnapshotRequest {
+        max_nodes: 150,
+        ..all
+    };
+    for _ in 0..50 {
+        let page = engine.snapshot(&s, &request).await.unwrap();
+        seen.extend(page.tree.nodes.iter().map(|n| n.node.id.clone()));
+        match page.truncated.and_then(|t| t.cursor) {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+    }
+    assert!(
+        request.cursor.is_some(),
+        "the window needs several pages of 150"
+    );
+    expected.sort();
+    seen.sort();
+    assert_eq!(seen.len(), expected.len());
+    assert_eq!(seen, expected);
+}
+
+#[tokio::test]
+async fn a_minimized_window_says_so() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    assert!(
+        !engine
+            .snapshot(&s, &SnapshotRequest::default())
+            .await
+            .unwrap()
+            .minimized
+    );
+    fixture.command("minimize", json!({})).unwrap();
+    fixture
+        .oracle
+        .wait_value("control", "done", json!("minimize"), Duration::from_secs(5))
+        .unwrap();
+    // The window manager iconifies it asynchronously: wait for the state, with a deadline.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let snapshot = loop {
+        let snapshot = engine
+            .snapshot(&s, &SnapshotRequest::default())
+            .await
+            .unwrap();
+        if snapshot.minimized || std::time::Instant::now() > deadline {
+            break snapshot;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(snapshot.minimized, "{}", snapshot.rendered.text);
+    assert!(
+        snapshot
+            .rendered
+            .text
+            .lines()
+            .next()
+            .unwrap()
+            .contains("[minimized]")
+    );
+}

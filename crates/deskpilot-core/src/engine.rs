@@ -1,6 +1,6 @@
 //! The engine every front end shares: sessions, refs, snapshots, find and strict resolution.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -13,9 +13,9 @@ use crate::error::{Code, Error, Result};
 use crate::filter::Filter;
 use crate::model::{CutReason, ElementId, Node, Realization, Role, State, Tree};
 use crate::refs::{RefId, RefTable, format_ref, parse_ref};
-use crate::render::{Rendered, render};
+use crate::render::{Rendered, render_with_notes};
 use crate::selector::Selector;
-use crate::session::{ConnectTarget, SessionInfo, SessionState, choose};
+use crate::session::{ConnectTarget, Continue, SessionInfo, SessionState, choose};
 
 /// What an element-taking operation is aimed at.
 #[derive(Debug, Clone)]
@@ -28,6 +28,8 @@ pub enum Target {
 #[derive(Debug, Clone)]
 pub struct SnapshotRequest {
     pub within: Option<Target>,
+    /// Continue a truncated snapshot from the cursor it returned (`within` is then ignored).
+    pub cursor: Option<String>,
     pub filter: Filter,
     pub max_nodes: usize,
     pub max_depth: u32,
@@ -38,6 +40,7 @@ impl Default for SnapshotRequest {
     fn default() -> Self {
         SnapshotRequest {
             within: None,
+            cursor: None,
             filter: Filter::Interactive,
             max_nodes: 2000,
             max_depth: 64,
@@ -52,6 +55,8 @@ pub struct Truncation {
     pub reason: CutReason,
     /// The ref of the first node whose children were not all read.
     pub at: Option<String>,
+    /// Pass this as `cursor` to read what was left out.
+    pub cursor: Option<String>,
 }
 
 /// A snapshot as the front ends present it.
@@ -131,6 +136,7 @@ pub struct TableRead {
 
 struct Inner {
     next_ref: RefId,
+    next_cursor: u64,
     next_session: u64,
     sessions: HashMap<String, SessionState>,
     /// Which session issued each ref.
@@ -161,6 +167,7 @@ impl Engine {
             backend,
             inner: Mutex::new(Inner {
                 next_ref: 1,
+                next_cursor: 1,
                 next_session: 1,
                 sessions: HashMap::new(),
                 ref_owner: HashMap::new(),
@@ -194,6 +201,7 @@ impl Engine {
             SessionState {
                 info: info.clone(),
                 refs: RefTable::default(),
+                cursors: HashMap::new(),
             },
         );
         Ok(info)
@@ -219,22 +227,100 @@ impl Engine {
 
     /// Reads and renders the session's window (or `within` an element).
     pub async fn snapshot(&self, session: &str, request: &SnapshotRequest) -> Result<Snapshot> {
-        let root = self.root_for(session, request.within.as_ref()).await?;
-        let limits = WalkLimits {
-            max_nodes: request.max_nodes,
+        let limits = |max_nodes: usize| WalkLimits {
+            max_nodes,
             max_depth: request.max_depth,
             ..WalkLimits::with_timeout(request.timeout)
         };
-        let mut tree = self.backend.snapshot(&root, &limits).await?;
+        // A first page walks one root; a continued page walks the subtrees its cursor left,
+        // in order, until the node budget is spent.
+        let (mut tree, mut rest, notes) = match &request.cursor {
+            None => {
+                let root = self.root_for(session, request.within.as_ref()).await?;
+                let tree = self
+                    .backend
+                    .snapshot(&root, &limits(request.max_nodes))
+                    .await?;
+                (tree, VecDeque::new(), HashMap::new())
+            }
+            Some(cursor) => {
+                let mut queue = self.take_cursor(session, cursor)?;
+                let mut tree = Tree::default();
+                let mut notes = HashMap::new();
+                while tree.len() < request.max_nodes {
+                    let Some(item) = queue.pop_front() else { break };
+                    let budget = request.max_nodes - tree.len();
+                    match self.backend.snapshot(&item.root, &limits(budget)).await {
+                        Ok(sub) => {
+                            notes.insert(tree.len(), item.parent);
+                            tree.append(sub);
+                        }
+                        // Gone since the first page: nothing left to read there.
+                        Err(crate::backend::BackendError::Defunct { .. }) => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                (tree, queue, notes)
+            }
+        };
         derive_names(&mut tree);
         let refs = self.assign_refs(session, &tree, request.filter)?;
-        let rendered = render(&tree, request.filter, &|i| {
-            refs.get(&i).map(|r| format_ref(*r))
-        });
-        let truncated = tree.cut().map(|(index, reason)| Truncation {
-            reason,
-            at: refs.get(&index).map(|r| format_ref(*r)),
-        });
+        // This page's own cuts come before what the cursor had not reached yet.
+        let mut next: VecDeque<Continue> = tree
+            .pending
+            .iter()
+            .flat_map(|p| {
+                let parent = tree.nodes[p.parent].node.id.clone();
+                let roots = if p.unread.is_empty() {
+                    vec![parent.clone()]
+                } else {
+                    p.unread.clone()
+                };
+                roots.into_iter().map(move |root| Continue {
+                    parent: parent.clone(),
+                    root,
+                })
+            })
+            .collect();
+        next.append(&mut rest);
+        let cursor = (!next.is_empty())
+            .then(|| self.store_cursor(session, next))
+            .transpose()?;
+        let ref_text = |element: &ElementId| {
+            let inner = self.lock();
+            inner
+                .sessions
+                .get(session)
+                .and_then(|s| s.refs.of_element(element))
+                .map(format_ref)
+        };
+        let notes: HashMap<usize, String> = notes
+            .into_iter()
+            .map(|(index, parent)| {
+                let under = ref_text(&parent).unwrap_or_else(|| parent.to_string());
+                (index, format!("continued under {under}"))
+            })
+            .collect();
+        let rendered = render_with_notes(
+            &tree,
+            request.filter,
+            &|i| refs.get(&i).map(|r| format_ref(*r)),
+            &|i| notes.get(&i).cloned(),
+        );
+        let truncated = match (tree.cut(), &cursor) {
+            (Some((index, reason)), _) => Some(Truncation {
+                reason,
+                at: refs.get(&index).map(|r| format_ref(*r)),
+                cursor: cursor.clone(),
+            }),
+            // The page itself is whole, but the cursor had more than fitted.
+            (None, Some(cursor)) => Some(Truncation {
+                reason: CutReason::Nodes,
+                at: None,
+                cursor: Some(cursor.clone()),
+            }),
+            (None, None) => None,
+        };
         let minimized = tree
             .root()
             .is_some_and(|r| r.node.states.is(State::Minimized));
@@ -245,6 +331,37 @@ impl Engine {
             truncated,
             minimized,
         })
+    }
+
+    fn take_cursor(&self, session: &str, cursor: &str) -> Result<VecDeque<Continue>> {
+        let mut inner = self.lock();
+        let state = inner
+            .sessions
+            .get_mut(session)
+            .ok_or_else(|| unknown_session(session))?;
+        state.cursors.remove(cursor).ok_or_else(|| {
+            Error::new(
+                Code::InvalidArguments,
+                format!("unknown cursor {cursor:?} (a cursor can be used once, in the session that made it)"),
+                "take a new snapshot",
+            )
+        })
+    }
+
+    fn store_cursor(&self, session: &str, items: VecDeque<Continue>) -> Result<String> {
+        let mut inner = self.lock();
+        let id = format!("c{}", inner.next_cursor);
+        inner.next_cursor += 1;
+        let state = inner
+            .sessions
+            .get_mut(session)
+            .ok_or_else(|| unknown_session(session))?;
+        // Keep a bounded number of open cursors per session.
+        if state.cursors.len() >= 16 {
+            state.cursors.clear();
+        }
+        state.cursors.insert(id.clone(), items);
+        Ok(id)
     }
 
     /// Finds elements at any depth of the realized tree; exact matches first, then document

@@ -69,7 +69,7 @@ impl Filter {
         let in_view = in_view(tree, screen.as_ref());
         let mut hidden = vec![false; tree.nodes.len()];
         for (index, tn) in tree.nodes.iter().enumerate() {
-            if self != Filter::All && index != 0 {
+            if self != Filter::All && tn.parent.is_some() {
                 let parent_hidden = tn.parent.is_some_and(|p| hidden[p]);
                 if parent_hidden
                     || tn.node.states.is_not(crate::model::State::Showing)
@@ -80,9 +80,9 @@ impl Filter {
                 }
             }
             let depth = tn.parent.map_or(0, |p| child_depth[p]);
-            // The root is always shown: it says what the snapshot is of.
+            // A root is always shown: it says what the snapshot (or page) is of.
             let incomplete = tn.realization != crate::model::Realization::Complete;
-            if index == 0 || self.keeps(&tn.node) || incomplete {
+            if tn.parent.is_none() || self.keeps(&tn.node) || incomplete {
                 shown.push((index, depth));
                 child_depth[index] = depth + 1;
             } else {

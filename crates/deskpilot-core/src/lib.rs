@@ -21,7 +21,7 @@ pub mod window_system;
 pub use app::{AppInfo, WindowInfo};
 pub use backend::{Backend, BackendError, WalkLimits};
 pub use filter::Filter;
-pub use render::{Rendered, escape, render};
+pub use render::{Rendered, escape, render, render_with_notes};
 pub use selector::{Selector, SelectorError, Step, TextMatch};
 #[cfg(test)]
 mod selector_tests;

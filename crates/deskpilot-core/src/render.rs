@@ -33,12 +33,26 @@ const MAX_PREVIEW: usize = 24;
 
 /// Renders `tree` with `filter`; `ref_of(index)` gives the ref shown for a node, if any.
 pub fn render(tree: &Tree, filter: Filter, ref_of: &dyn Fn(usize) -> Option<String>) -> Rendered {
+    render_with_notes(tree, filter, ref_of, &|_| None)
+}
+
+/// Like [`render`], with a `# note` line before the nodes `note_of` names (a continued page
+/// says where each of its subtrees belongs).
+pub fn render_with_notes(
+    tree: &Tree,
+    filter: Filter,
+    ref_of: &dyn Fn(usize) -> Option<String>,
+    note_of: &dyn Fn(usize) -> Option<String>,
+) -> Rendered {
     let kept = filter.apply(tree);
     let mut out = String::new();
     let mut lines = 0;
     for (index, depth) in kept {
         let tn = &tree.nodes[index];
         let node = &tn.node;
+        if let Some(note) = note_of(index) {
+            writeln!(out, "# {note}").unwrap();
+        }
         // One space per level: as unambiguous as two, and indentation is most of a deep
         // line's bytes.
         for _ in 0..depth {

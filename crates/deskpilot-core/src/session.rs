@@ -32,6 +32,15 @@ pub struct SessionInfo {
 pub(crate) struct SessionState {
     pub info: SessionInfo,
     pub refs: RefTable,
+    /// Where truncated snapshots continue, by cursor.
+    pub cursors: std::collections::HashMap<String, std::collections::VecDeque<Continue>>,
+}
+
+/// One subtree a later page reads: `root`, which belongs under `parent`.
+#[derive(Debug, Clone)]
+pub(crate) struct Continue {
+    pub parent: ElementId,
+    pub root: ElementId,
 }
 
 /// Picks the app (and window) a target names. Exact matches beat partial ones; several

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 use deskpilot_core::model::{
-    CutReason, ElementId, Node, NodeValue, Realization, Role, State, Tree, TreeNode,
+    CutReason, ElementId, Node, NodeValue, Pending, Realization, Role, State, Tree, TreeNode,
 };
 use deskpilot_core::{
     AppInfo, Backend, BackendError, TableSlice, TextSlice, WalkLimits, WindowInfo,
@@ -351,7 +351,29 @@ fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
     for (new, &old) in order.iter().enumerate() {
         new_index[old] = new;
     }
+    let pending = order
+        .iter()
+        .enumerate()
+        .filter_map(|(new, &old)| {
+            let s = &slots[old];
+            let Realization::Cut { reason } = s.realization else {
+                return None;
+            };
+            let unread = match reason {
+                CutReason::Nodes => s.fake.children[s.children.len()..]
+                    .iter()
+                    .map(|c| c.node.id.clone())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Some(Pending {
+                parent: new,
+                unread,
+            })
+        })
+        .collect();
     Tree {
+        pending,
         nodes: order
             .iter()
             .map(|&old| {

@@ -343,11 +343,55 @@ async fn budgets_truncate_honestly() {
     assert_eq!(snap.tree.len(), 5);
     let truncated = snap.truncated.expect("said truncated");
     assert_eq!(truncated.reason.name(), "nodes");
+    assert!(truncated.cursor.is_some(), "and says how to continue");
     assert!(
         snap.rendered.text.contains("more: nodes]"),
         "{}",
         snap.rendered.text
     );
+}
+
+#[tokio::test]
+async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_read() {
+    let (_, engine) = engine();
+    let s = session(&engine).await;
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    let whole = engine.snapshot(&s, &all).await.unwrap();
+    assert!(whole.truncated.is_none());
+    let mut seen = Vec::new();
+    let mut request = SnapshotRequest {
+        max_nodes: 4,
+        ..all.clone()
+    };
+    let mut pages = 0;
+    loop {
+        let page = engine.snapshot(&s, &request).await.unwrap();
+        pages += 1;
+        assert!(page.tree.len() <= 4);
+        seen.extend(page.tree.nodes.iter().map(|n| n.node.id.clone()));
+        if pages > 1 {
+            assert!(
+                page.rendered.text.starts_with("# continued under "),
+                "{}",
+                page.rendered.text
+            );
+        }
+        match page.truncated.and_then(|t| t.cursor) {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+        assert!(pages < 20, "paging does not end");
+    }
+    let mut expected: Vec<_> = whole.tree.nodes.iter().map(|n| n.node.id.clone()).collect();
+    expected.sort();
+    seen.sort();
+    assert_eq!(seen, expected, "every node exactly once over {pages} pages");
+    // A cursor is used once.
+    let error = engine.snapshot(&s, &request).await.unwrap_err();
+    assert_eq!(error.code, Code::InvalidArguments);
 }
 
 #[tokio::test]

@@ -12,4 +12,4 @@ pub use interface::{Interface, Interfaces};
 pub use node::{ElementId, Node, NodeValue};
 pub use role::Role;
 pub use state::{State, StateSet};
-pub use tree::{CutReason, Realization, Tree, TreeNode};
+pub use tree::{CutReason, Pending, Realization, Tree, TreeNode};

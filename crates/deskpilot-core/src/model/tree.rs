@@ -52,10 +52,25 @@ pub struct TreeNode {
     pub realization: Realization,
 }
 
-/// A snapshot. `nodes[0]` is the root; nodes are in document (pre-)order.
+/// Children a walk knew of but did not read because a budget stopped it: where a later page
+/// continues.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The node whose children were not all read.
+    pub parent: usize,
+    /// Its unread children, in order. Empty when not even their ids were read (the depth
+    /// budget): then the parent's subtree is walked anew.
+    pub unread: Vec<ElementId>,
+}
+
+/// A snapshot. `nodes[0]` is the root; nodes are in document (pre-)order. A page that
+/// continues an earlier one may hold several subtrees: every node without a parent is a root.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tree {
     pub nodes: Vec<TreeNode>,
+    /// Where a budget cut the walk, in document order.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub pending: Vec<Pending>,
 }
 
 impl Tree {
@@ -93,6 +108,20 @@ impl Tree {
                 Realization::Cut { reason } => Some((i, reason)),
                 _ => None,
             })
+    }
+
+    /// Appends `other` as further roots (a continued page).
+    pub fn append(&mut self, other: Tree) {
+        let offset = self.nodes.len();
+        self.nodes.extend(other.nodes.into_iter().map(|mut tn| {
+            tn.parent = tn.parent.map(|p| p + offset);
+            tn.children.iter_mut().for_each(|c| *c += offset);
+            tn
+        }));
+        self.pending.extend(other.pending.into_iter().map(|mut p| {
+            p.parent += offset;
+            p
+        }));
     }
 
     /// Indices of the ancestors of `index`, nearest first.
