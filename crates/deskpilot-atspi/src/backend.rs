@@ -162,7 +162,13 @@ impl Backend for AtspiBackend {
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
         let traits = self.traits_of(&root.app).await;
+        let started = std::time::Instant::now();
         let cache = self.prepare(&root.app, traits).await?;
+        tracing::debug!(
+            ms = started.elapsed().as_millis() as u64,
+            cached = cache.as_ref().map_or(0, |c| c.identities.len()),
+            "prepared"
+        );
         let mut tree = walk(&self.proto, root, limits, traits, cache).await?;
         if traits.window_relative_extents {
             let root_is_window = tree.root().is_some_and(|r| {

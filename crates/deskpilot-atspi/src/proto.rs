@@ -39,6 +39,8 @@ pub struct Proto {
     peers: Arc<Mutex<HashMap<String, zbus::Connection>>>,
     /// Method calls made so far (the cost unit of everything here).
     calls: Arc<std::sync::atomic::AtomicU64>,
+    /// Per app: localized action name -> real action name (see `action_names`).
+    action_memo: Arc<Mutex<HashMap<(String, String), String>>>,
 }
 
 impl Proto {
@@ -48,6 +50,7 @@ impl Proto {
             timeout,
             peers: Arc::default(),
             calls: Arc::default(),
+            action_memo: Arc::default(),
         }
     }
 
@@ -308,20 +311,48 @@ impl Proto {
             .await
     }
 
-    /// Action names, as the toolkit names them (`click`, `press`), never localized. `GetActions`
-    /// gives localized names (GTK3: "Click") or ";;" (Firefox), so it only gives the count;
-    /// the names come from `GetName`, all asked at once.
+    /// Action names, as the toolkit names them (`click`, `press`), never localized.
+    /// `GetActions` gives localized names (GTK3: "Click") or ";;" (Firefox); the real name
+    /// comes from `GetName`. Within one app a localized name always stands for the same real
+    /// name, so each distinct localized name is asked once per app and remembered: Writer's
+    /// 1400 actionable nodes then cost 1400 calls instead of 2800. An index whose name
+    /// cannot be read (GTK 4.8 labels claim 8 actions and have none) is left out.
     pub async fn action_names(&self, id: &ElementId) -> zbus::Result<Vec<String>> {
-        let count: OwnedValue = self
-            .call(id, PROPERTIES, "Get", &(ACTION, "NActions"))
-            .await?;
-        let count = i32::try_from(count)
-            .map_err(zbus::Error::from)?
-            .clamp(0, 64);
-        futures_util::future::try_join_all(
-            (0..count).map(|i| async move { self.call(id, ACTION, "GetName", &(i,)).await }),
-        )
-        .await
+        let actions: Vec<(String, String, String)> =
+            self.call(id, ACTION, "GetActions", &()).await?;
+        let names = futures_util::future::join_all(actions.iter().take(64).enumerate().map(
+            |(i, (localized, _, _))| async move {
+                let key = (id.app.clone(), localized.clone());
+                let memo = !localized.is_empty() && !localized.contains(';');
+                if memo && let Some(name) = self.action_memo.lock().expect("action memo").get(&key)
+                {
+                    return Ok(name.clone());
+                }
+                let name: String = self.call(id, ACTION, "GetName", &(i as i32,)).await?;
+                if memo && !name.is_empty() {
+                    self.action_memo
+                        .lock()
+                        .expect("action memo")
+                        .insert(key, name.clone());
+                }
+                Ok::<_, zbus::Error>(name)
+            },
+        ))
+        .await;
+        let mut out = Vec::with_capacity(names.len());
+        for name in names {
+            match name {
+                Ok(name) if !name.is_empty() => out.push(name),
+                Ok(_) => {}
+                Err(e) => match crate::error::classify(&e) {
+                    crate::error::Failure::Timeout | crate::error::Failure::AppGone => {
+                        return Err(e);
+                    }
+                    _ => {}
+                },
+            }
+        }
+        Ok(out)
     }
 
     /// CurrentValue, MinimumValue, MaximumValue, MinimumIncrement (see `accessible_props` on

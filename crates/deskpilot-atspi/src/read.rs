@@ -122,7 +122,9 @@ pub async fn complete_node(
             proto.action_names(id)
         ),
         optional(
-            interfaces.contains(Interface::Value),
+            // Only range widgets have a meaningful value (LibreOffice gives all its menu items
+            // the Value interface: 860 calls a Writer walk would spend on zeros).
+            interfaces.contains(Interface::Value) && (role.is_range() || role == Role::Unknown),
             proto.value_props(id, traits.bulk_properties)
         ),
         optional(wants_text, read_value_text(proto, id, secret)),
