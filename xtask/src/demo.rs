@@ -50,6 +50,11 @@ pub fn run() -> anyhow::Result<()> {
     say("The fixture's window as an agent reads it (interactive filter)");
     run(&["snapshot", Fixture::Gtk3.window_title()])?;
 
+    say(
+        "An agent's view: the same through `deskpilot mcp` (the MCP server), as an MCP host speaks it",
+    );
+    mcp_session(&deskpilot, &desktop)?;
+
     say("Stopping the desktop and every process it started");
     drop(fixture);
     if let Err(left) = desktop.stop() {
@@ -61,4 +66,66 @@ pub fn run() -> anyhow::Result<()> {
 
 fn say(what: &str) {
     println!("\n== {what}");
+}
+
+/// Drives the fixture through `deskpilot mcp` with a line-by-line MCP client, printing each
+/// call and what the model would read.
+fn mcp_session(deskpilot: &std::path::Path, desktop: &VirtualDesktop) -> anyhow::Result<()> {
+    use serde_json::json;
+    let mut cmd = Command::new(deskpilot);
+    cmd.args([
+        "mcp",
+        "--bus",
+        desktop.session_bus_address(),
+        "--display",
+        desktop.display(),
+    ]);
+    let mut client = deskpilot_desktop::McpClient::spawn(cmd).context("starting deskpilot mcp")?;
+    let init = client.initialize();
+    println!(
+        "    initialize -> {} {}",
+        init["result"]["serverInfo"]["name"], init["result"]["protocolVersion"]
+    );
+    let tools = client.request("tools/list", json!({}));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    println!("    tools/list -> {}", names.join(", "));
+    let mut call = |tool: &str, args: serde_json::Value| -> anyhow::Result<serde_json::Value> {
+        println!("\n  > {tool} {args}");
+        let result = client.call(tool, args);
+        let text = result["content"][0]["text"].as_str().unwrap_or("");
+        for line in text.lines().take(30) {
+            println!("    {line}");
+        }
+        if text.lines().count() > 30 {
+            println!("    ... ({} lines in all)", text.lines().count());
+        }
+        if result["isError"] == true {
+            bail!("{tool} failed: {text}");
+        }
+        Ok(result)
+    };
+    call("list_apps", json!({}))?;
+    let connected = call("connect", json!({"window": Fixture::Gtk3.window_title()}))?;
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .context("connect returned a session")?
+        .to_owned();
+    call("snapshot", json!({"session": session}))?;
+    call(
+        "find",
+        json!({"session": session, "selector": "checkbox[name*=notif]"}),
+    )?;
+    call(
+        "read_table",
+        json!({"session": session, "target": "table[name=Inventory]", "first_row": 10, "rows": 5}),
+    )?;
+    let status = client.close(std::time::Duration::from_secs(5));
+    println!(
+        "\n    stdin closed -> deskpilot mcp exited ({})",
+        status.map_or("still running".into(), |s| s.to_string())
+    );
+    Ok(())
 }

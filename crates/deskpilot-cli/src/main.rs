@@ -41,6 +41,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the Model Context Protocol on stdin/stdout for agents (read-only tools).
+    Mcp,
     /// Find elements by selector, e.g. 'button[name="Save"]' (see docs/selectors.md).
     Find {
         target: String,
@@ -90,6 +92,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     let engine = Engine::new(std::sync::Arc::new(backend));
     match cli.command {
+        Command::Mcp => {
+            deskpilot_mcp::serve_stdio(std::sync::Arc::new(engine)).await?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Apps { json } => {
             let apps = engine.apps().await?;
             if json {

@@ -1,1 +1,19 @@
-//! deskpilot-mcp
+//! deskpilot's MCP server: the engine's tools for agents, over rmcp.
+//!
+//! Read-only tools are always listed; tools that change an app come with `--allow-input` (a
+//! later issue). Failures are tool results with `isError: true` and a structured
+//! `{ok: false, code, message, retryable, hint}`; unknown arguments are `invalid_arguments`.
+
+mod args;
+mod outcome;
+mod output;
+mod server;
+mod stdio;
+
+pub use server::{DeskpilotServer, INSTRUCTIONS};
+pub use stdio::serve_stdio;
+
+/// Why serving stopped.
+#[derive(Debug, thiserror::Error)]
+#[error("MCP server: {0}")]
+pub struct ServeError(pub(crate) String);

@@ -1,0 +1,128 @@
+//! `deskpilot mcp` over stdio against the real fixture desktop, spoken line by line as an MCP
+//! host would.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
+use serde_json::json;
+
+fn start(desktop: &VirtualDesktop) -> McpClient {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
+    cmd.args([
+        "mcp",
+        "--bus",
+        desktop.session_bus_address(),
+        "--display",
+        desktop.display(),
+    ])
+    .stderr(Stdio::null());
+    McpClient::spawn(cmd).expect("deskpilot mcp starts")
+}
+
+#[test]
+fn an_agent_session_over_stdio() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut server = start(&desktop);
+    let init = server.initialize();
+    assert_eq!(init["result"]["serverInfo"]["name"], "deskpilot");
+    assert!(
+        init["result"]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("list_apps")
+    );
+
+    let list = server.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let catalog = serde_json::to_string(&list["result"]).unwrap().len();
+    println!("tools/list: {} tools, {catalog} bytes", tools.len());
+    assert!(catalog <= 25 * 1024, "catalog is {catalog} bytes");
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
+        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{name}");
+        assert_eq!(tool["annotations"]["openWorldHint"], true, "{name}");
+        assert!(
+            tool["description"].as_str().is_some_and(|d| d.len() > 20),
+            "{name}"
+        );
+    }
+
+    let apps = server.call("list_apps", json!({}));
+    assert_eq!(apps["isError"], false);
+    assert!(
+        apps["structuredContent"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("deskpilot GTK3 fixture")
+    );
+
+    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let snapshot = server.call("snapshot", json!({"session": session}));
+    assert_eq!(snapshot["isError"], false);
+    let tree = snapshot["structuredContent"]["tree"].as_str().unwrap();
+    assert!(tree.contains("- button \"Count\""), "{tree}");
+    assert!(
+        snapshot["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(tree)
+    );
+    assert!(
+        snapshot["structuredContent"].get("json").is_none(),
+        "per-node JSON only on request"
+    );
+
+    let found = server.call(
+        "find",
+        json!({"session": session, "selector": "button[name=Count]"}),
+    );
+    let count_ref = found["structuredContent"]["matches"][0]["ref"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let props = server.call(
+        "get_properties",
+        json!({"session": session, "target": count_ref}),
+    );
+    assert_eq!(props["structuredContent"]["name"], "Count");
+    assert_eq!(props["structuredContent"]["ok"], true);
+
+    // Failures are tool results with a stable code, never protocol errors.
+    let misspelled = server.call("find", json!({"session": session, "selectr": "button"}));
+    assert_eq!(misspelled["isError"], true);
+    assert_eq!(misspelled["structuredContent"]["ok"], false);
+    assert_eq!(misspelled["structuredContent"]["code"], "invalid_arguments");
+    let bad_selector = server.call("find", json!({"session": session, "selector": "buton"}));
+    assert_eq!(
+        bad_selector["structuredContent"]["code"],
+        "invalid_selector"
+    );
+    let no_session = server.call("snapshot", json!({"session": "s999"}));
+    assert_eq!(no_session["structuredContent"]["code"], "unknown_session");
+    let stale = server.call(
+        "get_properties",
+        json!({"session": session, "target": "e99999"}),
+    );
+    assert_eq!(stale["structuredContent"]["code"], "stale_ref");
+
+    // A malformed line gets a JSON-RPC error, and the server keeps serving.
+    server.send_line("{this is not json");
+    let error = server.receive();
+    assert!(error.get("error").is_some(), "{error}");
+    let again = server.call("list_apps", json!({}));
+    assert_eq!(again["isError"], false);
+
+    // Closing stdin ends the process promptly.
+    let status = server
+        .close(Duration::from_secs(5))
+        .expect("exits within 5 s of stdin closing");
+    assert!(status.success(), "{status}");
+}

@@ -1,0 +1,121 @@
+//! A minimal MCP client over a child's stdio, one JSON-RPC message per line: what tests and
+//! the demo use to speak to `deskpilot mcp` as an MCP host would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::wait;
+
+/// How long any reply may take.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct McpClient {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl McpClient {
+    /// Starts `cmd` (e.g. `deskpilot mcp --bus ...`) with piped stdio.
+    pub fn spawn(mut cmd: Command) -> std::io::Result<McpClient> {
+        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(McpClient {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            next_id: 1,
+        })
+    }
+
+    /// Writes one raw line (for robustness tests).
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin
+            .write_all(line.as_bytes())
+            .expect("server reads stdin");
+        stdin.write_all(b"\n").expect("server reads stdin");
+        stdin.flush().expect("server reads stdin");
+    }
+
+    /// The next line the server wrote. Panics unless it is JSON-RPC 2.0: nothing else may
+    /// reach stdout.
+    pub fn receive(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(REPLY_TIMEOUT)
+            .expect("the server answers within 60 s");
+        let value: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not JSON on stdout: {line:?}: {e}"));
+        assert_eq!(value["jsonrpc"], "2.0", "not JSON-RPC 2.0: {line}");
+        value
+    }
+
+    /// Sends a request and returns its reply (notifications in between are skipped).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
+        loop {
+            let reply = self.receive();
+            if reply["id"] == json!(id) {
+                return reply;
+            }
+        }
+    }
+
+    /// `initialize` (protocol 2025-11-25) and `notifications/initialized`.
+    pub fn initialize(&mut self) -> Value {
+        let reply = self.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "deskpilot-desktop", "version": "0"}
+            }),
+        );
+        self.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        reply
+    }
+
+    /// Calls a tool and returns its `result` (a tool failure is a result with `isError`).
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert!(
+            reply.get("error").is_none(),
+            "protocol error calling {tool}: {reply}"
+        );
+        reply["result"].clone()
+    }
+
+    /// Closes stdin and waits up to `timeout` for the server to exit.
+    pub fn close(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        self.stdin = None;
+        let deadline = Instant::now() + timeout;
+        wait::until(deadline.saturating_duration_since(Instant::now()), || {
+            self.child.try_wait().ok().flatten()
+        })
+    }
+}
+
+impl Drop for McpClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

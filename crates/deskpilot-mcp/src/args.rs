@@ -1,0 +1,129 @@
+//! Tool arguments. Every struct rejects unknown fields: a misspelled selector field must
+//! never silently widen a match.
+
+use deskpilot_core::{Error, Selector, Target};
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::outcome::invalid_arguments;
+
+/// Parses a tool's arguments, reporting the first problem as `invalid_arguments`.
+pub fn parse<T: DeserializeOwned>(args: Option<JsonObject>) -> Result<T, Error> {
+    let value = serde_json::Value::Object(args.unwrap_or_default());
+    serde_json::from_value(value).map_err(|e| invalid_arguments(e.to_string()))
+}
+
+/// `target`: a ref from a snapshot or find (`e12`), or a selector (`button[name="Save"]`).
+pub fn target(text: &str) -> Result<Target, Error> {
+    if deskpilot_core::refs::parse_ref(text).is_some() {
+        Ok(Target::Ref(text.to_owned()))
+    } else {
+        Ok(Target::Selector(Selector::parse(text)?))
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListAppsArgs {}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectArgs {
+    /// The process id of the app.
+    pub pid: Option<u32>,
+    /// The app's name as list_apps shows it (exact, else contained, case-insensitive).
+    pub app: Option<String>,
+    /// A window title (exact, else contained, case-insensitive); the session then works on
+    /// that window.
+    pub window: Option<String>,
+    /// An X11 window id (as list_apps shows it).
+    pub x11_window: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionArgs {
+    /// The session id that connect returned.
+    pub session: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// Only the subtree of this element: a ref (e12) or a selector.
+    pub within: Option<String>,
+    /// interactive (default: what can be acted on, plus context), text (also all text),
+    /// all (every node).
+    pub filter: Option<String>,
+    /// Stop after reading this many nodes (default 2000); a cut snapshot returns a cursor.
+    pub max_nodes: Option<usize>,
+    /// Continue a truncated snapshot from the cursor it returned.
+    pub cursor: Option<String>,
+    /// "text" (default) or "json" for per-node JSON as well.
+    pub format: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
+    /// `dialog[name=Confirm] >> button[name=OK]`, `listitem:nth(2)`. Keys: name, id,
+    /// description, value, action, interface, state, role; ops: = exact, *= contains, ~= regex.
+    pub selector: String,
+    /// Search only within this element (a ref or a selector).
+    pub within: Option<String>,
+    /// At most this many matches (default 20).
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TargetArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A ref from a snapshot or find (e12), or a selector matching exactly one element.
+    pub target: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HitTestArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// Screen x coordinate in pixels.
+    pub x: i32,
+    /// Screen y coordinate in pixels.
+    pub y: i32,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadTextArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A ref or a selector matching exactly one element with text.
+    pub target: String,
+    /// First character to read (default 0).
+    pub offset: Option<u32>,
+    /// How many characters (default: up to 10000).
+    pub length: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadTableArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A ref or a selector matching exactly one table.
+    pub target: String,
+    /// First row to read (default 0).
+    pub first_row: Option<u32>,
+    /// How many rows (default 50, at most 500).
+    pub rows: Option<u32>,
+}

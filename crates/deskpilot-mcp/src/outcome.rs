@@ -1,0 +1,90 @@
+//! Tool results: success with structured content, failures as `isError` tool results with
+//! `{ok: false, code, message, retryable, hint}`. Every output schema admits both shapes.
+
+use std::sync::Arc;
+
+use deskpilot_core::{Code, Error};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The failure half of every tool's output.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Failure {
+    /// A stable code: stale_ref, not_found, ambiguous, timeout, app_not_responding, app_gone,
+    /// invalid_selector, invalid_arguments, unknown_session, input_not_allowed, unsupported,
+    /// backend.
+    pub code: String,
+    pub message: String,
+    /// Whether the same call may succeed if repeated later.
+    pub retryable: bool,
+    /// What to do next.
+    pub hint: String,
+}
+
+/// What a tool returns: `ok` plus the success fields, or `ok: false` plus a `Failure`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Outcome<T: JsonSchema> {
+    /// True on success; false on failure (then `code`, `message`, `retryable`, `hint`).
+    pub ok: bool,
+    #[serde(flatten)]
+    pub result: Option<T>,
+    #[serde(flatten)]
+    pub failure: Option<Failure>,
+}
+
+/// The output schema of a tool whose success is `T`.
+pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    rmcp::handler::server::tool::schema_for_output::<Outcome<T>>()
+}
+
+/// A success: `text` is what a model reads (compact), `value` the structured content (which
+/// repeats the compact text in a field where the tool has one).
+pub fn success<T: Serialize + JsonSchema>(text: String, value: T) -> CallToolResult {
+    let outcome = Outcome {
+        ok: true,
+        result: Some(value),
+        failure: None,
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(serde_json::to_value(outcome).expect("outcomes serialize"));
+    result
+}
+
+/// A failure as a tool result (not a protocol error).
+pub fn failure(error: &Error) -> CallToolResult {
+    let failure = Failure {
+        code: error.code.name().to_owned(),
+        message: error.message.clone(),
+        retryable: error.retryable(),
+        hint: error.hint.clone(),
+    };
+    let text = format!(
+        "{} ({}): {} Hint: {}",
+        failure.code,
+        if failure.retryable {
+            "retryable"
+        } else {
+            "not retryable"
+        },
+        failure.message,
+        failure.hint
+    );
+    let outcome: Outcome<()> = Outcome {
+        ok: false,
+        result: None,
+        failure: Some(failure),
+    };
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(serde_json::to_value(outcome).expect("outcomes serialize"));
+    result
+}
+
+/// Arguments that do not fit the tool's schema (unknown or misspelled fields included).
+pub fn invalid_arguments(message: impl Into<String>) -> Error {
+    Error::new(
+        Code::InvalidArguments,
+        message,
+        "check the argument names and types against the tool's inputSchema",
+    )
+}

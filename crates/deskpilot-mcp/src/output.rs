@@ -1,0 +1,296 @@
+//! What the tools return on success (the structured content). Plain types: the MCP contract
+//! does not move when the engine's types do.
+
+use std::collections::BTreeMap;
+
+use deskpilot_core::model::{Node, NodeValue, Rect, State};
+use deskpilot_core::{AppInfo, Match};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Bounds {
+    pub x: i32,
+    pub y: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl From<Rect> for Bounds {
+    fn from(r: Rect) -> Self {
+        Bounds {
+            x: r.x,
+            y: r.y,
+            width: r.width,
+            height: r.height,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WindowOut {
+    pub title: String,
+    pub role: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
+    /// Known states among active, minimized.
+    pub states: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x11_window: Option<u32>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AppOut {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toolkit: Option<String>,
+    pub windows: Vec<WindowOut>,
+    /// False when the app did not answer in time.
+    pub responding: bool,
+    /// Its accessibility tree is (nearly) empty: deskpilot cannot see inside it.
+    pub blind: bool,
+    /// How to make a blind app visible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl AppOut {
+    pub fn new(app: &AppInfo, blind: bool) -> Self {
+        AppOut {
+            name: app.name.clone(),
+            pid: app.pid,
+            toolkit: app.toolkit.clone(),
+            windows: app
+                .windows
+                .iter()
+                .map(|w| WindowOut {
+                    title: w.title.clone(),
+                    role: w.role.name().to_owned(),
+                    bounds: w.bounds.map(Bounds::from),
+                    states: [State::Active, State::Minimized]
+                        .into_iter()
+                        .filter(|s| w.states.is(*s))
+                        .map(|s| s.name().to_owned())
+                        .collect(),
+                    x11_window: w.x11_window,
+                })
+                .collect(),
+            responding: app.responding,
+            blind,
+            hint: blind.then(|| blind_hint(app)),
+        }
+    }
+}
+
+/// How to switch an app's accessibility on, by what it looks like.
+fn blind_hint(app: &AppInfo) -> String {
+    let name = app.name.to_lowercase();
+    let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
+    if name.contains("chrom") || toolkit.contains("chromium") || name.contains("electron") {
+        "restart it with --force-renderer-accessibility (Chromium and Electron apps expose no page content without it)".into()
+    } else if toolkit == "qt" {
+        "start it with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the accessibility bus running".into()
+    } else {
+        "the app exposes almost no accessibility tree; check its accessibility settings or restart it with GTK_A11Y/QT/Chromium accessibility switches".into()
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ListAppsOut {
+    /// One line per app and window (what the text block shows).
+    pub text: String,
+    pub apps: Vec<AppOut>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ConnectOut {
+    /// Pass this as `session` to every other tool.
+    pub session: String,
+    pub app: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toolkit: Option<String>,
+    /// The window the session works on, when one was named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    pub windows: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DisconnectOut {
+    pub session: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TruncatedOut {
+    /// nodes, depth, deadline or unreachable.
+    pub reason: String,
+    /// The first element whose children were not all read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// Pass as `cursor` to snapshot to read the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SnapshotOut {
+    /// The tree, one line per node: `- role "name": value [states] [ref=eN]`.
+    pub tree: String,
+    /// Nodes read.
+    pub nodes: usize,
+    /// Lines in `tree`.
+    pub shown: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<TruncatedOut>,
+    /// The window is minimized: restore it to read its contents.
+    pub minimized: bool,
+    /// Per-node JSON, only with format "json".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub json: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ElementOut {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub role: String,
+    pub name: String,
+}
+
+impl From<&Match> for ElementOut {
+    fn from(m: &Match) -> Self {
+        ElementOut {
+            reference: m.reference.clone(),
+            role: m.role.name().to_owned(),
+            name: m.name.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FindOut {
+    /// One line per match, exact matches first.
+    pub text: String,
+    pub matches: Vec<ElementOut>,
+    /// All matches, before `limit`.
+    pub total: usize,
+    /// Matches whose name/value matched exactly.
+    pub exact: usize,
+    /// Containers that could not be searched, and why.
+    pub unsearched: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PropertiesOut {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub role: String,
+    /// The platform's own role when `role` is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_role: Option<String>,
+    pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Text, a number, or "[redacted N chars]" for a password.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// States known to be on.
+    pub states: Vec<String>,
+    /// States the toolkit does not report (neither on nor off).
+    pub unknown_states: Vec<String>,
+    pub actions: Vec<String>,
+    pub interfaces: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accessible_id: Option<String>,
+    pub attributes: BTreeMap<String, String>,
+    pub child_count: u32,
+}
+
+impl PropertiesOut {
+    pub fn new(reference: String, node: &Node) -> Self {
+        PropertiesOut {
+            reference,
+            role: node.role.name().to_owned(),
+            raw_role: node.raw_role.clone(),
+            name: node.display_name().to_owned(),
+            description: node.description.clone(),
+            value: node.value.as_ref().map(value_text),
+            states: node.states.iter_on().map(|s| s.name().to_owned()).collect(),
+            unknown_states: node
+                .states
+                .iter_unknown()
+                .map(|s| s.name().to_owned())
+                .collect(),
+            actions: node.actions.clone(),
+            interfaces: node
+                .interfaces
+                .iter()
+                .map(|i| i.name().to_owned())
+                .collect(),
+            bounds: node.bounds.map(Bounds::from),
+            accessible_id: node.accessible_id.clone(),
+            attributes: node.attributes.clone(),
+            child_count: node.child_count,
+        }
+    }
+}
+
+pub fn value_text(value: &NodeValue) -> String {
+    match value {
+        NodeValue::Text { text } => text.clone(),
+        NodeValue::Number { current, .. } => current.to_string(),
+        NodeValue::Redacted { chars: Some(n) } => format!("[redacted {n} chars]"),
+        NodeValue::Redacted { chars: None } => "[redacted]".into(),
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HitTestOut {
+    pub text: String,
+    /// Outermost first; the last is the deepest element at the point.
+    pub path: Vec<ElementOut>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FocusOut {
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub focused: Option<ElementOut>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReadTextOut {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub text: String,
+    pub start: u32,
+    pub end: u32,
+    /// The element's whole length in characters.
+    pub total: u32,
+    /// Pass as `offset` to read on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<u32>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReadTableOut {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The page as text: a header line, then one line per row, cells separated by " | ".
+    pub text: String,
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub first_row: u32,
+    /// Rows the table says it has (may be far more than exist as objects).
+    pub row_count: u32,
+    pub column_count: u32,
+    /// Pass as `first_row` to read on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_row: Option<u32>,
+}
