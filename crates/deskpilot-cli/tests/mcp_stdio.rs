@@ -126,3 +126,51 @@ fn an_agent_session_over_stdio() {
         .expect("exits within 5 s of stdin closing");
     assert!(status.success(), "{status}");
 }
+
+#[test]
+fn wait_for_sees_a_label_change_and_a_timeout_says_what_it_saw() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut server = start(&desktop);
+    server.initialize();
+    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Start waiting, then change the label from outside (the fixture's control channel).
+    server.send_line(
+        &json!({"jsonrpc": "2.0", "id": 900, "method": "tools/call", "params": {
+            "name": "wait_for",
+            "arguments": {"session": session, "selector": "label[name=Done]", "timeout_ms": 10000}
+        }})
+        .to_string(),
+    );
+    fixture
+        .command("set_label", json!({"text": "Done"}))
+        .unwrap();
+    let reply = loop {
+        let reply = server.receive();
+        if reply["id"] == 900 {
+            break reply;
+        }
+    };
+    let result = &reply["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["structuredContent"]["element"]["name"], "Done");
+
+    let timeout = server.call(
+        "wait_for",
+        json!({"session": session, "selector": "button[name=Count]", "until": "disappears", "timeout_ms": 300}),
+    );
+    assert_eq!(timeout["isError"], true);
+    assert_eq!(timeout["structuredContent"]["code"], "timeout");
+    assert!(
+        timeout["structuredContent"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("button \"Count\""),
+        "{timeout}"
+    );
+}

@@ -16,6 +16,7 @@ pub mod refs;
 pub mod render;
 pub mod selector;
 pub mod session;
+pub mod wait;
 pub mod window_system;
 
 pub use app::{AppInfo, WindowInfo};
@@ -32,4 +33,5 @@ pub use engine::{
 };
 pub use error::{Code, Error};
 pub use session::{ConnectTarget, SessionInfo};
+pub use wait::{Condition, WaitOutcome};
 pub use window_system::{ClientWindow, WindowSystem};

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use deskpilot_core::model::State;
 use deskpilot_core::{Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
 use deskpilot_fake::{FakeBackend, id};
 
@@ -513,4 +514,83 @@ async fn hit_test_focus_and_properties() {
         secret.node.value,
         Some(deskpilot_core::model::NodeValue::Redacted { .. })
     ));
+}
+
+#[tokio::test]
+async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
+    use deskpilot_core::{Condition, TextMatch};
+    use std::time::Duration;
+
+    let (fake, engine) = engine();
+    let engine = Arc::new(engine);
+    let s = session(&engine).await;
+    let present = engine
+        .wait_for(
+            &s,
+            &sel("button[name=OK]"),
+            None,
+            &Condition::Appears,
+            Duration::from_secs(1),
+        )
+        .await
+        .unwrap();
+    assert_eq!(present.element.unwrap().name, "OK");
+    assert_eq!(present.polls, 1);
+
+    // A state that changes while waiting.
+    let edit = {
+        let fake = fake.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            fake.edit(&id(":1.1", "/notify"), |n| {
+                n.node.states.set(State::Checked, false)
+            });
+        })
+    };
+    let unchecked = engine
+        .wait_for(
+            &s,
+            &sel("checkbox[name=Notify]"),
+            None,
+            &Condition::State {
+                state: State::Checked,
+                on: false,
+            },
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    assert!(unchecked.polls > 1, "it had to wait");
+    edit.await.unwrap();
+
+    let value = engine
+        .wait_for(
+            &s,
+            &sel("textbox"),
+            None,
+            &Condition::Value(TextMatch::Exact("Ada".into())),
+            Duration::from_secs(1),
+        )
+        .await
+        .unwrap();
+    assert_eq!(value.element.unwrap().name, "Name");
+
+    let error = engine
+        .wait_for(
+            &s,
+            &sel("button[name=OK]"),
+            None,
+            &Condition::Disappears,
+            Duration::from_millis(300),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Timeout);
+    assert!(
+        error
+            .message
+            .contains("last seen: 1 match(es): button \"OK\""),
+        "{}",
+        error.message
+    );
 }

@@ -127,3 +127,22 @@ pub struct ReadTableArgs {
     /// How many rows (default 50, at most 500).
     pub rows: Option<u32>,
 }
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// What to wait on, as in find (e.g. `label[name=Done]`, `dialog[name=Confirm]`).
+    pub selector: String,
+    /// Search only within this element (a ref or a selector).
+    pub within: Option<String>,
+    /// "appears" (default) or "disappears".
+    pub until: Option<String>,
+    /// Wait until a match has this state on (`checked`) or off (`!checked`).
+    pub state: Option<String>,
+    /// Wait until a match has exactly this value (text, or a number as text).
+    pub value: Option<String>,
+    /// Give up after this many milliseconds (default 5000, at most 60000).
+    pub timeout_ms: Option<u64>,
+}

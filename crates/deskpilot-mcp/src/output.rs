@@ -294,3 +294,12 @@ pub struct ReadTableOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_row: Option<u32>,
 }
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WaitForOut {
+    pub text: String,
+    /// The element that met the condition (none when waiting for a disappearance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element: Option<ElementOut>,
+    pub elapsed_ms: u64,
+}

@@ -148,6 +148,28 @@ impl DeskpilotServer {
     }
 
     #[tool(
+        description = "Wait until an element matching a selector appears (default), disappears, has a state on or off (`state`: \"checked\" / \"!checked\"), or has a value (`value`). Fails with code timeout, saying what was last seen.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = schema_for_type::<WaitForArgs>(),
+        output_schema = output_schema::<WaitForOut>()
+    )]
+    async fn wait_for(
+        &self,
+        Parameters(raw): Parameters<JsonObject>,
+        cancelled: tokio_util::sync::CancellationToken,
+    ) -> ToolResult {
+        tokio::select! {
+            result = self.wait_for_impl(raw) => respond(result),
+            // A cancelled request stops polling at once (dropping the wait).
+            _ = cancelled.cancelled() => respond(Err(Error::new(
+                deskpilot_core::Code::Timeout,
+                "cancelled by the client",
+                "nothing to do",
+            ))),
+        }
+    }
+
+    #[tool(
         description = "A table's rows, paged (first_row, rows), with its column headers on every page and the row count the table reports.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = schema_for_type::<ReadTableArgs>(),
@@ -434,6 +456,54 @@ impl DeskpilotServer {
                 out.text, out.start, out.end, out.total
             ),
             None => out.text.clone(),
+        };
+        Ok(success(text, out))
+    }
+
+    async fn wait_for_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
+        use deskpilot_core::{Condition, TextMatch};
+        let a: WaitForArgs = args::parse(Some(raw))?;
+        let selector = deskpilot_core::Selector::parse(&a.selector)?;
+        let within = a.within.as_deref().map(args::target).transpose()?;
+        let condition = match (a.until.as_deref(), a.state.as_deref(), a.value) {
+            (None | Some("appears"), None, None) => Condition::Appears,
+            (Some("disappears"), None, None) => Condition::Disappears,
+            (None, Some(state), None) => {
+                let (on, name) = match state.strip_prefix('!') {
+                    Some(name) => (false, name),
+                    None => (true, state),
+                };
+                let state = deskpilot_core::model::State::from_name(name)
+                    .ok_or_else(|| invalid_arguments(format!("unknown state {name:?}")))?;
+                Condition::State { state, on }
+            }
+            (None, None, Some(value)) => Condition::Value(TextMatch::Exact(value)),
+            (Some(other), None, None) => {
+                return Err(invalid_arguments(format!(
+                    "until {other:?}: use appears or disappears"
+                )));
+            }
+            _ => return Err(invalid_arguments("give one of until, state, value")),
+        };
+        let timeout = Duration::from_millis(a.timeout_ms.unwrap_or(5000).min(60_000));
+        let outcome = self
+            .engine
+            .wait_for(&a.session, &selector, within.as_ref(), &condition, timeout)
+            .await?;
+        let text = match &outcome.element {
+            Some(m) => format!(
+                "- {} \"{}\" [ref={}]\n# met after {} ms\n",
+                m.role,
+                escape(&m.name, 100),
+                m.reference,
+                outcome.elapsed_ms
+            ),
+            None => format!("# gone after {} ms\n", outcome.elapsed_ms),
+        };
+        let out = WaitForOut {
+            text: text.clone(),
+            element: outcome.element.as_ref().map(ElementOut::from),
+            elapsed_ms: outcome.elapsed_ms,
         };
         Ok(success(text, out))
     }

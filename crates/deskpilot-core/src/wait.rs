@@ -1,0 +1,128 @@
+//! `wait_for`: until an element matching a selector appears, disappears, or reaches a state or
+//! value, with a deadline. Bounded polling of `find` for now; an event-driven cache replaces
+//! the polling later.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::engine::{Engine, FindResult, Match, Target};
+use crate::error::{Code, Error, Result};
+use crate::model::{NodeValue, State};
+use crate::selector::{Selector, TextMatch};
+
+/// What `wait_for` waits for.
+#[derive(Debug, Clone)]
+pub enum Condition {
+    /// At least one element matches.
+    Appears,
+    /// No element matches.
+    Disappears,
+    /// A matching element has `state` known on (`on: true`) or known off (`on: false`).
+    State { state: State, on: bool },
+    /// A matching element's value (text or number) matches.
+    Value(TextMatch),
+}
+
+/// What a finished wait saw.
+#[derive(Debug, Clone, Serialize)]
+pub struct WaitOutcome {
+    /// The element that met the condition (none for `Disappears`).
+    pub element: Option<Match>,
+    pub elapsed_ms: u64,
+    pub polls: u32,
+}
+
+/// Time between two looks at the tree.
+const POLL: Duration = Duration::from_millis(100);
+
+impl Engine {
+    /// Waits until `condition` holds for `selector` (within `within`), or fails with `timeout`
+    /// saying what was last seen. Dropping the future (a cancelled request) stops the work.
+    pub async fn wait_for(
+        &self,
+        session: &str,
+        selector: &Selector,
+        within: Option<&Target>,
+        condition: &Condition,
+        timeout: Duration,
+    ) -> Result<WaitOutcome> {
+        let started = Instant::now();
+        let mut polls = 0;
+        loop {
+            polls += 1;
+            let found = self.find(session, selector, within, 20).await?;
+            if let Some(element) = met(&found, condition) {
+                return Ok(WaitOutcome {
+                    element,
+                    elapsed_ms: started.elapsed().as_millis() as u64,
+                    polls,
+                });
+            }
+            if started.elapsed() >= timeout {
+                return Err(Error::new(
+                    Code::Timeout,
+                    format!(
+                        "waited {} ms ({polls} looks) and the condition never held; last seen: {}",
+                        started.elapsed().as_millis(),
+                        last_seen(&found)
+                    ),
+                    "check the selector and condition against a fresh snapshot, or wait longer",
+                ));
+            }
+            tokio::time::sleep(POLL.min(timeout.saturating_sub(started.elapsed()))).await;
+        }
+    }
+}
+
+/// `Some(element)` when the condition holds (`Some(None)` for a disappearance).
+fn met(found: &FindResult, condition: &Condition) -> Option<Option<Match>> {
+    match condition {
+        Condition::Appears => found.matches.first().cloned().map(Some),
+        Condition::Disappears => (found.total == 0).then_some(None),
+        Condition::State { state, on } => found
+            .matches
+            .iter()
+            .find(|m| m.node.states.get(*state) == Some(*on))
+            .cloned()
+            .map(Some),
+        Condition::Value(want) => found
+            .matches
+            .iter()
+            .find(|m| match &m.node.value {
+                Some(NodeValue::Text { text }) => want.matches(text),
+                Some(NodeValue::Number { current, .. }) => want.matches(&current.to_string()),
+                // A secret's value is never compared.
+                Some(NodeValue::Redacted { .. }) | None => false,
+            })
+            .cloned()
+            .map(Some),
+    }
+}
+
+fn last_seen(found: &FindResult) -> String {
+    if found.total == 0 {
+        return "no element matched".into();
+    }
+    let shown: Vec<String> = found
+        .matches
+        .iter()
+        .take(3)
+        .map(|m| {
+            let states: Vec<&str> = m.node.states.iter_on().map(|s| s.name()).collect();
+            let value = match &m.node.value {
+                Some(NodeValue::Text { text }) => format!(": {text:?}"),
+                Some(NodeValue::Number { current, .. }) => format!(": {current}"),
+                _ => String::new(),
+            };
+            format!(
+                "{} {:?}{value} [{}] [ref={}]",
+                m.role,
+                m.name,
+                states.join(", "),
+                m.reference
+            )
+        })
+        .collect();
+    format!("{} match(es): {}", found.total, shown.join("; "))
+}
