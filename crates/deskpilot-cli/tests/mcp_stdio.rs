@@ -174,3 +174,77 @@ fn wait_for_sees_a_label_change_and_a_timeout_says_what_it_saw() {
         "{timeout}"
     );
 }
+
+/// Every failure code a read tool can produce, each from a real situation.
+#[test]
+fn each_failure_code_comes_back_as_a_structured_tool_error() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    let desktop = VirtualDesktop::start().unwrap();
+    let frozen = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut doomed = desktop.launch_fixture(Fixture::Gtk4).unwrap();
+    let mut server = start(&desktop);
+    server.initialize();
+    let session = |server: &mut McpClient, window: &str| -> String {
+        let r = server.call("connect", json!({"window": window}));
+        r["structuredContent"]["session"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let gtk3 = session(&mut server, "deskpilot GTK3 fixture");
+    let gtk4 = session(&mut server, "deskpilot GTK4 fixture");
+    let code = |result: &serde_json::Value| -> (String, bool) {
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(result["structuredContent"]["ok"], false);
+        assert!(
+            result["structuredContent"]["hint"]
+                .as_str()
+                .is_some_and(|h| !h.is_empty())
+        );
+        (
+            result["structuredContent"]["code"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+            result["structuredContent"]["retryable"].as_bool().unwrap(),
+        )
+    };
+
+    let r = server.call(
+        "get_properties",
+        json!({"session": gtk3, "target": "radio"}),
+    );
+    assert_eq!(code(&r), ("ambiguous".into(), false));
+    let r = server.call(
+        "get_properties",
+        json!({"session": gtk3, "target": "button[name=Nope]"}),
+    );
+    assert_eq!(code(&r), ("not_found".into(), true));
+    let r = server.call("connect", json!({"window": "no such window"}));
+    assert_eq!(code(&r).0, "not_found");
+    let r = server.call("connect", json!({"pid": 1, "window": "x"}));
+    assert_eq!(code(&r).0, "invalid_arguments");
+    let r = server.call("read_text", json!({"session": gtk3, "target": "password"}));
+    assert_eq!(code(&r).0, "unsupported");
+
+    kill(Pid::from_raw(frozen.pid() as i32), Signal::SIGSTOP).unwrap();
+    let r = server.call("snapshot", json!({"session": gtk3}));
+    assert_eq!(code(&r), ("app_not_responding".into(), true));
+    kill(Pid::from_raw(frozen.pid() as i32), Signal::SIGCONT).unwrap();
+
+    doomed.app.kill();
+    let r = server.call("snapshot", json!({"session": gtk4}));
+    assert_eq!(code(&r), ("app_gone".into(), false));
+}
+
+/// The catalog is a contract: a change to it shows up here.
+#[test]
+fn tools_list_golden() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut server = start(&desktop);
+    server.initialize();
+    let list = server.request("tools/list", json!({}));
+    insta::assert_json_snapshot!(list["result"]);
+}
