@@ -323,15 +323,22 @@ async fn calc_guard(inputs: &Path) -> serde_json::Value {
         .await
         .unwrap();
     let window = settled_window(&backend, app.pid(), "Calc").await;
-    let pid = app.registration().unwrap().pid;
-    let before = rss_kb(pid).unwrap_or(0);
+    // The pid of the process that owns the window now: LibreOffice restarts itself once when
+    // it creates a profile, so the launch's registration may be gone.
+    let apps = backend.apps().await.unwrap();
+    let pid = apps
+        .iter()
+        .find(|a| a.id.app == window.app)
+        .and_then(|a| a.pid)
+        .expect("Calc's pid");
+    let before = rss_kb(pid).expect("Calc's memory is readable");
     let start = Instant::now();
     let tree = backend
         .snapshot(&window, &limits())
         .await
         .expect("calc snapshot");
     let ms = start.elapsed().as_secs_f64() * 1000.0;
-    let after = rss_kb(pid).unwrap_or(0);
+    let after = rss_kb(pid).expect("Calc is still running");
     let grown_mb = (after.saturating_sub(before)) as f64 / 1024.0;
     let not_realized = tree
         .incomplete()
