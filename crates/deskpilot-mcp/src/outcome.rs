@@ -33,9 +33,44 @@ pub struct Outcome<T: JsonSchema> {
     pub failure: Option<Failure>,
 }
 
-/// The output schema of a tool whose success is `T`.
+/// The output schema of a tool whose success is `T`. Output schemas are for programs: their
+/// descriptions are dropped (the catalog's size is a budget: all tools within 25 KB).
 pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
-    rmcp::handler::server::tool::schema_for_output::<Outcome<T>>()
+    let mut schema = (*rmcp::handler::server::tool::schema_for_output::<Outcome<T>>()).clone();
+    strip(&mut schema, true);
+    Arc::new(schema)
+}
+
+/// The input schema of a tool: what a model reads to call it, descriptions kept.
+pub fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    let mut schema = (*rmcp::handler::server::tool::schema_for_type::<T>()).clone();
+    strip(&mut schema, false);
+    Arc::new(schema)
+}
+
+/// Removes what no host needs: `$schema`, the root `title`, and (for outputs) descriptions.
+fn strip(schema: &mut JsonObject, descriptions: bool) {
+    schema.remove("$schema");
+    schema.remove("title");
+    fn walk(value: &mut serde_json::Value, descriptions: bool) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if descriptions {
+                    map.remove("description");
+                }
+                for (_, v) in map.iter_mut() {
+                    walk(v, descriptions);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|v| walk(v, descriptions)),
+            _ => {}
+        }
+    }
+    if descriptions {
+        for (_, v) in schema.iter_mut() {
+            walk(v, true);
+        }
+    }
 }
 
 /// A success: `text` is what a model reads (compact), `value` the structured content (which

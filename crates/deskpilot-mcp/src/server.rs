@@ -6,13 +6,12 @@ use std::time::Duration;
 
 use deskpilot_core::{ConnectTarget, Engine, Error, Filter, SnapshotRequest, WalkLimits, escape};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::schema_for_type;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, JsonObject, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::args::{self, *};
-use crate::outcome::{failure, invalid_arguments, output_schema, success};
+use crate::outcome::{failure, input_schema, invalid_arguments, output_schema, success};
 use crate::output::*;
 
 /// What the server tells a model about how to use it.
@@ -22,7 +21,9 @@ Workflow: list_apps -> connect (by pid, app or window title; returns a session i
 (get_properties, read_text, read_table, hit_test, get_focus) -> act (only with --allow-input) -> \
 snapshot again to verify. Pass `session` to every tool but list_apps and connect. Refs belong to \
 the session that issued them and are refused once the element changed: take a new snapshot. \
-Failures come back with ok:false, a code, whether a retry can help, and a hint.";
+Every result has ok; a failure has ok:false, code (stale_ref, not_found, ambiguous, timeout, \
+app_not_responding, app_gone, invalid_selector, invalid_arguments, unknown_session, \
+input_not_allowed, unsupported, backend), message, retryable and hint (what to do next).";
 
 /// An app with fewer nodes than this is flagged blind.
 const BLIND_BELOW: usize = 10;
@@ -53,7 +54,7 @@ impl DeskpilotServer {
     #[tool(
         description = "List the applications on the desktop with their windows (title, bounds, states, X11 id), pid and toolkit. An app whose tree is nearly empty is flagged blind, with a hint how to switch its accessibility on.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<ListAppsArgs>(),
+        input_schema = input_schema::<ListAppsArgs>(),
         output_schema = output_schema::<ListAppsOut>()
     )]
     async fn list_apps(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -63,7 +64,7 @@ impl DeskpilotServer {
     #[tool(
         description = "Open a session on an app (by pid or name) or a window (by title or X11 id). Returns the session id every other tool needs. Several sessions can be open at once.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<ConnectArgs>(),
+        input_schema = input_schema::<ConnectArgs>(),
         output_schema = output_schema::<ConnectOut>()
     )]
     async fn connect(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -73,7 +74,7 @@ impl DeskpilotServer {
     #[tool(
         description = "Close a session; its refs stop working.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<SessionArgs>(),
+        input_schema = input_schema::<SessionArgs>(),
         output_schema = output_schema::<DisconnectOut>()
     )]
     async fn disconnect(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -90,7 +91,7 @@ impl DeskpilotServer {
     #[tool(
         description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. filter: interactive (default), text, all. A cut snapshot says why and returns a cursor to continue.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<SnapshotArgs>(),
+        input_schema = input_schema::<SnapshotArgs>(),
         output_schema = output_schema::<SnapshotOut>()
     )]
     async fn snapshot(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -100,7 +101,7 @@ impl DeskpilotServer {
     #[tool(
         description = "Find elements at any depth by selector (see its description); exact matches first, then document order, each with a ref. Says which containers it could not search.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<FindArgs>(),
+        input_schema = input_schema::<FindArgs>(),
         output_schema = output_schema::<FindOut>()
     )]
     async fn find(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -110,7 +111,7 @@ impl DeskpilotServer {
     #[tool(
         description = "Everything known about one element: role, name, value, states (and which are unknown), actions, interfaces, bounds, accessible id, attributes.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<TargetArgs>(),
+        input_schema = input_schema::<TargetArgs>(),
         output_schema = output_schema::<PropertiesOut>()
     )]
     async fn get_properties(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -120,7 +121,7 @@ impl DeskpilotServer {
     #[tool(
         description = "The element at a screen point in the session's window, with its ancestors (outermost first).",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<HitTestArgs>(),
+        input_schema = input_schema::<HitTestArgs>(),
         output_schema = output_schema::<HitTestOut>()
     )]
     async fn hit_test(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -130,7 +131,7 @@ impl DeskpilotServer {
     #[tool(
         description = "The element that has the keyboard focus in the session's window.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<SessionArgs>(),
+        input_schema = input_schema::<SessionArgs>(),
         output_schema = output_schema::<FocusOut>()
     )]
     async fn get_focus(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -140,7 +141,7 @@ impl DeskpilotServer {
     #[tool(
         description = "An element's text, paged by characters (offset, length). A password field's text is never read.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<ReadTextArgs>(),
+        input_schema = input_schema::<ReadTextArgs>(),
         output_schema = output_schema::<ReadTextOut>()
     )]
     async fn read_text(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
@@ -150,7 +151,7 @@ impl DeskpilotServer {
     #[tool(
         description = "Wait until an element matching a selector appears (default), disappears, has a state on or off (`state`: \"checked\" / \"!checked\"), or has a value (`value`). Fails with code timeout, saying what was last seen.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<WaitForArgs>(),
+        input_schema = input_schema::<WaitForArgs>(),
         output_schema = output_schema::<WaitForOut>()
     )]
     async fn wait_for(
@@ -172,7 +173,7 @@ impl DeskpilotServer {
     #[tool(
         description = "A table's rows, paged (first_row, rows), with its column headers on every page and the row count the table reports.",
         annotations(read_only_hint = true, open_world_hint = true),
-        input_schema = schema_for_type::<ReadTableArgs>(),
+        input_schema = input_schema::<ReadTableArgs>(),
         output_schema = output_schema::<ReadTableOut>()
     )]
     async fn read_table(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
