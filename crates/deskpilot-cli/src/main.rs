@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, anyhow};
 use clap::{Parser, Subcommand};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::{AppInfo, ConnectTarget, Engine, Filter, Selector, SnapshotRequest};
+use deskpilot_core::{AppInfo, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
 
 #[derive(Parser)]
 #[command(name = "deskpilot", version, about)]
@@ -43,6 +43,28 @@ enum Command {
     },
     /// Serve the Model Context Protocol on stdin/stdout for agents (read-only tools).
     Mcp,
+    /// Everything known about one element (selected by a selector that matches exactly one).
+    Props { target: String, selector: String },
+    /// An element's text, paged by characters.
+    Text {
+        target: String,
+        selector: String,
+        #[arg(long, default_value_t = 0)]
+        offset: u32,
+        #[arg(long)]
+        length: Option<u32>,
+    },
+    /// A table's rows with its headers, paged.
+    Table {
+        target: String,
+        selector: String,
+        #[arg(long, default_value_t = 0)]
+        first_row: u32,
+        #[arg(long, default_value_t = 50)]
+        rows: u32,
+        #[arg(long)]
+        json: bool,
+    },
     /// Find elements by selector, e.g. 'button[name="Save"]' (see docs/selectors.md).
     Find {
         target: String,
@@ -142,6 +164,75 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Props { target, selector } => {
+            let Some(session) = connect(&engine, &target).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            let target = Target::Selector(Selector::parse(&selector)?);
+            match engine.properties(&session, &target).await {
+                Ok(resolved) => {
+                    println!("{}", serde_json::to_string_pretty(&resolved.node)?);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(report(&e)),
+            }
+        }
+        Command::Text {
+            target,
+            selector,
+            offset,
+            length,
+        } => {
+            let Some(session) = connect(&engine, &target).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            let target = Target::Selector(Selector::parse(&selector)?);
+            match engine.read_text(&session, &target, offset, length).await {
+                Ok(read) => {
+                    println!("{}", read.slice.text);
+                    if let Some(next) = read.next_offset {
+                        eprintln!(
+                            "# characters {}..{} of {}; next --offset {next}",
+                            read.slice.start, read.slice.end, read.slice.total
+                        );
+                    }
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(report(&e)),
+            }
+        }
+        Command::Table {
+            target,
+            selector,
+            first_row,
+            rows,
+            json,
+        } => {
+            let Some(session) = connect(&engine, &target).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            let target = Target::Selector(Selector::parse(&selector)?);
+            match engine.read_table(&session, &target, first_row, rows).await {
+                Ok(read) if json => {
+                    println!("{}", serde_json::to_string_pretty(&read)?);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Ok(read) => {
+                    println!("{}", read.slice.headers.join("\t"));
+                    for row in &read.slice.rows {
+                        println!("{}", row.join("\t"));
+                    }
+                    eprintln!(
+                        "# rows {}..{} of {}",
+                        read.slice.first_row,
+                        read.slice.first_row + read.slice.rows.len() as u32,
+                        read.slice.row_count
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(report(&e)),
+            }
+        }
         Command::Find {
             target,
             selector,
@@ -178,6 +269,20 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
+    }
+}
+
+/// Prints an engine failure; exit code 1 for "not found", 2 for everything else.
+fn report(error: &deskpilot_core::Error) -> ExitCode {
+    eprintln!(
+        "deskpilot: {} ({}): {}",
+        error.code.name(),
+        error.message,
+        error.hint
+    );
+    match error.code {
+        deskpilot_core::Code::NotFound => ExitCode::from(1),
+        _ => ExitCode::from(2),
     }
 }
 

@@ -1,0 +1,95 @@
+//! The `deskpilot` CLI against the real fixture desktop: output and exit codes (0 ok, 1 not
+//! found, 2 error).
+
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use deskpilot_desktop::{Fixture, VirtualDesktop};
+use serde_json::json;
+
+fn deskpilot(desktop: &VirtualDesktop, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_deskpilot"))
+        .args(args)
+        .args([
+            "--bus",
+            desktop.session_bus_address(),
+            "--display",
+            desktop.display(),
+        ])
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .env_remove("DISPLAY")
+        .output()
+        .expect("deskpilot runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn the_cli_reads_the_fixture_with_honest_exit_codes() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    fixture
+        .command(
+            "set_text",
+            json!({"widget": "name", "text": "Ada Lovelace"}),
+        )
+        .unwrap();
+    fixture
+        .oracle
+        .wait_value(
+            "name",
+            "text",
+            json!("Ada Lovelace"),
+            Duration::from_secs(5),
+        )
+        .unwrap();
+    let window = Fixture::Gtk3.window_title();
+
+    let apps = deskpilot(&desktop, &["apps"]);
+    assert!(apps.status.success());
+    assert!(stdout(&apps).contains(window), "{}", stdout(&apps));
+
+    let snapshot = deskpilot(&desktop, &["snapshot", window]);
+    assert!(snapshot.status.success());
+    assert!(stdout(&snapshot).contains("- button \"Count\""));
+    let json = deskpilot(&desktop, &["snapshot", window, "--json"]);
+    let tree: serde_json::Value = serde_json::from_slice(&json.stdout).expect("--json is JSON");
+    assert!(tree["nodes"].as_array().unwrap().len() > 100);
+
+    let found = deskpilot(&desktop, &["find", window, "checkbox[name*=notif]"]);
+    assert_eq!(found.status.code(), Some(0));
+    assert!(stdout(&found).contains("checkbox \"Enable notifications\""));
+    let nothing = deskpilot(&desktop, &["find", window, "button[name=Nope]"]);
+    assert_eq!(nothing.status.code(), Some(1));
+    let malformed = deskpilot(&desktop, &["find", window, "buton"]);
+    assert_eq!(malformed.status.code(), Some(2));
+    let no_window = deskpilot(&desktop, &["snapshot", "no such window"]);
+    assert_eq!(no_window.status.code(), Some(1));
+
+    let props = deskpilot(&desktop, &["props", window, "[id=counter]"]);
+    assert!(
+        props.status.success(),
+        "{}",
+        String::from_utf8_lossy(&props.stderr)
+    );
+    let props: serde_json::Value = serde_json::from_slice(&props.stdout).unwrap();
+    assert_eq!(props["name"], "Count");
+    let ambiguous = deskpilot(&desktop, &["props", window, "radio"]);
+    assert_eq!(ambiguous.status.code(), Some(2));
+
+    let text = deskpilot(
+        &desktop,
+        &["text", window, "textbox[name=Name]", "--offset", "4"],
+    );
+    assert_eq!(stdout(&text).trim(), "Lovelace");
+    let table = deskpilot(
+        &desktop,
+        &["table", window, "table[name=Inventory]", "--rows", "2"],
+    );
+    assert_eq!(
+        stdout(&table),
+        "Name\tQuantity\tStatus\nItem 001\t7\tBackorder\nItem 002\t14\tDiscontinued\n"
+    );
+}
