@@ -248,3 +248,46 @@ fn tools_list_golden() {
     let list = server.request("tools/list", json!({}));
     insta::assert_json_snapshot!(list["result"]);
 }
+
+/// The 2026-07-28 era: no initialize; `server/discover`, then every request carries its
+/// protocol version and client info in `_meta`, and the session id travels in the call.
+#[test]
+fn the_2026_07_28_protocol_works_without_initialize() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut server = start(&desktop);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let discover = server.request("server/discover", json!({"_meta": meta}));
+    let versions = discover["result"]["supportedVersions"].as_array().unwrap();
+    assert!(versions.contains(&json!("2026-07-28")) && versions.contains(&json!("2025-11-25")));
+    assert!(
+        discover["result"]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("list_apps")
+    );
+    let list = server.request("tools/list", json!({"_meta": meta}));
+    assert!(list["result"]["tools"].as_array().unwrap().len() >= 11);
+    let connect = server.request(
+        "tools/call",
+        json!({"name": "connect", "arguments": {"window": "deskpilot GTK3 fixture"}, "_meta": meta}),
+    );
+    let session = connect["result"]["structuredContent"]["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let snapshot = server.request(
+        "tools/call",
+        json!({"name": "snapshot", "arguments": {"session": session}, "_meta": meta}),
+    );
+    assert!(
+        snapshot["result"]["structuredContent"]["tree"]
+            .as_str()
+            .unwrap()
+            .contains("button \"Count\"")
+    );
+}
