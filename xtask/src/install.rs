@@ -24,6 +24,8 @@ pub const PACKAGES: &[&str] = &[
     // shows itself on AT-SPI only through its GTK 3 plugin.
     "libreoffice-calc",
     "libreoffice-gtk3",
+    // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.
+    "python3-venv",
     // prlimit, to cap Calc's address space in that test.
     "util-linux",
     // The pyatspi comparison walk of the benchmark, and debugging by hand.

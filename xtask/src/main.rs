@@ -5,6 +5,7 @@ mod demo;
 mod desktop;
 mod install;
 mod test;
+mod venv;
 
 use clap::{Parser, Subcommand};
 

@@ -8,6 +8,7 @@ use deskpilot_desktop::procs;
 
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
+    crate::venv::ensure()?;
     let before = procs::marked_pids(None);
     cargo(&["build", "--workspace", "--all-targets"])?;
     let mut args = vec!["test", "--workspace"];

@@ -291,3 +291,42 @@ fn the_2026_07_28_protocol_works_without_initialize() {
             .contains("button \"Count\"")
     );
 }
+
+/// The official MCP Python SDK (PyPI `mcp`, in the venv `cargo xtask test` makes) speaks to
+/// `deskpilot mcp` like a real host.
+#[test]
+fn the_official_python_sdk_client_works() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = root.join("target/mcp-venv/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run `cargo xtask test` (it creates the venv with the MCP Python SDK)",
+        python.display()
+    );
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let output = Command::new(python)
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/sdk_client.py"))
+        .args([
+            env!("CARGO_BIN_EXE_deskpilot"),
+            desktop.session_bus_address(),
+            desktop.display(),
+            Fixture::Gtk3.window_title(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    println!("python SDK: {report}");
+    assert_eq!(report["server"], "deskpilot");
+    assert_eq!(report["protocol"], "2025-11-25");
+    assert!(report["tools"].as_array().unwrap().len() >= 11);
+    assert_eq!(report["output_schemas"], true);
+    assert_eq!(report["tree_has_count"], true);
+    assert_eq!(report["text_block_has_tree"], true);
+    assert_eq!(report["misspelled"], json!([true, "invalid_arguments"]));
+}
