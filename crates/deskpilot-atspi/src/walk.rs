@@ -22,6 +22,9 @@ use crate::read::{AppTraits, complete_node, read_node};
 /// AT-SPI's MANAGES_DESCENDANTS state bit.
 const MANAGES_DESCENDANTS: u64 = 1 << 31;
 
+/// Progress is reported every this many nodes read.
+const PROGRESS_EVERY: usize = 100;
+
 /// Nodes read at once. Measured on this machine: 64 calls in flight reach ~30-40k calls/s on
 /// the a11y bus; a node costs 4 + 1-4 calls, so 32 nodes keep ~128-256 calls in flight.
 const IN_FLIGHT: usize = 32;
@@ -65,6 +68,7 @@ pub async fn walk(
     let mut unreachable_apps: HashSet<String> = HashSet::new();
     let deadline = tokio::time::Instant::from_std(limits.deadline);
     let calls_before = proto.calls();
+    let mut read = 0usize;
     let started = std::time::Instant::now();
 
     loop {
@@ -114,6 +118,12 @@ pub async fn walk(
             }
         };
         let (index, result) = next;
+        read += 1;
+        if let Some(progress) = &limits.progress
+            && read.is_multiple_of(PROGRESS_EVERY)
+        {
+            progress.report(read);
+        }
         match result {
             Ok((node, children)) => {
                 let depth = slots[index].depth;

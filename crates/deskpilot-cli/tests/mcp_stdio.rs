@@ -330,3 +330,44 @@ fn the_official_python_sdk_client_works() {
     assert_eq!(report["text_block_has_tree"], true);
     assert_eq!(report["misspelled"], json!([true, "invalid_arguments"]));
 }
+
+/// A client that asks for progress gets `notifications/progress` while a snapshot walks.
+#[test]
+fn long_snapshots_report_progress_when_asked() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut server = start(&desktop);
+    server.initialize();
+    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    server.send_line(
+        &json!({"jsonrpc": "2.0", "id": 700, "method": "tools/call", "params": {
+            "name": "snapshot",
+            "arguments": {"session": session, "filter": "all"},
+            "_meta": {"progressToken": "walk-1"}
+        }})
+        .to_string(),
+    );
+    let mut progress = Vec::new();
+    let reply = loop {
+        let message = server.receive();
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "walk-1");
+            progress.push(message["params"]["progress"].as_f64().unwrap());
+        } else if message["id"] == 700 {
+            break message;
+        }
+    };
+    assert_eq!(reply["result"]["isError"], false);
+    assert!(
+        progress.len() >= 3,
+        "the fixture's 700+ elements give several reports: {progress:?}"
+    );
+    assert!(
+        progress.windows(2).all(|w| w[0] < w[1]),
+        "progress only grows: {progress:?}"
+    );
+}

@@ -8,6 +8,23 @@ use crate::app::AppInfo;
 use crate::details::{TableSlice, TextSlice};
 use crate::model::{ElementId, Node, Tree};
 
+/// Told how many nodes a walk has read so far (every hundred or so): long snapshots report
+/// progress to whoever asked for it.
+#[derive(Clone)]
+pub struct ProgressSink(pub std::sync::Arc<dyn Fn(usize) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
+impl ProgressSink {
+    pub fn report(&self, nodes: usize) {
+        (self.0)(nodes)
+    }
+}
+
 /// Bounds of one walk of a tree.
 #[derive(Debug, Clone)]
 pub struct WalkLimits {
@@ -23,6 +40,8 @@ pub struct WalkLimits {
     /// Any container reporting more children than this is never enumerated (a spreadsheet's
     /// 2^31 cells would take the app down).
     pub max_children: u32,
+    /// Where to report progress, if anyone listens.
+    pub progress: Option<ProgressSink>,
 }
 
 impl WalkLimits {
@@ -42,6 +61,7 @@ impl Default for WalkLimits {
             deadline: Instant::now() + Duration::from_secs(10),
             max_managed_children: 1000,
             max_children: 10_000,
+            progress: None,
         }
     }
 }

@@ -34,6 +34,8 @@ pub struct SnapshotRequest {
     pub max_nodes: usize,
     pub max_depth: u32,
     pub timeout: Duration,
+    /// Where to report the number of nodes read while the walk runs.
+    pub progress: Option<crate::backend::ProgressSink>,
 }
 
 impl Default for SnapshotRequest {
@@ -45,6 +47,7 @@ impl Default for SnapshotRequest {
             max_nodes: 2000,
             max_depth: 64,
             timeout: Duration::from_secs(10),
+            progress: None,
         }
     }
 }
@@ -230,6 +233,7 @@ impl Engine {
         let limits = |max_nodes: usize| WalkLimits {
             max_nodes,
             max_depth: request.max_depth,
+            progress: request.progress.clone(),
             ..WalkLimits::with_timeout(request.timeout)
         };
         // A first page walks one root; a continued page walks the subtrees its cursor left,

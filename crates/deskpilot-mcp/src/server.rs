@@ -4,11 +4,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_core::{ConnectTarget, Engine, Error, Filter, SnapshotRequest, WalkLimits, escape};
+use deskpilot_core::{
+    ConnectTarget, Engine, Error, Filter, ProgressSink, SnapshotRequest, WalkLimits, escape,
+};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, JsonObject, ServerCapabilities, ServerConfig};
-use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolResult, JsonObject, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::args::{self, *};
 use crate::outcome::{failure, input_schema, invalid_arguments, output_schema, success};
@@ -94,8 +99,21 @@ impl DeskpilotServer {
         input_schema = input_schema::<SnapshotArgs>(),
         output_schema = output_schema::<SnapshotOut>()
     )]
-    async fn snapshot(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
-        respond(self.snapshot_impl(raw).await)
+    async fn snapshot(
+        &self,
+        Parameters(raw): Parameters<JsonObject>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let progress = progress_sink(&context);
+        tokio::select! {
+            result = self.snapshot_impl(raw, progress) => respond(result),
+            // A cancelled request stops the walk (its future is dropped).
+            _ = context.ct.cancelled() => respond(Err(Error::new(
+                deskpilot_core::Code::Timeout,
+                "cancelled by the client",
+                "nothing to do",
+            ))),
+        }
     }
 
     #[tool(
@@ -181,6 +199,26 @@ impl DeskpilotServer {
     }
 }
 
+/// When the client asked for progress (a `progressToken` in the request's `_meta`), a sink
+/// that turns "nodes read so far" into `notifications/progress`, in order.
+fn progress_sink(context: &RequestContext<RoleServer>) -> Option<ProgressSink> {
+    let token = context.meta.get_progress_token()?;
+    let peer = context.peer.clone();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+    tokio::spawn(async move {
+        while let Some(nodes) = rx.recv().await {
+            let mut param = ProgressNotificationParam::new(token.clone(), nodes as f64);
+            param.message = Some(format!("{nodes} elements read"));
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    });
+    Some(ProgressSink(Arc::new(move |nodes| {
+        let _ = tx.send(nodes);
+    })))
+}
+
 impl DeskpilotServer {
     async fn list_apps_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
         let _: ListAppsArgs = args::parse(Some(raw))?;
@@ -262,7 +300,11 @@ impl DeskpilotServer {
         Ok(success(text, out))
     }
 
-    async fn snapshot_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
+    async fn snapshot_impl(
+        &self,
+        raw: JsonObject,
+        progress: Option<ProgressSink>,
+    ) -> Result<CallToolResult, Error> {
         let a: SnapshotArgs = args::parse(Some(raw))?;
         let filter = match a.filter.as_deref() {
             None => Filter::Interactive,
@@ -284,6 +326,7 @@ impl DeskpilotServer {
             cursor: a.cursor,
             filter,
             max_nodes: a.max_nodes.unwrap_or(2000).clamp(1, 20_000),
+            progress,
             ..SnapshotRequest::default()
         };
         let snapshot = self.engine.snapshot(&a.session, &request).await?;
