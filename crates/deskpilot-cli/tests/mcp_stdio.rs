@@ -371,3 +371,48 @@ fn long_snapshots_report_progress_when_asked() {
         "progress only grows: {progress:?}"
     );
 }
+
+/// Cancelling a long wait_for ends it at once: the server stays responsive and the cancelled
+/// request never reports success.
+#[test]
+fn a_cancelled_wait_ends_promptly() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut server = start(&desktop);
+    server.initialize();
+    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    server.send_line(
+        &json!({"jsonrpc": "2.0", "id": 800, "method": "tools/call", "params": {
+            "name": "wait_for",
+            "arguments": {"session": session, "selector": "label[name=Never]", "timeout_ms": 60000}
+        }})
+        .to_string(),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    server.send_line(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 800, "reason": "test"}})
+            .to_string(),
+    );
+    let started = std::time::Instant::now();
+    let apps = server.request("tools/list", json!({}));
+    assert!(apps.get("result").is_some());
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // Whatever the server sends for the cancelled request (MCP requires nothing), it is never
+    // a success.
+    while let Some(message) = server.receive_within(Duration::from_millis(1500)) {
+        if message["id"] == 800 {
+            assert!(
+                message.get("error").is_some() || message["result"]["isError"] == true,
+                "a cancelled wait reported: {message}"
+            );
+        }
+    }
+    let status = server
+        .close(Duration::from_secs(10))
+        .expect("exits after stdin closes");
+    assert!(status.success());
+}

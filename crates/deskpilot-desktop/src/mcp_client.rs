@@ -64,6 +64,15 @@ impl McpClient {
         value
     }
 
+    /// The next line within `timeout`, if one comes (checked as in `receive`).
+    pub fn receive_within(&mut self, timeout: Duration) -> Option<Value> {
+        let line = self.lines.recv_timeout(timeout).ok()?;
+        let value: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not JSON on stdout: {line:?}: {e}"));
+        assert_eq!(value["jsonrpc"], "2.0", "not JSON-RPC 2.0: {line}");
+        Some(value)
+    }
+
     /// Sends a request and returns its reply (notifications in between are skipped).
     pub fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
