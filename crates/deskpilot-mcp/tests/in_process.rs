@@ -1,0 +1,156 @@
+//! The server in process, on the fake backend, through rmcp's own client: every result's
+//! structured content fits its tool's outputSchema (no field the schema does not declare, `ok`
+//! always there), successes and failures alike.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use deskpilot_core::Engine;
+use deskpilot_fake::FakeBackend;
+use deskpilot_mcp::DeskpilotServer;
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
+use serde_json::{Value, json};
+
+const APP: &str = r#"
+application "Editor" pid=42 toolkit=GTK
+  window "Main" bounds=0,0,800,600
+    button "OK" id=ok actions=click bounds=10,10,80,30 [focused]
+    checkbox "Notify" [checked] bounds=10,50,80,30
+    textbox "Name" value=Ada bounds=10,90,200,30
+    password "Secret" bounds=10,130,200,30
+    table "Grid" bounds=10,170,300,100
+      columnheader "Item"
+      row
+        cell "a"
+"#;
+
+fn args(value: Value) -> JsonObject {
+    value.as_object().cloned().unwrap()
+}
+
+/// Checks `result` against the tool's output schema: `ok` present and right, every top-level
+/// field declared.
+fn fits(tool: &str, schemas: &HashMap<String, JsonObject>, result: &CallToolResult) {
+    let content = result
+        .structured_content
+        .as_ref()
+        .expect("structured content");
+    let schema = &schemas[tool];
+    assert_eq!(schema["type"], "object", "{tool}");
+    let declared = schema["properties"].as_object().unwrap();
+    for key in content.as_object().unwrap().keys() {
+        assert!(
+            declared.contains_key(key),
+            "{tool}: field {key} is not in the outputSchema"
+        );
+    }
+    assert_eq!(
+        content["ok"],
+        json!(result.is_error != Some(true)),
+        "{tool}: {content}"
+    );
+}
+
+#[tokio::test]
+async fn every_result_fits_its_output_schema() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    let server = DeskpilotServer::new(Arc::new(Engine::new(fake)));
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.unwrap();
+        let _ = running.waiting().await;
+    });
+    let client = ().serve(client_io).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let schemas: HashMap<String, JsonObject> = tools
+        .iter()
+        .map(|t| {
+            (
+                t.name.to_string(),
+                (**t.output_schema.as_ref().unwrap()).clone(),
+            )
+        })
+        .collect();
+    let call = |name: &'static str, arguments: Value| {
+        let client = &client;
+        let schemas = &schemas;
+        async move {
+            let result = client
+                .call_tool(CallToolRequestParams::new(name).with_arguments(args(arguments)))
+                .await
+                .unwrap();
+            fits(name, schemas, &result);
+            result
+        }
+    };
+    call("list_apps", json!({})).await;
+    let connected = call("connect", json!({"app": "Editor"})).await;
+    let s = connected.structured_content.unwrap()["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    call("snapshot", json!({"session": s})).await;
+    call(
+        "snapshot",
+        json!({"session": s, "format": "json", "max_nodes": 3}),
+    )
+    .await;
+    call("find", json!({"session": s, "selector": "button"})).await;
+    call("get_properties", json!({"session": s, "target": "[id=ok]"})).await;
+    call("hit_test", json!({"session": s, "x": 20, "y": 20})).await;
+    call("get_focus", json!({"session": s})).await;
+    call(
+        "read_text",
+        json!({"session": s, "target": "textbox", "length": 2}),
+    )
+    .await;
+    call("read_table", json!({"session": s, "target": "table"})).await;
+    call(
+        "wait_for",
+        json!({"session": s, "selector": "checkbox", "state": "checked"}),
+    )
+    .await;
+    // Failures, each with its code.
+    for (tool, arguments, code) in [
+        ("snapshot", json!({"session": "nope"}), "unknown_session"),
+        (
+            "find",
+            json!({"session": s, "selector": "buton"}),
+            "invalid_selector",
+        ),
+        (
+            "find",
+            json!({"session": s, "selectr": "button"}),
+            "invalid_arguments",
+        ),
+        (
+            "get_properties",
+            json!({"session": s, "target": "e999"}),
+            "stale_ref",
+        ),
+        (
+            "get_properties",
+            json!({"session": s, "target": "button[name=Nope]"}),
+            "not_found",
+        ),
+        (
+            "read_text",
+            json!({"session": s, "target": "password"}),
+            "unsupported",
+        ),
+        (
+            "wait_for",
+            json!({"session": s, "selector": "button[name=Nope]", "timeout_ms": 100}),
+            "timeout",
+        ),
+        ("disconnect", json!({"session": "nope"}), "unknown_session"),
+    ] {
+        let result = call(tool, arguments).await;
+        assert_eq!(result.is_error, Some(true), "{tool}");
+        assert_eq!(result.structured_content.unwrap()["code"], code, "{tool}");
+    }
+    call("disconnect", json!({"session": s})).await;
+    client.cancel().await.unwrap();
+}
