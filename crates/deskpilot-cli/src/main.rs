@@ -38,6 +38,9 @@ enum Command {
         /// Stop after this many nodes.
         #[arg(long, default_value_t = 2000)]
         max_nodes: usize,
+        /// Only the subtree of the element this selector matches (exactly one).
+        #[arg(long, value_name = "SELECTOR")]
+        within: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -133,6 +136,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             target,
             filter,
             max_nodes,
+            within,
             json,
         } => {
             let filter = Filter::from_name(&filter)
@@ -140,13 +144,22 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let Some(session) = connect(&engine, &target).await? else {
                 return Ok(ExitCode::from(1));
             };
+            let within = within
+                .as_deref()
+                .map(Selector::parse)
+                .transpose()?
+                .map(Target::Selector);
             let request = SnapshotRequest {
                 filter,
                 max_nodes,
+                within,
                 timeout: Duration::from_secs(10),
                 ..SnapshotRequest::default()
             };
-            let snapshot = engine.snapshot(&session, &request).await?;
+            let snapshot = match engine.snapshot(&session, &request).await {
+                Ok(snapshot) => snapshot,
+                Err(e) => return Ok(report(&e)),
+            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&snapshot.tree)?);
             } else {

@@ -58,6 +58,14 @@ fn the_cli_reads_the_fixture_with_honest_exit_codes() {
     let tree: serde_json::Value = serde_json::from_slice(&json.stdout).expect("--json is JSON");
     assert!(tree["nodes"].as_array().unwrap().len() > 100);
 
+    let within = deskpilot(&desktop, &["snapshot", window, "--within", "listbox"]);
+    assert!(within.status.success());
+    let lines: Vec<String> = stdout(&within).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 5, "the list box and its 4 rows: {lines:?}");
+    assert!(lines[0].starts_with("- listbox"));
+    let ambiguous_within = deskpilot(&desktop, &["snapshot", window, "--within", "radio"]);
+    assert_eq!(ambiguous_within.status.code(), Some(2));
+
     let found = deskpilot(&desktop, &["find", window, "checkbox[name*=notif]"]);
     assert_eq!(found.status.code(), Some(0));
     assert!(stdout(&found).contains("checkbox \"Enable notifications\""));

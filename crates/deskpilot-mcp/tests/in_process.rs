@@ -154,3 +154,51 @@ async fn every_result_fits_its_output_schema() {
     call("disconnect", json!({"session": s})).await;
     client.cancel().await.unwrap();
 }
+
+/// An app with a nearly empty tree (Chromium without --force-renderer-accessibility shows 4
+/// nodes) is flagged blind, with the switch that helps.
+#[tokio::test]
+async fn a_nearly_empty_app_is_flagged_blind_with_a_hint() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    fake.add_app(
+        "application \"Chromium\" pid=77 toolkit=Chromium\n  window \"Page - Chromium\"\n    generic\n      generic\n",
+    );
+    let server = DeskpilotServer::new(Arc::new(Engine::new(fake)));
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.unwrap();
+        let _ = running.waiting().await;
+    });
+    let client = ().serve(client_io).await.unwrap();
+    let result = client
+        .call_tool(CallToolRequestParams::new("list_apps").with_arguments(args(json!({}))))
+        .await
+        .unwrap();
+    let apps = result.structured_content.unwrap()["apps"].clone();
+    let by_name = |name: &str| {
+        apps.as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_name("Editor")["blind"], false);
+    let chromium = by_name("Chromium");
+    assert_eq!(chromium["blind"], true);
+    assert!(
+        chromium["hint"]
+            .as_str()
+            .unwrap()
+            .contains("--force-renderer-accessibility")
+    );
+    assert!(
+        result.content[0]
+            .as_text()
+            .unwrap()
+            .text
+            .contains("Chromium (pid 77, Chromium) [blind]")
+    );
+    client.cancel().await.unwrap();
+}
