@@ -7,6 +7,22 @@ use std::time::Duration;
 use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
 use serde_json::json;
 
+/// An initialized server and a session on the GTK3 fixture's window.
+fn start_with_session(desktop: &VirtualDesktop) -> (McpClient, String) {
+    let mut server = start(desktop);
+    server.initialize();
+    let session = open_session(&mut server, Fixture::Gtk3.window_title());
+    (server, session)
+}
+
+fn open_session(server: &mut McpClient, window: &str) -> String {
+    let connected = server.call("connect", json!({"window": window}));
+    connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("connect failed: {connected}"))
+        .to_owned()
+}
+
 fn start(desktop: &VirtualDesktop) -> McpClient {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
     cmd.args([
@@ -131,13 +147,7 @@ fn an_agent_session_over_stdio() {
 fn wait_for_sees_a_label_change_and_a_timeout_says_what_it_saw() {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let mut server = start(&desktop);
-    server.initialize();
-    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
-    let session = connected["structuredContent"]["session"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (mut server, session) = start_with_session(&desktop);
 
     // Start waiting, then change the label from outside (the fixture's control channel).
     server.send_line(
@@ -336,13 +346,7 @@ fn the_official_python_sdk_client_works() {
 fn long_snapshots_report_progress_when_asked() {
     let desktop = VirtualDesktop::start().unwrap();
     let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let mut server = start(&desktop);
-    server.initialize();
-    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
-    let session = connected["structuredContent"]["session"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (mut server, session) = start_with_session(&desktop);
     server.send_line(
         &json!({"jsonrpc": "2.0", "id": 700, "method": "tools/call", "params": {
             "name": "snapshot",
@@ -378,13 +382,7 @@ fn long_snapshots_report_progress_when_asked() {
 fn a_cancelled_wait_ends_promptly() {
     let desktop = VirtualDesktop::start().unwrap();
     let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let mut server = start(&desktop);
-    server.initialize();
-    let connected = server.call("connect", json!({"window": "deskpilot GTK3 fixture"}));
-    let session = connected["structuredContent"]["session"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (mut server, session) = start_with_session(&desktop);
     server.send_line(
         &json!({"jsonrpc": "2.0", "id": 800, "method": "tools/call", "params": {
             "name": "wait_for",

@@ -25,6 +25,17 @@ application "Editor" pid=42 toolkit=GTK
         cell "a"
 "#;
 
+/// The server on `fake`, in process, and rmcp's client connected to it.
+async fn client_for(fake: Arc<FakeBackend>) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    let server = DeskpilotServer::new(Arc::new(Engine::new(fake)));
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.unwrap();
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.unwrap()
+}
+
 fn args(value: Value) -> JsonObject {
     value.as_object().cloned().unwrap()
 }
@@ -56,13 +67,7 @@ fn fits(tool: &str, schemas: &HashMap<String, JsonObject>, result: &CallToolResu
 async fn every_result_fits_its_output_schema() {
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(APP);
-    let server = DeskpilotServer::new(Arc::new(Engine::new(fake)));
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.unwrap();
-        let _ = running.waiting().await;
-    });
-    let client = ().serve(client_io).await.unwrap();
+    let client = client_for(fake).await;
     let tools = client.list_all_tools().await.unwrap();
     let schemas: HashMap<String, JsonObject> = tools
         .iter()
@@ -164,13 +169,7 @@ async fn a_nearly_empty_app_is_flagged_blind_with_a_hint() {
     fake.add_app(
         "application \"Chromium\" pid=77 toolkit=Chromium\n  window \"Page - Chromium\"\n    generic\n      generic\n",
     );
-    let server = DeskpilotServer::new(Arc::new(Engine::new(fake)));
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.unwrap();
-        let _ = running.waiting().await;
-    });
-    let client = ().serve(client_io).await.unwrap();
+    let client = client_for(fake).await;
     let result = client
         .call_tool(CallToolRequestParams::new("list_apps").with_arguments(args(json!({}))))
         .await
