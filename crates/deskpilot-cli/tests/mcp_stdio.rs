@@ -303,7 +303,7 @@ fn the_2026_07_28_protocol_works_without_initialize() {
 }
 
 /// The official MCP Python SDK (PyPI `mcp`, in the venv `cargo xtask test` makes) speaks to
-/// `deskpilot mcp` like a real host.
+/// `deskpilot mcp` like a real host, in both protocol eras (2025-11-25 and 2026-07-28).
 #[test]
 fn the_official_python_sdk_client_works() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -339,6 +339,9 @@ fn the_official_python_sdk_client_works() {
     assert_eq!(report["tree_has_count"], true);
     assert_eq!(report["text_block_has_tree"], true);
     assert_eq!(report["misspelled"], json!([true, "invalid_arguments"]));
+    // Its high-level client probes server/discover and speaks the 2026-07-28 era.
+    assert_eq!(report["modern_protocol"], "2026-07-28");
+    assert_eq!(report["modern_tree_has_count"], true);
 }
 
 /// A client that asks for progress gets `notifications/progress` while a snapshot walks.

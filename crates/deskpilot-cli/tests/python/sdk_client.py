@@ -8,7 +8,7 @@ import asyncio
 import json
 import sys
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
@@ -38,6 +38,13 @@ async def main(binary, bus, display, window):
             )
             bad = await session.call_tool("find", {"session": sid, "selectr": "button"})
             report["misspelled"] = [bad.is_error, bad.structured_content.get("code")]
+    # The SDK's high-level client probes `server/discover` and speaks 2026-07-28 when it can.
+    async with Client(params) as client:
+        report["modern_protocol"] = client.protocol_version
+        connected = await client.call_tool("connect", {"window": window})
+        sid = connected.structured_content["session"]
+        snap = await client.call_tool("snapshot", {"session": sid})
+        report["modern_tree_has_count"] = 'button "Count"' in snap.structured_content["tree"]
     print(json.dumps(report))
 
 
