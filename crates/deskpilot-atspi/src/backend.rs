@@ -51,8 +51,8 @@ impl AtspiBackend {
         self
     }
 
-    fn client_windows(&self) -> Vec<deskpilot_core::ClientWindow> {
-        client_windows(self.window_system.as_deref())
+    async fn client_windows(&self) -> Vec<deskpilot_core::ClientWindow> {
+        client_windows(self.window_system.clone()).await
     }
 
     /// The address of the accessibility bus in use.
@@ -121,7 +121,7 @@ impl AtspiBackend {
     /// The screen origin of the top-level window holding `id`, from the window system.
     async fn window_origin(&self, id: &ElementId, traits: AppTraits) -> Option<(i32, i32)> {
         let (title, size) = toplevel_of(&self.proto, id, traits).await?;
-        let windows = self.client_windows();
+        let windows = self.client_windows().await;
         window_for(&windows, traits.pid, &title, size).map(|w| (w.bounds.x, w.bounds.y))
     }
 
@@ -137,7 +137,7 @@ impl AtspiBackend {
 impl Backend for AtspiBackend {
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
         let apps = list_apps(&self.proto).await?;
-        let windows = self.client_windows();
+        let windows = self.client_windows().await;
         Ok(apps
             .into_iter()
             .map(|app| {
@@ -185,7 +185,7 @@ impl Backend for AtspiBackend {
                 toplevel_of(&self.proto, root, traits).await
             };
             let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
-            fix_window_relative(&mut tree, traits, &self.client_windows(), toplevel);
+            fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
         }
         Ok(tree)
     }

@@ -73,14 +73,30 @@ pub async fn toplevel_of(
     None
 }
 
-/// The window system's windows, or none when there is no window system (logged, not fatal).
-pub fn client_windows(system: Option<&dyn WindowSystem>) -> Vec<ClientWindow> {
-    match system.map(|s| s.client_windows()) {
-        Some(Ok(windows)) => windows,
-        Some(Err(e)) => {
+/// How long the window system may take to list its windows.
+const WINDOW_LIST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The window system's windows, or none when there is none, it fails, or it does not answer
+/// within `WINDOW_LIST_TIMEOUT` (logged, never fatal: window ids and GTK 4 positions are then
+/// unknown). Runs on a blocking thread so a stuck display server cannot stall the runtime.
+pub async fn client_windows(system: Option<std::sync::Arc<dyn WindowSystem>>) -> Vec<ClientWindow> {
+    let Some(system) = system else {
+        return Vec::new();
+    };
+    let list = tokio::task::spawn_blocking(move || system.client_windows());
+    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, list).await {
+        Ok(Ok(Ok(windows))) => windows,
+        Ok(Ok(Err(e))) => {
             tracing::warn!("window system: {e}");
             Vec::new()
         }
-        None => Vec::new(),
+        Ok(Err(e)) => {
+            tracing::warn!("window system: {e}");
+            Vec::new()
+        }
+        Err(_) => {
+            tracing::warn!("window system: no answer within {WINDOW_LIST_TIMEOUT:?}");
+            Vec::new()
+        }
     }
 }
