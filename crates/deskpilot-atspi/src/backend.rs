@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use deskpilot_core::model::{ElementId, Node, Tree};
 use deskpilot_core::window_system::window_for;
 use deskpilot_core::{
-    AppInfo, Backend, BackendError, TableSlice, TextSlice, WalkLimits, WindowSystem,
+    AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowSystem,
 };
 
 use crate::apps::{list_apps, read_app};
@@ -190,9 +190,9 @@ impl Backend for AtspiBackend {
         Ok(tree)
     }
 
-    async fn properties(&self, id: &ElementId) -> Result<Node, BackendError> {
+    async fn properties(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
         let traits = self.traits_of(&id.app).await;
-        let mut node = details::properties(&self.proto, id, traits).await?;
+        let mut node = details::properties(&self.proto, id, traits, secrecy.is_secret()).await?;
         self.place(&mut node, traits).await;
         Ok(node)
     }
@@ -219,7 +219,8 @@ impl Backend for AtspiBackend {
         start: u32,
         end: Option<u32>,
     ) -> Result<TextSlice, BackendError> {
-        let node = self.node(id).await?;
+        // The engine refuses secrets before asking; this read needs no text either way.
+        let node = self.node(id, Secrecy::InsideSecret).await?;
         details::text(&self.proto, &node, start, end).await
     }
 
@@ -230,7 +231,7 @@ impl Backend for AtspiBackend {
         max_rows: u32,
     ) -> Result<TableSlice, BackendError> {
         let traits = self.traits_of(&id.app).await;
-        let node = self.node(id).await?;
+        let node = self.node(id, Secrecy::InsideSecret).await?;
         details::table(&self.proto, &node, first_row, max_rows, traits).await
     }
 
@@ -242,9 +243,9 @@ impl Backend for AtspiBackend {
         .await
     }
 
-    async fn node(&self, id: &ElementId) -> Result<Node, BackendError> {
+    async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
         let traits = self.traits_of(&id.app).await;
-        let mut node = read_node(&self.proto, id, traits, false)
+        let mut node = read_node(&self.proto, id, traits, secrecy.is_secret())
             .await
             .map_err(|e| to_backend(e, id, "read", self.proto.timeout()))?;
         self.place(&mut node, traits).await;

@@ -7,8 +7,11 @@ use crate::error::to_backend;
 use crate::proto::Proto;
 use crate::read::{AppTraits, read_node};
 
-/// The most rows one `read_table` page returns, and the deepest a hit-test descends.
+/// The most rows one `read_table` page returns, the most columns it reads (a spreadsheet
+/// reports thousands), the most cells in all, and the deepest a hit-test descends.
 const MAX_ROWS: u32 = 500;
+const MAX_COLUMNS: u32 = 64;
+const MAX_CELLS: u32 = 5000;
 const MAX_HIT_DEPTH: usize = 64;
 
 fn backend_error(
@@ -38,10 +41,13 @@ pub async fn properties(
     proto: &Proto,
     id: &ElementId,
     traits: AppTraits,
+    inside_secret: bool,
 ) -> Result<Node, BackendError> {
     let err = backend_error(proto, id, "properties");
-    let (node, attributes) =
-        tokio::join!(read_node(proto, id, traits, false), proto.attributes(id));
+    let (node, attributes) = tokio::join!(
+        read_node(proto, id, traits, inside_secret),
+        proto.attributes(id)
+    );
     let mut node = node.map_err(&err)?;
     node.attributes = attributes.unwrap_or_default().into_iter().collect();
     Ok(node)
@@ -94,14 +100,18 @@ pub async fn hit_test(
         }
     }
     chain.reverse();
-    let nodes =
-        futures_util::future::join_all(chain.iter().map(|id| read_node(proto, id, traits, false)))
-            .await;
-    nodes
-        .into_iter()
-        .zip(&chain)
-        .map(|(node, id)| node.map_err(backend_error(proto, id, "hit test")))
-        .collect()
+    // Outermost first, one at a time: below a password field nothing may have its text read,
+    // and only the nodes above say whether there is one.
+    let mut nodes = Vec::with_capacity(chain.len());
+    let mut inside_secret = false;
+    for id in &chain {
+        let node = read_node(proto, id, traits, inside_secret)
+            .await
+            .map_err(backend_error(proto, id, "hit test"))?;
+        inside_secret = node.is_secret();
+        nodes.push(node);
+    }
+    Ok(nodes)
 }
 
 /// Characters `start..end` (explicit end: GTK 4 answers `GetText(0, -1)` with "").
@@ -144,7 +154,8 @@ pub async fn table(
     let err = backend_error(proto, &node.id, "read table");
     let (rows, columns) = proto.table_size(&node.id).await.map_err(&err)?;
     let (row_count, column_count) = (rows.max(0) as u32, columns.max(0) as u32);
-    let headers = futures_util::future::join_all((0..columns.max(0)).map(|c| async move {
+    let read_columns = column_count.min(MAX_COLUMNS);
+    let headers = futures_util::future::join_all((0..read_columns as i32).map(|c| async move {
         if let Ok(Some(header)) = proto.column_header(&node.id, c).await
             && let Ok(header) = read_node(proto, &header, traits, false).await
             && !header.display_name().is_empty()
@@ -158,15 +169,14 @@ pub async fn table(
     }))
     .await;
     let first_row = first_row.min(row_count);
-    let last = first_row
-        .saturating_add(max_rows.min(MAX_ROWS))
-        .min(row_count);
+    let page_rows = max_rows.min(MAX_ROWS).min(MAX_CELLS / read_columns.max(1));
+    let last = first_row.saturating_add(page_rows).min(row_count);
     let cells = futures_util::future::join_all((first_row..last).flat_map(|r| {
-        (0..column_count).map(move |c| async move { cell_text(proto, node, r, c, traits).await })
+        (0..read_columns).map(move |c| async move { cell_text(proto, node, r, c, traits).await })
     }))
     .await;
     let mut rows_out = Vec::with_capacity((last - first_row) as usize);
-    for row in cells.chunks(column_count.max(1) as usize) {
+    for row in cells.chunks(read_columns.max(1) as usize) {
         rows_out.push(
             row.iter()
                 .cloned()
@@ -174,7 +184,7 @@ pub async fn table(
                 .map_err(&err)?,
         );
     }
-    if column_count == 0 {
+    if read_columns == 0 {
         rows_out.clear();
     }
     Ok(TableSlice {

@@ -103,7 +103,8 @@ pub async fn complete_node(
     let known_id = identity.accessible_id;
     node.child_count = identity.child_count.max(0) as u32;
 
-    let secret = inside_secret || node.is_secret();
+    node.inside_secret = inside_secret;
+    let secret = node.is_secret();
     let wants_text = interfaces.contains(Interface::Text)
         && (secret
             || matches!(role, Role::TextBox | Role::ComboBox)

@@ -1,7 +1,7 @@
 //! The pipelined tree walk: breadth-first, many nodes in flight on one connection, within the
 //! caller's budgets, and honest about every subtree it did not read.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -39,6 +39,8 @@ struct Slot {
     secret: bool,
     /// Children known but not read (a budget stopped the walk).
     unread: Vec<ElementId>,
+    /// Reading it failed (gone, unreadable): not something a later page can read.
+    failed: bool,
 }
 
 type Read =
@@ -60,8 +62,9 @@ pub async fn walk(
         children: Vec::new(),
         depth: 0,
         realization: Realization::Complete,
-        secret: false,
+        secret: limits.secrecy.is_secret(),
         unread: Vec::new(),
+        failed: false,
     }];
     let mut queue = VecDeque::from([0usize]);
     let mut in_flight: FuturesUnordered<Read> = FuturesUnordered::new();
@@ -96,15 +99,23 @@ pub async fn walk(
             Err(_) => {
                 // Deadline: everything queued or in flight is not read; each goes back to its
                 // parent's unread list, in document order.
+                // Children cut by the node budget come after these in document order, and a
+                // child that already failed to read is not "unread".
                 queue.clear();
+                let mut late: HashMap<usize, Vec<ElementId>> = HashMap::new();
                 for index in 1..slots.len() {
-                    if slots[index].node.is_none() {
+                    if slots[index].node.is_none() && !slots[index].failed {
                         cut_parent(&mut slots, index, CutReason::Deadline);
                         if let Some(parent) = slots[index].parent {
-                            let id = slots[index].id.clone();
-                            slots[parent].unread.push(id);
+                            late.entry(parent)
+                                .or_default()
+                                .push(slots[index].id.clone());
                         }
                     }
+                }
+                for (parent, mut ids) in late {
+                    ids.append(&mut slots[parent].unread);
+                    slots[parent].unread = ids;
                 }
                 if slots[0].node.is_none() {
                     return Err(BackendError::AppNotResponding {
@@ -151,6 +162,7 @@ pub async fn walk(
                         realization: Realization::Complete,
                         secret,
                         unread: Vec::new(),
+                        failed: false,
                     });
                     slots[index].children.push(child_index);
                     queue.push_back(child_index);
@@ -160,6 +172,7 @@ pub async fn walk(
                 if index == 0 {
                     return Err(to_backend(error, root, "read", proto.timeout()));
                 }
+                slots[index].failed = true;
                 match classify(&error) {
                     // The child vanished between GetChildren and now: it is simply not there.
                     Failure::ObjectGone => {}

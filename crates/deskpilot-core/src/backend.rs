@@ -25,6 +25,28 @@ impl ProgressSink {
     }
 }
 
+/// Whether a read starts inside a password field (then nothing below may have its text read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Secrecy {
+    #[default]
+    Plain,
+    InsideSecret,
+}
+
+impl Secrecy {
+    pub fn of(inside_secret: bool) -> Self {
+        if inside_secret {
+            Secrecy::InsideSecret
+        } else {
+            Secrecy::Plain
+        }
+    }
+
+    pub fn is_secret(self) -> bool {
+        self == Secrecy::InsideSecret
+    }
+}
+
 /// Bounds of one walk of a tree.
 #[derive(Debug, Clone)]
 pub struct WalkLimits {
@@ -42,6 +64,8 @@ pub struct WalkLimits {
     pub max_children: u32,
     /// Where to report progress, if anyone listens.
     pub progress: Option<ProgressSink>,
+    /// The walk's root is inside a password field.
+    pub secrecy: Secrecy,
 }
 
 impl WalkLimits {
@@ -62,6 +86,7 @@ impl Default for WalkLimits {
             max_managed_children: 1000,
             max_children: 10_000,
             progress: None,
+            secrecy: Secrecy::Plain,
         }
     }
 }
@@ -101,14 +126,16 @@ pub trait Backend: Send + Sync {
     /// Reads the subtree under `root` within `limits`.
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError>;
 
-    /// Reads one element afresh (used to re-validate a ref before use).
-    async fn node(&self, id: &ElementId) -> Result<Node, BackendError>;
+    /// Reads one element afresh (used to re-validate a ref before use). With
+    /// `Secrecy::InsideSecret` its text is not read.
+    async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError>;
 
     /// Everything the backend knows about one element: the node with its attributes and id.
-    async fn properties(&self, id: &ElementId) -> Result<Node, BackendError>;
+    async fn properties(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError>;
 
     /// The chain of elements at screen point (x, y) inside `root`: from `root`'s child that
-    /// contains it down to the deepest one.
+    /// contains it down to the deepest one. Everything below a password field in the chain is
+    /// read as a secret.
     async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError>;
 
     /// Characters `start..end` of an element's text (`end` = None: to the end). Never called
@@ -133,7 +160,13 @@ pub trait Backend: Send + Sync {
     async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
-            out.push(self.node(id).await.ok().and_then(|n| n.accessible_id));
+            out.push(
+                // Only the id is wanted: never read text on the way.
+                self.node(id, Secrecy::InsideSecret)
+                    .await
+                    .ok()
+                    .and_then(|n| n.accessible_id),
+            );
         }
         out
     }

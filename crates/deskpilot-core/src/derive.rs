@@ -35,7 +35,11 @@ const MAX_DERIVED: usize = 100;
 pub fn derive_names(tree: &mut Tree) {
     for index in 0..tree.nodes.len() {
         let node = &tree.nodes[index].node;
-        if !node.name.is_empty() || node.derived_name.is_some() || !named_by_content(node.role) {
+        if node.is_secret()
+            || !node.name.is_empty()
+            || node.derived_name.is_some()
+            || !named_by_content(node.role)
+        {
             continue;
         }
         let has_cells = tree.nodes[index]
@@ -49,6 +53,10 @@ pub fn derive_names(tree: &mut Tree) {
         let mut stack: Vec<usize> = tree.nodes[index].children.iter().rev().copied().collect();
         while let Some(i) = stack.pop() {
             let child = &tree.nodes[i].node;
+            // Nothing inside a password field lends its text to a name.
+            if child.is_secret() {
+                continue;
+            }
             if matches!(
                 child.role,
                 Role::Label | Role::Paragraph | Role::Heading | Role::Caption

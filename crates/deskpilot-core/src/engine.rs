@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::app::AppInfo;
-use crate::backend::{Backend, WalkLimits};
+use crate::backend::{Backend, Secrecy, WalkLimits};
 use crate::derive::derive_names;
 use crate::error::{Code, Error, Result};
 use crate::filter::Filter;
@@ -240,11 +240,12 @@ impl Engine {
         // in order, until the node budget is spent.
         let (mut tree, mut rest, notes) = match &request.cursor {
             None => {
-                let root = self.root_for(session, request.within.as_ref()).await?;
-                let tree = self
-                    .backend
-                    .snapshot(&root, &limits(request.max_nodes))
-                    .await?;
+                let (root, secrecy) = self.root_for(session, request.within.as_ref()).await?;
+                let first = WalkLimits {
+                    secrecy,
+                    ..limits(request.max_nodes)
+                };
+                let tree = self.backend.snapshot(&root, &first).await?;
                 (tree, VecDeque::new(), HashMap::new())
             }
             Some(cursor) => {
@@ -254,27 +255,38 @@ impl Engine {
                 while tree.len() < request.max_nodes {
                     let Some(item) = queue.pop_front() else { break };
                     let budget = request.max_nodes - tree.len();
-                    match self.backend.snapshot(&item.root, &limits(budget)).await {
+                    let item_limits = WalkLimits {
+                        secrecy: Secrecy::of(item.secret),
+                        ..limits(budget)
+                    };
+                    match self.backend.snapshot(&item.root, &item_limits).await {
                         Ok(sub) => {
                             notes.insert(tree.len(), item.parent);
                             tree.append(sub);
                         }
                         // Gone since the first page: nothing left to read there.
                         Err(crate::backend::BackendError::Defunct { .. }) => {}
-                        Err(e) => return Err(e.into()),
+                        Err(e) => {
+                            // Nothing is lost: the cursor still leads to all it did.
+                            queue.push_front(item);
+                            self.restore_cursor(session, cursor, queue)?;
+                            return Err(e.into());
+                        }
                     }
                 }
                 (tree, queue, notes)
             }
         };
         derive_names(&mut tree);
-        let refs = self.assign_refs(session, &tree, request.filter)?;
+        let continued = request.cursor.is_some();
+        let refs = self.assign_refs(session, &tree, request.filter, continued)?;
         // This page's own cuts come before what the cursor had not reached yet.
         let mut next: VecDeque<Continue> = tree
             .pending
             .iter()
             .flat_map(|p| {
                 let parent = tree.nodes[p.parent].node.id.clone();
+                let secret = tree.nodes[p.parent].node.is_secret();
                 let roots = if p.unread.is_empty() {
                     vec![parent.clone()]
                 } else {
@@ -283,6 +295,7 @@ impl Engine {
                 roots.into_iter().map(move |root| Continue {
                     parent: parent.clone(),
                     root,
+                    secret,
                 })
             })
             .collect();
@@ -352,6 +365,16 @@ impl Engine {
         })
     }
 
+    fn restore_cursor(&self, session: &str, cursor: &str, items: VecDeque<Continue>) -> Result<()> {
+        let mut inner = self.lock();
+        let state = inner
+            .sessions
+            .get_mut(session)
+            .ok_or_else(|| unknown_session(session))?;
+        state.cursors.insert(cursor.to_owned(), items);
+        Ok(())
+    }
+
     fn store_cursor(&self, session: &str, items: VecDeque<Continue>) -> Result<String> {
         let mut inner = self.lock();
         let id = format!("c{}", inner.next_cursor);
@@ -377,10 +400,24 @@ impl Engine {
         within: Option<&Target>,
         limit: usize,
     ) -> Result<FindResult> {
-        let root = self.root_for(session, within).await?;
+        self.find_within_time(session, selector, within, limit, Duration::from_secs(15))
+            .await
+    }
+
+    /// `find` whose walk stops after `time` (a cut walk names what it could not search).
+    pub async fn find_within_time(
+        &self,
+        session: &str,
+        selector: &Selector,
+        within: Option<&Target>,
+        limit: usize,
+        time: Duration,
+    ) -> Result<FindResult> {
+        let (root, secrecy) = self.root_for(session, within).await?;
         let limits = WalkLimits {
             max_nodes: 20_000,
-            ..WalkLimits::with_timeout(Duration::from_secs(15))
+            secrecy,
+            ..WalkLimits::with_timeout(time)
         };
         let mut tree = self.backend.snapshot(&root, &limits).await?;
         derive_names(&mut tree);
@@ -518,17 +555,21 @@ impl Engine {
             }
             entry
         };
-        let node = self.backend.node(&entry.element).await.map_err(|e| {
-            let error = Error::from(e);
-            if error.code == Code::StaleRef {
-                Error::stale(format!(
-                    "ref {text} ({} {:?}) no longer exists",
-                    entry.role, entry.name
-                ))
-            } else {
-                error
-            }
-        })?;
+        let node = self
+            .backend
+            .node(&entry.element, Secrecy::of(entry.secret))
+            .await
+            .map_err(|e| {
+                let error = Error::from(e);
+                if error.code == Code::StaleRef {
+                    Error::stale(format!(
+                        "ref {text} ({} {:?}) no longer exists",
+                        entry.role, entry.name
+                    ))
+                } else {
+                    error
+                }
+            })?;
         if node.states.is(State::Defunct) {
             return Err(Error::stale(format!(
                 "ref {text} ({} {:?}) is defunct",
@@ -565,7 +606,10 @@ impl Engine {
     /// Everything the backend knows about one element.
     pub async fn properties(&self, session: &str, target: &Target) -> Result<Resolved> {
         let resolved = self.resolve(session, target).await?;
-        let mut node = self.backend.properties(&resolved.node.id).await?;
+        let mut node = self
+            .backend
+            .properties(&resolved.node.id, Secrecy::of(resolved.secret))
+            .await?;
         if node.derived_name.is_none() {
             node.derived_name = resolved.node.derived_name.clone();
         }
@@ -716,27 +760,37 @@ impl Engine {
         }
     }
 
-    async fn root_for(&self, session: &str, within: Option<&Target>) -> Result<ElementId> {
+    /// Where a walk starts, and whether that is inside a password field.
+    async fn root_for(
+        &self,
+        session: &str,
+        within: Option<&Target>,
+    ) -> Result<(ElementId, Secrecy)> {
         let root = self.session(session)?.root;
         match within {
-            None => Ok(root),
+            None => Ok((root, Secrecy::Plain)),
             // Boxed: resolving a selector runs `find`, which comes back here with no `within`.
-            Some(target) => Ok(Box::pin(self.resolve(session, target)).await?.node.id),
+            Some(target) => {
+                let resolved = Box::pin(self.resolve(session, target)).await?;
+                Ok((resolved.node.id, Secrecy::of(resolved.secret)))
+            }
         }
     }
 
+    /// Refs for the shown nodes; the root of a first page is what the session (or `within`)
+    /// already names and gets none, the roots of a continued page do.
     fn assign_refs(
         &self,
         session: &str,
         tree: &Tree,
         filter: Filter,
+        continued: bool,
     ) -> Result<HashMap<usize, RefId>> {
         let mut inner = self.lock();
         let mut refs = HashMap::new();
         for (index, _) in filter.apply(tree) {
             let node = &tree.nodes[index].node;
-            // The root is what the session (or `within`) already names.
-            if index > 0 && deserves_ref(node) {
+            if (continued || index > 0) && deserves_ref(node) {
                 refs.insert(index, inner.assign(session, node)?);
             }
         }

@@ -62,11 +62,7 @@ impl Filter {
         let mut shown = Vec::new();
         // Display depth of each node's nearest shown ancestor-or-self, +1.
         let mut child_depth = vec![0usize; tree.nodes.len()];
-        let screen = tree
-            .root()
-            .and_then(|r| r.node.bounds)
-            .filter(|b| !b.is_empty());
-        let in_view = in_view(tree, screen.as_ref());
+        let in_view = in_view(tree);
         let mut hidden = vec![false; tree.nodes.len()];
         for (index, tn) in tree.nodes.iter().enumerate() {
             if self != Filter::All && tn.parent.is_some() {
@@ -94,17 +90,26 @@ impl Filter {
 }
 
 /// For each node, whether it or something below it can be seen. A node with bounds is in view
-/// when they are not empty, not GTK3's scrolled-out sentinel (INT_MIN), and overlap the
-/// snapshot root's bounds; a node without bounds is in view unless all its children are out
-/// of view. Computed bottom-up, so a zero-sized container with visible children stays.
-fn in_view(tree: &Tree, root: Option<&crate::model::Rect>) -> Vec<bool> {
+/// when they are not empty, not GTK3's scrolled-out sentinel (INT_MIN), and overlap the bounds
+/// of its root (each subtree of a continued page has its own); a node without bounds is in
+/// view unless all its children are out of view. Computed bottom-up, so a zero-sized container
+/// with visible children stays.
+fn in_view(tree: &Tree) -> Vec<bool> {
+    let mut root_of = vec![0usize; tree.nodes.len()];
+    for (index, tn) in tree.nodes.iter().enumerate() {
+        root_of[index] = tn.parent.map_or(index, |p| root_of[p]);
+    }
     let mut view = vec![false; tree.nodes.len()];
     for index in (0..tree.nodes.len()).rev() {
         let tn = &tree.nodes[index];
+        let screen = tree.nodes[root_of[index]]
+            .node
+            .bounds
+            .filter(|b| !b.is_empty());
         let own = match tn.node.bounds {
             None => None,
             Some(b) if b.x == i32::MIN || b.y == i32::MIN || b.is_empty() => Some(false),
-            Some(b) => Some(root.is_none_or(|r| b.intersects(r))),
+            Some(b) => Some(screen.is_none_or(|r| b.intersects(&r))),
         };
         let children = tn.children.iter().any(|&c| view[c]);
         view[index] = match own {

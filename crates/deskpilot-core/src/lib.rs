@@ -20,7 +20,7 @@ pub mod wait;
 pub mod window_system;
 
 pub use app::{AppInfo, WindowInfo};
-pub use backend::{Backend, BackendError, ProgressSink, WalkLimits};
+pub use backend::{Backend, BackendError, ProgressSink, Secrecy, WalkLimits};
 pub use filter::Filter;
 pub use render::{Rendered, escape, render, render_with_notes};
 pub use selector::{Selector, SelectorError, Step, TextMatch};

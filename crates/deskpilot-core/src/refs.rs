@@ -75,8 +75,7 @@ impl RefTable {
                 role: node.role,
                 name: node.name.clone(),
                 display_name: node.display_name().to_owned(),
-                secret: node.is_secret()
-                    || matches!(node.value, Some(crate::model::NodeValue::Redacted { .. })),
+                secret: secret_of(node),
                 superseded_by: None,
             },
         );
@@ -91,6 +90,10 @@ impl RefTable {
     pub fn of_element(&self, element: &ElementId) -> Option<RefId> {
         self.by_element.get(element).copied()
     }
+}
+
+fn secret_of(node: &Node) -> bool {
+    node.is_secret() || matches!(node.value, Some(crate::model::NodeValue::Redacted { .. }))
 }
 
 #[cfg(test)]

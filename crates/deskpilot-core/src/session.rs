@@ -41,6 +41,8 @@ pub(crate) struct SessionState {
 pub(crate) struct Continue {
     pub parent: ElementId,
     pub root: ElementId,
+    /// The subtree is inside a password field.
+    pub secret: bool,
 }
 
 /// Picks the app (and window) a target names. Exact matches beat partial ones; several

@@ -51,7 +51,10 @@ impl Engine {
         let mut polls = 0;
         loop {
             polls += 1;
-            let found = self.find(session, selector, within, 20).await?;
+            let left = timeout.saturating_sub(started.elapsed()).max(POLL);
+            let found = self
+                .find_within_time(session, selector, within, 20, left)
+                .await?;
             if let Some(element) = met(&found, condition) {
                 return Ok(WaitOutcome {
                     element,
@@ -79,7 +82,8 @@ impl Engine {
 fn met(found: &FindResult, condition: &Condition) -> Option<Option<Match>> {
     match condition {
         Condition::Appears => found.matches.first().cloned().map(Some),
-        Condition::Disappears => (found.total == 0).then_some(None),
+        // Gone only when nothing matched and nothing was left unsearched.
+        Condition::Disappears => (found.total == 0 && found.unsearched.is_empty()).then_some(None),
         Condition::State { state, on } => found
             .matches
             .iter()

@@ -21,7 +21,7 @@ use deskpilot_core::model::{
     CutReason, ElementId, Node, NodeValue, Pending, Realization, Role, State, Tree, TreeNode,
 };
 use deskpilot_core::{
-    AppInfo, Backend, BackendError, TableSlice, TextSlice, WalkLimits, WindowInfo,
+    AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowInfo,
 };
 
 pub use parse::parse_app;
@@ -111,6 +111,14 @@ impl FakeBackend {
     }
 }
 
+/// Marks a node inside a secret and drops any text it would show.
+fn keep_secret(node: &mut Node, inside_secret: bool) {
+    node.inside_secret = inside_secret;
+    if node.is_secret() && matches!(node.value, Some(NodeValue::Text { .. })) {
+        node.value = Some(NodeValue::Redacted { chars: None });
+    }
+}
+
 fn find<'a>(node: &'a FakeNode, id: &ElementId) -> Option<&'a FakeNode> {
     if &node.node.id == id {
         return Some(node);
@@ -170,17 +178,25 @@ impl Backend for FakeBackend {
             let start =
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
             let mut tree = walk(start, limits);
-            for tn in &mut tree.nodes {
-                if tn.node.accessible_id_unread {
-                    tn.node.accessible_id = None;
+            // Like a real backend: what lies inside a password field has no text.
+            for index in 0..tree.nodes.len() {
+                let inside = tree.nodes[index]
+                    .parent
+                    .map_or(limits.secrecy.is_secret(), |p| {
+                        tree.nodes[p].node.is_secret()
+                    });
+                let node = &mut tree.nodes[index].node;
+                keep_secret(node, inside);
+                if node.accessible_id_unread {
+                    node.accessible_id = None;
                 }
             }
             Ok(tree)
         })
     }
 
-    async fn properties(&self, id: &ElementId) -> Result<Node, BackendError> {
-        self.node(id).await
+    async fn properties(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
+        self.node(id, secrecy).await
     }
 
     async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError> {
@@ -189,13 +205,17 @@ impl Backend for FakeBackend {
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
             let mut path = Vec::new();
             // The last child containing the point is the topmost.
+            let mut inside_secret = false;
             while let Some(child) = current
                 .children
                 .iter()
                 .rev()
                 .find(|c| c.node.bounds.is_some_and(|b| b.contains(x, y)))
             {
-                path.push(child.node.clone());
+                let mut node = child.node.clone();
+                keep_secret(&mut node, inside_secret);
+                inside_secret = node.is_secret();
+                path.push(node);
                 current = child;
             }
             Ok(path)
@@ -208,7 +228,7 @@ impl Backend for FakeBackend {
         start: u32,
         end: Option<u32>,
     ) -> Result<TextSlice, BackendError> {
-        let node = self.node(id).await?;
+        let node = self.node(id, Secrecy::Plain).await?;
         let text = match node.value {
             Some(NodeValue::Text { text }) => text,
             _ => {
@@ -265,12 +285,16 @@ impl Backend for FakeBackend {
         })
     }
 
-    async fn node(&self, id: &ElementId) -> Result<Node, BackendError> {
+    async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
         self.with_app(id, |app| {
             find(&app.root, id)
-                .map(|n| Node {
-                    accessible_id_unread: false,
-                    ..n.node.clone()
+                .map(|n| {
+                    let mut node = Node {
+                        accessible_id_unread: false,
+                        ..n.node.clone()
+                    };
+                    keep_secret(&mut node, secrecy.is_secret());
+                    node
                 })
                 .ok_or_else(|| BackendError::Defunct { id: id.clone() })
         })

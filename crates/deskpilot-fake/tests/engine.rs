@@ -594,3 +594,96 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
         error.message
     );
 }
+
+/// Nothing inside a password field shows its text, whichever way it is reached: a snapshot, a
+/// snapshot within it, a later page, a hit-test, properties, read_text, a selector.
+#[tokio::test]
+async fn text_inside_a_password_field_never_shows() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(
+        r#"
+application "Vault" pid=60
+  window "Login" bounds=0,0,400,300
+    button "Go" bounds=10,10,50,20
+    password "Secret" path=/pw bounds=10,50,200,30
+      textbox "inner" path=/inner value=hunter2 bounds=12,52,190,26
+      listitem path=/li bounds=12,70,50,5
+        label "peek" bounds=12,70,50,5
+"#,
+    );
+    let engine = Engine::new(fake);
+    let s = engine.connect(&ConnectTarget::Pid(60)).await.unwrap().id;
+    let leaks = |text: &str| text.contains("hunter2");
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    let whole = engine.snapshot(&s, &all).await.unwrap();
+    assert!(!leaks(&whole.rendered.text), "{}", whole.rendered.text);
+    let item = whole
+        .tree
+        .nodes
+        .iter()
+        .find(|n| n.node.id.object == "/li")
+        .unwrap();
+    assert_eq!(
+        item.node.derived_name, None,
+        "no name is derived from inside a secret"
+    );
+    let inner = whole
+        .tree
+        .nodes
+        .iter()
+        .find(|n| n.node.name == "inner")
+        .unwrap();
+    assert!(inner.node.is_secret());
+    assert!(!matches!(
+        inner.node.value,
+        Some(deskpilot_core::model::NodeValue::Text { .. })
+    ));
+
+    let within = SnapshotRequest {
+        within: Some(Target::Selector(sel("password"))),
+        ..all.clone()
+    };
+    let page = engine.snapshot(&s, &within).await.unwrap();
+    assert!(!leaks(&page.rendered.text), "{}", page.rendered.text);
+
+    // A page cut right at the password field, then continued.
+    let mut request = SnapshotRequest {
+        max_nodes: 4,
+        ..all.clone()
+    };
+    loop {
+        let page = engine.snapshot(&s, &request).await.unwrap();
+        assert!(!leaks(&page.rendered.text), "{}", page.rendered.text);
+        match page.truncated.and_then(|t| t.cursor) {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+    }
+
+    // A fresh session, so no earlier snapshot has marked the ref secret.
+    let s = engine.connect(&ConnectTarget::Pid(60)).await.unwrap().id;
+    let path = engine.hit_test(&s, 20, 60).await.unwrap();
+    let deepest = path.last().unwrap();
+    assert_eq!(deepest.name, "inner");
+    let props = engine
+        .properties(&s, &Target::Ref(deepest.reference.clone()))
+        .await
+        .unwrap();
+    assert!(!matches!(
+        props.node.value,
+        Some(deskpilot_core::model::NodeValue::Text { .. })
+    ));
+    let refused = engine
+        .read_text(&s, &Target::Ref(deepest.reference.clone()), 0, None)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, Code::Unsupported);
+    let found = engine
+        .find(&s, &sel("[value*=hunter]"), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 0);
+}

@@ -88,6 +88,9 @@ pub struct Node {
     pub attributes: BTreeMap<String, String>,
     /// The number of children the element reports (may be far more than are realized).
     pub child_count: u32,
+    /// The element is inside a password field: like the field itself, its text is never read.
+    #[serde(skip)]
+    pub inside_secret: bool,
 }
 
 impl Node {
@@ -109,6 +112,7 @@ impl Node {
             accessible_id_unread: false,
             attributes: BTreeMap::new(),
             child_count: 0,
+            inside_secret: false,
         }
     }
 
@@ -120,8 +124,9 @@ impl Node {
         }
     }
 
-    /// True for a password field: its text must never be read or matched.
+    /// True for a password field or anything inside one: its text must never be read or
+    /// matched.
     pub fn is_secret(&self) -> bool {
-        self.role == super::Role::Password
+        self.role == super::Role::Password || self.inside_secret
     }
 }
