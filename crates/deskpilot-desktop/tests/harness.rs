@@ -230,3 +230,36 @@ fn the_root_window_names_the_accessibility_bus() {
         .value;
     assert_eq!(String::from_utf8_lossy(&value), desktop.a11y_bus_address());
 }
+
+/// Every fixture speaks the same control vocabulary (one dispatcher in fixturelib).
+#[test]
+fn every_fixture_obeys_the_shared_control_commands() {
+    let desktop = VirtualDesktop::start().expect("desktop starts");
+    for kind in Fixture::ALL {
+        let mut fixture = desktop.launch_fixture(kind).unwrap();
+        let wait = |fixture: &deskpilot_desktop::FixtureApp, widget: &str, prop: &str, value| {
+            fixture
+                .oracle
+                .wait_value(widget, prop, value, Duration::from_secs(5))
+                .unwrap_or_else(|e| panic!("{}: {e}", kind.name()))
+        };
+        fixture.command("reorder_list", json!({})).unwrap();
+        wait(
+            &fixture,
+            "fruits",
+            "order",
+            json!(["Date", "Cherry", "Banana", "Apple"]),
+        );
+        fixture
+            .command("set_text", json!({"widget": "name", "text": "Ada"}))
+            .unwrap();
+        wait(&fixture, "name", "text", json!("Ada"));
+        fixture.command("open_dialog", json!({})).unwrap();
+        wait(&fixture, "dialog", "open", json!(true));
+        fixture.command("close_dialog", json!({})).unwrap();
+        wait(&fixture, "dialog", "response", json!("cancel"));
+        fixture.command("no_such_command", json!({})).unwrap();
+        fixture.command("add_item", json!({})).unwrap();
+        wait(&fixture, "dynamic", "count", json!(1));
+    }
+}
