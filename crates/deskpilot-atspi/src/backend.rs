@@ -7,7 +7,8 @@ use async_trait::async_trait;
 use deskpilot_core::model::{ElementId, Node, Tree};
 use deskpilot_core::window_system::window_for;
 use deskpilot_core::{
-    AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowSystem,
+    AppInfo, Backend, BackendError, NativeOp, Secrecy, TableSlice, TextSlice, WalkLimits,
+    WindowSystem,
 };
 
 use crate::apps::{list_apps, read_app};
@@ -241,6 +242,14 @@ impl Backend for AtspiBackend {
                 .map(|id| async { self.proto.accessible_id(id).await.ok() }),
         )
         .await
+    }
+
+    async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+        crate::act::perform(&self.proto, id, op).await
+    }
+
+    async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
+        crate::act::toplevel(&self.proto, id).await
     }
 
     async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {

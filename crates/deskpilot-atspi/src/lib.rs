@@ -4,6 +4,7 @@
 //! so that a frozen app only fails the calls made to it. See `atspi-facts.md` in the design
 //! notes for the measured traps this crate works around.
 
+mod act;
 mod apps;
 mod backend;
 mod bus;

@@ -13,14 +13,14 @@ use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue};
 pub const REGISTRY: &str = "org.a11y.atspi.Registry";
 pub const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
 pub const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
-const COMPONENT: &str = "org.a11y.atspi.Component";
-const ACTION: &str = "org.a11y.atspi.Action";
-const TEXT: &str = "org.a11y.atspi.Text";
-const VALUE: &str = "org.a11y.atspi.Value";
+pub(crate) const COMPONENT: &str = "org.a11y.atspi.Component";
+pub(crate) const ACTION: &str = "org.a11y.atspi.Action";
+pub(crate) const TEXT: &str = "org.a11y.atspi.Text";
+pub(crate) const VALUE: &str = "org.a11y.atspi.Value";
 const APPLICATION: &str = "org.a11y.atspi.Application";
-const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+pub(crate) const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const CACHE: &str = "org.a11y.atspi.Cache";
-const TABLE: &str = "org.a11y.atspi.Table";
+pub(crate) const TABLE: &str = "org.a11y.atspi.Table";
 const NULL_PATH: &str = "/org/a11y/atspi/null";
 const CACHE_PATH: &str = "/org/a11y/atspi/cache";
 
@@ -99,7 +99,7 @@ impl Proto {
         self.timeout
     }
 
-    async fn call<B, R>(
+    pub(crate) async fn call<B, R>(
         &self,
         id: &ElementId,
         iface: &str,

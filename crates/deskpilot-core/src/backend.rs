@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
+use crate::act::NativeOp;
 use crate::app::AppInfo;
 use crate::details::{TableSlice, TextSlice};
 use crate::model::{ElementId, Node, Tree};
@@ -154,6 +155,23 @@ pub trait Backend: Send + Sync {
         first_row: u32,
         max_rows: u32,
     ) -> Result<TableSlice, BackendError>;
+
+    /// Does `op` on the element through the app's own semantics. `Ok` means the app accepted
+    /// the request, not that it had an effect (the engine reads that back).
+    async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+        Err(BackendError::Unsupported {
+            id: id.clone(),
+            what: format!("{op:?}"),
+        })
+    }
+
+    /// The top-level window (frame, dialog) that holds the element.
+    async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
+        Err(BackendError::Unsupported {
+            id: id.clone(),
+            what: "finding its window".into(),
+        })
+    }
 
     /// The accessible ids of these elements (for nodes whose id a snapshot left unread).
     /// `None` for an element without one or that could not be read.

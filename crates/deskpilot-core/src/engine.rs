@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::act::InputDevice;
 use crate::app::AppInfo;
 use crate::backend::{Backend, Secrecy, WalkLimits};
 use crate::derive::derive_names;
@@ -150,6 +151,10 @@ struct Inner {
 pub struct Engine {
     backend: Arc<dyn Backend>,
     inner: Mutex<Inner>,
+    /// Synthetic input, when the display offers it.
+    input: Option<Arc<dyn InputDevice>>,
+    /// One keyboard and one pointer: input from all sessions goes through here in turn.
+    input_lock: tokio::sync::Mutex<()>,
 }
 
 /// Refs go to nodes worth acting on or reading. Plain containers and bars that only group
@@ -175,11 +180,33 @@ impl Engine {
                 sessions: HashMap::new(),
                 ref_owner: HashMap::new(),
             }),
+            input: None,
+            input_lock: tokio::sync::Mutex::new(()),
         }
+    }
+
+    /// Sends synthetic input (and takes screenshots) through `input`.
+    pub fn with_input(mut self, input: Arc<dyn InputDevice>) -> Self {
+        self.input = Some(input);
+        self
     }
 
     pub fn backend(&self) -> &Arc<dyn Backend> {
         &self.backend
+    }
+
+    /// The input device, or `input_unavailable` when there is none.
+    pub fn input_device(&self) -> Result<&Arc<dyn InputDevice>> {
+        self.input.as_ref().ok_or_else(|| {
+            crate::act::ladder::unavailable(
+                "no synthetic input here: deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
+            )
+        })
+    }
+
+    /// Held while synthetic input is sent.
+    pub(crate) async fn input_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.input_lock.lock().await
     }
 
     pub async fn apps(&self) -> Result<Vec<AppInfo>> {

@@ -21,6 +21,22 @@ pub enum Code {
     InputNotAllowed,
     Unsupported,
     Backend,
+    /// The element has no bounds on screen (pointer input needs them).
+    Offscreen,
+    /// Something else is at the element's position.
+    Obscured,
+    /// The element is disabled.
+    Disabled,
+    /// The element does not take text or a value.
+    NotEditable,
+    /// The element's window could not be brought to the front.
+    WindowNotForeground,
+    /// The app kept a different value than the one set.
+    ValueClamped,
+    /// Every route was tried and none changed anything.
+    NoEffect,
+    /// No synthetic input or screen capture here (no X11 display, e.g. Wayland).
+    InputUnavailable,
 }
 
 impl Code {
@@ -38,6 +54,14 @@ impl Code {
             Code::InputNotAllowed => "input_not_allowed",
             Code::Unsupported => "unsupported",
             Code::Backend => "backend",
+            Code::Offscreen => "offscreen",
+            Code::Obscured => "obscured",
+            Code::Disabled => "disabled",
+            Code::NotEditable => "not_editable",
+            Code::WindowNotForeground => "window_not_foreground",
+            Code::ValueClamped => "value_clamped",
+            Code::NoEffect => "no_effect",
+            Code::InputUnavailable => "input_unavailable",
         }
     }
 
@@ -45,7 +69,12 @@ impl Code {
     pub fn retryable(self) -> bool {
         matches!(
             self,
-            Code::Timeout | Code::AppNotResponding | Code::NotFound | Code::Backend
+            Code::Timeout
+                | Code::AppNotResponding
+                | Code::NotFound
+                | Code::Backend
+                | Code::Obscured
+                | Code::WindowNotForeground
         )
     }
 }

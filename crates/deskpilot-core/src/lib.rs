@@ -4,6 +4,7 @@
 //! [`Backend`], and owns what every front end shares (the model, sessions and refs, selectors,
 //! the agent rendering).
 
+pub mod act;
 pub mod app;
 pub mod backend;
 mod derive;
@@ -19,6 +20,10 @@ pub mod session;
 pub mod wait;
 pub mod window_system;
 
+pub use act::{
+    Action, ActionReport, Chord, Direction, Effect, InputDevice, InputError, MouseButton, NativeOp,
+    OnOff, Route, Rung, Skipped, ValueInput,
+};
 pub use app::{AppInfo, WindowInfo};
 pub use backend::{Backend, BackendError, ProgressSink, Secrecy, WalkLimits};
 pub use filter::Filter;

@@ -1,6 +1,9 @@
-//! deskpilot's X11 side: the display server's view of top-level windows (EWMH), and later
-//! synthetic input (XTEST) and screenshots (GetImage).
+//! deskpilot's X11 side: the display server's view of top-level windows (EWMH), synthetic
+//! input (XTEST), and later screenshots (GetImage).
 
+mod input;
+mod keymap;
 mod windows;
 
+pub use input::X11Input;
 pub use windows::X11Windows;

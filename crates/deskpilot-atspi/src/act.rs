@@ -1,0 +1,209 @@
+//! The semantic rung on AT-SPI: actions by name, EditableText, Value, Selection (or a table's
+//! row selection), GrabFocus, ScrollTo. Each call's boolean answer is checked: `false` means
+//! the app declined, which is not an effect.
+
+use deskpilot_core::model::ElementId;
+use deskpilot_core::{BackendError, NativeOp};
+use zbus::zvariant::Value;
+
+use crate::error::to_backend;
+use crate::proto::{
+    ACCESSIBLE, ACTION, COMPONENT, PROPERTIES, Proto, ROOT_PATH, TABLE, TEXT, VALUE,
+};
+
+const EDITABLE_TEXT: &str = "org.a11y.atspi.EditableText";
+const SELECTION: &str = "org.a11y.atspi.Selection";
+/// AT-SPI ScrollType ANYWHERE: the least scrolling that shows the element.
+const SCROLL_ANYWHERE: u32 = 6;
+
+fn declined(id: &ElementId, what: &str) -> BackendError {
+    BackendError::Unsupported {
+        id: id.clone(),
+        what: format!("{what} (the app declined)"),
+    }
+}
+
+/// Does `op` on `id`.
+pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+    let fail = |e: zbus::Error, what: &str| to_backend(e, id, what, proto.timeout());
+    let accepted = match op {
+        NativeOp::DoAction(name) => {
+            let index = action_index(proto, id, name)
+                .await
+                .map_err(|e| fail(e, "Action"))?
+                .ok_or_else(|| BackendError::Unsupported {
+                    id: id.clone(),
+                    what: format!("action {name:?}"),
+                })?;
+            proto
+                .call::<_, bool>(id, ACTION, "DoAction", &(index,))
+                .await
+                .map_err(|e| fail(e, "Action.DoAction"))?
+        }
+        NativeOp::SetText(text) => proto
+            .call::<_, bool>(id, EDITABLE_TEXT, "SetTextContents", &(text.as_str(),))
+            .await
+            .map_err(|e| fail(e, "EditableText.SetTextContents"))?,
+        NativeOp::SetNumber(n) => {
+            proto
+                .call::<_, ()>(
+                    id,
+                    PROPERTIES,
+                    "Set",
+                    &(VALUE, "CurrentValue", Value::from(*n)),
+                )
+                .await
+                .map_err(|e| fail(e, "Value.CurrentValue"))?;
+            true
+        }
+        NativeOp::GrabFocus => proto
+            .call::<_, bool>(id, COMPONENT, "GrabFocus", &())
+            .await
+            .map_err(|e| fail(e, "Component.GrabFocus"))?,
+        NativeOp::CaretToEnd => {
+            let count = proto
+                .character_count(id)
+                .await
+                .map_err(|e| fail(e, "Text.CharacterCount"))?;
+            proto
+                .call::<_, bool>(id, TEXT, "SetCaretOffset", &(count,))
+                .await
+                .map_err(|e| fail(e, "Text.SetCaretOffset"))?
+        }
+        NativeOp::ScrollTo => proto
+            .call::<_, bool>(id, COMPONENT, "ScrollTo", &(SCROLL_ANYWHERE,))
+            .await
+            .map_err(|e| fail(e, "Component.ScrollTo"))?,
+        NativeOp::Select | NativeOp::AddToSelection | NativeOp::Deselect => {
+            return select(proto, id, op).await;
+        }
+    };
+    if accepted {
+        Ok(())
+    } else {
+        Err(declined(id, &format!("{op:?}")))
+    }
+}
+
+/// The index of the action named `name` (case-insensitive), asked name by name: never index 0
+/// by default.
+async fn action_index(proto: &Proto, id: &ElementId, name: &str) -> zbus::Result<Option<i32>> {
+    let count: i32 = {
+        let v: zbus::zvariant::OwnedValue = proto
+            .call(id, PROPERTIES, "Get", &(ACTION, "NActions"))
+            .await?;
+        i32::try_from(v)?
+    };
+    for i in 0..count.min(64) {
+        let found: String = match proto.call(id, ACTION, "GetName", &(i,)).await {
+            Ok(n) => n,
+            Err(_) => continue,
+        };
+        if found.eq_ignore_ascii_case(name) {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// Selects or deselects `id` in its container: the parent's Selection interface, or, for a
+/// table cell, the table's row selection (GTK 3 tables decline `SelectChild`).
+async fn select(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+    let fail = |e: zbus::Error, what: &str| to_backend(e, id, what, proto.timeout());
+    let parent = proto
+        .parent(id)
+        .await
+        .map_err(|e| fail(e, "Parent"))?
+        .filter(|p| p.object != ROOT_PATH)
+        .ok_or_else(|| declined(id, "selection: it has no container"))?;
+    let index: i32 = proto
+        .call(id, ACCESSIBLE, "GetIndexInParent", &())
+        .await
+        .map_err(|e| fail(e, "GetIndexInParent"))?;
+    let interfaces = proto
+        .interfaces(&parent)
+        .await
+        .map_err(|e| fail(e, "GetInterfaces"))?;
+    let has = |name: &str| interfaces.iter().any(|i| i == name);
+    let accepted = if has(TABLE) {
+        let row: i32 = proto
+            .call(&parent, TABLE, "GetRowAtIndex", &(index,))
+            .await
+            .map_err(|e| fail(e, "Table.GetRowAtIndex"))?;
+        let method = match op {
+            NativeOp::Deselect => "RemoveRowSelection",
+            _ => "AddRowSelection",
+        };
+        proto
+            .call::<_, bool>(&parent, TABLE, method, &(row,))
+            .await
+            .map_err(|e| fail(e, "Table row selection"))?
+    } else if has(SELECTION) {
+        match op {
+            NativeOp::Deselect => {
+                // DeselectChild takes the child's index among the container's children.
+                proto
+                    .call::<_, bool>(&parent, SELECTION, "DeselectChild", &(index,))
+                    .await
+                    .map_err(|e| fail(e, "Selection.DeselectChild"))?
+            }
+            _ => {
+                if *op == NativeOp::Select {
+                    let selected: i32 = {
+                        let v: zbus::zvariant::OwnedValue = proto
+                            .call(
+                                &parent,
+                                PROPERTIES,
+                                "Get",
+                                &(SELECTION, "NSelectedChildren"),
+                            )
+                            .await
+                            .map_err(|e| fail(e, "Selection"))?;
+                        i32::try_from(v).unwrap_or(0)
+                    };
+                    if selected > 1 {
+                        let _: bool = proto
+                            .call(&parent, SELECTION, "ClearSelection", &())
+                            .await
+                            .map_err(|e| fail(e, "Selection.ClearSelection"))?;
+                    }
+                }
+                proto
+                    .call::<_, bool>(&parent, SELECTION, "SelectChild", &(index,))
+                    .await
+                    .map_err(|e| fail(e, "Selection.SelectChild"))?
+            }
+        }
+    } else {
+        return Err(BackendError::Unsupported {
+            id: id.clone(),
+            what: "selection (its container has neither Selection nor Table)".into(),
+        });
+    };
+    if accepted {
+        Ok(())
+    } else {
+        Err(declined(id, &format!("{op:?}")))
+    }
+}
+
+/// The top-level window (a child of the app root) that holds `id`; the window itself when
+/// `id` is one.
+pub async fn toplevel(proto: &Proto, id: &ElementId) -> Result<ElementId, BackendError> {
+    let mut current = id.clone();
+    for _ in 0..128 {
+        let parent = proto
+            .parent(&current)
+            .await
+            .map_err(|e| to_backend(e, id, "Parent", proto.timeout()))?;
+        match parent {
+            Some(p) if p.object == ROOT_PATH => return Ok(current),
+            Some(p) => current = p,
+            None => break,
+        }
+    }
+    Err(BackendError::Unsupported {
+        id: id.clone(),
+        what: "finding its window (no top-level ancestor)".into(),
+    })
+}

@@ -1,0 +1,143 @@
+//! What an agent or test can ask an element to do: a closed set of verbs, each with its
+//! options in the variant.
+
+use serde::{Deserialize, Serialize};
+
+use super::keys::Chord;
+
+/// A pointer button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MouseButton {
+    #[default]
+    Left,
+    Middle,
+    Right,
+}
+
+/// On or off, for `toggle` with `ensure`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+/// A direction to scroll in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// The value `set_value` puts in an element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ValueInput {
+    Number(f64),
+    Text(String),
+}
+
+/// One verb, aimed at a resolved element.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// A pointer click; only a left single click has a semantic rung.
+    Click {
+        button: MouseButton,
+        double: bool,
+    },
+    /// Put this value in the element outright (text or number).
+    SetValue(ValueInput),
+    /// Keystrokes into the element (focused first).
+    TypeText(String),
+    /// A key or chord, sent to the element's window with the element focused first.
+    PressKey(Chord),
+    /// Flip a two-state control; with `ensure`, only when it is not already in that state.
+    Toggle {
+        ensure: Option<OnOff>,
+    },
+    Select,
+    AddToSelection,
+    Deselect,
+    Expand,
+    Collapse,
+    Focus,
+    ScrollIntoView,
+    /// A named AT-SPI action, exactly as the element lists it.
+    Activate(String),
+}
+
+impl Action {
+    /// The verb's name, as reported.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Action::Click { .. } => "click",
+            Action::SetValue(_) => "set_value",
+            Action::TypeText(_) => "type_text",
+            Action::PressKey(_) => "press_key",
+            Action::Toggle { ensure: None } => "toggle",
+            Action::Toggle {
+                ensure: Some(OnOff::On),
+            } => "check",
+            Action::Toggle {
+                ensure: Some(OnOff::Off),
+            } => "uncheck",
+            Action::Select => "select",
+            Action::AddToSelection => "add_to_selection",
+            Action::Deselect => "deselect",
+            Action::Expand => "expand",
+            Action::Collapse => "collapse",
+            Action::Focus => "focus",
+            Action::ScrollIntoView => "scroll_into_view",
+            Action::Activate(_) => "activate",
+        }
+    }
+
+    /// Whether sending the action again after a read-back showed no change is harmless: only
+    /// then is the next rung of the ladder tried after a no-op. A plain click or typed text is
+    /// never sent twice.
+    pub fn safe_to_repeat(&self) -> bool {
+        match self {
+            Action::Toggle { ensure } => ensure.is_some(),
+            Action::SetValue(_)
+            | Action::Select
+            | Action::AddToSelection
+            | Action::Deselect
+            | Action::Expand
+            | Action::Collapse
+            | Action::Focus
+            | Action::ScrollIntoView => true,
+            Action::Click { .. }
+            | Action::TypeText(_)
+            | Action::PressKey(_)
+            | Action::Activate(_) => false,
+        }
+    }
+}
+
+/// What a backend does natively on one element (the semantic rung).
+#[derive(Debug, Clone, PartialEq)]
+pub enum NativeOp {
+    /// Run the action with this name (never picked by index).
+    DoAction(String),
+    /// Replace the element's whole text (EditableText).
+    SetText(String),
+    /// Set the element's numeric value (Value).
+    SetNumber(f64),
+    /// Move keyboard focus to the element.
+    GrabFocus,
+    /// Put the text caret after the last character (nothing selected).
+    CaretToEnd,
+    /// Scroll the element's ancestors until it is visible.
+    ScrollTo,
+    /// Make the element the only selected one in its container (Selection, or a table's
+    /// row selection).
+    Select,
+    /// Add the element to its container's selection.
+    AddToSelection,
+    /// Deselect the element in its container.
+    Deselect,
+}

@@ -1,0 +1,58 @@
+//! Synthetic input and the display's windows, as the action ladder needs them. Implemented
+//! by deskpilot-x11 (XTEST); every call is bounded in time by its implementation.
+
+use async_trait::async_trait;
+
+use super::action::{Direction, MouseButton};
+use super::keys::Chord;
+
+/// Why synthetic input could not be sent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// No display to send input to (a Wayland session, or no DISPLAY).
+    #[error("no input device: {0}")]
+    Unavailable(String),
+    /// The window could not be brought to the front.
+    #[error("window {xid:#x} could not be brought to the front: {why}")]
+    NotForeground { xid: u32, why: String },
+    /// The character or key cannot be typed on this keyboard.
+    #[error("cannot type {0}")]
+    Untypable(String),
+    #[error("display server: {0}")]
+    Display(String),
+}
+
+/// One keyboard and one pointer (the engine serializes their use across sessions).
+#[async_trait]
+pub trait InputDevice: Send + Sync {
+    /// Moves the pointer to (x, y) in screen coordinates and clicks (twice when `double`).
+    async fn click(
+        &self,
+        x: i32,
+        y: i32,
+        button: MouseButton,
+        double: bool,
+    ) -> Result<(), InputError>;
+
+    /// Turns the wheel at (x, y).
+    async fn scroll(
+        &self,
+        x: i32,
+        y: i32,
+        direction: Direction,
+        clicks: u32,
+    ) -> Result<(), InputError>;
+
+    /// Presses a chord: modifiers down in order, the key, then everything released (also on
+    /// error).
+    async fn press(&self, chord: &Chord) -> Result<(), InputError>;
+
+    /// Types text, any Unicode: characters the keyboard lacks are typed through a spare key.
+    async fn type_text(&self, text: &str) -> Result<(), InputError>;
+
+    /// The window that has the keyboard now (window-system id), if any.
+    async fn active_window(&self) -> Result<Option<u32>, InputError>;
+
+    /// Brings a top-level window to the front and waits until it is active.
+    async fn activate_window(&self, xid: u32) -> Result<(), InputError>;
+}

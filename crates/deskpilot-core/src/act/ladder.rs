@@ -1,0 +1,641 @@
+//! Runs an action's ladder: each rung in turn, the effect read back after the tree settles,
+//! the next rung only after a no-op of an action that is safe to repeat.
+
+use std::time::{Duration, Instant};
+
+use super::action::{Action, NativeOp, OnOff};
+use super::input::InputError;
+use super::observe::{Observation, changes, foreground_changed, value_text};
+use super::plan::{Expect, KeyInput, Send, Step, is_on, plan};
+use super::report::{ActionReport, Effect, Route, Skipped, rung_name};
+use crate::backend::{BackendError, Secrecy, WalkLimits};
+use crate::engine::{Engine, Resolved, Target};
+use crate::error::{Code, Error, Result};
+use crate::model::{ElementId, Interface, Node, NodeValue, Role, State};
+
+/// Longest wait for an expected postcondition (returns as soon as it holds).
+const EXPECT_WAIT: Duration = Duration::from_millis(1500);
+/// How long to look for any change when the action has no postcondition of its own.
+const ANY_WAIT: Duration = Duration::from_millis(600);
+/// Time between two read-backs.
+const POLL: Duration = Duration::from_millis(40);
+/// Longest wait for focus to arrive before keys are sent.
+const FOCUS_WAIT: Duration = Duration::from_millis(800);
+
+/// Why a rung was not carried out.
+enum NotSent {
+    /// Not possible here; the next rung may be.
+    Skip(String),
+    /// Refused with a code (kept as the failure when no later rung works).
+    Refuse(Error),
+    /// The app is gone or frozen: stop.
+    Fatal(Error),
+}
+
+/// What the read-back after a rung saw.
+enum Verdict {
+    Met(Observation),
+    /// No postcondition of its own, and something changed.
+    Changed(Observation),
+    /// Nothing expected was seen before the deadline.
+    Missed(Observation),
+}
+
+/// The element an action works on, with what the rungs need to know about it.
+struct Subject {
+    resolved: Resolved,
+    /// The subject is the session's window itself (keys sent to the window, nothing to focus).
+    window_level: bool,
+}
+
+impl Subject {
+    fn node(&self) -> &Node {
+        &self.resolved.node
+    }
+
+    fn secrecy(&self) -> Secrecy {
+        Secrecy::of(self.resolved.secret)
+    }
+}
+
+impl Engine {
+    /// Does `action` on `target`, through the first rung of its ladder that has an effect,
+    /// and reports the route, the rungs skipped, and the effect read back.
+    pub async fn act(
+        &self,
+        session: &str,
+        target: &Target,
+        action: &Action,
+    ) -> Result<ActionReport> {
+        let resolved = self.resolve(session, target).await?;
+        self.run_ladder(
+            Subject {
+                resolved,
+                window_level: false,
+            },
+            action,
+        )
+        .await
+    }
+
+    /// Does `action` on the session's window itself (keys with no element to focus first).
+    pub async fn act_on_window(&self, session: &str, action: &Action) -> Result<ActionReport> {
+        let root = self.session(session)?.root;
+        let node = self.backend().node(&root, Secrecy::Plain).await?;
+        let subject = Subject {
+            resolved: Resolved {
+                reference: "window".into(),
+                node,
+                secret: false,
+            },
+            window_level: true,
+        };
+        self.run_ladder(subject, action).await
+    }
+
+    async fn run_ladder(&self, subject: Subject, action: &Action) -> Result<ActionReport> {
+        preflight(action, &subject)?;
+        let reference = subject.resolved.reference.clone();
+        if let Action::Toggle { ensure: Some(want) } = action
+            && is_on(subject.node()) == Some(*want == OnOff::On)
+        {
+            return Ok(ActionReport {
+                verb: action.verb(),
+                reference,
+                route: None,
+                skipped: Vec::new(),
+                effect: Effect::Confirmed,
+                changes: Vec::new(),
+                foreground_changed: Some(false),
+                note: Some(format!(
+                    "already {}: nothing sent",
+                    if *want == OnOff::On { "on" } else { "off" }
+                )),
+            });
+        }
+        let plan = plan(action, subject.node());
+        let before = self.observe(&subject, &plan.expect).await?;
+        let mut skipped: Vec<Skipped> = plan.skipped.clone();
+        let mut refusal: Option<Error> = None;
+        for step in &plan.steps {
+            let how = match self.send(&subject, step).await {
+                Ok(how) => how,
+                Err(NotSent::Skip(why)) => {
+                    skipped.push(Skipped {
+                        rung: step.rung,
+                        why,
+                    });
+                    continue;
+                }
+                Err(NotSent::Refuse(error)) => {
+                    skipped.push(Skipped {
+                        rung: step.rung,
+                        why: format!("{}: {}", error.code.name(), error.message),
+                    });
+                    refusal = Some(error);
+                    continue;
+                }
+                Err(NotSent::Fatal(error)) => return Err(error),
+            };
+            let route = Route {
+                rung: step.rung,
+                how,
+            };
+            let (effect, after, note) = match self.settle(&subject, &plan.expect, &before).await? {
+                Verdict::Met(after) => (Effect::Confirmed, after, None),
+                Verdict::Changed(after) => (Effect::Confirmed, after, None),
+                Verdict::Missed(after) => {
+                    if let Some(error) = clamped(action, &before, &after) {
+                        return Err(error);
+                    }
+                    if plan.expect == Expect::AnyChange {
+                        (
+                            Effect::Unverified,
+                            after,
+                            Some(
+                                "sent; nothing visible changed on the element or the app's windows"
+                                    .to_owned(),
+                            ),
+                        )
+                    } else if action.safe_to_repeat() {
+                        skipped.push(Skipped {
+                            rung: step.rung,
+                            why: format!("{}: no effect ({})", route.how, expected(&plan.expect)),
+                        });
+                        continue;
+                    } else {
+                        let seen = changes(&before, &after);
+                        let effect = if seen.is_empty() {
+                            Effect::Noop
+                        } else {
+                            Effect::Unverified
+                        };
+                        (
+                            effect,
+                            after,
+                            Some(format!(
+                                "{} not seen; not sent again (repeating it is not safe)",
+                                expected(&plan.expect)
+                            )),
+                        )
+                    }
+                }
+            };
+            return Ok(ActionReport {
+                verb: action.verb(),
+                reference,
+                route: Some(route),
+                skipped,
+                effect,
+                changes: changes(&before, &after),
+                foreground_changed: foreground_changed(&before, &after),
+                note,
+            });
+        }
+        let tried = skipped
+            .iter()
+            .map(|s| format!("{}: {}", rung_name(s.rung), s.why))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Err(match refusal {
+            Some(mut error) => {
+                error.message = format!("{} ({tried})", error.message);
+                error
+            }
+            None => Error::new(
+                Code::NoEffect,
+                format!(
+                    "{} {reference}: no route had an effect ({tried})",
+                    action.verb()
+                ),
+                "check the element's state with get_properties; it may need another action first (open its menu, scroll it into view)",
+            ),
+        })
+    }
+
+    /// Sends one rung. Returns how it was done.
+    async fn send(&self, subject: &Subject, step: &Step) -> std::result::Result<String, NotSent> {
+        let node = subject.node();
+        match &step.send {
+            Send::Native(op) => {
+                let how = describe(op);
+                match self.backend().perform(&node.id, op).await {
+                    Ok(()) => Ok(how),
+                    Err(
+                        e @ (BackendError::AppGone { .. } | BackendError::AppNotResponding { .. }),
+                    ) => Err(NotSent::Fatal(e.into())),
+                    Err(e) => Err(NotSent::Skip(format!("{how}: {e}"))),
+                }
+            }
+            Send::Keys(inputs) => {
+                let input = self.input_device().map_err(NotSent::Refuse)?;
+                let _guard = self.input_lock().await;
+                self.bring_to_front(subject).await?;
+                let focused_here = self.focus_for_keys(subject).await?;
+                let mut how = vec![];
+                for key in inputs {
+                    match key {
+                        KeyInput::CaretToEndIfFocused => {
+                            if focused_here
+                                && self
+                                    .backend()
+                                    .perform(&node.id, &NativeOp::CaretToEnd)
+                                    .await
+                                    .is_ok()
+                            {
+                                how.push("caret to the end".to_owned());
+                            }
+                        }
+                        KeyInput::Chord(chord) => {
+                            input.press(chord).await.map_err(input_failure)?;
+                            how.push(format!("key {chord}"));
+                        }
+                        KeyInput::Text(text) => {
+                            input.type_text(text).await.map_err(input_failure)?;
+                            // Never the text itself: it may be a password.
+                            how.push(format!("typed {} characters", text.chars().count()));
+                        }
+                    }
+                }
+                Ok(format!("focus + {}", how.join(", ")))
+            }
+            Send::Pointer { button, double } => {
+                let input = self.input_device().map_err(NotSent::Refuse)?;
+                let live = self
+                    .backend()
+                    .node(&node.id, subject.secrecy())
+                    .await
+                    .map_err(|e| NotSent::Fatal(e.into()))?;
+                let bounds = match live.bounds {
+                    Some(b) if !b.is_empty() && !live.states.is_not(State::Showing) => b,
+                    _ => {
+                        return Err(NotSent::Refuse(Error::new(
+                            Code::Offscreen,
+                            format!("{} has no bounds on screen", subject.resolved.reference),
+                            "scroll it into view (act scroll_into_view) or open what contains it",
+                        )));
+                    }
+                };
+                let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
+                let _guard = self.input_lock().await;
+                let window = self.bring_to_front(subject).await?;
+                self.check_hit(subject, &window, x, y).await?;
+                input
+                    .click(x, y, *button, *double)
+                    .await
+                    .map_err(input_failure)?;
+                Ok(format!(
+                    "pointer {}{} click at ({x}, {y})",
+                    if *double { "double " } else { "" },
+                    match button {
+                        super::action::MouseButton::Left => "left",
+                        super::action::MouseButton::Middle => "middle",
+                        super::action::MouseButton::Right => "right",
+                    }
+                ))
+            }
+        }
+    }
+
+    /// Raises the element's window and waits until it is active. Returns the window.
+    async fn bring_to_front(&self, subject: &Subject) -> std::result::Result<ElementId, NotSent> {
+        let input = self.input_device().map_err(NotSent::Refuse)?;
+        let node = subject.node();
+        let window = self
+            .backend()
+            .toplevel(&node.id)
+            .await
+            .map_err(|e| not_foreground(format!("its window is not known: {e}")))?;
+        let apps = self
+            .backend()
+            .apps()
+            .await
+            .map_err(|e| NotSent::Fatal(e.into()))?;
+        let xid = apps
+            .iter()
+            .flat_map(|a| &a.windows)
+            .find(|w| w.id == window)
+            .and_then(|w| w.x11_window)
+            .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
+        input.activate_window(xid).await.map_err(input_failure)?;
+        Ok(window)
+    }
+
+    /// Gives the element keyboard focus (unless it has it) and waits until it reports it.
+    /// Returns whether focus had to be moved.
+    async fn focus_for_keys(&self, subject: &Subject) -> std::result::Result<bool, NotSent> {
+        let node = subject.node();
+        if subject.window_level || node.states.is(State::Focused) {
+            return Ok(false);
+        }
+        if let Err(e) = self.backend().perform(&node.id, &NativeOp::GrabFocus).await {
+            return Err(NotSent::Skip(format!("cannot focus it: {e}")));
+        }
+        let deadline = Instant::now() + FOCUS_WAIT;
+        loop {
+            let now = self
+                .backend()
+                .node(&node.id, subject.secrecy())
+                .await
+                .map_err(|e| NotSent::Fatal(e.into()))?;
+            match now.states.get(State::Focused) {
+                Some(true) | None => return Ok(true),
+                Some(false) if Instant::now() >= deadline => {
+                    return Err(NotSent::Skip(
+                        "focus did not move to it, so keys would go elsewhere".into(),
+                    ));
+                }
+                Some(false) => tokio::time::sleep(POLL).await,
+            }
+        }
+    }
+
+    /// Refuses pointer input at (x, y) unless the point hit-tests back to the element or a
+    /// descendant.
+    async fn check_hit(
+        &self,
+        subject: &Subject,
+        window: &ElementId,
+        x: i32,
+        y: i32,
+    ) -> std::result::Result<(), NotSent> {
+        let chain = self
+            .backend()
+            .hit_test(window, x, y)
+            .await
+            .map_err(|e| NotSent::Fatal(e.into()))?;
+        if chain.iter().any(|n| n.id == subject.node().id) {
+            return Ok(());
+        }
+        let what = chain
+            .last()
+            .map(|n| format!("{} {:?}", n.role, n.display_name()))
+            .unwrap_or_else(|| "nothing of its window".into());
+        Err(NotSent::Refuse(Error::new(
+            Code::Obscured,
+            format!(
+                "{} at ({x}, {y}) is covered: the point hits {what}",
+                subject.resolved.reference
+            ),
+            "close what covers it (a popup, a dialog) or scroll it into view, then retry",
+        )))
+    }
+
+    /// Reads the target, the app's windows and the active window.
+    async fn observe(&self, subject: &Subject, expect: &Expect) -> Result<Observation> {
+        let node = subject.node();
+        let target = match self.backend().node(&node.id, subject.secrecy()).await {
+            Ok(n) => Some(n),
+            Err(BackendError::Defunct { .. }) | Err(BackendError::AppGone { .. }) => None,
+            Err(e) => return Err(e.into()),
+        };
+        let windows = match self.backend().apps().await {
+            Ok(apps) => apps
+                .into_iter()
+                .filter(|a| a.id.app == node.id.app)
+                .flat_map(|a| a.windows)
+                .map(|w| (w.role, w.title.clone(), w.is_minimized()))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let active = match self.input_device() {
+            Ok(input) => input.active_window().await.ok().flatten(),
+            Err(_) => None,
+        };
+        let showing_items = if *expect == Expect::MenuOpen {
+            let limits = WalkLimits {
+                max_nodes: 200,
+                max_depth: 1,
+                ..WalkLimits::with_timeout(Duration::from_secs(2))
+            };
+            match self.backend().snapshot(&node.id, &limits).await {
+                Ok(tree) => Some(
+                    tree.nodes
+                        .iter()
+                        .skip(1)
+                        .filter(|n| n.node.states.is(State::Showing))
+                        .count(),
+                ),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        Ok(Observation {
+            target,
+            windows,
+            active,
+            showing_items,
+        })
+    }
+
+    /// Reads back until the postcondition holds (or, without one, until a change has held
+    /// still), or the wait is over.
+    async fn settle(
+        &self,
+        subject: &Subject,
+        expect: &Expect,
+        before: &Observation,
+    ) -> Result<Verdict> {
+        let started = Instant::now();
+        let limit = if *expect == Expect::AnyChange {
+            ANY_WAIT
+        } else {
+            EXPECT_WAIT
+        };
+        let mut last: Option<Observation> = None;
+        loop {
+            let now = self.observe(subject, expect).await?;
+            if *expect != Expect::AnyChange && met(expect, &now) {
+                return Ok(Verdict::Met(now));
+            }
+            if *expect == Expect::AnyChange && !changes(before, &now).is_empty() {
+                // Changed: wait until two reads agree (the tree held still).
+                if last.as_ref() == Some(&now) || started.elapsed() >= limit * 2 {
+                    return Ok(Verdict::Changed(now));
+                }
+            } else if started.elapsed() >= limit {
+                return Ok(Verdict::Missed(now));
+            }
+            last = Some(now);
+            tokio::time::sleep(POLL).await;
+        }
+    }
+}
+
+/// Refusals that need no input: a disabled element, a field that takes no text.
+fn preflight(action: &Action, subject: &Subject) -> Result<()> {
+    let node = subject.node();
+    let reference = &subject.resolved.reference;
+    if node.states.is_not(State::Enabled) && *action != Action::ScrollIntoView {
+        return Err(Error::new(
+            Code::Disabled,
+            format!(
+                "{reference} ({} {:?}) is disabled",
+                node.role,
+                node.display_name()
+            ),
+            "wait until it is enabled (wait_for state enabled), or do what enables it first",
+        ));
+    }
+    match action {
+        Action::SetValue(super::action::ValueInput::Text(_)) => {
+            let takes_text = node.interfaces.contains(Interface::EditableText)
+                || node.states.is(State::Editable);
+            if !takes_text || node.states.is(State::ReadOnly) {
+                return Err(Error::new(
+                    Code::NotEditable,
+                    format!(
+                        "{reference} ({} {:?}) does not take text",
+                        node.role,
+                        node.display_name()
+                    ),
+                    "set_value needs an editable field; use click or act on other controls",
+                ));
+            }
+        }
+        Action::SetValue(super::action::ValueInput::Number(_)) => {
+            let takes_number = node.interfaces.contains(Interface::Value)
+                || node.interfaces.contains(Interface::EditableText);
+            if !takes_number || node.states.is(State::ReadOnly) {
+                return Err(Error::new(
+                    Code::NotEditable,
+                    format!(
+                        "{reference} ({} {:?}) does not take a number",
+                        node.role,
+                        node.display_name()
+                    ),
+                    "set a number on a slider, spin button or text field",
+                ));
+            }
+        }
+        Action::Activate(name) if !node.actions.iter().any(|a| a == name) => {
+            return Err(Error::new(
+                Code::Unsupported,
+                format!(
+                    "{reference} has no action {name:?} (it offers: {})",
+                    if node.actions.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        node.actions.join(", ")
+                    }
+                ),
+                "use one of the actions it offers (get_properties lists them)",
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A number that read back different from the one set, when the app was asked outright.
+fn clamped(action: &Action, before: &Observation, after: &Observation) -> Option<Error> {
+    let Action::SetValue(super::action::ValueInput::Number(wanted)) = action else {
+        return None;
+    };
+    let Some(Node {
+        value: Some(NodeValue::Number {
+            current, min, max, ..
+        }),
+        ..
+    }) = &after.target
+    else {
+        return None;
+    };
+    let outside = *wanted < *min || *wanted > *max;
+    let moved =
+        before.target.as_ref().and_then(value_text) != after.target.as_ref().and_then(value_text);
+    (outside || moved).then(|| {
+        Error::new(
+            Code::ValueClamped,
+            format!("asked for {wanted}, the app kept {current} (range {min} to {max})"),
+            "choose a value within the range",
+        )
+    })
+}
+
+fn met(expect: &Expect, now: &Observation) -> bool {
+    let Some(node) = &now.target else {
+        return false;
+    };
+    match expect {
+        Expect::AnyChange => false,
+        Expect::OnOff(want) => is_on(node) == Some(*want),
+        Expect::Flipped(was) => is_on(node).is_some() && is_on(node) != *was,
+        Expect::State { state, on } => node.states.get(*state) == Some(*on),
+        Expect::Text(text) => matches!(&node.value, Some(NodeValue::Text { text: t }) if t == text),
+        Expect::Chars(n) => {
+            matches!(node.value, Some(NodeValue::Redacted { chars: Some(c) }) if c == *n)
+        }
+        Expect::Contains(text) => {
+            matches!(&node.value, Some(NodeValue::Text { text: t }) if t.contains(text.as_str()))
+        }
+        Expect::Number(n) => matches!(
+            node.value,
+            Some(NodeValue::Number { current, .. }) if (current - n).abs() <= 1e-9 * n.abs().max(1.0)
+        ),
+        Expect::MenuOpen => {
+            now.showing_items.unwrap_or(0) > 0
+                || node.states.is(State::Expanded)
+                || (node.role == Role::Menu && node.states.is(State::Selected))
+        }
+    }
+}
+
+/// The postcondition in words.
+fn expected(expect: &Expect) -> String {
+    match expect {
+        Expect::AnyChange => "a change".into(),
+        Expect::OnOff(on) => format!("the control {}", if *on { "on" } else { "off" }),
+        Expect::Flipped(_) => "the control flipped".into(),
+        Expect::State { state, on } => format!("{state} {}", if *on { "on" } else { "off" }),
+        Expect::Text(_) => "the new text".into(),
+        Expect::Chars(n) => format!("{n} characters"),
+        Expect::Contains(_) => "the typed text".into(),
+        Expect::Number(n) => format!("the value {n}"),
+        Expect::MenuOpen => "the menu open".into(),
+    }
+}
+
+fn describe(op: &NativeOp) -> String {
+    match op {
+        NativeOp::DoAction(name) => format!("action {name:?}"),
+        NativeOp::SetText(_) => "EditableText.SetTextContents".into(),
+        NativeOp::SetNumber(n) => format!("Value.CurrentValue = {n}"),
+        NativeOp::GrabFocus => "Component.GrabFocus".into(),
+        NativeOp::CaretToEnd => "Text.SetCaretOffset".into(),
+        NativeOp::ScrollTo => "Component.ScrollTo".into(),
+        NativeOp::Select => "Selection.SelectChild".into(),
+        NativeOp::AddToSelection => "Selection.SelectChild (added)".into(),
+        NativeOp::Deselect => "Selection.DeselectChild".into(),
+    }
+}
+
+fn not_foreground(why: String) -> NotSent {
+    NotSent::Refuse(Error::new(
+        Code::WindowNotForeground,
+        format!("cannot bring the element's window to the front: {why}"),
+        "activate the window (window_action activate) or close what holds the focus, then retry",
+    ))
+}
+
+fn input_failure(error: InputError) -> NotSent {
+    match error {
+        InputError::NotForeground { .. } => not_foreground(error.to_string()),
+        InputError::Unavailable(_) => NotSent::Refuse(unavailable(error.to_string())),
+        InputError::Untypable(_) => NotSent::Skip(error.to_string()),
+        InputError::Display(_) => NotSent::Fatal(Error::new(
+            Code::Backend,
+            error.to_string(),
+            "the display server failed; retry, or restart deskpilot",
+        )),
+    }
+}
+
+pub(crate) fn unavailable(why: String) -> Error {
+    Error::new(
+        Code::InputUnavailable,
+        why,
+        "synthetic input and screenshots need an X11 display (pass --display); semantic actions still work",
+    )
+}

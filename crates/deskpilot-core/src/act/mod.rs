@@ -1,0 +1,15 @@
+//! Acting on elements: the verbs, the route ladder (semantic, keyboard, pointer), synthetic
+//! input as a trait, and effects read back.
+
+mod action;
+mod input;
+mod keys;
+pub(crate) mod ladder;
+mod observe;
+pub mod plan;
+mod report;
+
+pub use action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
+pub use input::{InputDevice, InputError};
+pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
+pub use report::{ActionReport, Effect, Route, Rung, Skipped};

@@ -1,0 +1,450 @@
+//! The route ladder for one action on one element, worked out before anything is sent: the
+//! rungs to try in order, the rungs ruled out up front (and why), and the postcondition that
+//! confirms the effect. Pure: no I/O.
+
+use super::action::{Action, MouseButton, NativeOp, OnOff, ValueInput};
+use super::keys::{Chord, Key, Modifier, NamedKey};
+use super::report::{Rung, Skipped};
+use crate::model::{Interface, Node, NodeValue, Role, State};
+
+/// What one rung sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Send {
+    Native(NativeOp),
+    /// Focus the element (unless it has focus), then these keys.
+    Keys(Vec<KeyInput>),
+    /// A pointer click at the centre of the element's live bounds.
+    Pointer {
+        button: MouseButton,
+        double: bool,
+    },
+}
+
+/// Keyboard input of a rung.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyInput {
+    Chord(Chord),
+    Text(String),
+    /// When the rung had to focus the element: the caret to the end of its text (focusing
+    /// a GTK entry selects all of it, and typing would replace it).
+    CaretToEndIfFocused,
+}
+
+/// One rung to try.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub rung: Rung,
+    pub send: Send,
+}
+
+/// The postcondition that confirms an action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    /// No cheap postcondition: a visible change confirms, none leaves it unverified.
+    AnyChange,
+    /// The on/off state (checked or pressed) reads `on`.
+    OnOff(bool),
+    /// The on/off state differs from what it was.
+    Flipped(Option<bool>),
+    /// A state reads on (or off).
+    State { state: State, on: bool },
+    /// The text value is exactly this.
+    Text(String),
+    /// The secret's character count is this.
+    Chars(u32),
+    /// The text value contains this (typed text).
+    Contains(String),
+    /// The numeric value is this.
+    Number(f64),
+    /// A menu's items are showing.
+    MenuOpen,
+}
+
+/// The ladder for an action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    /// Rungs ruled out before trying anything.
+    pub skipped: Vec<Skipped>,
+    pub expect: Expect,
+}
+
+/// Action names that mean "click" on some toolkit, in order of preference.
+const CLICK_NAMES: &[&str] = &["click", "press", "activate", "jump", "open", "toggle"];
+const TOGGLE_NAMES: &[&str] = &["toggle", "click", "press", "activate"];
+const EXPAND_NAMES: &[&str] = &["expand", "expand or contract", "open"];
+const COLLAPSE_NAMES: &[&str] = &["collapse", "expand or contract"];
+
+/// The first of `wanted` that the element offers (by name, case-insensitive; never by index).
+pub fn pick_action(node: &Node, wanted: &[&str]) -> Option<String> {
+    wanted.iter().find_map(|w| {
+        node.actions
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(w))
+            .cloned()
+    })
+}
+
+/// Whether the control reads as on: checked, else pressed; unknown when it reports neither.
+pub fn is_on(node: &Node) -> Option<bool> {
+    match (
+        node.states.get(State::Checked),
+        node.states.get(State::Pressed),
+    ) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (None, None) => None,
+    }
+}
+
+fn semantic(op: NativeOp) -> Step {
+    Step {
+        rung: Rung::Semantic,
+        send: Send::Native(op),
+    }
+}
+
+fn keys(input: Vec<KeyInput>) -> Step {
+    Step {
+        rung: Rung::Keyboard,
+        send: Send::Keys(input),
+    }
+}
+
+fn pointer(button: MouseButton, double: bool) -> Step {
+    Step {
+        rung: Rung::Pointer,
+        send: Send::Pointer { button, double },
+    }
+}
+
+fn chord(key: Key) -> KeyInput {
+    KeyInput::Chord(Chord::plain(key))
+}
+
+fn skip(rung: Rung, why: impl Into<String>) -> Skipped {
+    Skipped {
+        rung,
+        why: why.into(),
+    }
+}
+
+fn no_action(node: &Node, wanted: &[&str]) -> Skipped {
+    skip(
+        Rung::Semantic,
+        format!(
+            "no {} action (it offers: {})",
+            wanted.join("/"),
+            if node.actions.is_empty() {
+                "none".to_owned()
+            } else {
+                node.actions.join(", ")
+            }
+        ),
+    )
+}
+
+fn button_like(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Button
+            | Role::ToggleButton
+            | Role::MenuButton
+            | Role::Checkbox
+            | Role::Radio
+            | Role::Switch
+    )
+}
+
+/// The ladder for `action` on `node`.
+pub fn plan(action: &Action, node: &Node) -> Plan {
+    let mut steps = Vec::new();
+    let mut skipped = Vec::new();
+    let expect = match action {
+        Action::Click { button, double } => {
+            if *button == MouseButton::Left && !double {
+                match pick_action(node, CLICK_NAMES) {
+                    Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
+                    None => skipped.push(no_action(node, CLICK_NAMES)),
+                }
+                if node.role == Role::Menu {
+                    // Opening a menu is safe to repeat: a semantic click that left it closed
+                    // (peers saw this on GNOME) falls through to the real pointer.
+                    skipped.push(skip(Rung::Keyboard, "no keyboard route opens a menu"));
+                } else if button_like(node.role) {
+                    steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
+                } else {
+                    skipped.push(skip(
+                        Rung::Keyboard,
+                        format!("no key activates a {}", node.role),
+                    ));
+                }
+            } else {
+                skipped.push(skip(
+                    Rung::Semantic,
+                    "only a left single click has a semantic route",
+                ));
+                skipped.push(skip(Rung::Keyboard, "no keyboard equivalent"));
+            }
+            steps.push(pointer(*button, *double));
+            if node.role == Role::Menu && *button == MouseButton::Left && !double {
+                Expect::MenuOpen
+            } else if matches!(
+                node.role,
+                Role::Checkbox | Role::ToggleButton | Role::Switch | Role::MenuItemCheckbox
+            ) && is_on(node).is_some()
+            {
+                Expect::Flipped(is_on(node))
+            } else {
+                Expect::AnyChange
+            }
+        }
+        Action::SetValue(ValueInput::Text(text)) => {
+            if node.interfaces.contains(Interface::EditableText) {
+                steps.push(semantic(NativeOp::SetText(text.clone())));
+            } else {
+                skipped.push(skip(Rung::Semantic, "no EditableText interface"));
+            }
+            steps.push(keys(vec![
+                KeyInput::Chord(Chord {
+                    modifiers: vec![Modifier::Ctrl],
+                    key: Key::Char('a'),
+                }),
+                KeyInput::Text(text.clone()),
+            ]));
+            skipped.push(skip(Rung::Pointer, "text is entered with keys"));
+            if node.is_secret() {
+                Expect::Chars(text.chars().count() as u32)
+            } else {
+                Expect::Text(text.clone())
+            }
+        }
+        Action::SetValue(ValueInput::Number(number)) => {
+            if node.interfaces.contains(Interface::Value) {
+                steps.push(semantic(NativeOp::SetNumber(*number)));
+            } else {
+                skipped.push(skip(Rung::Semantic, "no Value interface"));
+            }
+            if node.interfaces.contains(Interface::EditableText) {
+                steps.push(semantic(NativeOp::SetText(format_number(*number))));
+                steps.push(keys(vec![
+                    KeyInput::Chord(Chord {
+                        modifiers: vec![Modifier::Ctrl],
+                        key: Key::Char('a'),
+                    }),
+                    KeyInput::Text(format_number(*number)),
+                    chord(Key::Named(NamedKey::Enter)),
+                ]));
+            } else {
+                skipped.push(skip(
+                    Rung::Keyboard,
+                    "no text field to type the number into",
+                ));
+            }
+            skipped.push(skip(Rung::Pointer, "a value is not set by pointing"));
+            Expect::Number(*number)
+        }
+        Action::TypeText(text) => {
+            skipped.push(skip(Rung::Semantic, "typing is keystrokes by definition"));
+            let text_field = node.interfaces.contains(Interface::Text);
+            let mut input = vec![KeyInput::Text(text.clone())];
+            if text_field {
+                input.insert(0, KeyInput::CaretToEndIfFocused);
+            }
+            steps.push(keys(input));
+            let focused = node.states.is(State::Focused);
+            match (&node.value, text_field) {
+                (Some(NodeValue::Redacted { chars: Some(n) }), _) => {
+                    Expect::Chars(n + text.chars().count() as u32)
+                }
+                // Focused here, the caret goes to the end: the text grows by what is typed.
+                (Some(NodeValue::Text { text: now }), true) if !focused => {
+                    Expect::Text(format!("{now}{text}"))
+                }
+                (Some(NodeValue::Text { .. }), true) => Expect::Contains(text.clone()),
+                _ => Expect::AnyChange,
+            }
+        }
+        Action::PressKey(key) => {
+            skipped.push(skip(Rung::Semantic, "a key press is a keystroke"));
+            steps.push(keys(vec![KeyInput::Chord(key.clone())]));
+            Expect::AnyChange
+        }
+        Action::Toggle { ensure } => {
+            match pick_action(node, TOGGLE_NAMES) {
+                Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
+                None => skipped.push(no_action(node, TOGGLE_NAMES)),
+            }
+            steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
+            steps.push(pointer(MouseButton::Left, false));
+            match ensure {
+                Some(want) => Expect::OnOff(*want == OnOff::On),
+                None => Expect::Flipped(is_on(node)),
+            }
+        }
+        Action::Select | Action::AddToSelection => {
+            let op = if *action == Action::Select {
+                NativeOp::Select
+            } else {
+                NativeOp::AddToSelection
+            };
+            steps.push(semantic(op));
+            if *action == Action::Select {
+                steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
+                steps.push(pointer(MouseButton::Left, false));
+            } else {
+                skipped.push(skip(
+                    Rung::Keyboard,
+                    "no key adds to a selection everywhere",
+                ));
+                skipped.push(skip(Rung::Pointer, "ctrl+click is not sent"));
+            }
+            Expect::State {
+                state: State::Selected,
+                on: true,
+            }
+        }
+        Action::Deselect => {
+            steps.push(semantic(NativeOp::Deselect));
+            steps.push(keys(vec![KeyInput::Chord(Chord {
+                modifiers: vec![Modifier::Ctrl],
+                key: Key::Named(NamedKey::Space),
+            })]));
+            skipped.push(skip(Rung::Pointer, "ctrl+click is not sent"));
+            Expect::State {
+                state: State::Selected,
+                on: false,
+            }
+        }
+        Action::Expand | Action::Collapse => {
+            let expand = *action == Action::Expand;
+            let names = if expand { EXPAND_NAMES } else { COLLAPSE_NAMES };
+            match pick_action(node, names) {
+                Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
+                None => skipped.push(no_action(node, names)),
+            }
+            let key = if expand { '+' } else { '-' };
+            steps.push(keys(vec![chord(Key::Char(key))]));
+            skipped.push(skip(
+                Rung::Pointer,
+                "a double click may activate the item instead",
+            ));
+            Expect::State {
+                state: State::Expanded,
+                on: expand,
+            }
+        }
+        Action::Focus => {
+            steps.push(semantic(NativeOp::GrabFocus));
+            skipped.push(skip(Rung::Keyboard, "no key focuses a given element"));
+            skipped.push(skip(Rung::Pointer, "a click may activate the element"));
+            Expect::State {
+                state: State::Focused,
+                on: true,
+            }
+        }
+        Action::ScrollIntoView => {
+            steps.push(semantic(NativeOp::ScrollTo));
+            skipped.push(skip(Rung::Keyboard, "no key scrolls to a given element"));
+            skipped.push(skip(Rung::Pointer, "the element may be off screen"));
+            Expect::State {
+                state: State::Showing,
+                on: true,
+            }
+        }
+        Action::Activate(name) => {
+            steps.push(semantic(NativeOp::DoAction(name.clone())));
+            skipped.push(skip(Rung::Keyboard, "a named action has no key"));
+            skipped.push(skip(Rung::Pointer, "a named action has no pointer route"));
+            Expect::AnyChange
+        }
+    };
+    Plan {
+        steps,
+        skipped,
+        expect,
+    }
+}
+
+/// A number as typed: no trailing ".0".
+pub fn format_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ElementId, StateSet};
+
+    fn node(role: Role, actions: &[&str]) -> Node {
+        let mut n = Node::new(ElementId::new(":1.1", "/x"), role);
+        n.actions = actions.iter().map(|s| s.to_string()).collect();
+        n.states = StateSet::all_known([]);
+        n
+    }
+
+    #[test]
+    fn actions_are_picked_by_name_never_by_index() {
+        let n = node(Role::Button, &["activate", "click"]);
+        assert_eq!(pick_action(&n, CLICK_NAMES).as_deref(), Some("click"));
+        let n = node(Role::Button, &["customize"]);
+        assert_eq!(pick_action(&n, CLICK_NAMES), None);
+        let plan = plan(
+            &Action::Click {
+                button: MouseButton::Left,
+                double: false,
+            },
+            &n,
+        );
+        assert_eq!(plan.steps[0].rung, Rung::Keyboard);
+        assert!(plan.skipped[0].why.contains("customize"));
+    }
+
+    #[test]
+    fn only_a_left_single_click_is_semantic() {
+        let n = node(Role::Button, &["click"]);
+        let p = plan(
+            &Action::Click {
+                button: MouseButton::Right,
+                double: false,
+            },
+            &n,
+        );
+        assert_eq!(p.steps.len(), 1);
+        assert_eq!(p.steps[0].rung, Rung::Pointer);
+    }
+
+    #[test]
+    fn postconditions() {
+        let mut check = node(Role::Checkbox, &["click"]);
+        check.states.set(State::Checked, true);
+        let p = plan(&Action::Toggle { ensure: None }, &check);
+        assert_eq!(p.expect, Expect::Flipped(Some(true)));
+        let p = plan(
+            &Action::Toggle {
+                ensure: Some(OnOff::Off),
+            },
+            &check,
+        );
+        assert_eq!(p.expect, Expect::OnOff(false));
+        let mut password = node(Role::Password, &[]);
+        password.value = Some(NodeValue::Redacted { chars: Some(2) });
+        password.interfaces = [Interface::Text, Interface::EditableText]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            plan(&Action::TypeText("abc".into()), &password).expect,
+            Expect::Chars(5)
+        );
+        assert_eq!(
+            plan(&Action::SetValue(ValueInput::Text("xy".into())), &password).expect,
+            Expect::Chars(2)
+        );
+        assert_eq!(format_number(5.0), "5");
+        assert_eq!(format_number(2.5), "2.5");
+    }
+}

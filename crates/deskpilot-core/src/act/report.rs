@@ -1,0 +1,111 @@
+//! What an action reports: the route taken, the rungs skipped and why, the effect seen.
+
+use serde::Serialize;
+
+/// A rung of the route ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rung {
+    /// The app's own semantics (AT-SPI Action, Value, EditableText, Selection, Component).
+    Semantic,
+    /// Focus the element, then synthetic keys.
+    Keyboard,
+    /// Synthetic pointer input at the element's live bounds.
+    Pointer,
+}
+
+/// What was seen after the action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// A postcondition was read back (state, value, text, a window, focus).
+    Confirmed,
+    /// No cheap postcondition exists and nothing visible changed: the action was sent, its
+    /// effect is not known.
+    Unverified,
+    /// Read back after the tree settled: nothing changed.
+    Noop,
+}
+
+/// How the action was done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Route {
+    pub rung: Rung,
+    /// What exactly was sent, e.g. `action "click"`, `EditableText.SetTextContents`,
+    /// `focus + keys "space"`, `pointer left click at (120, 48)`.
+    pub how: String,
+}
+
+/// A rung not taken (or taken without effect), and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub rung: Rung,
+    pub why: String,
+}
+
+/// The result of an action that was carried out (refusals and total no-ops are failures).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActionReport {
+    pub verb: &'static str,
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The rung that did it; none when nothing had to be done (`ensure` already held).
+    pub route: Option<Route>,
+    pub skipped: Vec<Skipped>,
+    pub effect: Effect,
+    /// What changed, one line each: `checked: off -> on`, `window opened: dialog "Confirm"`.
+    pub changes: Vec<String>,
+    /// Whether the active window changed (None: the window system could not tell).
+    pub foreground_changed: Option<bool>,
+    /// Anything else worth saying (e.g. `already on: nothing to do`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl ActionReport {
+    /// One line for a model to read.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "{} {}: {}",
+            self.verb,
+            self.reference,
+            effect_name(self.effect)
+        );
+        if let Some(route) = &self.route {
+            line.push_str(&format!(" via {}", route.how));
+        }
+        if !self.changes.is_empty() {
+            line.push_str(&format!(" ({})", self.changes.join("; ")));
+        }
+        if let Some(note) = &self.note {
+            line.push_str(&format!(". {note}"));
+        }
+        for skipped in &self.skipped {
+            line.push_str(&format!(
+                "\nskipped {}: {}",
+                rung_name(skipped.rung),
+                skipped.why
+            ));
+        }
+        if self.foreground_changed == Some(true) {
+            line.push_str("\nthe active window changed");
+        }
+        line
+    }
+}
+
+pub fn rung_name(rung: Rung) -> &'static str {
+    match rung {
+        Rung::Semantic => "semantic",
+        Rung::Keyboard => "keyboard",
+        Rung::Pointer => "pointer",
+    }
+}
+
+pub fn effect_name(effect: Effect) -> &'static str {
+    match effect {
+        Effect::Confirmed => "confirmed",
+        Effect::Unverified => "unverified",
+        Effect::Noop => "noop",
+    }
+}

@@ -1,0 +1,363 @@
+//! Synthetic input through XTEST: pointer clicks and wheel, key chords, Unicode text, and
+//! window activation through the window manager (EWMH `_NET_ACTIVE_WINDOW`).
+//!
+//! Every request runs on a blocking thread under a timeout, so a stuck display server fails
+//! the call instead of stalling the runtime. Keys pressed are always released, also on error.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use deskpilot_core::act::{Chord, Direction, InputDevice, InputError, MouseButton};
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{
+    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
+    StackMode, Window,
+};
+use x11rb::protocol::xtest::ConnectionExt as _;
+use x11rb::rust_connection::RustConnection;
+
+use crate::keymap::{Keymap, Keysym, SHIFT_L, char_keysym, key_keysym, modifier_keysym};
+
+const KEY_PRESS: u8 = 2;
+const KEY_RELEASE: u8 = 3;
+const BUTTON_PRESS: u8 = 4;
+const BUTTON_RELEASE: u8 = 5;
+const MOTION_NOTIFY: u8 = 6;
+
+/// Longest any one input call may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the window manager gets to activate a window.
+const ACTIVATE_WAIT: Duration = Duration::from_millis(1500);
+
+struct State {
+    conn: RustConnection,
+    root: Window,
+    keymap: Keymap,
+    net_active_window: u32,
+}
+
+/// XTEST input on one X display.
+#[derive(Clone)]
+pub struct X11Input {
+    state: Arc<Mutex<State>>,
+}
+
+fn display_error(e: impl std::fmt::Display) -> InputError {
+    InputError::Display(e.to_string())
+}
+
+impl X11Input {
+    /// Connects to `display` (e.g. `:3`) and checks that it has XTEST.
+    pub fn connect(display: &str) -> Result<Self, InputError> {
+        let (conn, screen) = x11rb::connect(Some(display))
+            .map_err(|e| InputError::Unavailable(format!("X11 display {display}: {e}")))?;
+        conn.xtest_get_version(2, 2)
+            .map_err(display_error)?
+            .reply()
+            .map_err(|e| InputError::Unavailable(format!("no XTEST on {display}: {e}")))?;
+        let root = conn.setup().roots[screen].root;
+        let keymap = read_keymap(&conn)?;
+        let net_active_window = conn
+            .intern_atom(false, b"_NET_ACTIVE_WINDOW")
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?
+            .atom;
+        Ok(X11Input {
+            state: Arc::new(Mutex::new(State {
+                conn,
+                root,
+                keymap,
+                net_active_window,
+            })),
+        })
+    }
+
+    /// Runs `f` with the connection on a blocking thread, bounded by `CALL_TIMEOUT`.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut State) -> Result<T, InputError> + Send + 'static,
+    ) -> Result<T, InputError> {
+        let state = self.state.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let mut state = state
+                .lock()
+                .map_err(|_| display_error("input lock poisoned"))?;
+            f(&mut state)
+        });
+        match tokio::time::timeout(CALL_TIMEOUT, task).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => Err(display_error(e)),
+            Err(_) => Err(display_error(format!(
+                "the display server did not answer within {CALL_TIMEOUT:?}"
+            ))),
+        }
+    }
+}
+
+fn read_keymap(conn: &RustConnection) -> Result<Keymap, InputError> {
+    let setup = conn.setup();
+    let (min, max) = (setup.min_keycode, setup.max_keycode);
+    let reply = conn
+        .get_keyboard_mapping(min, max - min + 1)
+        .map_err(display_error)?
+        .reply()
+        .map_err(display_error)?;
+    Ok(Keymap::new(min, reply.keysyms_per_keycode, &reply.keysyms))
+}
+
+impl State {
+    fn fake(&self, kind: u8, detail: u8, x: i16, y: i16) -> Result<(), InputError> {
+        self.conn
+            .xtest_fake_input(kind, detail, 0, self.root, x, y, 0)
+            .map_err(display_error)?;
+        Ok(())
+    }
+
+    /// Waits until the server has handled everything sent so far.
+    fn sync(&self) -> Result<(), InputError> {
+        self.conn
+            .get_input_focus()
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        Ok(())
+    }
+
+    /// The keycode for `keysym` (and whether it needs Shift), remapping a spare keycode when
+    /// the layout lacks it.
+    fn keycode_for(&mut self, keysym: Keysym) -> Result<(u8, bool), InputError> {
+        if let Some(place) = self.keymap.place(keysym) {
+            return Ok((place.keycode, place.shift));
+        }
+        let keycode = self.keymap.assign_spare(keysym).ok_or_else(|| {
+            InputError::Untypable(format!(
+                "keysym {keysym:#x}: the keyboard has no spare key to map it to"
+            ))
+        })?;
+        let per = self.keymap.keysyms_per_keycode.max(1);
+        let mut syms = vec![0u32; usize::from(per)];
+        syms[0] = keysym;
+        if per > 1 {
+            syms[1] = keysym;
+        }
+        self.conn
+            .change_keyboard_mapping(1, keycode, per, &syms)
+            .map_err(display_error)?;
+        self.sync()?;
+        Ok((keycode, false))
+    }
+
+    /// Presses `keys` in order and releases them in reverse, releasing also when a press
+    /// fails midway.
+    fn chord(&mut self, keysyms: &[Keysym]) -> Result<(), InputError> {
+        let mut codes = Vec::with_capacity(keysyms.len() + 1);
+        for &sym in keysyms {
+            let (code, shift) = self.keycode_for(sym)?;
+            if shift && !keysyms.contains(&SHIFT_L) {
+                codes.push(self.keycode_for(SHIFT_L)?.0);
+            }
+            codes.push(code);
+        }
+        let mut pressed = Vec::with_capacity(codes.len());
+        let mut result = Ok(());
+        for &code in &codes {
+            if let Err(e) = self.fake(KEY_PRESS, code, 0, 0) {
+                result = Err(e);
+                break;
+            }
+            pressed.push(code);
+        }
+        for &code in pressed.iter().rev() {
+            let released = self.fake(KEY_RELEASE, code, 0, 0);
+            if result.is_ok() {
+                result = released;
+            }
+        }
+        result.and_then(|_| self.sync())
+    }
+
+    fn active_window(&self) -> Result<Option<u32>, InputError> {
+        let reply = self
+            .conn
+            .get_property(
+                false,
+                self.root,
+                self.net_active_window,
+                AtomEnum::WINDOW,
+                0,
+                1,
+            )
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        if let Some(xid) = reply.value32().and_then(|mut v| v.next()) {
+            return Ok((xid != 0).then_some(xid));
+        }
+        // No window manager: whoever has the input focus.
+        let focus = self
+            .conn
+            .get_input_focus()
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?
+            .focus;
+        Ok((focus > 1).then_some(focus))
+    }
+
+    fn request_activation(&self, xid: u32) -> Result<(), InputError> {
+        let event = ClientMessageEvent::new(
+            32,
+            xid,
+            self.net_active_window,
+            [2u32, 0, 0, 0, 0], // source: a pager (direct user request), CurrentTime
+        );
+        self.conn
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
+            .map_err(display_error)?;
+        // Without a window manager the message does nothing: raise and focus directly too.
+        self.conn
+            .configure_window(xid, &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE))
+            .map_err(display_error)?;
+        self.sync()
+    }
+
+    fn focus_directly(&self, xid: u32) -> Result<(), InputError> {
+        self.conn
+            .set_input_focus(InputFocus::PARENT, xid, 0u32)
+            .map_err(display_error)?;
+        self.sync()
+    }
+}
+
+fn button_number(button: MouseButton) -> u8 {
+    match button {
+        MouseButton::Left => 1,
+        MouseButton::Middle => 2,
+        MouseButton::Right => 3,
+    }
+}
+
+fn clamp16(v: i32) -> i16 {
+    v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+}
+
+#[async_trait]
+impl InputDevice for X11Input {
+    async fn click(
+        &self,
+        x: i32,
+        y: i32,
+        button: MouseButton,
+        double: bool,
+    ) -> Result<(), InputError> {
+        self.run(move |s| {
+            let (x, y) = (clamp16(x), clamp16(y));
+            s.fake(MOTION_NOTIFY, 0, x, y)?;
+            let detail = button_number(button);
+            for _ in 0..if double { 2 } else { 1 } {
+                s.fake(BUTTON_PRESS, detail, x, y)?;
+                s.fake(BUTTON_RELEASE, detail, x, y)?;
+            }
+            s.sync()
+        })
+        .await
+    }
+
+    async fn scroll(
+        &self,
+        x: i32,
+        y: i32,
+        direction: Direction,
+        clicks: u32,
+    ) -> Result<(), InputError> {
+        self.run(move |s| {
+            let (x, y) = (clamp16(x), clamp16(y));
+            s.fake(MOTION_NOTIFY, 0, x, y)?;
+            let detail = match direction {
+                Direction::Up => 4,
+                Direction::Down => 5,
+                Direction::Left => 6,
+                Direction::Right => 7,
+            };
+            for _ in 0..clicks.min(100) {
+                s.fake(BUTTON_PRESS, detail, x, y)?;
+                s.fake(BUTTON_RELEASE, detail, x, y)?;
+            }
+            s.sync()
+        })
+        .await
+    }
+
+    async fn press(&self, chord: &Chord) -> Result<(), InputError> {
+        let mut keysyms: Vec<Keysym> = chord
+            .modifiers
+            .iter()
+            .map(|m| modifier_keysym(*m))
+            .collect();
+        keysyms.push(key_keysym(chord.key));
+        self.run(move |s| s.chord(&keysyms)).await
+    }
+
+    async fn type_text(&self, text: &str) -> Result<(), InputError> {
+        let keysyms: Vec<Keysym> = text.chars().map(char_keysym).collect();
+        self.run(move |s| {
+            let spare = s.keymap.spare_count().max(1);
+            let mut remapped = 0usize;
+            for sym in keysyms {
+                if s.keymap.place(sym).is_none() {
+                    remapped += 1;
+                    if remapped > spare && remapped % spare == 1 {
+                        // The pool wraps: give the app time to translate the keys typed
+                        // through the keycodes about to be remapped.
+                        std::thread::sleep(Duration::from_millis(100));
+                    }
+                }
+                s.chord(&[sym])?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn active_window(&self) -> Result<Option<u32>, InputError> {
+        self.run(|s| s.active_window()).await
+    }
+
+    async fn activate_window(&self, xid: u32) -> Result<(), InputError> {
+        self.run(move |s| {
+            if s.active_window()? == Some(xid) {
+                return Ok(());
+            }
+            s.request_activation(xid)?;
+            let deadline = Instant::now() + ACTIVATE_WAIT;
+            loop {
+                if s.active_window()? == Some(xid) {
+                    return Ok(());
+                }
+                if Instant::now() >= deadline {
+                    // No window manager answered: focus it ourselves, once.
+                    s.focus_directly(xid)?;
+                    if s.active_window()? == Some(xid) {
+                        return Ok(());
+                    }
+                    return Err(InputError::NotForeground {
+                        xid,
+                        why: format!(
+                            "still not active after {ACTIVATE_WAIT:?} (now {:?})",
+                            s.active_window()?
+                        ),
+                    });
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+        .await
+    }
+}

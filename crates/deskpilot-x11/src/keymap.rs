@@ -1,0 +1,166 @@
+//! Keysyms for keys and characters, and where they sit on the keyboard: the server's keyboard
+//! mapping, plus spare keycodes remapped on demand for characters the layout lacks.
+
+use std::collections::HashMap;
+
+use deskpilot_core::act::{Key, Modifier, NamedKey};
+
+pub type Keysym = u32;
+
+pub const SHIFT_L: Keysym = 0xffe1;
+const CONTROL_L: Keysym = 0xffe3;
+const ALT_L: Keysym = 0xffe9;
+const SUPER_L: Keysym = 0xffeb;
+
+pub fn modifier_keysym(modifier: Modifier) -> Keysym {
+    match modifier {
+        Modifier::Ctrl => CONTROL_L,
+        Modifier::Shift => SHIFT_L,
+        Modifier::Alt => ALT_L,
+        Modifier::Super => SUPER_L,
+    }
+}
+
+/// The keysym of a character: Latin-1 directly, newline and tab as their keys, anything else
+/// as a Unicode keysym.
+pub fn char_keysym(c: char) -> Keysym {
+    match c {
+        '\n' | '\r' => 0xff0d,
+        '\t' => 0xff09,
+        ' '..='~' | '\u{a0}'..='\u{ff}' => c as u32,
+        _ => 0x0100_0000 | c as u32,
+    }
+}
+
+pub fn key_keysym(key: Key) -> Keysym {
+    match key {
+        Key::Char(c) => char_keysym(c),
+        Key::Named(named) => match named {
+            NamedKey::Enter => 0xff0d,
+            NamedKey::Tab => 0xff09,
+            NamedKey::Escape => 0xff1b,
+            NamedKey::Backspace => 0xff08,
+            NamedKey::Delete => 0xffff,
+            NamedKey::Insert => 0xff63,
+            NamedKey::Home => 0xff50,
+            NamedKey::End => 0xff57,
+            NamedKey::PageUp => 0xff55,
+            NamedKey::PageDown => 0xff56,
+            NamedKey::Left => 0xff51,
+            NamedKey::Up => 0xff52,
+            NamedKey::Right => 0xff53,
+            NamedKey::Down => 0xff54,
+            NamedKey::Space => 0x20,
+            NamedKey::Menu => 0xff67,
+            NamedKey::F(n) => 0xffbe + u32::from(n) - 1,
+        },
+    }
+}
+
+/// Where a keysym is: a keycode, and whether Shift selects it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub keycode: u8,
+    pub shift: bool,
+}
+
+/// The keyboard as the server maps it, with a pool of spare keycodes.
+#[derive(Debug, Clone, Default)]
+pub struct Keymap {
+    places: HashMap<Keysym, Place>,
+    spare: Vec<u8>,
+    /// Next spare keycode to hand out (round robin: a remapped keycode is reused as late as
+    /// possible, so a client still translating earlier keys sees the mapping it expects).
+    next_spare: usize,
+    pub keysyms_per_keycode: u8,
+}
+
+impl Keymap {
+    /// From a GetKeyboardMapping reply starting at `first`.
+    pub fn new(first: u8, keysyms_per_keycode: u8, keysyms: &[Keysym]) -> Self {
+        let per = usize::from(keysyms_per_keycode.max(1));
+        let mut places = HashMap::new();
+        let mut spare = Vec::new();
+        for (i, syms) in keysyms.chunks(per).enumerate() {
+            let Ok(keycode) = u8::try_from(usize::from(first) + i) else {
+                break;
+            };
+            if syms.iter().all(|&s| s == 0) {
+                spare.push(keycode);
+                continue;
+            }
+            for (level, &sym) in syms.iter().take(2).enumerate() {
+                if sym != 0 {
+                    places.entry(sym).or_insert(Place {
+                        keycode,
+                        shift: level == 1,
+                    });
+                }
+            }
+        }
+        Keymap {
+            places,
+            spare,
+            next_spare: 0,
+            keysyms_per_keycode,
+        }
+    }
+
+    pub fn place(&self, keysym: Keysym) -> Option<Place> {
+        self.places.get(&keysym).copied()
+    }
+
+    pub fn spare_count(&self) -> usize {
+        self.spare.len()
+    }
+
+    /// Picks a spare keycode for `keysym` and records it (the caller sends the mapping).
+    pub fn assign_spare(&mut self, keysym: Keysym) -> Option<u8> {
+        if self.spare.is_empty() {
+            return None;
+        }
+        let keycode = self.spare[self.next_spare % self.spare.len()];
+        self.next_spare += 1;
+        self.places.retain(|_, p| p.keycode != keycode);
+        self.places.insert(
+            keysym,
+            Place {
+                keycode,
+                shift: false,
+            },
+        );
+        Some(keycode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keysyms() {
+        assert_eq!(char_keysym('a'), 0x61);
+        assert_eq!(char_keysym('é'), 0xe9);
+        assert_eq!(char_keysym('€'), 0x0100_20ac);
+        assert_eq!(char_keysym('\n'), 0xff0d);
+        assert_eq!(key_keysym(Key::Named(NamedKey::F(4))), 0xffc1);
+    }
+
+    #[test]
+    fn places_and_spares() {
+        // keycode 10: a A, keycode 11: nothing, keycode 12: nothing
+        let mut map = Keymap::new(10, 2, &[0x61, 0x41, 0, 0, 0, 0]);
+        assert_eq!(
+            map.place(0x41),
+            Some(Place {
+                keycode: 10,
+                shift: true
+            })
+        );
+        assert_eq!(map.spare_count(), 2);
+        assert_eq!(map.assign_spare(0x20ac), Some(11));
+        assert_eq!(map.assign_spare(0x20ad), Some(12));
+        assert_eq!(map.assign_spare(0x20ae), Some(11));
+        assert_eq!(map.place(0x20ac), None, "keycode 11 was reused");
+    }
+}
