@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{AppInfo, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
 
+mod act;
+
 #[derive(Parser)]
 #[command(name = "deskpilot", version, about)]
 struct Cli {
@@ -44,8 +46,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Serve the Model Context Protocol on stdin/stdout for agents (read-only tools).
-    Mcp,
+    /// Serve the Model Context Protocol on stdin/stdout for agents (read-only unless
+    /// --allow-input).
+    Mcp {
+        /// List and allow the tools that change apps (click, type_text, set_value, ...).
+        #[arg(long)]
+        allow_input: bool,
+    },
+    #[command(flatten)]
+    Act(act::ActCommand),
     /// Everything known about one element (selected by a selector that matches exactly one).
     Props { target: String, selector: String },
     /// An element's text, paged by characters.
@@ -79,13 +88,22 @@ enum Command {
     },
 }
 
+/// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries never log above
+/// `info`: their debug output carries whole messages, and a message may hold typed text or a
+/// password.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let mut filter = tracing_subscriber::EnvFilter::try_from_env("DESKPILOT_LOG")
+        .unwrap_or_else(|_| "warn".into());
+    for quiet in ["rmcp=info", "zbus=info", "atspi=info"] {
+        filter = filter.add_directive(quiet.parse().expect("static directive"));
+    }
+    filter
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("DESKPILOT_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
+        .with_env_filter(log_filter())
         .init();
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -109,17 +127,31 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             .context("no --bus given and DBUS_SESSION_BUS_ADDRESS is not set")?,
     };
     let mut backend = AtspiBackend::connect(ConnectOptions::new(bus)).await?;
+    let mut input = None;
     if let Some(display) = cli.display.or_else(|| std::env::var("DISPLAY").ok()) {
         match deskpilot_x11::X11Windows::connect(&display) {
             Ok(x11) => backend = backend.with_window_system(std::sync::Arc::new(x11)),
             Err(e) => tracing::warn!("no X11 window information: {e}"),
         }
+        match deskpilot_x11::X11Input::connect(&display) {
+            Ok(device) => input = Some(std::sync::Arc::new(device)),
+            Err(e) => tracing::warn!("no synthetic input: {e}"),
+        }
     }
-    let engine = Engine::new(std::sync::Arc::new(backend));
+    let mut engine = Engine::new(std::sync::Arc::new(backend));
+    if let Some(input) = input {
+        engine = engine.with_input(input);
+    }
     match cli.command {
-        Command::Mcp => {
-            deskpilot_mcp::serve_stdio(std::sync::Arc::new(engine)).await?;
+        Command::Mcp { allow_input } => {
+            deskpilot_mcp::serve_stdio(std::sync::Arc::new(engine), allow_input).await?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Act(command) => {
+            let Some(session) = connect(&engine, command.target()).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            act::run(&engine, &session, &command).await
         }
         Command::Apps { json } => {
             let apps = engine.apps().await?;

@@ -146,3 +146,110 @@ pub struct WaitForArgs {
     /// Give up after this many milliseconds (default 5000, at most 60000).
     pub timeout_ms: Option<u64>,
 }
+
+/// A pointer button.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ButtonArg {
+    Left,
+    Right,
+    Middle,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClickArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A ref (e12) or a selector matching exactly one element.
+    pub target: String,
+    /// left (default), right or middle. Only a left single click can use the app's own
+    /// action; the others are real pointer clicks.
+    pub button: Option<ButtonArg>,
+    /// A double click (real pointer input).
+    pub double: Option<bool>,
+}
+
+/// A text or a number.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ValueArg {
+    Number(f64),
+    Text(String),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetValueArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A ref or a selector matching exactly one text field, spin button or slider.
+    pub target: String,
+    /// The whole new value: text replaces the field's text; a number sets a range's value.
+    pub value: ValueArg,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeTextArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// The text to type (any Unicode; \n presses Enter). Appended at the end of the target's
+    /// text when it had to be focused first.
+    pub text: String,
+    /// Focus this element first (a ref or a selector); without it, keys go to whatever has
+    /// focus in the session's window.
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PressKeyArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A key or chord: Enter, Escape, Tab, Up, F5, a, ctrl+s, ctrl+shift+Tab, alt+F4.
+    pub key: String,
+    /// Focus this element first (a ref or a selector).
+    pub target: Option<String>,
+}
+
+/// A semantic verb for `act`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VerbArg {
+    Toggle,
+    Check,
+    Uncheck,
+    Select,
+    AddToSelection,
+    Deselect,
+    Expand,
+    Collapse,
+    Focus,
+    ScrollIntoView,
+    Activate,
+}
+
+/// on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnOffArg {
+    On,
+    Off,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActArgs {
+    /// The session id that connect returned.
+    pub session: String,
+    /// A ref or a selector matching exactly one element.
+    pub target: String,
+    /// toggle, check, uncheck, select, add_to_selection, deselect, expand, collapse, focus,
+    /// scroll_into_view, or activate (a named action: give `name`).
+    pub verb: VerbArg,
+    /// For toggle: only act when it is not already on (or off).
+    pub ensure: Option<OnOffArg>,
+    /// For activate: the action's name as get_properties lists it.
+    pub name: Option<String>,
+}

@@ -1,9 +1,10 @@
 //! deskpilot's MCP server: the engine's tools for agents, over rmcp.
 //!
-//! Read-only tools are always listed; tools that change an app come with `--allow-input` (a
-//! later issue). Failures are tool results with `isError: true` and a structured
+//! Read-only tools are always listed; tools that change an app are listed and callable only
+//! with `--allow-input` (otherwise a call is refused with `input_not_allowed`). Failures are tool results with `isError: true` and a structured
 //! `{ok: false, code, message, retryable, hint}`; unknown arguments are `invalid_arguments`.
 
+mod act_tools;
 mod args;
 mod outcome;
 mod output;

@@ -303,3 +303,59 @@ pub struct WaitForOut {
     pub element: Option<ElementOut>,
     pub elapsed_ms: u64,
 }
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RouteOut {
+    /// semantic, keyboard or pointer.
+    pub rung: String,
+    pub how: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SkippedOut {
+    pub rung: String,
+    pub why: String,
+}
+
+/// What an action did.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ActionOut {
+    pub verb: String,
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The rung that did it (none when nothing had to be done).
+    pub route: Option<RouteOut>,
+    pub skipped: Vec<SkippedOut>,
+    /// confirmed (read back), unverified (sent, no cheap way to check), noop (nothing changed).
+    pub effect: String,
+    pub changes: Vec<String>,
+    pub foreground_changed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl From<&deskpilot_core::ActionReport> for ActionOut {
+    fn from(report: &deskpilot_core::ActionReport) -> Self {
+        use deskpilot_core::act::{effect_name, rung_name};
+        ActionOut {
+            verb: report.verb.to_owned(),
+            reference: report.reference.clone(),
+            route: report.route.as_ref().map(|r| RouteOut {
+                rung: rung_name(r.rung).to_owned(),
+                how: r.how.clone(),
+            }),
+            skipped: report
+                .skipped
+                .iter()
+                .map(|s| SkippedOut {
+                    rung: rung_name(s.rung).to_owned(),
+                    why: s.why.clone(),
+                })
+                .collect(),
+            effect: effect_name(report.effect).to_owned(),
+            changes: report.changes.clone(),
+            foreground_changed: report.foreground_changed,
+            note: report.note.clone(),
+        }
+    }
+}

@@ -38,22 +38,34 @@ const BLIND_BELOW: usize = 10;
 pub struct DeskpilotServer {
     engine: Arc<Engine>,
     tool_router: ToolRouter<Self>,
+    allow_input: bool,
 }
 
-type ToolResult = Result<CallToolResult, ErrorData>;
+pub(crate) type ToolResult = Result<CallToolResult, ErrorData>;
 
 /// Runs a tool body; an engine error becomes an `isError` result, never a protocol error.
-fn respond(result: Result<CallToolResult, Error>) -> ToolResult {
+pub(crate) fn respond(result: Result<CallToolResult, Error>) -> ToolResult {
     Ok(result.unwrap_or_else(|e| failure(&e)))
 }
 
-#[tool_router]
+#[tool_router(vis = "pub(crate)")]
 impl DeskpilotServer {
+    /// A read-only server: tools that change an app are neither listed nor callable.
     pub fn new(engine: Arc<Engine>) -> Self {
+        Self::with_input(engine, false)
+    }
+
+    /// With `allow_input`, the tools that change an app (click, type, ...) are listed too.
+    pub fn with_input(engine: Arc<Engine>, allow_input: bool) -> Self {
         DeskpilotServer {
             engine,
-            tool_router: Self::tool_router(),
+            tool_router: Self::routers(allow_input),
+            allow_input,
         }
+    }
+
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     #[tool(
@@ -601,6 +613,18 @@ impl DeskpilotServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for DeskpilotServer {
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        if !self.allow_input && crate::act_tools::INPUT_TOOLS.contains(&request.name.as_ref()) {
+            return Ok(failure(&crate::act_tools::input_not_allowed(&request.name)).into());
+        }
+        let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(tcc).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_instructions(INSTRUCTIONS);

@@ -16,8 +16,9 @@ use crate::{DeskpilotServer, ServeError};
 /// The largest request line accepted (a screenshot path or a long text fits easily).
 const PIPE: usize = 4 << 20;
 
-/// Serves MCP on stdin/stdout until the client closes stdin.
-pub async fn serve_stdio(engine: Arc<Engine>) -> Result<(), ServeError> {
+/// Serves MCP on stdin/stdout until the client closes stdin. Input tools only with
+/// `allow_input`.
+pub async fn serve_stdio(engine: Arc<Engine>, allow_input: bool) -> Result<(), ServeError> {
     let (mut to_server, server_in) = tokio::io::duplex(PIPE);
     let (server_out, from_server) = tokio::io::duplex(PIPE);
     let (errors, mut error_lines) = mpsc::channel::<String>(16);
@@ -79,7 +80,7 @@ pub async fn serve_stdio(engine: Arc<Engine>) -> Result<(), ServeError> {
         }
     });
 
-    let service = DeskpilotServer::new(engine)
+    let service = DeskpilotServer::with_input(engine, allow_input)
         .serve((server_in, server_out))
         .await
         .map_err(|e| ServeError(e.to_string()))?;

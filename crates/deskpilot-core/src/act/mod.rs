@@ -12,4 +12,4 @@ mod report;
 pub use action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
-pub use report::{ActionReport, Effect, Route, Rung, Skipped};
+pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};

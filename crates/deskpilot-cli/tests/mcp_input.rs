@@ -1,0 +1,176 @@
+//! The `--allow-input` gate and the input tools over stdio, judged by the fixture's oracle.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
+use serde_json::{Value, json};
+
+const INPUT_TOOLS: &[&str] = &["click", "set_value", "type_text", "press_key", "act"];
+
+fn start(desktop: &VirtualDesktop, allow_input: bool, log: &std::path::Path) -> McpClient {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
+    cmd.args([
+        "mcp",
+        "--bus",
+        desktop.session_bus_address(),
+        "--display",
+        desktop.display(),
+    ])
+    .env("DESKPILOT_LOG", "trace")
+    .stderr(Stdio::from(std::fs::File::create(log).unwrap()));
+    if allow_input {
+        cmd.arg("--allow-input");
+    }
+    let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
+    server.initialize();
+    server
+}
+
+fn session(server: &mut McpClient) -> String {
+    let connected = server.call("connect", json!({"window": Fixture::Gtk3.window_title()}));
+    connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("connect failed: {connected}"))
+        .to_owned()
+}
+
+fn tool_names(list: &Value) -> Vec<String> {
+    list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn without_allow_input_nothing_can_change_the_app() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let log = desktop.dir().join("mcp-readonly.log");
+    let mut server = start(&desktop, false, &log);
+    let names = tool_names(&server.request("tools/list", json!({})));
+    for tool in INPUT_TOOLS {
+        assert!(!names.iter().any(|n| n == tool), "{tool} listed: {names:?}");
+    }
+    let s = session(&mut server);
+    for (tool, args) in [
+        (
+            "click",
+            json!({"session": s, "target": "checkbox[name*=notif]"}),
+        ),
+        (
+            "act",
+            json!({"session": s, "target": "checkbox[name*=notif]", "verb": "check"}),
+        ),
+        ("type_text", json!({"session": s, "text": "x"})),
+        (
+            "set_value",
+            json!({"session": s, "target": "textbox[name=Name]", "value": "x"}),
+        ),
+        ("press_key", json!({"session": s, "key": "Enter"})),
+    ] {
+        let result = server.call(tool, args);
+        assert_eq!(result["isError"], true, "{tool}: {result}");
+        assert_eq!(
+            result["structuredContent"]["code"], "input_not_allowed",
+            "{tool}: {result}"
+        );
+    }
+    let events = fixture.oracle.events().unwrap();
+    assert!(
+        events
+            .iter()
+            .all(|e| !e.is("check", "checked") && !e.is("name", "text")),
+        "the app changed: {events:?}"
+    );
+    server.close(Duration::from_secs(5));
+}
+
+#[test]
+fn with_allow_input_the_tools_act_and_report() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let log = desktop.dir().join("mcp-input.log");
+    let mut server = start(&desktop, true, &log);
+    let list = server.request("tools/list", json!({}));
+    let names = tool_names(&list);
+    let catalog = serde_json::to_string(&list["result"]).unwrap().len();
+    println!(
+        "tools/list with --allow-input: {} tools, {catalog} bytes",
+        names.len()
+    );
+    assert!(catalog <= 25 * 1024, "catalog is {catalog} bytes");
+    for tool in list["result"]["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let changes = INPUT_TOOLS.contains(&name);
+        assert_eq!(tool["annotations"]["readOnlyHint"], !changes, "{name}");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
+    }
+    for tool in INPUT_TOOLS {
+        assert!(names.iter().any(|n| n == tool), "{tool} not listed");
+    }
+    let s = session(&mut server);
+
+    let checked = server.call(
+        "act",
+        json!({"session": s, "target": "checkbox[name*=notif]", "verb": "check"}),
+    );
+    assert_eq!(checked["isError"], false, "{checked}");
+    assert_eq!(checked["structuredContent"]["effect"], "confirmed");
+    fixture
+        .oracle
+        .wait_value("check", "checked", json!(true), Duration::from_secs(5))
+        .unwrap();
+    let again = server.call(
+        "act",
+        json!({"session": s, "target": "checkbox[name*=notif]", "verb": "check"}),
+    );
+    assert_eq!(again["structuredContent"]["route"], Value::Null, "{again}");
+
+    let secret = "hunter2-секрет";
+    let typed = server.call(
+        "type_text",
+        json!({"session": s, "target": "password", "text": secret}),
+    );
+    assert_eq!(typed["isError"], false, "{typed}");
+    assert_eq!(typed["structuredContent"]["effect"], "confirmed", "{typed}");
+    fixture
+        .oracle
+        .wait_value(
+            "password",
+            "length",
+            json!(secret.chars().count()),
+            Duration::from_secs(5),
+        )
+        .unwrap();
+    assert!(!typed.to_string().contains("hunter2"), "{typed}");
+
+    let bad_key = server.call("press_key", json!({"session": s, "key": "ctrl+Nope"}));
+    assert_eq!(bad_key["structuredContent"]["code"], "invalid_arguments");
+    let bad_verb = server.call(
+        "act",
+        json!({"session": s, "target": "checkbox[name*=notif]", "verb": "squash"}),
+    );
+    assert_eq!(bad_verb["structuredContent"]["code"], "invalid_arguments");
+
+    let clamped = server.call(
+        "set_value",
+        json!({"session": s, "target": "spinbutton[name=Quantity]", "value": 500}),
+    );
+    assert_eq!(
+        clamped["structuredContent"]["code"], "value_clamped",
+        "{clamped}"
+    );
+    assert!(
+        clamped["structuredContent"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("kept 100"),
+        "{clamped}"
+    );
+    server.close(Duration::from_secs(5));
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(!logged.contains("hunter2"), "the password reached the log");
+}
