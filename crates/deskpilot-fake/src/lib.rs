@@ -11,6 +11,7 @@
 //! `key=value`s (`id`, `path`, `value`, `actions`, `children` = reported child count, `pid`,
 //! `toolkit`). Paths default to `/n<k>` in order of appearance.
 
+mod acting;
 mod parse;
 
 use std::sync::Mutex;
@@ -24,6 +25,7 @@ use deskpilot_core::{
     AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowInfo,
 };
 
+pub use acting::{FakeInput, fake_xid};
 pub use parse::parse_app;
 
 /// One node of a fake tree.
@@ -31,6 +33,10 @@ pub use parse::parse_app;
 pub struct FakeNode {
     pub node: Node,
     pub children: Vec<FakeNode>,
+    /// Accepts native operations and does nothing (a provider that lies).
+    pub inert: bool,
+    /// Ignores synthetic input too.
+    pub deaf: bool,
 }
 
 /// One fake application.
@@ -47,6 +53,7 @@ pub struct FakeApp {
 #[derive(Default)]
 pub struct FakeBackend {
     apps: Mutex<Vec<FakeApp>>,
+    performed: Mutex<Vec<(ElementId, deskpilot_core::NativeOp)>>,
 }
 
 impl FakeBackend {
@@ -158,13 +165,14 @@ impl Backend for FakeBackend {
                     a.root
                         .children
                         .iter()
-                        .map(|w| WindowInfo {
+                        .enumerate()
+                        .map(|(i, w)| WindowInfo {
                             id: w.node.id.clone(),
                             role: w.node.role,
                             title: w.node.name.clone(),
                             bounds: w.node.bounds,
                             states: w.node.states,
-                            x11_window: None,
+                            x11_window: Some(fake_xid(&a.root.node.id, i)),
                         })
                         .collect()
                 },
@@ -283,6 +291,18 @@ impl Backend for FakeBackend {
                 row_count,
             })
         })
+    }
+
+    async fn perform(
+        &self,
+        id: &ElementId,
+        op: &deskpilot_core::NativeOp,
+    ) -> Result<(), BackendError> {
+        self.perform_native(id, op)
+    }
+
+    async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
+        self.toplevel_of(id)
     }
 
     async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {

@@ -28,7 +28,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
             pid = Some(p);
         }
         if extra.toolkit.is_some() {
-            toolkit = extra.toolkit;
+            toolkit = extra.toolkit.clone();
         }
         while stack.last().is_some_and(|(d, _)| *d >= depth) {
             let (_, done) = stack.pop().unwrap();
@@ -42,6 +42,8 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
             FakeNode {
                 node,
                 children: Vec::new(),
+                inert: extra.inert,
+                deaf: extra.deaf,
             },
         ));
     }
@@ -82,6 +84,8 @@ fn fix_counts(node: &mut FakeNode) {
 struct Extra {
     pid: Option<u32>,
     toolkit: Option<String>,
+    inert: bool,
+    deaf: bool,
 }
 
 fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), String> {
@@ -111,6 +115,19 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             }
             continue;
         }
+        match token {
+            // Accepts semantic requests and does nothing (a provider that lies).
+            "inert" => {
+                extra.inert = true;
+                continue;
+            }
+            // Ignores synthetic input as well.
+            "deaf" => {
+                extra.deaf = true;
+                continue;
+            }
+            _ => {}
+        }
         let (key, value) = token
             .split_once('=')
             .ok_or_else(|| format!("expected [state] or key=value, got {token:?}"))?;
@@ -129,6 +146,30 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
                 })
             }
             "actions" => node.actions = value.split(',').map(str::to_owned).collect(),
+            "interfaces" => {
+                for name in value.split(',') {
+                    let interface = deskpilot_core::model::Interface::ALL
+                        .iter()
+                        .find(|i| i.name() == name)
+                        .ok_or_else(|| format!("unknown interface {name:?}"))?;
+                    node.interfaces.insert(*interface);
+                }
+            }
+            "range" => {
+                let v: Vec<f64> = value
+                    .split(',')
+                    .map(|n| n.parse().map_err(|_| format!("bad range {value}")))
+                    .collect::<Result<_, _>>()?;
+                let [current, min, max] = v[..] else {
+                    return Err(format!("range needs current,min,max: {value}"));
+                };
+                node.value = Some(NodeValue::Number {
+                    current,
+                    min,
+                    max,
+                    step: 1.0,
+                });
+            }
             "children" => {
                 node.child_count = value.parse().map_err(|_| format!("bad count {value}"))?
             }

@@ -1,0 +1,306 @@
+//! What fake apps do when acted on: native operations change the tree like a toolkit would
+//! (unless the node is `inert`: it accepts and does nothing, like a provider that lies), and
+//! `FakeInput` applies synthetic clicks, keys and text to what they would reach (unless the
+//! node is `deaf`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use deskpilot_core::act::{Chord, Direction, InputDevice, InputError, Key, MouseButton, NamedKey};
+use deskpilot_core::model::{ElementId, NodeValue, Role, State};
+use deskpilot_core::{BackendError, NativeOp};
+
+use crate::{FakeBackend, FakeNode};
+
+/// The effect of a click (or Space) on a node, as most toolkits have it.
+pub(crate) fn click_effect(node: &mut FakeNode) {
+    let n = &mut node.node;
+    if n.states.get(State::Checked).is_some()
+        && matches!(
+            n.role,
+            Role::Checkbox | Role::ToggleButton | Role::Switch | Role::Radio
+        )
+    {
+        let now = n.states.is(State::Checked);
+        n.states.set(State::Checked, !now);
+    } else if n.role == Role::Menu {
+        n.states.set(State::Expanded, true);
+    } else if n.states.get(State::Selectable) == Some(true) {
+        n.states.set(State::Selected, true);
+    }
+}
+
+/// Applies a native operation to `node` (already known not inert). `Err` when the node does
+/// not offer it.
+pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendError> {
+    let id = node.node.id.clone();
+    let unsupported = |what: &str| BackendError::Unsupported {
+        id: id.clone(),
+        what: what.to_owned(),
+    };
+    let n = &mut node.node;
+    match op {
+        NativeOp::DoAction(name) => {
+            if !n.actions.iter().any(|a| a == name) {
+                return Err(unsupported(&format!("action {name:?}")));
+            }
+            if name == "expand" {
+                n.states.set(State::Expanded, true);
+            } else if name == "collapse" {
+                n.states.set(State::Expanded, false);
+            } else {
+                click_effect(node);
+            }
+        }
+        NativeOp::SetText(text) => {
+            n.value = Some(if n.role == Role::Password {
+                NodeValue::Redacted {
+                    chars: Some(text.chars().count() as u32),
+                }
+            } else {
+                NodeValue::Text { text: text.clone() }
+            });
+        }
+        NativeOp::SetNumber(wanted) => match &mut n.value {
+            Some(NodeValue::Number {
+                current, min, max, ..
+            }) => {
+                *current = wanted.clamp(*min, *max);
+            }
+            _ => return Err(unsupported("Value")),
+        },
+        NativeOp::Select | NativeOp::AddToSelection => n.states.set(State::Selected, true),
+        NativeOp::Deselect => n.states.set(State::Selected, false),
+        NativeOp::ScrollTo => n.states.set(State::Showing, true),
+        NativeOp::GrabFocus | NativeOp::CaretToEnd => {}
+    }
+    Ok(())
+}
+
+fn clear_focus(node: &mut FakeNode) {
+    if node.node.states.is(State::Focused) {
+        node.node.states.set(State::Focused, false);
+    }
+    node.children.iter_mut().for_each(clear_focus);
+}
+
+fn focused(node: &mut FakeNode) -> Option<&mut FakeNode> {
+    if node.node.states.is(State::Focused) {
+        return Some(node);
+    }
+    node.children.iter_mut().find_map(focused)
+}
+
+/// The deepest, topmost node at (x, y) under `node`.
+fn at_point(node: &mut FakeNode, x: i32, y: i32) -> Option<&mut FakeNode> {
+    let index = node
+        .children
+        .iter()
+        .rposition(|c| c.node.bounds.is_some_and(|b| b.contains(x, y)))?;
+    let child = &mut node.children[index];
+    if child
+        .children
+        .iter()
+        .any(|c| c.node.bounds.is_some_and(|b| b.contains(x, y)))
+    {
+        at_point(child, x, y)
+    } else {
+        Some(child)
+    }
+}
+
+impl FakeBackend {
+    /// Every native operation asked for so far, in order.
+    pub fn performed(&self) -> Vec<(ElementId, NativeOp)> {
+        self.performed.lock().unwrap().clone()
+    }
+
+    pub(crate) fn perform_native(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+        let mut apps = self.apps.lock().unwrap();
+        let app = apps
+            .iter_mut()
+            .find(|a| a.root.node.id.app == id.app)
+            .ok_or_else(|| BackendError::AppGone {
+                app: id.app.clone(),
+            })?;
+        if app.frozen {
+            return Err(BackendError::AppNotResponding {
+                app: id.app.clone(),
+                timeout: std::time::Duration::from_millis(1500),
+            });
+        }
+        self.performed
+            .lock()
+            .unwrap()
+            .push((id.clone(), op.clone()));
+        if *op == NativeOp::GrabFocus {
+            let inert = crate::find(&app.root, id)
+                .ok_or_else(|| BackendError::Defunct { id: id.clone() })?
+                .inert;
+            if !inert {
+                clear_focus(&mut app.root);
+                let node = crate::find_mut(&mut app.root, id).expect("found above");
+                node.node.states.set(State::Focused, true);
+            }
+            return Ok(());
+        }
+        let node = crate::find_mut(&mut app.root, id)
+            .ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
+        if node.inert {
+            return Ok(());
+        }
+        apply(node, op)
+    }
+
+    pub(crate) fn toplevel_of(&self, id: &ElementId) -> Result<ElementId, BackendError> {
+        let apps = self.apps.lock().unwrap();
+        apps.iter()
+            .filter(|a| a.root.node.id.app == id.app)
+            .flat_map(|a| &a.root.children)
+            .find(|w| crate::find(w, id).is_some())
+            .map(|w| w.node.id.clone())
+            .ok_or_else(|| BackendError::Defunct { id: id.clone() })
+    }
+
+    /// Runs `f` on the topmost window's deepest node at (x, y), if any.
+    fn at(&self, x: i32, y: i32, f: impl FnOnce(&mut FakeNode)) {
+        let mut apps = self.apps.lock().unwrap();
+        for app in apps.iter_mut().rev() {
+            if let Some(node) = at_point(&mut app.root, x, y) {
+                f(node);
+                return;
+            }
+        }
+    }
+
+    fn on_focused(&self, f: impl FnOnce(&mut FakeNode)) {
+        let mut apps = self.apps.lock().unwrap();
+        if let Some(node) = apps.iter_mut().find_map(|a| focused(&mut a.root)) {
+            f(node);
+        }
+    }
+}
+
+/// The window-system id a fake window gets: its app's number times 16 plus its index.
+pub fn fake_xid(app: &ElementId, window_index: usize) -> u32 {
+    let n: u32 = app
+        .app
+        .rsplit('.')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    0x100 + n * 16 + window_index as u32
+}
+
+/// Synthetic input into fake apps, with a log of what was sent.
+pub struct FakeInput {
+    backend: Arc<FakeBackend>,
+    sent: Mutex<Vec<String>>,
+    active: Mutex<Option<u32>>,
+    refuse_activation: AtomicBool,
+}
+
+impl FakeInput {
+    pub fn new(backend: Arc<FakeBackend>) -> Self {
+        FakeInput {
+            backend,
+            sent: Mutex::new(Vec::new()),
+            active: Mutex::new(None),
+            refuse_activation: AtomicBool::new(false),
+        }
+    }
+
+    /// Everything sent so far (`click left 10,20`, `key space`, `text 5 chars`,
+    /// `activate 0x111`).
+    pub fn sent(&self) -> Vec<String> {
+        self.sent.lock().unwrap().clone()
+    }
+
+    /// Makes window activation fail (a window that will not come to the front).
+    pub fn refuse_activation(&self, refuse: bool) {
+        self.refuse_activation.store(refuse, Ordering::SeqCst);
+    }
+
+    fn log(&self, line: String) {
+        self.sent.lock().unwrap().push(line);
+    }
+}
+
+#[async_trait]
+impl InputDevice for FakeInput {
+    async fn click(
+        &self,
+        x: i32,
+        y: i32,
+        button: MouseButton,
+        double: bool,
+    ) -> Result<(), InputError> {
+        self.log(format!(
+            "click {button:?} {x},{y}{}",
+            if double { " double" } else { "" }
+        ));
+        if button == MouseButton::Left {
+            self.backend.at(x, y, |node| {
+                if !node.deaf {
+                    click_effect(node);
+                }
+            });
+        }
+        Ok(())
+    }
+
+    async fn scroll(
+        &self,
+        x: i32,
+        y: i32,
+        direction: Direction,
+        clicks: u32,
+    ) -> Result<(), InputError> {
+        self.log(format!("scroll {direction:?} {clicks} at {x},{y}"));
+        Ok(())
+    }
+
+    async fn press(&self, chord: &Chord) -> Result<(), InputError> {
+        self.log(format!("key {chord}"));
+        if chord.modifiers.is_empty() && chord.key == Key::Named(NamedKey::Space) {
+            self.backend.on_focused(|node| {
+                if !node.deaf {
+                    click_effect(node);
+                }
+            });
+        }
+        Ok(())
+    }
+
+    async fn type_text(&self, text: &str) -> Result<(), InputError> {
+        self.log(format!("text {} chars", text.chars().count()));
+        self.backend.on_focused(|node| {
+            if node.deaf {
+                return;
+            }
+            match &mut node.node.value {
+                Some(NodeValue::Text { text: now }) => now.push_str(text),
+                Some(NodeValue::Redacted { chars: Some(n) }) => *n += text.chars().count() as u32,
+                _ => {}
+            }
+        });
+        Ok(())
+    }
+
+    async fn active_window(&self) -> Result<Option<u32>, InputError> {
+        Ok(*self.active.lock().unwrap())
+    }
+
+    async fn activate_window(&self, xid: u32) -> Result<(), InputError> {
+        self.log(format!("activate {xid:#x}"));
+        if self.refuse_activation.load(Ordering::SeqCst) {
+            return Err(InputError::NotForeground {
+                xid,
+                why: "the fake window manager said no".into(),
+            });
+        }
+        *self.active.lock().unwrap() = Some(xid);
+        Ok(())
+    }
+}

@@ -1,0 +1,287 @@
+//! The action ladder's rules, on fake apps whose providers can lie (`inert`: accepts a
+//! request and does nothing) and ignore input (`deaf`).
+
+use std::sync::Arc;
+
+use deskpilot_core::act::Key;
+use deskpilot_core::{
+    Action, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, NativeOp, OnOff, Rung,
+    Selector, Target, ValueInput,
+};
+use deskpilot_fake::{FakeBackend, FakeInput};
+
+const FORM: &str = r#"
+application "Form" pid=7
+  window "Main" bounds=0,0,400,400
+    checkbox "Plain" actions=click bounds=10,10,100,20
+    checkbox "Liar" actions=click inert bounds=10,40,100,20
+    checkbox "Stone" actions=click inert deaf bounds=10,70,100,20
+    checkbox "Hidden" actions=click inert
+    checkbox "Covered" actions=click inert bounds=10,100,100,20
+    label "Cover" bounds=0,95,200,40
+    checkbox "Off" [!enabled] actions=click bounds=10,150,100,20
+    button "Go" actions=click inert bounds=10,180,80,20
+    textbox "Name" value=Ann interfaces=text,editable_text bounds=10,210,100,20
+    spinbutton "Qty" range=5,0,10 interfaces=value bounds=10,240,100,20
+"#;
+
+struct Rig {
+    backend: Arc<FakeBackend>,
+    input: Arc<FakeInput>,
+    engine: Engine,
+    session: String,
+}
+
+async fn rig(with_input: bool) -> Rig {
+    let backend = Arc::new(FakeBackend::new());
+    backend.add_app(FORM);
+    let input = Arc::new(FakeInput::new(backend.clone()));
+    let mut engine = Engine::new(backend.clone());
+    if with_input {
+        engine = engine.with_input(input.clone());
+    }
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Main".into()))
+        .await
+        .unwrap()
+        .id;
+    Rig {
+        backend,
+        input,
+        engine,
+        session,
+    }
+}
+
+fn by(selector: &str) -> Target {
+    Target::Selector(Selector::parse(selector).unwrap())
+}
+
+const CHECK: Action = Action::Toggle {
+    ensure: Some(OnOff::On),
+};
+const CLICK: Action = Action::Click {
+    button: MouseButton::Left,
+    double: false,
+};
+
+fn clicks(rig: &Rig) -> usize {
+    rig.input
+        .sent()
+        .iter()
+        .filter(|s| s.starts_with("click"))
+        .count()
+}
+
+#[tokio::test]
+async fn a_semantic_action_that_works_is_confirmed_and_used_alone() {
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed);
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Semantic);
+    assert_eq!(report.changes, vec!["checked: off -> on".to_owned()]);
+    assert!(rig.input.sent().is_empty(), "{:?}", rig.input.sent());
+
+    // Already on: nothing is sent at all.
+    let before = rig.backend.performed().len();
+    let again = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(again.route, None);
+    assert_eq!(again.effect, Effect::Confirmed);
+    assert_eq!(rig.backend.performed().len(), before);
+}
+
+#[tokio::test]
+async fn a_lying_semantic_action_falls_through_to_the_pointer() {
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Pointer);
+    let skipped: Vec<_> = report.skipped.iter().map(|s| s.rung).collect();
+    assert_eq!(skipped, vec![Rung::Semantic, Rung::Keyboard]);
+    assert!(
+        report.skipped[0].why.contains("no effect"),
+        "{:?}",
+        report.skipped
+    );
+    assert_eq!(clicks(&rig), 1);
+    assert!(
+        rig.input.sent().iter().any(|s| s.starts_with("activate")),
+        "the window is raised before pointing: {:?}",
+        rig.input.sent()
+    );
+}
+
+#[tokio::test]
+async fn a_plain_click_or_typing_is_never_sent_twice() {
+    let rig = rig(true).await;
+    // No postcondition for a button: unverified, and the pointer is not tried.
+    let report = rig
+        .engine
+        .act(&rig.session, &by("button[name=Go]"), &CLICK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Unverified);
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Semantic);
+    // A check box that did not flip: noop, and still not clicked again.
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Liar]"), &CLICK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Noop);
+    assert_eq!(clicks(&rig), 0, "{:?}", rig.input.sent());
+    assert_eq!(
+        rig.backend
+            .performed()
+            .iter()
+            .filter(|(_, op)| matches!(op, NativeOp::DoAction(_)))
+            .count(),
+        2
+    );
+}
+
+#[tokio::test]
+async fn when_no_route_has_an_effect_the_action_fails() {
+    let rig = rig(true).await;
+    let error = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Stone]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::NoEffect, "{error:?}");
+    assert!(error.message.contains("semantic") && error.message.contains("pointer"));
+    assert_eq!(clicks(&rig), 1, "the pointer was tried once");
+}
+
+#[tokio::test]
+async fn refusals_carry_their_codes() {
+    let rig = rig(true).await;
+    let error = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Off]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Disabled);
+    assert!(
+        rig.backend.performed().is_empty(),
+        "nothing sent to a disabled control"
+    );
+
+    let error = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Hidden]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Offscreen, "{error:?}");
+
+    let error = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Covered]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Obscured, "{error:?}");
+    assert!(error.message.contains("Cover"), "{error:?}");
+    assert_eq!(clicks(&rig), 0, "never clicked what covers the target");
+
+    rig.input.refuse_activation(true);
+    let error = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::WindowNotForeground, "{error:?}");
+    assert_eq!(clicks(&rig), 0);
+
+    let error = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("spinbutton[name=Qty]"),
+            &Action::SetValue(ValueInput::Number(42.0)),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::ValueClamped);
+    assert!(error.message.contains("kept 10"), "{error:?}");
+
+    let error = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("button[name=Go]"),
+            &Action::SetValue(ValueInput::Text("x".into())),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::NotEditable);
+}
+
+#[tokio::test]
+async fn without_an_input_device_input_rungs_refuse_clearly() {
+    let rig = rig(false).await;
+    let error = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::InputUnavailable, "{error:?}");
+    // Semantic routes still work.
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed);
+}
+
+#[tokio::test]
+async fn text_is_set_outright_or_typed_at_the_end() {
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("textbox[name=Name]"),
+            &Action::SetValue(ValueInput::Text("Bea".into())),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed);
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Semantic);
+    let report = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("textbox[name=Name]"),
+            &Action::TypeText(" Cho".into()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert!(
+        report.changes.iter().any(|c| c.contains("\"Bea Cho\"")),
+        "{:?}",
+        report.changes
+    );
+    let report = rig
+        .engine
+        .act_on_window(
+            &rig.session,
+            &Action::PressKey(Chord::plain(Key::Char('x'))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Keyboard);
+}
