@@ -252,11 +252,23 @@ impl Backend for AtspiBackend {
         crate::act::toplevel(&self.proto, id).await
     }
 
+    async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
+        self.proto
+            .parent(id)
+            .await
+            .map_err(|e| to_backend(e, id, "Parent", self.proto.timeout()))
+    }
+
     async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
         let traits = self.traits_of(&id.app).await;
         let mut node = read_node(&self.proto, id, traits, secrecy.is_secret())
             .await
-            .map_err(|e| to_backend(e, id, "read", self.proto.timeout()))?;
+            .map_err(|e| match to_backend(e, id, "read", self.proto.timeout()) {
+                // Every element has the Accessible interface: an app that says it has not
+                // (GTK 4 for an object it dropped) means the element is gone.
+                BackendError::Unsupported { id, .. } => BackendError::Defunct { id },
+                other => other,
+            })?;
         self.place(&mut node, traits).await;
         Ok(node)
     }

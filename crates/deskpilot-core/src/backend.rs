@@ -173,6 +173,14 @@ pub trait Backend: Send + Sync {
         })
     }
 
+    /// The element's parent (`None` at the top).
+    async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
+        Err(BackendError::Unsupported {
+            id: id.clone(),
+            what: "finding its parent".into(),
+        })
+    }
+
     /// The accessible ids of these elements (for nodes whose id a snapshot left unread).
     /// `None` for an element without one or that could not be read.
     async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {

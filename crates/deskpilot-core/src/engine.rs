@@ -272,7 +272,11 @@ impl Engine {
                     secrecy,
                     ..limits(request.max_nodes)
                 };
-                let tree = self.backend.snapshot(&root, &first).await?;
+                let mut tree = self.backend.snapshot(&root, &first).await?;
+                if request.within.is_none() {
+                    self.add_dialogs(session, &mut tree, &limits(request.max_nodes))
+                        .await;
+                }
                 (tree, VecDeque::new(), HashMap::new())
             }
             Some(cursor) => {
@@ -447,6 +451,9 @@ impl Engine {
             ..WalkLimits::with_timeout(time)
         };
         let mut tree = self.backend.snapshot(&root, &limits).await?;
+        if within.is_none() {
+            self.add_dialogs(session, &mut tree, &limits).await;
+        }
         derive_names(&mut tree);
         self.read_wanted_ids(&mut tree, selector).await;
         let found = match_selector(&tree, selector);
@@ -784,6 +791,43 @@ impl Engine {
             let node = &mut tree.nodes[index].node;
             node.accessible_id = id.filter(|s| !s.is_empty());
             node.accessible_id_unread = false;
+        }
+    }
+
+    /// A session on a window also sees its app's dialogs (a dialog the window opened is
+    /// part of working with it): each is appended to `tree` as a further root, within what
+    /// is left of the node budget. Best effort: a dialog that cannot be read is left out.
+    async fn add_dialogs(&self, session: &str, tree: &mut Tree, limits: &WalkLimits) {
+        let Ok(info) = self.session(session) else {
+            return;
+        };
+        if info.root == info.app.id {
+            return; // an app-wide session already holds every window
+        }
+        let Ok(apps) = self.backend.apps().await else {
+            return;
+        };
+        let dialogs = apps
+            .into_iter()
+            .filter(|a| a.id == info.app.id)
+            .flat_map(|a| a.windows)
+            .filter(|w| {
+                matches!(w.role, Role::Dialog | Role::Alert)
+                    && w.id != info.root
+                    && w.is_minimized() != Some(true)
+            });
+        for dialog in dialogs {
+            let budget = limits.max_nodes.saturating_sub(tree.len());
+            if budget == 0 {
+                break;
+            }
+            let dialog_limits = WalkLimits {
+                max_nodes: budget,
+                ..limits.clone()
+            };
+            if let Ok(sub) = self.backend.snapshot(&dialog.id, &dialog_limits).await {
+                tree.append(sub);
+            }
         }
     }
 

@@ -305,6 +305,26 @@ impl Backend for FakeBackend {
         self.toplevel_of(id)
     }
 
+    async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
+        self.with_app(id, |app| {
+            fn parent_of(node: &FakeNode, id: &ElementId) -> Option<ElementId> {
+                node.children.iter().find_map(|c| {
+                    if &c.node.id == id {
+                        Some(node.node.id.clone())
+                    } else {
+                        parent_of(c, id)
+                    }
+                })
+            }
+            if &app.root.node.id == id {
+                return Ok(None);
+            }
+            parent_of(&app.root, id)
+                .map(Some)
+                .ok_or_else(|| BackendError::Defunct { id: id.clone() })
+        })
+    }
+
     async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
         self.with_app(id, |app| {
             find(&app.root, id)

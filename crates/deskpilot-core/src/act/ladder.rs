@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::action::{Action, NativeOp, OnOff};
 use super::input::InputError;
+use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::observe::{Observation, changes, foreground_changed, value_text};
 use super::plan::{Expect, KeyInput, Send, Step, is_on, plan};
 use super::report::{ActionReport, Effect, Route, Skipped, rung_name};
@@ -113,7 +114,20 @@ impl Engine {
                 )),
             });
         }
-        let plan = plan(action, subject.node());
+        let mut plan = plan(action, subject.node());
+        let mut unreported = None;
+        if matches!(
+            plan.expect,
+            Expect::State {
+                state: State::Selected,
+                ..
+            }
+        ) && !self.selection_reported(&subject).await
+        {
+            plan.expect = Expect::AnyChange;
+            unreported =
+                Some("the toolkit reports no selection here: the effect cannot be read back");
+        }
         let before = self.observe(&subject, &plan.expect).await?;
         let mut skipped: Vec<Skipped> = plan.skipped.clone();
         let mut refusal: Option<Error> = None;
@@ -143,7 +157,9 @@ impl Engine {
             };
             let (effect, after, note) = match self.settle(&subject, &plan.expect, &before).await? {
                 Verdict::Met(after) => (Effect::Confirmed, after, None),
-                Verdict::Changed(after) => (Effect::Confirmed, after, None),
+                Verdict::Changed(after) => {
+                    (Effect::Confirmed, after, unreported.map(str::to_owned))
+                }
                 Verdict::Missed(after) => {
                     if let Some(error) = clamped(action, &before, &after) {
                         return Err(error);
@@ -153,7 +169,8 @@ impl Engine {
                             Effect::Unverified,
                             after,
                             Some(
-                                "sent; nothing visible changed on the element or the app's windows"
+                                unreported
+                                    .unwrap_or("sent; nothing visible changed on the element or the app's windows")
                                     .to_owned(),
                             ),
                         )
@@ -230,20 +247,33 @@ impl Engine {
             Send::Keys(inputs) => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let _guard = self.input_lock().await;
-                self.bring_to_front(subject).await?;
-                let focused_here = self.focus_for_keys(subject).await?;
+                let window = self.bring_to_front(subject).await?;
+                let focused_by = self.focus_for_keys(subject, &window).await?;
+                let focused_here = focused_by.is_some();
                 let mut how = vec![];
+                if let Some(by) = focused_by {
+                    how.push(format!("focus by {by}"));
+                }
                 for key in inputs {
                     match key {
                         KeyInput::CaretToEndIfFocused => {
-                            if focused_here
-                                && self
-                                    .backend()
-                                    .perform(&node.id, &NativeOp::CaretToEnd)
-                                    .await
-                                    .is_ok()
+                            if !focused_here {
+                                continue;
+                            }
+                            if self
+                                .backend()
+                                .perform(&node.id, &NativeOp::CaretToEnd)
+                                .await
+                                .is_ok()
                             {
                                 how.push("caret to the end".to_owned());
+                            } else {
+                                let end: Chord = Chord {
+                                    modifiers: vec![Modifier::Ctrl],
+                                    key: Key::Named(NamedKey::End),
+                                };
+                                input.press(&end).await.map_err(input_failure)?;
+                                how.push("key ctrl+End".to_owned());
                             }
                         }
                         KeyInput::Chord(chord) => {
@@ -253,11 +283,15 @@ impl Engine {
                         KeyInput::Text(text) => {
                             input.type_text(text).await.map_err(input_failure)?;
                             // Never the text itself: it may be a password.
-                            how.push(format!("typed {} characters", text.chars().count()));
+                            let n = text.chars().count();
+                            how.push(format!(
+                                "typed {n} character{}",
+                                if n == 1 { "" } else { "s" }
+                            ));
                         }
                     }
                 }
-                Ok(format!("focus + {}", how.join(", ")))
+                Ok(how.join(", "))
             }
             Send::Pointer { button, double } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
@@ -279,18 +313,23 @@ impl Engine {
                 let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
                 let _guard = self.input_lock().await;
                 let window = self.bring_to_front(subject).await?;
-                self.check_hit(subject, &window, x, y).await?;
+                let conclusive = self.check_hit(subject, &window, x, y).await?;
                 input
                     .click(x, y, *button, *double)
                     .await
                     .map_err(input_failure)?;
                 Ok(format!(
-                    "pointer {}{} click at ({x}, {y})",
+                    "pointer {}{} click at ({x}, {y}){}",
                     if *double { "double " } else { "" },
                     match button {
                         super::action::MouseButton::Left => "left",
                         super::action::MouseButton::Middle => "middle",
                         super::action::MouseButton::Right => "right",
+                    },
+                    if conclusive {
+                        ""
+                    } else {
+                        " (the app's hit test could not confirm the point)"
                     }
                 ))
             }
@@ -321,56 +360,122 @@ impl Engine {
         Ok(window)
     }
 
-    /// Gives the element keyboard focus (unless it has it) and waits until it reports it.
-    /// Returns whether focus had to be moved.
-    async fn focus_for_keys(&self, subject: &Subject) -> std::result::Result<bool, NotSent> {
+    /// Gives the element keyboard focus (unless it has it) and waits until it reports it:
+    /// Component.GrabFocus, or for a text field that declines it (GTK 4.8), a click into the
+    /// field. Returns how focus was moved (None: it had focus already).
+    async fn focus_for_keys(
+        &self,
+        subject: &Subject,
+        window: &ElementId,
+    ) -> std::result::Result<Option<&'static str>, NotSent> {
         let node = subject.node();
         if subject.window_level || node.states.is(State::Focused) {
-            return Ok(false);
+            return Ok(None);
         }
-        if let Err(e) = self.backend().perform(&node.id, &NativeOp::GrabFocus).await {
-            return Err(NotSent::Skip(format!("cannot focus it: {e}")));
+        let why = match self.backend().perform(&node.id, &NativeOp::GrabFocus).await {
+            Ok(()) => match self.wait_focus(subject).await? {
+                true => return Ok(Some("Component.GrabFocus")),
+                false => "focus did not move to it".to_owned(),
+            },
+            Err(e) => format!("cannot focus it: {e}"),
+        };
+        if !takes_text(node.role) {
+            return Err(NotSent::Skip(format!("{why}, so keys would go elsewhere")));
         }
+        // A click into a text field only focuses it (and places the caret).
+        let input = self.input_device().map_err(NotSent::Refuse)?;
+        let bounds = match node.bounds {
+            Some(b) if !b.is_empty() => b,
+            _ => {
+                return Err(NotSent::Skip(format!(
+                    "{why}, and it has no bounds to click"
+                )));
+            }
+        };
+        let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
+        self.check_hit(subject, window, x, y).await?;
+        input
+            .click(x, y, super::action::MouseButton::Left, false)
+            .await
+            .map_err(input_failure)?;
+        match self.wait_focus(subject).await? {
+            true => Ok(Some("a click into it")),
+            false => Err(NotSent::Skip(format!(
+                "{why}; a click into it did not focus it either"
+            ))),
+        }
+    }
+
+    /// Waits until the element reports focus (true), or not within `FOCUS_WAIT` (false). A
+    /// toolkit that does not report focus at all counts as focused.
+    async fn wait_focus(&self, subject: &Subject) -> std::result::Result<bool, NotSent> {
         let deadline = Instant::now() + FOCUS_WAIT;
         loop {
             let now = self
                 .backend()
-                .node(&node.id, subject.secrecy())
+                .node(&subject.node().id, subject.secrecy())
                 .await
                 .map_err(|e| NotSent::Fatal(e.into()))?;
             match now.states.get(State::Focused) {
                 Some(true) | None => return Ok(true),
-                Some(false) if Instant::now() >= deadline => {
-                    return Err(NotSent::Skip(
-                        "focus did not move to it, so keys would go elsewhere".into(),
-                    ));
-                }
+                Some(false) if Instant::now() >= deadline => return Ok(false),
                 Some(false) => tokio::time::sleep(POLL).await,
             }
         }
     }
 
-    /// Refuses pointer input at (x, y) unless the point hit-tests back to the element or a
-    /// descendant.
+    /// Whether the toolkit reports selection among the element's siblings at all (some
+    /// sibling, or the element, is `selected`). Qt's page tabs never say which is current.
+    async fn selection_reported(&self, subject: &Subject) -> bool {
+        let node = subject.node();
+        if node.states.is(State::Selected) {
+            return true;
+        }
+        let Ok(Some(parent)) = self.backend().parent(&node.id).await else {
+            return true; // cannot tell: keep the postcondition
+        };
+        let limits = WalkLimits {
+            max_nodes: 500,
+            max_depth: 1,
+            ..WalkLimits::with_timeout(Duration::from_secs(2))
+        };
+        match self.backend().snapshot(&parent, &limits).await {
+            Ok(tree) => tree
+                .nodes
+                .iter()
+                .skip(1)
+                .any(|n| n.node.states.is(State::Selected)),
+            Err(_) => true,
+        }
+    }
+
+    /// Refuses pointer input at (x, y) when the point hit-tests to something that is neither
+    /// the element, a descendant, nor an ancestor. Returns false when the app's hit test was
+    /// inconclusive (it stopped at an ancestor or found nothing: GTK 4.8 finds no entries),
+    /// which is no proof that anything covers the element.
     async fn check_hit(
         &self,
         subject: &Subject,
         window: &ElementId,
         x: i32,
         y: i32,
-    ) -> std::result::Result<(), NotSent> {
+    ) -> std::result::Result<bool, NotSent> {
         let chain = self
             .backend()
             .hit_test(window, x, y)
             .await
             .map_err(|e| NotSent::Fatal(e.into()))?;
-        if chain.iter().any(|n| n.id == subject.node().id) {
-            return Ok(());
+        let target = &subject.node().id;
+        if chain.iter().any(|n| &n.id == target) {
+            return Ok(true);
         }
-        let what = chain
-            .last()
-            .map(|n| format!("{} {:?}", n.role, n.display_name()))
-            .unwrap_or_else(|| "nothing of its window".into());
+        let Some(deepest) = chain.last() else {
+            return Ok(false);
+        };
+        if self.ancestors(target, window).await.contains(&deepest.id) {
+            return Ok(false);
+        }
+        let what = format!("{} {:?}", deepest.role, deepest.display_name());
         Err(NotSent::Refuse(Error::new(
             Code::Obscured,
             format!(
@@ -379,6 +484,25 @@ impl Engine {
             ),
             "close what covers it (a popup, a dialog) or scroll it into view, then retry",
         )))
+    }
+
+    /// The element's ancestors up to (and with) `window`; best effort.
+    async fn ancestors(&self, id: &ElementId, window: &ElementId) -> Vec<ElementId> {
+        let mut out = Vec::new();
+        let mut current = id.clone();
+        for _ in 0..64 {
+            match self.backend().parent(&current).await {
+                Ok(Some(parent)) => {
+                    out.push(parent.clone());
+                    if &parent == window {
+                        break;
+                    }
+                    current = parent;
+                }
+                _ => break,
+            }
+        }
+        out
     }
 
     /// Reads the target, the app's windows and the active window.
@@ -461,6 +585,14 @@ impl Engine {
             tokio::time::sleep(POLL).await;
         }
     }
+}
+
+/// Roles a click focuses without doing anything else.
+fn takes_text(role: Role) -> bool {
+    matches!(
+        role,
+        Role::TextBox | Role::Password | Role::SpinButton | Role::ComboBox
+    )
 }
 
 /// Refusals that need no input: a disabled element, a field that takes no text.

@@ -289,6 +289,15 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
                 NativeOp::AddToSelection
             };
             steps.push(semantic(op));
+            if *action == Action::Select
+                && matches!(node.role, Role::Tab | Role::Radio | Role::MenuItemRadio)
+            {
+                // Pressing a tab (or a radio item) is what selects it.
+                match pick_action(node, CLICK_NAMES) {
+                    Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
+                    None => skipped.push(no_action(node, CLICK_NAMES)),
+                }
+            }
             if *action == Action::Select {
                 steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
                 steps.push(pointer(MouseButton::Left, false));

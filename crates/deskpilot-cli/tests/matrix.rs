@@ -1,0 +1,398 @@
+//! The action-support matrix: toolkit x widget x action, each row judged by the fixture's own
+//! oracle (its JSON state lines), never by deskpilot's report. A row is `delivered` (the
+//! oracle saw the effect), `refused` (refused with exactly the designed code) or `FAILED`;
+//! a row where deskpilot says `confirmed` and the oracle disagrees is a `LIE` and fails the
+//! test. `cargo xtask matrix` prints the tables written to target/matrix/.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_core::{
+    Action, ActionReport, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, OnOff, Selector,
+    Target, ValueInput,
+};
+use deskpilot_desktop::{Fixture, Oracle, VirtualDesktop};
+use serde_json::{Value, json};
+
+/// How long the oracle gets to report an effect.
+const ORACLE_WAIT: Duration = Duration::from_secs(4);
+
+/// What a row should produce.
+enum Outcome {
+    /// The oracle reports `widget`.`prop` = `value`.
+    Oracle(&'static str, &'static str, Value),
+    /// Refused with this code.
+    Refused(Code),
+}
+
+struct Row {
+    widget: &'static str,
+    /// Actions done in order (element selector, action); the oracle judges the last.
+    steps: Vec<(&'static str, Action)>,
+    outcome: Outcome,
+}
+
+fn row(widget: &'static str, selector: &'static str, action: Action, outcome: Outcome) -> Row {
+    Row {
+        widget,
+        steps: vec![(selector, action)],
+        outcome,
+    }
+}
+
+fn click() -> Action {
+    Action::Click {
+        button: MouseButton::Left,
+        double: false,
+    }
+}
+
+fn text(value: &str) -> Action {
+    Action::SetValue(ValueInput::Text(value.into()))
+}
+
+fn number(value: f64) -> Action {
+    Action::SetValue(ValueInput::Number(value))
+}
+
+fn oracle(widget: &'static str, prop: &'static str, value: Value) -> Outcome {
+    Outcome::Oracle(widget, prop, value)
+}
+
+/// The rows every fixture shares (same widgets, same oracle vocabulary).
+fn common_rows() -> Vec<Row> {
+    vec![
+        row(
+            "button",
+            "button[name=Count]",
+            click(),
+            oracle("counter", "clicks", json!(1)),
+        ),
+        row(
+            "button (double click)",
+            "button[name=Count]",
+            Action::Click {
+                button: MouseButton::Left,
+                double: true,
+            },
+            oracle("counter", "clicks", json!(3)),
+        ),
+        row(
+            "toggle button",
+            "[name=Bold]",
+            Action::Toggle { ensure: None },
+            oracle("toggle", "active", json!(true)),
+        ),
+        row(
+            "check box",
+            "checkbox[name*=notifications]",
+            Action::Toggle {
+                ensure: Some(OnOff::On),
+            },
+            oracle("check", "checked", json!(true)),
+        ),
+        row(
+            "check box",
+            "checkbox[name*=notifications]",
+            Action::Toggle {
+                ensure: Some(OnOff::Off),
+            },
+            oracle("check", "checked", json!(false)),
+        ),
+        row(
+            "check box (click)",
+            "checkbox[name*=notifications]",
+            click(),
+            oracle("check", "checked", json!(true)),
+        ),
+        row(
+            "radio",
+            "radio[name=Large]",
+            click(),
+            oracle("size", "selected", json!("Large")),
+        ),
+        row(
+            "entry",
+            "textbox[name=Name]",
+            text("Ada"),
+            oracle("name", "text", json!("Ada")),
+        ),
+        row(
+            "entry (typing)",
+            "textbox[name=Name]",
+            Action::TypeText(" Lovelace é€".into()),
+            oracle("name", "text", json!("Ada Lovelace é€")),
+        ),
+        row(
+            "entry (key)",
+            "textbox[name=Name]",
+            Action::PressKey("BackSpace".parse::<Chord>().unwrap()),
+            oracle("name", "text", json!("Ada Lovelace é")),
+        ),
+        row(
+            "password (typing)",
+            "password",
+            Action::TypeText("s3cret".into()),
+            oracle("password", "length", json!(6)),
+        ),
+        row(
+            "password",
+            "password",
+            text("hunter2"),
+            oracle("password", "length", json!(7)),
+        ),
+        row(
+            "spin button",
+            "spinbutton[name=Quantity]",
+            number(7.0),
+            oracle("quantity", "value", json!(7.0)),
+        ),
+        row(
+            "spin button (out of range)",
+            "spinbutton[name=Quantity]",
+            number(500.0),
+            Outcome::Refused(Code::ValueClamped),
+        ),
+        row(
+            "slider",
+            "slider[name=Volume]",
+            number(30.0),
+            oracle("volume", "value", json!(30.0)),
+        ),
+        row(
+            "list row",
+            "listitem[name=Cherry]",
+            Action::Select,
+            oracle("fruits", "selected", json!("Cherry")),
+        ),
+        row(
+            "tab",
+            "tab[name=Advanced]",
+            Action::Select,
+            oracle("tabs", "page", json!("Advanced")),
+        ),
+        row(
+            "dialog opener",
+            "button[name*=\"Open dialog\"]",
+            click(),
+            oracle("dialog", "open", json!(true)),
+        ),
+        row(
+            "dialog button",
+            "dialog >> button[name=OK]",
+            click(),
+            oracle("dialog", "response", json!("ok")),
+        ),
+    ]
+}
+
+fn by(selector: &str) -> Target {
+    Target::Selector(Selector::parse(selector).unwrap())
+}
+
+/// Waits for an oracle event after the first `seen` events.
+fn oracle_saw(oracle: &Oracle, seen: usize, widget: &str, prop: &str, value: &Value) -> bool {
+    let deadline = Instant::now() + ORACLE_WAIT;
+    loop {
+        let events = oracle.events().unwrap_or_default();
+        if events
+            .iter()
+            .skip(seen)
+            .any(|e| e.is(widget, prop) && &e.value == value)
+        {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// One judged row.
+struct Judged {
+    widget: &'static str,
+    verb: &'static str,
+    route: String,
+    effect: String,
+    verdict: &'static str,
+}
+
+async fn run_rows(engine: &Engine, session: &str, oracle: &Oracle, rows: Vec<Row>) -> Vec<Judged> {
+    let mut judged = Vec::new();
+    for row in rows {
+        let seen = oracle.events().unwrap_or_default().len();
+        let mut result = Err(deskpilot_core::Error::new(Code::Backend, "no steps", ""));
+        for (selector, action) in &row.steps {
+            result = engine.act(session, &by(selector), action).await;
+            if result.is_err() {
+                break;
+            }
+        }
+        let verb = row.steps.last().map_or("-", |(_, a)| a.verb());
+        let (route, effect) = match &result {
+            Ok(report) => (
+                route_of(report),
+                format!("{:?}", report.effect).to_lowercase(),
+            ),
+            Err(e) => ("-".into(), format!("refused {}", e.code.name())),
+        };
+        let verdict = match (&row.outcome, &result) {
+            (Outcome::Oracle(widget, prop, value), Ok(report)) => {
+                let saw = oracle_saw(oracle, seen, widget, prop, value);
+                match (saw, report.effect) {
+                    (true, _) => "delivered",
+                    (false, Effect::Confirmed) => "LIE",
+                    (false, _) => "FAILED",
+                }
+            }
+            (Outcome::Oracle(..), Err(_)) => "FAILED",
+            (Outcome::Refused(code), Err(e)) if e.code == *code => "refused",
+            (Outcome::Refused(_), _) => "FAILED",
+        };
+        if verdict != "delivered" && verdict != "refused" {
+            eprintln!(
+                "row {} {verb}: {verdict}: {}",
+                row.widget,
+                match &result {
+                    Ok(report) => report.summary(),
+                    Err(e) => format!("{e:?}"),
+                }
+            );
+        }
+        judged.push(Judged {
+            widget: row.widget,
+            verb,
+            route,
+            effect,
+            verdict,
+        });
+    }
+    judged
+}
+
+fn route_of(report: &ActionReport) -> String {
+    report
+        .route
+        .as_ref()
+        .map(|r| deskpilot_core::act::rung_name(r.rung).to_owned())
+        .unwrap_or_else(|| "none".into())
+}
+
+/// Writes and prints one toolkit's table; fails on any row that is neither delivered nor
+/// refused as designed.
+fn report_table(toolkit: &str, judged: &[Judged]) {
+    let mut table = format!(
+        "## {toolkit}\n\n| widget | action | route | effect | verdict |\n|---|---|---|---|---|\n"
+    );
+    for j in judged {
+        writeln!(
+            table,
+            "| {} | {} | {} | {} | {} |",
+            j.widget, j.verb, j.route, j.effect, j.verdict
+        )
+        .unwrap();
+    }
+    let delivered = judged.iter().filter(|j| j.verdict == "delivered").count();
+    let refused = judged.iter().filter(|j| j.verdict == "refused").count();
+    let failed = judged.len() - delivered - refused;
+    let lies = judged.iter().filter(|j| j.verdict == "LIE").count();
+    writeln!(
+        table,
+        "\n{toolkit}: {} rows, {delivered} delivered, {refused} refused as designed, {failed} failed ({lies} confirmed while the oracle disagreed)\n",
+        judged.len()
+    )
+    .unwrap();
+    println!("{table}");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/matrix");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{toolkit}.md")), &table).unwrap();
+    assert_eq!(failed, 0, "{table}");
+}
+
+async fn engine_on(desktop: &VirtualDesktop) -> Engine {
+    let x11 = Arc::new(deskpilot_x11::X11Windows::connect(desktop.display()).unwrap());
+    let backend = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
+        .await
+        .unwrap()
+        .with_window_system(x11);
+    let input = Arc::new(deskpilot_x11::X11Input::connect(desktop.display()).unwrap());
+    Engine::new(Arc::new(backend)).with_input(input)
+}
+
+/// Runs the common rows (with `overrides`: widget -> selector, where a toolkit names or
+/// shapes a widget differently) and `extra` on a fixture.
+async fn fixture_matrix(fixture: Fixture, overrides: &[(&str, &'static str)], extra: Vec<Row>) {
+    let desktop = VirtualDesktop::start().unwrap();
+    let app = desktop.launch_fixture(fixture).unwrap();
+    let engine = engine_on(&desktop).await;
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
+        .await
+        .unwrap()
+        .id;
+    let mut rows = common_rows();
+    for row in &mut rows {
+        if let Some((_, selector)) = overrides.iter().find(|(w, _)| *w == row.widget) {
+            for step in &mut row.steps {
+                step.0 = selector;
+            }
+        }
+    }
+    rows.extend(extra);
+    let judged = run_rows(&engine, &session, &app.oracle, rows).await;
+    report_table(fixture.name(), &judged);
+}
+
+#[tokio::test]
+async fn gtk3() {
+    fixture_matrix(
+        Fixture::Gtk3,
+        &[],
+        vec![
+            row(
+                "tree row",
+                "[name=Animals]",
+                Action::Expand,
+                oracle("tree", "expanded", json!("Animals")),
+            ),
+            row(
+                "table row",
+                "cell[name=\"Item 003\"]",
+                Action::Select,
+                oracle("table", "selected", json!("Item 003")),
+            ),
+            Row {
+                widget: "menu: File, then Open",
+                steps: vec![
+                    ("menu[name=File]", click()),
+                    ("menuitem[name=Open]", click()),
+                ],
+                outcome: oracle("menu.file.open", "activated", json!(true)),
+            },
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn gtk4() {
+    // GTK 4.8: the toggle button is a plain `button` (its label child has the same name),
+    // and notebook tabs are all named "Tab".
+    fixture_matrix(
+        Fixture::Gtk4,
+        &[
+            ("toggle button", "button[name=Bold]"),
+            ("tab", "tab:nth(1)"),
+        ],
+        vec![],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn qt5() {
+    fixture_matrix(Fixture::Qt5, &[], vec![]).await;
+}
