@@ -24,6 +24,8 @@ pub const PACKAGES: &[&str] = &[
     // shows itself on AT-SPI only through its GTK 3 plugin.
     "libreoffice-calc",
     "libreoffice-gtk3",
+    // Writer for the action matrix's typing row (its paragraphs take EditableText).
+    "libreoffice-writer",
     // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.
     "python3-venv",
     // prlimit, to cap Calc's address space in that test.
@@ -35,7 +37,6 @@ pub const PACKAGES: &[&str] = &[
 
 /// What the benchmarks add: the real applications they measure.
 pub const BENCH_PACKAGES: &[&str] = &[
-    "libreoffice-writer",
     "firefox-esr",
     // gtk4-widget-factory
     "gtk-4-examples",

@@ -4,6 +4,7 @@ mod bench;
 mod demo;
 mod desktop;
 mod install;
+mod matrix;
 mod test;
 mod venv;
 
@@ -36,6 +37,9 @@ enum Command {
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,
     },
+    /// Run the action-support matrix (GTK3, GTK4, Qt5 fixtures and LibreOffice Writer; every
+    /// row judged by the app's own oracle) and print its tables (also in target/matrix/).
+    Matrix,
     /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
     /// keeps it up until Ctrl-C.
     Desktop {
@@ -50,6 +54,7 @@ fn main() -> anyhow::Result<()> {
         Command::Install => install::ensure_packages(),
         Command::Test { args } => test::run(&args),
         Command::Demo => demo::run(),
+        Command::Matrix => matrix::run(),
         Command::Bench { which, filter } => bench::run(&which, &filter),
         Command::Desktop { fixtures } => desktop::run(&fixtures),
     }

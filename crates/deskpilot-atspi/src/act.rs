@@ -70,6 +70,22 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                 .await
                 .map_err(|e| fail(e, "Text.SetCaretOffset"))?
         }
+        NativeOp::AppendText(text) => {
+            let count = proto
+                .character_count(id)
+                .await
+                .map_err(|e| fail(e, "Text.CharacterCount"))?;
+            let length = text.chars().count() as i32;
+            proto
+                .call::<_, bool>(
+                    id,
+                    EDITABLE_TEXT,
+                    "InsertText",
+                    &(count, text.as_str(), length),
+                )
+                .await
+                .map_err(|e| fail(e, "EditableText.InsertText"))?
+        }
         NativeOp::ScrollTo => proto
             .call::<_, bool>(id, COMPONENT, "ScrollTo", &(SCROLL_ANYWHERE,))
             .await

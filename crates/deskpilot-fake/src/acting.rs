@@ -70,6 +70,10 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
             }
             _ => return Err(unsupported("Value")),
         },
+        NativeOp::AppendText(more) => match &mut n.value {
+            Some(NodeValue::Text { text }) => text.push_str(more),
+            _ => return Err(unsupported("EditableText")),
+        },
         NativeOp::Select | NativeOp::AddToSelection => n.states.set(State::Selected, true),
         NativeOp::Deselect => n.states.set(State::Selected, false),
         NativeOp::ScrollTo => n.states.set(State::Showing, true),

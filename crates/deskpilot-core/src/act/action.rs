@@ -131,6 +131,8 @@ pub enum NativeOp {
     GrabFocus,
     /// Put the text caret after the last character (nothing selected).
     CaretToEnd,
+    /// Insert text after the last character (EditableText).
+    AppendText(String),
     /// Scroll the element's ancestors until it is visible.
     ScrollTo,
     /// Make the element the only selected one in its container (Selection, or a table's

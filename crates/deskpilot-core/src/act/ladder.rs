@@ -736,6 +736,10 @@ fn describe(op: &NativeOp) -> String {
         NativeOp::SetNumber(n) => format!("Value.CurrentValue = {n}"),
         NativeOp::GrabFocus => "Component.GrabFocus".into(),
         NativeOp::CaretToEnd => "Text.SetCaretOffset".into(),
+        NativeOp::AppendText(text) => format!(
+            "EditableText.InsertText at the end ({} characters)",
+            text.chars().count()
+        ),
         NativeOp::ScrollTo => "Component.ScrollTo".into(),
         NativeOp::Select => "Selection.SelectChild".into(),
         NativeOp::AddToSelection => "Selection.SelectChild (added)".into(),

@@ -252,6 +252,11 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
                 input.insert(0, KeyInput::CaretToEndIfFocused);
             }
             steps.push(keys(input));
+            if node.interfaces.contains(Interface::EditableText) {
+                // Only reached when no key could be sent (typing is never sent twice): an
+                // element that takes no focus but edits (LibreOffice's paragraphs).
+                steps.push(semantic(NativeOp::AppendText(text.clone())));
+            }
             let focused = node.states.is(State::Focused);
             match (&node.value, text_field) {
                 (Some(NodeValue::Redacted { chars: Some(n) }), _) => {
