@@ -18,6 +18,13 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             args.extend(filter.iter().map(String::as_str));
             crate::test::cargo(&args)
         }
-        other => bail!("unknown benchmark {other:?} (snapshot)"),
+        "screenshot" => crate::test::cargo(&[
+            "bench",
+            "--package",
+            "deskpilot-cli",
+            "--bench",
+            "screenshot",
+        ]),
+        other => bail!("unknown benchmark {other:?} (snapshot, screenshot)"),
     }
 }

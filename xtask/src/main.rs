@@ -30,9 +30,10 @@ enum Command {
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
-    /// the LibreOffice Calc memory guard). Results go to target/bench/.
+    /// the LibreOffice Calc memory guard) or `screenshot` (a labelled 1280x800 window capture).
+    /// Results go to target/bench/.
     Bench {
-        /// Which benchmark (snapshot).
+        /// Which benchmark (snapshot, screenshot).
         which: String,
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,

@@ -55,6 +55,26 @@ enum Command {
     },
     #[command(flatten)]
     Act(act::ActCommand),
+    /// Save a PNG of a window (labelled with the refs a snapshot gives), an element, or the
+    /// screen.
+    Screenshot {
+        target: String,
+        /// Where to write the PNG.
+        #[arg(long, short)]
+        out: std::path::PathBuf,
+        /// Only this element (a selector matching exactly one).
+        #[arg(long, value_name = "SELECTOR")]
+        element: Option<String>,
+        /// The whole screen.
+        #[arg(long, conflicts_with = "element")]
+        screen: bool,
+        /// No ref labels.
+        #[arg(long)]
+        plain: bool,
+        /// Longest side in pixels.
+        #[arg(long, default_value_t = 1280)]
+        max_size: u32,
+    },
     /// Everything known about one element (selected by a selector that matches exactly one).
     Props { target: String, selector: String },
     /// An element's text, paged by characters.
@@ -140,12 +160,54 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     let mut engine = Engine::new(std::sync::Arc::new(backend));
     if let Some(input) = input {
-        engine = engine.with_input(input);
+        engine = engine.with_input(input.clone()).with_capture(input);
     }
     match cli.command {
         Command::Mcp { allow_input } => {
             deskpilot_mcp::serve_stdio(std::sync::Arc::new(engine), allow_input).await?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Screenshot {
+            target,
+            out,
+            element,
+            screen,
+            plain,
+            max_size,
+        } => {
+            let Some(session) = connect(&engine, &target).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            if !plain && let Err(e) = engine.snapshot(&session, &SnapshotRequest::default()).await {
+                return Ok(report(&e));
+            }
+            let region = match (element, screen) {
+                (Some(selector), _) => deskpilot_core::capture::Region::Element(Target::Selector(
+                    Selector::parse(&selector)?,
+                )),
+                (None, true) => deskpilot_core::capture::Region::Screen,
+                (None, false) => deskpilot_core::capture::Region::Window,
+            };
+            let request = deskpilot_core::capture::ShotRequest {
+                region,
+                annotate: !plain,
+                max_side: max_size,
+            };
+            match engine.screenshot(&session, &request).await {
+                Ok(shot) => {
+                    std::fs::write(&out, &shot.png)
+                        .with_context(|| format!("writing {}", out.display()))?;
+                    println!(
+                        "{}: {}x{} ({} refs labelled)",
+                        out.display(),
+                        shot.width,
+                        shot.height,
+                        shot.labels
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(report(&e)),
+            }
         }
         Command::Act(command) => {
             let Some(session) = connect(&engine, command.target()).await? else {

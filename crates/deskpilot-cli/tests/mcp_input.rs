@@ -78,6 +78,33 @@ fn without_allow_input_nothing_can_change_the_app() {
             "{tool}: {result}"
         );
     }
+    // Screenshots are always there; writing one to a file needs --allow-input.
+    assert!(names.iter().any(|n| n == "screenshot"), "{names:?}");
+    server.call("snapshot", json!({"session": s}));
+    let shot = server.call("screenshot", json!({"session": s, "max_size": 640}));
+    assert_eq!(shot["isError"], false, "{shot}");
+    let image = shot["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "image")
+        .expect("an image block");
+    assert_eq!(image["mimeType"], "image/png");
+    let png = base64_decode(image["data"].as_str().unwrap());
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(shot["structuredContent"]["width"].as_u64().unwrap() <= 640);
+    assert!(
+        shot["structuredContent"]["labels"].as_u64().unwrap() > 10,
+        "{shot}"
+    );
+    let path = desktop.dir().join("shot.png");
+    let refused = server.call(
+        "screenshot",
+        json!({"session": s, "path": path.to_str().unwrap()}),
+    );
+    assert_eq!(refused["structuredContent"]["code"], "input_not_allowed");
+    assert!(!path.exists());
+
     let events = fixture.oracle.events().unwrap();
     assert!(
         events
@@ -170,7 +197,41 @@ fn with_allow_input_the_tools_act_and_report() {
             .contains("kept 100"),
         "{clamped}"
     );
+    let path = desktop.dir().join("shot.png");
+    let written = server.call(
+        "screenshot",
+        json!({"session": s, "path": path.to_str().unwrap(), "plain": true}),
+    );
+    assert_eq!(written["isError"], false, "{written}");
+    assert_eq!(&std::fs::read(&path).unwrap()[..4], b"\x89PNG");
+
     server.close(Duration::from_secs(5));
     let logged = std::fs::read_to_string(&log).unwrap();
     assert!(!logged.contains("hunter2"), "the password reached the log");
+}
+
+/// Standard base64 (the image blocks), decoded without another dependency.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => panic!("not base64: {c}"),
+        }
+    };
+    let bytes: Vec<u8> = text.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &c)| acc | (value(c) << (18 - 6 * i)));
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
 }

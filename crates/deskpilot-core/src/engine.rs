@@ -153,6 +153,8 @@ pub struct Engine {
     inner: Mutex<Inner>,
     /// Synthetic input, when the display offers it.
     input: Option<Arc<dyn InputDevice>>,
+    /// The display's pixels, when it offers them.
+    capture: Option<Arc<dyn crate::capture::ScreenCapture>>,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
 }
@@ -181,6 +183,7 @@ impl Engine {
                 ref_owner: HashMap::new(),
             }),
             input: None,
+            capture: None,
             input_lock: tokio::sync::Mutex::new(()),
         }
     }
@@ -189,6 +192,21 @@ impl Engine {
     pub fn with_input(mut self, input: Arc<dyn InputDevice>) -> Self {
         self.input = Some(input);
         self
+    }
+
+    /// Takes screenshots through `capture`.
+    pub fn with_capture(mut self, capture: Arc<dyn crate::capture::ScreenCapture>) -> Self {
+        self.capture = Some(capture);
+        self
+    }
+
+    /// The screen capture, or `input_unavailable` when there is none.
+    pub fn capture_device(&self) -> Result<&Arc<dyn crate::capture::ScreenCapture>> {
+        self.capture.as_ref().ok_or_else(|| {
+            crate::act::ladder::unavailable(
+                "no screenshots here: deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
+            )
+        })
     }
 
     pub fn backend(&self) -> &Arc<dyn Backend> {
@@ -232,6 +250,7 @@ impl Engine {
                 info: info.clone(),
                 refs: RefTable::default(),
                 cursors: HashMap::new(),
+                boxes: Vec::new(),
             },
         );
         Ok(info)
@@ -311,6 +330,7 @@ impl Engine {
         derive_names(&mut tree);
         let continued = request.cursor.is_some();
         let refs = self.assign_refs(session, &tree, request.filter, continued)?;
+        self.remember_boxes(session, &tree, &refs, continued);
         // This page's own cuts come before what the cursor had not reached yet.
         let mut next: VecDeque<Continue> = tree
             .pending
@@ -866,6 +886,40 @@ impl Engine {
             }
         }
         Ok(refs)
+    }
+
+    /// Keeps where the shown refs are (screenshots label them): a first page replaces what a
+    /// session remembered, a continued page adds to it.
+    fn remember_boxes(
+        &self,
+        session: &str,
+        tree: &Tree,
+        refs: &HashMap<usize, RefId>,
+        continued: bool,
+    ) {
+        let mut inner = self.lock();
+        let Some(state) = inner.sessions.get_mut(session) else {
+            return;
+        };
+        if !continued {
+            state.boxes.clear();
+        }
+        let mut shown: Vec<(RefId, crate::model::Rect)> = refs
+            .iter()
+            .filter_map(|(&i, &r)| Some((r, tree.nodes[i].node.bounds?)))
+            .filter(|(_, b)| !b.is_empty())
+            .collect();
+        shown.sort_by_key(|(r, _)| *r);
+        state.boxes.extend(shown);
+    }
+
+    /// The refs of the session's latest snapshot with their bounds.
+    pub(crate) fn boxes(&self, session: &str) -> Result<Vec<(RefId, crate::model::Rect)>> {
+        self.lock()
+            .sessions
+            .get(session)
+            .map(|s| s.boxes.clone())
+            .ok_or_else(|| unknown_session(session))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {

@@ -7,6 +7,7 @@
 pub mod act;
 pub mod app;
 pub mod backend;
+pub mod capture;
 mod derive;
 pub mod details;
 pub mod engine;

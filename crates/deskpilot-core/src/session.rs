@@ -34,6 +34,8 @@ pub(crate) struct SessionState {
     pub refs: RefTable,
     /// Where truncated snapshots continue, by cursor.
     pub cursors: std::collections::HashMap<String, std::collections::VecDeque<Continue>>,
+    /// The refs of the latest snapshot and where they were (screenshots label them).
+    pub boxes: Vec<(crate::refs::RefId, crate::model::Rect)>,
 }
 
 /// One subtree a later page reads: `root`, which belongs under `parent`.

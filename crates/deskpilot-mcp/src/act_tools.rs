@@ -22,7 +22,7 @@ fn reported(report: ActionReport) -> CallToolResult {
 #[tool_router(router = act_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Click an element. A left single click first uses the app's own action (click/press/activate), then focus+Space for buttons, then a real pointer click at the element's live bounds after raising its window and checking nothing covers it. right/middle/double clicks are real pointer input. Reports route, skipped rungs and effect: confirmed (a change was read back), unverified (sent, nothing visible changed), noop. A click is never sent twice.",
+        description = "Click an element: its own action first (left single click), else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped and effect: confirmed (change read back), unverified, noop. Never sent twice.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ClickArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -32,7 +32,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Set a text field's whole text or a slider/spin button's number outright (EditableText or Value first, then focus + select all + typing). Confirmed by reading the value back; a number the app clamps is refused with value_clamped and the value it kept. A password field is confirmed by its length only.",
+        description = "Set a field's whole text, or a slider/spin button's number, then read it back. A clamped number fails with value_clamped and the kept value.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<SetValueArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -42,7 +42,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Type text as keystrokes (any Unicode), into `target` (focused first; typed at the end of its text) or into whatever has focus in the session's window. Never sent twice. Typed text never appears in results.",
+        description = "Type text as keystrokes into `target` (focused first, typed at its end) or the focused element. Never sent twice; the text never appears in results.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<TypeTextArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -52,7 +52,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Press a key or chord (Enter, Escape, Tab, F5, ctrl+s, alt+F4) in the session's window, on `target` (focused first) if given.",
+        description = "Press a key or chord in the session's window, on `target` (focused first) if given.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<PressKeyArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -62,7 +62,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "A semantic verb on one element: toggle (ensure on/off), check, uncheck, select, add_to_selection, deselect, expand, collapse, focus, scroll_into_view, activate (a named action). Each is confirmed by the state it should produce; a no-op moves to the next route (keys, then pointer) and fails with no_effect when none works.",
+        description = "A semantic verb on one element, confirmed by the state it should produce; a no-op moves on to keys, then the pointer, and fails with no_effect when nothing works.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ActArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -196,6 +196,7 @@ impl DeskpilotServer {
     pub(crate) fn routers(allow_input: bool) -> ToolRouter<Self> {
         let mut router = Self::tool_router();
         router.merge(Self::act_router());
+        router.merge(Self::shot_router());
         if !allow_input {
             for name in INPUT_TOOLS {
                 router.disable_route(*name);

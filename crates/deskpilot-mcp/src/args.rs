@@ -45,14 +45,14 @@ pub struct ConnectArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// Only the subtree of this element: a ref (e12) or a selector.
     pub within: Option<String>,
@@ -70,7 +70,7 @@ pub struct SnapshotArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
     /// `dialog[name=Confirm] >> button[name=OK]`, `listitem:nth(2)`. Keys: name, id,
@@ -85,7 +85,7 @@ pub struct FindArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A ref from a snapshot or find (e12), or a selector matching exactly one element.
     pub target: String,
@@ -94,7 +94,7 @@ pub struct TargetArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HitTestArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// Screen x coordinate in pixels.
     pub x: i32,
@@ -105,7 +105,7 @@ pub struct HitTestArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadTextArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A ref or a selector matching exactly one element with text.
     pub target: String,
@@ -118,7 +118,7 @@ pub struct ReadTextArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadTableArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A ref or a selector matching exactly one table.
     pub target: String,
@@ -131,7 +131,7 @@ pub struct ReadTableArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitForArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// What to wait on, as in find (e.g. `label[name=Done]`, `dialog[name=Confirm]`).
     pub selector: String,
@@ -159,14 +159,13 @@ pub enum ButtonArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
-    /// left (default), right or middle. Only a left single click can use the app's own
-    /// action; the others are real pointer clicks.
+    /// Default left.
     pub button: Option<ButtonArg>,
-    /// A double click (real pointer input).
+    /// A double click.
     pub double: Option<bool>,
 }
 
@@ -181,33 +180,31 @@ pub enum ValueArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetValueArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A ref or a selector matching exactly one text field, spin button or slider.
     pub target: String,
-    /// The whole new value: text replaces the field's text; a number sets a range's value.
+    /// Text replaces the field's text; a number sets a range's value.
     pub value: ValueArg,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TypeTextArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
-    /// The text to type (any Unicode; \n presses Enter). Appended at the end of the target's
-    /// text when it had to be focused first.
+    /// Any Unicode; \n presses Enter.
     pub text: String,
-    /// Focus this element first (a ref or a selector); without it, keys go to whatever has
-    /// focus in the session's window.
+    /// Focus this element (ref or selector) first; else keys go to the window's focus.
     pub target: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PressKeyArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
-    /// A key or chord: Enter, Escape, Tab, Up, F5, a, ctrl+s, ctrl+shift+Tab, alt+F4.
+    /// A key or chord: Enter, Escape, Tab, Up, F5, a, ctrl+s, alt+F4.
     pub key: String,
     /// Focus this element first (a ref or a selector).
     pub target: Option<String>,
@@ -241,15 +238,31 @@ pub enum OnOffArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActArgs {
-    /// The session id that connect returned.
+    /// Session id (from connect).
     pub session: String,
     /// A ref or a selector matching exactly one element.
     pub target: String,
-    /// toggle, check, uncheck, select, add_to_selection, deselect, expand, collapse, focus,
-    /// scroll_into_view, or activate (a named action: give `name`).
+    /// What to do (activate runs the action `name`).
     pub verb: VerbArg,
     /// For toggle: only act when it is not already on (or off).
     pub ensure: Option<OnOffArg>,
     /// For activate: the action's name as get_properties lists it.
     pub name: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenshotArgs {
+    /// Session id (from connect).
+    pub session: String,
+    /// Capture only this element (a ref or a selector); default: the session's window.
+    pub target: Option<String>,
+    /// Capture the whole screen instead of the window.
+    pub screen: Option<bool>,
+    /// No ref labels (default: the refs of the latest snapshot are boxed and labelled).
+    pub plain: Option<bool>,
+    /// Longest side in pixels (default 1280, at most 4096); larger captures are scaled down.
+    pub max_size: Option<u32>,
+    /// Write the PNG to this file instead of returning it (needs --allow-input).
+    pub path: Option<String>,
 }

@@ -9,6 +9,7 @@ mod args;
 mod outcome;
 mod output;
 mod server;
+mod shot_tool;
 mod stdio;
 
 pub use server::{DeskpilotServer, INSTRUCTIONS};

@@ -48,28 +48,75 @@ pub fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
     Arc::new(schema)
 }
 
-/// Removes what no host needs: `$schema`, the root `title`, and (for outputs) descriptions.
-fn strip(schema: &mut JsonObject, descriptions: bool) {
+/// Removes what no host needs (`$schema`, the root `title`, number formats, and for outputs
+/// the descriptions) and, for inputs, writes enums in place instead of behind `$ref` (the
+/// catalog's size is a budget: every tool within 25 KB).
+fn strip(schema: &mut JsonObject, output: bool) {
+    use serde_json::Value;
     schema.remove("$schema");
     schema.remove("title");
-    fn walk(value: &mut serde_json::Value, descriptions: bool) {
+    fn walk(value: &mut Value, output: bool) {
         match value {
-            serde_json::Value::Object(map) => {
-                if descriptions {
+            Value::Object(map) => {
+                map.remove("format");
+                if map.get("minimum").is_some_and(|m| m.as_f64() == Some(0.0)) {
+                    map.remove("minimum");
+                }
+                if output && map.get("description").is_some_and(Value::is_string) {
                     map.remove("description");
                 }
                 for (_, v) in map.iter_mut() {
-                    walk(v, descriptions);
+                    walk(v, output);
                 }
             }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(|v| walk(v, descriptions)),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, output)),
             _ => {}
         }
     }
-    if descriptions {
-        for (_, v) in schema.iter_mut() {
-            walk(v, true);
+    for (_, v) in schema.iter_mut() {
+        walk(v, output);
+    }
+    if !output {
+        inline_enums(schema);
+    }
+}
+
+/// Replaces `{"$ref": "#/$defs/E"}` (and `anyOf: [{$ref}, {type: null}]`) by E's enum when E
+/// is a plain string enum, keeping the property's own description; drops `$defs` once unused.
+fn inline_enums(schema: &mut JsonObject) {
+    use serde_json::{Value, json};
+    let Some(Value::Object(defs)) = schema.get("$defs").cloned() else {
+        return;
+    };
+    let enum_of = |reference: &Value| -> Option<Value> {
+        let name = reference.as_str()?.strip_prefix("#/$defs/")?;
+        let def = defs.get(name)?;
+        (def.get("type") == Some(&json!("string"))).then(|| def.get("enum").cloned())?
+    };
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for (_, property) in properties.iter_mut() {
+            let Value::Object(map) = property else {
+                continue;
+            };
+            if let Some(values) = map.get("$ref").and_then(enum_of) {
+                map.remove("$ref");
+                map.insert("type".into(), json!("string"));
+                map.insert("enum".into(), values);
+            } else if let Some(Value::Array(any)) = map.get("anyOf").cloned()
+                && any.len() == 2
+                && any[1] == json!({"type": "null"})
+                && let Some(Value::Array(mut values)) = any[0].get("$ref").and_then(enum_of)
+            {
+                values.push(Value::Null);
+                map.remove("anyOf");
+                map.insert("type".into(), json!(["string", "null"]));
+                map.insert("enum".into(), Value::Array(values));
+            }
         }
+    }
+    let text = serde_json::to_string(&schema).unwrap_or_default();
+    if !text.contains("#/$defs/") {
+        schema.remove("$defs");
     }
 }
 

@@ -304,28 +304,18 @@ pub struct WaitForOut {
     pub elapsed_ms: u64,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct RouteOut {
-    /// semantic, keyboard or pointer.
-    pub rung: String,
-    pub how: String,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct SkippedOut {
-    pub rung: String,
-    pub why: String,
-}
-
 /// What an action did.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ActionOut {
     pub verb: String,
     #[serde(rename = "ref")]
     pub reference: String,
-    /// The rung that did it (none when nothing had to be done).
-    pub route: Option<RouteOut>,
-    pub skipped: Vec<SkippedOut>,
+    /// semantic, keyboard or pointer (none when nothing had to be done).
+    pub route: Option<String>,
+    /// What exactly was sent.
+    pub how: Option<String>,
+    /// Rungs not taken or without effect: "keyboard: why".
+    pub skipped: Vec<String>,
     /// confirmed (read back), unverified (sent, no cheap way to check), noop (nothing changed).
     pub effect: String,
     pub changes: Vec<String>,
@@ -340,17 +330,12 @@ impl From<&deskpilot_core::ActionReport> for ActionOut {
         ActionOut {
             verb: report.verb.to_owned(),
             reference: report.reference.clone(),
-            route: report.route.as_ref().map(|r| RouteOut {
-                rung: rung_name(r.rung).to_owned(),
-                how: r.how.clone(),
-            }),
+            route: report.route.as_ref().map(|r| rung_name(r.rung).to_owned()),
+            how: report.route.as_ref().map(|r| r.how.clone()),
             skipped: report
                 .skipped
                 .iter()
-                .map(|s| SkippedOut {
-                    rung: rung_name(s.rung).to_owned(),
-                    why: s.why.clone(),
-                })
+                .map(|s| format!("{}: {}", rung_name(s.rung), s.why))
                 .collect(),
             effect: effect_name(report.effect).to_owned(),
             changes: report.changes.clone(),
@@ -358,4 +343,18 @@ impl From<&deskpilot_core::ActionReport> for ActionOut {
             note: report.note.clone(),
         }
     }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ScreenshotOut {
+    pub width: u32,
+    pub height: u32,
+    /// The screen rectangle captured.
+    pub region: Bounds,
+    /// Image pixels per screen pixel.
+    pub scale: f64,
+    /// How many refs are labelled on it.
+    pub labels: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }

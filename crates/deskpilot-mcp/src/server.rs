@@ -68,6 +68,10 @@ impl DeskpilotServer {
         &self.engine
     }
 
+    pub(crate) fn allows_input(&self) -> bool {
+        self.allow_input
+    }
+
     #[tool(
         description = "List the applications on the desktop with their windows (title, bounds, states, X11 id), pid and toolkit. An app whose tree is nearly empty is flagged blind, with a hint how to switch its accessibility on.",
         annotations(read_only_hint = true, open_world_hint = true),

@@ -96,6 +96,17 @@ impl X11Input {
     }
 }
 
+impl X11Input {
+    /// Runs `f` with the connection and the root window, on a blocking thread under the
+    /// call timeout.
+    pub(crate) async fn with_connection<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&RustConnection, Window) -> Result<T, InputError> + Send + 'static,
+    ) -> Result<T, InputError> {
+        self.run(move |s| f(&s.conn, s.root)).await
+    }
+}
+
 fn read_keymap(conn: &RustConnection) -> Result<Keymap, InputError> {
     let setup = conn.setup();
     let (min, max) = (setup.min_keycode, setup.max_keycode);

@@ -1,6 +1,7 @@
 //! deskpilot's X11 side: the display server's view of top-level windows (EWMH), synthetic
-//! input (XTEST), and later screenshots (GetImage).
+//! input (XTEST), and screenshots (GetImage).
 
+mod capture;
 mod input;
 mod keymap;
 mod windows;

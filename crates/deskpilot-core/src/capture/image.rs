@@ -1,0 +1,185 @@
+//! An RGB image: scaling, annotation (boxes and ref labels), PNG encoding.
+
+use super::font;
+use crate::model::Rect;
+
+/// 8-bit RGB pixels, row by row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    pub width: u32,
+    pub height: u32,
+    pub rgb: Vec<u8>,
+}
+
+/// A box to draw, with its label (a ref such as `e12`), in image coordinates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub rect: Rect,
+    pub text: String,
+}
+
+const BOX: [u8; 3] = [230, 0, 120];
+const TEXT: [u8; 3] = [255, 255, 255];
+
+impl Image {
+    pub fn new(width: u32, height: u32) -> Self {
+        Image {
+            width,
+            height,
+            rgb: vec![0; width as usize * height as usize * 3],
+        }
+    }
+
+    fn put(&mut self, x: i32, y: i32, color: [u8; 3]) {
+        if x < 0 || y < 0 || x >= self.width as i32 || y >= self.height as i32 {
+            return;
+        }
+        let i = (y as usize * self.width as usize + x as usize) * 3;
+        self.rgb[i..i + 3].copy_from_slice(&color);
+    }
+
+    fn fill(&mut self, x: i32, y: i32, w: i32, h: i32, color: [u8; 3]) {
+        for yy in y.max(0)..(y + h).min(self.height as i32) {
+            for xx in x.max(0)..(x + w).min(self.width as i32) {
+                self.put(xx, yy, color);
+            }
+        }
+    }
+
+    /// Scales down (box filter) so that neither side exceeds `max_side`; returns the factor
+    /// applied (1.0 when already small enough).
+    pub fn fit(&mut self, max_side: u32) -> f64 {
+        let longest = self.width.max(self.height);
+        if longest <= max_side || max_side == 0 {
+            return 1.0;
+        }
+        let scale = f64::from(max_side) / f64::from(longest);
+        let (w, h) = (
+            ((f64::from(self.width) * scale).round() as u32).max(1),
+            ((f64::from(self.height) * scale).round() as u32).max(1),
+        );
+        let mut out = Image::new(w, h);
+        for y in 0..h {
+            let (y0, y1) = span(y, h, self.height);
+            for x in 0..w {
+                let (x0, x1) = span(x, w, self.width);
+                let mut sum = [0u32; 3];
+                for sy in y0..y1 {
+                    let row = sy as usize * self.width as usize;
+                    for sx in x0..x1 {
+                        let i = (row + sx as usize) * 3;
+                        for c in 0..3 {
+                            sum[c] += u32::from(self.rgb[i + c]);
+                        }
+                    }
+                }
+                let n = ((y1 - y0) * (x1 - x0)).max(1);
+                let i = (y as usize * w as usize + x as usize) * 3;
+                for c in 0..3 {
+                    out.rgb[i + c] = (sum[c] / n) as u8;
+                }
+            }
+        }
+        *self = out;
+        scale
+    }
+
+    /// Draws each label's box (2 px outline) and its text on a filled tab above the box's
+    /// top-left corner (inside the box when there is no room above).
+    pub fn annotate(&mut self, labels: &[Label]) {
+        for label in labels {
+            let r = label.rect;
+            if r.is_empty() {
+                continue;
+            }
+            self.fill(r.x, r.y, r.width, 2, BOX);
+            self.fill(r.x, r.y + r.height - 2, r.width, 2, BOX);
+            self.fill(r.x, r.y, 2, r.height, BOX);
+            self.fill(r.x + r.width - 2, r.y, 2, r.height, BOX);
+        }
+        for label in labels {
+            let r = label.rect;
+            if r.is_empty() {
+                continue;
+            }
+            let w = font::width(&label.text) + 4;
+            let h = font::HEIGHT + 4;
+            let y = if r.y >= h { r.y - h } else { r.y };
+            self.fill(r.x, y, w, h, BOX);
+            font::draw(&label.text, |dx, dy| {
+                self.put(r.x + 2 + dx, y + 2 + dy, TEXT);
+            });
+        }
+    }
+
+    /// PNG, fast compression.
+    pub fn to_png(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.rgb.len() / 4);
+        {
+            let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
+            encoder.set_color(png::ColorType::Rgb);
+            encoder.set_depth(png::BitDepth::Eight);
+            encoder.set_compression(png::Compression::Fast);
+            let mut writer = encoder.write_header().expect("PNG header into memory");
+            writer
+                .write_image_data(&self.rgb)
+                .expect("PNG data into memory");
+        }
+        out
+    }
+}
+
+/// The source range [start, end) that destination index `i` of `n` covers out of `total`.
+fn span(i: u32, n: u32, total: u32) -> (u32, u32) {
+    let start = (u64::from(i) * u64::from(total) / u64::from(n)) as u32;
+    let end = ((u64::from(i) + 1) * u64::from(total) / u64::from(n)) as u32;
+    (start, end.max(start + 1).min(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_keeps_the_aspect_and_averages() {
+        let mut img = Image::new(400, 200);
+        img.rgb.iter_mut().for_each(|c| *c = 100);
+        let scale = img.fit(100);
+        assert_eq!((img.width, img.height), (100, 50));
+        assert!((scale - 0.25).abs() < 1e-9);
+        assert!(img.rgb.iter().all(|&c| c == 100));
+        let mut small = Image::new(10, 10);
+        assert_eq!(small.fit(100), 1.0);
+    }
+
+    #[test]
+    fn annotation_draws_boxes_and_labels() {
+        let mut img = Image::new(100, 60);
+        img.annotate(&[Label {
+            rect: Rect::new(20, 30, 40, 20),
+            text: "e12".into(),
+        }]);
+        let at = |x: usize, y: usize| &img.rgb[(y * 100 + x) * 3..(y * 100 + x) * 3 + 3];
+        assert_eq!(at(20, 40), &BOX[..], "left edge");
+        assert_eq!(at(40, 40), &[0, 0, 0][..], "inside stays");
+        // The tab above the box holds white text pixels.
+        let white = (0..100)
+            .flat_map(|x| (0..30).map(move |y| (x, y)))
+            .filter(|&(x, y)| at(x, y) == &TEXT[..])
+            .count();
+        assert!(white > 10, "label text drawn ({white} px)");
+    }
+
+    #[test]
+    fn png_round_trips() {
+        let mut img = Image::new(3, 2);
+        img.rgb[0] = 255;
+        let png = img.to_png();
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (3, 2));
+        assert_eq!(buf[0], 255);
+    }
+}
