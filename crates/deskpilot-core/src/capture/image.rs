@@ -68,15 +68,15 @@ impl Image {
                     let row = sy as usize * self.width as usize;
                     for sx in x0..x1 {
                         let i = (row + sx as usize) * 3;
-                        for c in 0..3 {
-                            sum[c] += u32::from(self.rgb[i + c]);
+                        for (total, &channel) in sum.iter_mut().zip(&self.rgb[i..i + 3]) {
+                            *total += u32::from(channel);
                         }
                     }
                 }
                 let n = ((y1 - y0) * (x1 - x0)).max(1);
                 let i = (y as usize * w as usize + x as usize) * 3;
-                for c in 0..3 {
-                    out.rgb[i + c] = (sum[c] / n) as u8;
+                for (dst, total) in out.rgb[i..i + 3].iter_mut().zip(sum) {
+                    *dst = (total / n) as u8;
                 }
             }
         }
