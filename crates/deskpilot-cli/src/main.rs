@@ -9,6 +9,7 @@ use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{AppInfo, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
 
 mod act;
+mod launcher;
 
 #[derive(Parser)]
 #[command(name = "deskpilot", version, about)]
@@ -22,6 +23,15 @@ struct Cli {
     display: Option<String>,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum WindowVerb {
+    Activate,
+    Minimize,
+    Maximize,
+    Restore,
+    Close,
 }
 
 #[derive(Subcommand)]
@@ -55,6 +65,20 @@ enum Command {
     },
     #[command(flatten)]
     Act(act::ActCommand),
+    /// Activate, minimize, maximize, restore or close a window.
+    Window {
+        target: String,
+        #[arg(value_enum)]
+        action: WindowVerb,
+    },
+    /// Start a program (no shell) and wait until it registers on the accessibility bus.
+    Launch {
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        argv: Vec<String>,
+    },
     /// Save a PNG of a window (labelled with the refs a snapshot gives), an element, or the
     /// screen.
     Screenshot {
@@ -146,9 +170,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         None => std::env::var("DBUS_SESSION_BUS_ADDRESS")
             .context("no --bus given and DBUS_SESSION_BUS_ADDRESS is not set")?,
     };
-    let mut backend = AtspiBackend::connect(ConnectOptions::new(bus)).await?;
+    let mut backend = AtspiBackend::connect(ConnectOptions::new(bus.clone())).await?;
     let mut input = None;
-    if let Some(display) = cli.display.or_else(|| std::env::var("DISPLAY").ok()) {
+    let display = cli.display.or_else(|| std::env::var("DISPLAY").ok());
+    let launcher = launcher::ProcessLauncher::new(&bus, display.as_deref());
+    if let Some(display) = display {
         match deskpilot_x11::X11Windows::connect(&display) {
             Ok(x11) => backend = backend.with_window_system(std::sync::Arc::new(x11)),
             Err(e) => tracing::warn!("no X11 window information: {e}"),
@@ -158,7 +184,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Err(e) => tracing::warn!("no synthetic input: {e}"),
         }
     }
-    let mut engine = Engine::new(std::sync::Arc::new(backend));
+    let mut engine =
+        Engine::new(std::sync::Arc::new(backend)).with_launcher(std::sync::Arc::new(launcher));
     if let Some(input) = input {
         engine = engine.with_input(input.clone()).with_capture(input);
     }
@@ -166,6 +193,35 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Mcp { allow_input } => {
             deskpilot_mcp::serve_stdio(std::sync::Arc::new(engine), allow_input).await?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Window { target, action } => {
+            let Some(session) = connect(&engine, &target).await? else {
+                return Ok(ExitCode::from(1));
+            };
+            let action = match action {
+                WindowVerb::Activate => deskpilot_core::act::WindowAction::Activate,
+                WindowVerb::Minimize => deskpilot_core::act::WindowAction::Minimize,
+                WindowVerb::Maximize => deskpilot_core::act::WindowAction::Maximize,
+                WindowVerb::Restore => deskpilot_core::act::WindowAction::Restore,
+                WindowVerb::Close => deskpilot_core::act::WindowAction::Close,
+            };
+            match engine.window_action(&session, action).await {
+                Ok(report) => {
+                    println!("{}", report.summary());
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(report(&e)),
+            }
+        }
+        Command::Launch { timeout, argv } => {
+            match engine.launch_app(&argv, Duration::from_secs(timeout)).await {
+                Ok(launched) => {
+                    println!("started pid {}", launched.spawned_pid);
+                    print_app(&launched.app);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => Ok(report(&e)),
+            }
         }
         Command::Screenshot {
             target,

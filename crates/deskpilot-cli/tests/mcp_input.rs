@@ -6,7 +6,16 @@ use std::time::Duration;
 use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
 
-const INPUT_TOOLS: &[&str] = &["click", "set_value", "type_text", "press_key", "act"];
+const INPUT_TOOLS: &[&str] = &[
+    "click",
+    "set_value",
+    "type_text",
+    "press_key",
+    "act",
+    "drag",
+    "window_action",
+    "launch_app",
+];
 
 fn start(desktop: &VirtualDesktop, allow_input: bool, log: &std::path::Path) -> McpClient {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
@@ -234,4 +243,93 @@ fn base64_decode(text: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+#[test]
+fn windows_and_programs_through_the_window_manager() {
+    let desktop = VirtualDesktop::start().unwrap();
+    // The server runs with the desktop's environment, so what it launches is torn down with
+    // the desktop.
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_deskpilot"));
+    cmd.args([
+        "mcp",
+        "--allow-input",
+        "--bus",
+        desktop.session_bus_address(),
+        "--display",
+        desktop.display(),
+    ])
+    .stderr(Stdio::null());
+    let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
+    server.initialize();
+
+    let oracle_path = desktop.dir().join("launched-oracle.jsonl");
+    let script = deskpilot_desktop::Fixture::Gtk3.script();
+    let launched = server.call(
+        "launch_app",
+        json!({"argv": ["/usr/bin/python3", script.to_str().unwrap(), "--oracle", oracle_path.to_str().unwrap()]}),
+    );
+    assert_eq!(launched["isError"], false, "{launched}");
+    let windows = &launched["structuredContent"]["windows"];
+    assert_eq!(windows[0], Fixture::Gtk3.window_title(), "{launched}");
+    let oracle = deskpilot_desktop::Oracle::new(&oracle_path);
+    oracle
+        .wait_value("app", "ready", json!(true), Duration::from_secs(10))
+        .unwrap();
+
+    let s = session(&mut server);
+    for (action, prop, value) in [
+        ("maximize", "maximized", true),
+        ("restore", "maximized", false),
+        ("minimize", "minimized", true),
+        ("restore", "minimized", false),
+    ] {
+        let seen = oracle.events().unwrap().len();
+        let done = server.call("window_action", json!({"session": s, "action": action}));
+        assert_eq!(done["isError"], false, "{action}: {done}");
+        assert_eq!(done["structuredContent"]["effect"], "confirmed", "{done}");
+        let wait = std::time::Instant::now() + Duration::from_secs(5);
+        while !oracle.events().unwrap()[seen..]
+            .iter()
+            .any(|e| e.is("window", prop) && e.value == json!(value))
+        {
+            assert!(
+                std::time::Instant::now() < wait,
+                "{action}: the fixture saw no window {prop}={value}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    // Wheel input over the scrolled area is sent as real pointer input and not claimed.
+    let scrolled = server.call(
+        "act",
+        json!({"session": s, "target": "button[name=\"Row item 1\"]", "verb": "scroll", "direction": "down", "amount": 5}),
+    );
+    assert_eq!(scrolled["isError"], false, "{scrolled}");
+    assert_eq!(scrolled["structuredContent"]["route"], "pointer");
+
+    let closed = server.call("window_action", json!({"session": s, "action": "close"}));
+    assert_eq!(
+        closed["structuredContent"]["effect"], "confirmed",
+        "{closed}"
+    );
+    let spawned = launched["structuredContent"]["spawned_pid"]
+        .as_u64()
+        .unwrap();
+    let wait = std::time::Instant::now() + Duration::from_secs(10);
+    while std::path::Path::new(&format!("/proc/{spawned}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{spawned}/stat"))
+            .unwrap_or_default()
+            .contains(") Z")
+    {
+        assert!(
+            std::time::Instant::now() < wait,
+            "closing the window did not end the app"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let bad = server.call("launch_app", json!({"argv": ["/nonexistent/program"]}));
+    assert_eq!(bad["structuredContent"]["code"], "not_found", "{bad}");
+    server.close(Duration::from_secs(5));
 }

@@ -155,6 +155,8 @@ pub struct Engine {
     input: Option<Arc<dyn InputDevice>>,
     /// The display's pixels, when it offers them.
     capture: Option<Arc<dyn crate::capture::ScreenCapture>>,
+    /// Starts programs on the desktop.
+    launcher: Option<Arc<dyn crate::launch::Launcher>>,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
 }
@@ -184,6 +186,7 @@ impl Engine {
             }),
             input: None,
             capture: None,
+            launcher: None,
             input_lock: tokio::sync::Mutex::new(()),
         }
     }
@@ -192,6 +195,23 @@ impl Engine {
     pub fn with_input(mut self, input: Arc<dyn InputDevice>) -> Self {
         self.input = Some(input);
         self
+    }
+
+    /// Starts programs through `launcher`.
+    pub fn with_launcher(mut self, launcher: Arc<dyn crate::launch::Launcher>) -> Self {
+        self.launcher = Some(launcher);
+        self
+    }
+
+    /// The launcher, or `unsupported` when there is none.
+    pub fn launcher(&self) -> Result<&Arc<dyn crate::launch::Launcher>> {
+        self.launcher.as_ref().ok_or_else(|| {
+            Error::new(
+                Code::Unsupported,
+                "this deskpilot cannot start programs",
+                "start the app yourself, then list_apps and connect",
+            )
+        })
     }
 
     /// Takes screenshots through `capture`.

@@ -13,6 +13,7 @@ pub mod details;
 pub mod engine;
 pub mod error;
 pub mod filter;
+pub mod launch;
 pub mod model;
 pub mod refs;
 pub mod render;

@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskpilot_core::act::{Chord, Direction, InputDevice, InputError, Key, MouseButton, NamedKey};
+use deskpilot_core::act::{
+    Chord, Direction, InputDevice, InputError, Key, MouseButton, NamedKey, WindowAction,
+    WindowState,
+};
 use deskpilot_core::model::{ElementId, NodeValue, Role, State};
 use deskpilot_core::{BackendError, NativeOp};
 
@@ -203,6 +206,7 @@ pub struct FakeInput {
     sent: Mutex<Vec<String>>,
     active: Mutex<Option<u32>>,
     refuse_activation: AtomicBool,
+    windows: Mutex<std::collections::HashMap<u32, Option<WindowState>>>,
 }
 
 impl FakeInput {
@@ -212,6 +216,7 @@ impl FakeInput {
             sent: Mutex::new(Vec::new()),
             active: Mutex::new(None),
             refuse_activation: AtomicBool::new(false),
+            windows: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -294,6 +299,50 @@ impl InputDevice for FakeInput {
 
     async fn active_window(&self) -> Result<Option<u32>, InputError> {
         Ok(*self.active.lock().unwrap())
+    }
+
+    async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
+        self.log(format!("drag {},{} -> {},{}", from.0, from.1, to.0, to.1));
+        Ok(())
+    }
+
+    async fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError> {
+        self.log(format!("window {xid:#x} {}", action.verb()));
+        let mut states = self.windows.lock().unwrap();
+        let state = states.entry(xid).or_insert(Some(WindowState {
+            minimized: false,
+            maximized: false,
+        }));
+        if let Some(s) = state {
+            match action {
+                WindowAction::Minimize => s.minimized = true,
+                WindowAction::Maximize => s.maximized = true,
+                WindowAction::Restore => {
+                    *s = WindowState {
+                        minimized: false,
+                        maximized: false,
+                    }
+                }
+                WindowAction::Activate => s.minimized = false,
+                WindowAction::Close => *state = None,
+            }
+        }
+        if action == WindowAction::Activate {
+            *self.active.lock().unwrap() = Some(xid);
+        }
+        Ok(())
+    }
+
+    async fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError> {
+        Ok(*self
+            .windows
+            .lock()
+            .unwrap()
+            .entry(xid)
+            .or_insert(Some(WindowState {
+                minimized: false,
+                maximized: false,
+            })))
     }
 
     async fn activate_window(&self, xid: u32) -> Result<(), InputError> {

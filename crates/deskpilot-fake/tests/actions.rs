@@ -285,3 +285,73 @@ async fn text_is_set_outright_or_typed_at_the_end() {
         .unwrap();
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Keyboard);
 }
+
+#[tokio::test]
+async fn window_actions_are_confirmed_by_the_window_state() {
+    use deskpilot_core::act::WindowAction;
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .window_action(&rig.session, WindowAction::Minimize)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed);
+    assert_eq!(
+        report.changes,
+        vec!["window: normal -> minimized".to_owned()]
+    );
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::WindowManager);
+    let report = rig
+        .engine
+        .window_action(&rig.session, WindowAction::Close)
+        .await
+        .unwrap();
+    assert_eq!(
+        report.changes,
+        vec!["window: minimized -> closed".to_owned()]
+    );
+    let error = rig
+        .engine
+        .launch_app(&["gedit".to_owned()], std::time::Duration::from_secs(1))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Unsupported, "no launcher here");
+}
+
+#[tokio::test]
+async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change() {
+    use deskpilot_core::act::{Direction, DragEnd};
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .drag(
+            &rig.session,
+            &DragEnd::Element(by("button[name=Go]")),
+            &DragEnd::Point { x: 300, y: 300 },
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Unverified);
+    assert!(
+        rig.input
+            .sent()
+            .iter()
+            .any(|s| s == "drag 50,190 -> 300,300"),
+        "{:?}",
+        rig.input.sent()
+    );
+    let report = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("button[name=Go]"),
+            &Action::Scroll {
+                direction: Direction::Down,
+                amount: 2,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Pointer);
+    assert_eq!(report.effect, Effect::Unverified);
+}

@@ -1,7 +1,10 @@
 //! The tools that change an app. Listed and callable only with `--allow-input`; without it a
 //! call is refused with `input_not_allowed` (see `DeskpilotServer::call_tool`).
 
-use deskpilot_core::{Action, ActionReport, Chord, Code, Error, MouseButton, OnOff, ValueInput};
+use deskpilot_core::act::{DragEnd, WindowAction};
+use deskpilot_core::{
+    Action, ActionReport, Chord, Code, Direction, Error, MouseButton, OnOff, ValueInput,
+};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, JsonObject};
@@ -9,11 +12,20 @@ use rmcp::{tool, tool_router};
 
 use crate::args::{self, *};
 use crate::outcome::{input_schema, output_schema, success};
-use crate::output::ActionOut;
+use crate::output::{ActionOut, LaunchOut};
 use crate::server::{DeskpilotServer, ToolResult, respond};
 
 /// The tools `--allow-input` unlocks.
-pub const INPUT_TOOLS: &[&str] = &["click", "set_value", "type_text", "press_key", "act"];
+pub const INPUT_TOOLS: &[&str] = &[
+    "click",
+    "set_value",
+    "type_text",
+    "press_key",
+    "act",
+    "drag",
+    "window_action",
+    "launch_app",
+];
 
 fn reported(report: ActionReport) -> CallToolResult {
     success(report.summary(), ActionOut::from(&report))
@@ -69,6 +81,36 @@ impl DeskpilotServer {
     )]
     async fn act(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
         respond(self.act_impl(raw).await)
+    }
+
+    #[tool(
+        description = "Drag with the left button from an element or point to another (real pointer input, in steps).",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<DragArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn drag(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
+        respond(self.drag_impl(raw).await)
+    }
+
+    #[tool(
+        description = "Activate, minimize, maximize, restore or close the session's window; confirmed by its state.",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<WindowActionArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn window_action(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
+        respond(self.window_action_impl(raw).await)
+    }
+
+    #[tool(
+        description = "Start a program and wait until it (or a child) registers with a window; returns its pid and windows for connect.",
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = true),
+        input_schema = input_schema::<LaunchAppArgs>(),
+        output_schema = output_schema::<LaunchOut>()
+    )]
+    async fn launch_app(&self, Parameters(raw): Parameters<JsonObject>) -> ToolResult {
+        respond(self.launch_app_impl(raw).await)
     }
 }
 
@@ -146,6 +188,13 @@ impl DeskpilotServer {
                 "ensure goes with verb toggle only",
             ));
         }
+        if (a.verb == VerbArg::Scroll) != a.direction.is_some()
+            || (a.amount.is_some() && a.verb != VerbArg::Scroll)
+        {
+            return Err(crate::outcome::invalid_arguments(
+                "direction (and amount) go with verb scroll, which needs a direction",
+            ));
+        }
         if a.name.is_some() != (a.verb == VerbArg::Activate) {
             return Err(crate::outcome::invalid_arguments(
                 "name is required with verb activate, and only there",
@@ -172,12 +221,87 @@ impl DeskpilotServer {
             VerbArg::Focus => Action::Focus,
             VerbArg::ScrollIntoView => Action::ScrollIntoView,
             VerbArg::Activate => Action::Activate(a.name.unwrap_or_default()),
+            VerbArg::Scroll => Action::Scroll {
+                direction: match a.direction {
+                    Some(DirectionArg::Up) | None => Direction::Up,
+                    Some(DirectionArg::Down) => Direction::Down,
+                    Some(DirectionArg::Left) => Direction::Left,
+                    Some(DirectionArg::Right) => Direction::Right,
+                },
+                amount: a.amount.unwrap_or(3).clamp(1, 50),
+            },
         };
         let report = self
             .engine()
             .act(&a.session, &args::target(&a.target)?, &action)
             .await?;
         Ok(reported(report))
+    }
+}
+
+impl DeskpilotServer {
+    async fn drag_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
+        let a: DragArgs = args::parse(Some(raw))?;
+        let end = |e: DragEndArg| -> Result<DragEnd, Error> {
+            Ok(match e {
+                DragEndArg::Target(t) => DragEnd::Element(args::target(&t)?),
+                DragEndArg::Point { x, y } => DragEnd::Point { x, y },
+            })
+        };
+        let report = self
+            .engine()
+            .drag(&a.session, &end(a.from)?, &end(a.to)?)
+            .await?;
+        Ok(reported(report))
+    }
+
+    async fn window_action_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
+        let a: WindowActionArgs = args::parse(Some(raw))?;
+        let action = match a.action {
+            WindowActionArg::Activate => WindowAction::Activate,
+            WindowActionArg::Minimize => WindowAction::Minimize,
+            WindowActionArg::Maximize => WindowAction::Maximize,
+            WindowActionArg::Restore => WindowAction::Restore,
+            WindowActionArg::Close => WindowAction::Close,
+        };
+        Ok(reported(
+            self.engine().window_action(&a.session, action).await?,
+        ))
+    }
+
+    async fn launch_app_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
+        let a: LaunchAppArgs = args::parse(Some(raw))?;
+        let timeout = std::time::Duration::from_millis(a.timeout_ms.unwrap_or(30_000).min(120_000));
+        let launched = self.engine().launch_app(&a.argv, timeout).await?;
+        let text = format!(
+            "started {:?} (pid {}); registered as {:?} pid {} with {} window(s): {}",
+            a.argv[0],
+            launched.spawned_pid,
+            launched.app.name,
+            launched.app.pid.map_or("?".into(), |p| p.to_string()),
+            launched.app.windows.len(),
+            launched
+                .app
+                .windows
+                .iter()
+                .map(|w| format!("{:?}", w.title))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Ok(success(
+            text,
+            crate::output::LaunchOut {
+                spawned_pid: launched.spawned_pid,
+                pid: launched.app.pid,
+                name: launched.app.name.clone(),
+                windows: launched
+                    .app
+                    .windows
+                    .iter()
+                    .map(|w| w.title.clone())
+                    .collect(),
+            },
+        ))
     }
 }
 

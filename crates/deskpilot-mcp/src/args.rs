@@ -224,6 +224,7 @@ pub enum VerbArg {
     Collapse,
     Focus,
     ScrollIntoView,
+    Scroll,
     Activate,
 }
 
@@ -248,6 +249,65 @@ pub struct ActArgs {
     pub ensure: Option<OnOffArg>,
     /// For activate: the action's name as get_properties lists it.
     pub name: Option<String>,
+    /// For scroll: up, down, left or right.
+    pub direction: Option<DirectionArg>,
+    /// For scroll: wheel clicks (default 3).
+    pub amount: Option<u32>,
+}
+
+/// A scroll direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DirectionArg {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// A window manager request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowActionArg {
+    Activate,
+    Minimize,
+    Maximize,
+    Restore,
+    Close,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WindowActionArgs {
+    /// Session id (from connect).
+    pub session: String,
+    pub action: WindowActionArg,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LaunchAppArgs {
+    /// Program and arguments, e.g. ["gedit", "a.txt"] (no shell).
+    pub argv: Vec<String>,
+    /// Wait at most this long for it to register (default 30000).
+    pub timeout_ms: Option<u64>,
+}
+
+/// A ref or selector, or a screen point.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DragEndArg {
+    Target(String),
+    Point { x: i32, y: i32 },
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DragArgs {
+    /// Session id (from connect).
+    pub session: String,
+    pub from: DragEndArg,
+    pub to: DragEndArg,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

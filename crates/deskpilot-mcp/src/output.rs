@@ -346,6 +346,17 @@ impl From<&deskpilot_core::ActionReport> for ActionOut {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
+pub struct LaunchOut {
+    /// The process started.
+    pub spawned_pid: u32,
+    /// The registered app's pid (may be a child's): connect to it.
+    pub pid: Option<u32>,
+    pub name: String,
+    /// Window titles.
+    pub windows: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ScreenshotOut {
     pub width: u32,
     pub height: u32,

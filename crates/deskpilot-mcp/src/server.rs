@@ -73,7 +73,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "List the applications on the desktop with their windows (title, bounds, states, X11 id), pid and toolkit. An app whose tree is nearly empty is flagged blind, with a hint how to switch its accessibility on.",
+        description = "Apps on the desktop: pid, toolkit, windows (title, bounds, states, X11 id). An app with a nearly empty tree is flagged blind, with a hint.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ListAppsArgs>(),
         output_schema = output_schema::<ListAppsOut>()
@@ -83,7 +83,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Open a session on an app (by pid or name) or a window (by title or X11 id). Returns the session id every other tool needs. Several sessions can be open at once.",
+        description = "Open a session on an app (pid or name) or a window (title or X11 id); returns the session id the other tools take.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ConnectArgs>(),
         output_schema = output_schema::<ConnectOut>()
@@ -133,7 +133,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Find elements at any depth by selector (see its description); exact matches first, then document order, each with a ref. Says which containers it could not search.",
+        description = "Find elements at any depth by selector; exact matches first, each with a ref. Names containers it could not search.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<FindArgs>(),
         output_schema = output_schema::<FindOut>()
@@ -143,7 +143,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Everything known about one element: role, name, value, states (and which are unknown), actions, interfaces, bounds, accessible id, attributes.",
+        description = "Everything known about one element: states (and which are unknown), actions, interfaces, bounds, id, attributes.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<TargetArgs>(),
         output_schema = output_schema::<PropertiesOut>()

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use deskpilot_core::act::{Chord, Direction, InputDevice, InputError, MouseButton};
+use deskpilot_core::act::{
+    Chord, Direction, InputDevice, InputError, MouseButton, WindowAction, WindowState,
+};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
     AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
@@ -239,6 +241,97 @@ impl State {
         self.sync()
     }
 
+    fn atom(&self, name: &str) -> Result<u32, InputError> {
+        Ok(self
+            .conn
+            .intern_atom(false, name.as_bytes())
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?
+            .atom)
+    }
+
+    /// A client message to the root window about `xid` (how EWMH requests travel).
+    fn ask_wm(&self, xid: u32, message: &str, data: [u32; 5]) -> Result<(), InputError> {
+        let event = ClientMessageEvent::new(32, xid, self.atom(message)?, data);
+        self.conn
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
+            .map_err(display_error)?;
+        self.sync()
+    }
+
+    fn atoms_of(&self, xid: u32, property: &str) -> Result<Option<Vec<u32>>, InputError> {
+        let property = self.atom(property)?;
+        match self
+            .conn
+            .get_property(false, xid, property, AtomEnum::ANY, 0, 64)
+            .map_err(display_error)?
+            .reply()
+        {
+            Ok(reply) => Ok(Some(
+                reply.value32().map(|v| v.collect()).unwrap_or_default(),
+            )),
+            // BadWindow: the window is gone.
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError> {
+        let clients = self
+            .atoms_of(self.root, "_NET_CLIENT_LIST")?
+            .unwrap_or_default();
+        if !clients.is_empty() && !clients.contains(&xid) {
+            return Ok(None);
+        }
+        let Some(states) = self.atoms_of(xid, "_NET_WM_STATE")? else {
+            return Ok(None);
+        };
+        let hidden = self.atom("_NET_WM_STATE_HIDDEN")?;
+        let vert = self.atom("_NET_WM_STATE_MAXIMIZED_VERT")?;
+        let horz = self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")?;
+        // ICCCM WM_STATE: 3 = iconic.
+        let iconic = self
+            .atoms_of(xid, "WM_STATE")?
+            .is_some_and(|v| v.first() == Some(&3));
+        Ok(Some(WindowState {
+            minimized: states.contains(&hidden) || iconic,
+            maximized: states.contains(&vert) && states.contains(&horz),
+        }))
+    }
+
+    fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError> {
+        const REMOVE: u32 = 0;
+        const ADD: u32 = 1;
+        const PAGER: u32 = 2;
+        let maximized = |how: u32| -> Result<[u32; 5], InputError> {
+            Ok([
+                how,
+                self.atom("_NET_WM_STATE_MAXIMIZED_VERT")?,
+                self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")?,
+                PAGER,
+                0,
+            ])
+        };
+        match action {
+            WindowAction::Activate => self.request_activation(xid),
+            // ICCCM: WM_CHANGE_STATE with IconicState.
+            WindowAction::Minimize => self.ask_wm(xid, "WM_CHANGE_STATE", [3, 0, 0, 0, 0]),
+            WindowAction::Maximize => self.ask_wm(xid, "_NET_WM_STATE", maximized(ADD)?),
+            WindowAction::Restore => {
+                if self.window_state(xid)?.is_some_and(|s| s.minimized) {
+                    self.request_activation(xid)?;
+                }
+                self.ask_wm(xid, "_NET_WM_STATE", maximized(REMOVE)?)
+            }
+            WindowAction::Close => self.ask_wm(xid, "_NET_CLOSE_WINDOW", [0, PAGER, 0, 0, 0]),
+        }
+    }
+
     fn focus_directly(&self, xid: u32) -> Result<(), InputError> {
         self.conn
             .set_input_focus(InputFocus::PARENT, xid, 0u32)
@@ -339,6 +432,37 @@ impl InputDevice for X11Input {
 
     async fn active_window(&self) -> Result<Option<u32>, InputError> {
         self.run(|s| s.active_window()).await
+    }
+
+    async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
+        self.run(move |s| {
+            const STEPS: i32 = 12;
+            s.fake(MOTION_NOTIFY, 0, clamp16(from.0), clamp16(from.1))?;
+            s.fake(BUTTON_PRESS, 1, clamp16(from.0), clamp16(from.1))?;
+            let mut result = Ok(());
+            for i in 1..=STEPS {
+                let x = from.0 + (to.0 - from.0) * i / STEPS;
+                let y = from.1 + (to.1 - from.1) * i / STEPS;
+                result = s
+                    .fake(MOTION_NOTIFY, 0, clamp16(x), clamp16(y))
+                    .and_then(|_| s.sync());
+                if result.is_err() {
+                    break;
+                }
+            }
+            // Released whatever happened on the way.
+            let released = s.fake(BUTTON_RELEASE, 1, clamp16(to.0), clamp16(to.1));
+            result.and(released).and_then(|_| s.sync())
+        })
+        .await
+    }
+
+    async fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError> {
+        self.run(move |s| s.window_action(xid, action)).await
+    }
+
+    async fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError> {
+        self.run(move |s| s.window_state(xid)).await
     }
 
     async fn activate_window(&self, xid: u32) -> Result<(), InputError> {

@@ -68,6 +68,11 @@ pub enum Action {
     ScrollIntoView,
     /// A named AT-SPI action, exactly as the element lists it.
     Activate(String),
+    /// Turn the mouse wheel over the element.
+    Scroll {
+        direction: Direction,
+        amount: u32,
+    },
 }
 
 impl Action {
@@ -93,6 +98,7 @@ impl Action {
             Action::Focus => "focus",
             Action::ScrollIntoView => "scroll_into_view",
             Action::Activate(_) => "activate",
+            Action::Scroll { .. } => "scroll",
         }
     }
 
@@ -113,9 +119,40 @@ impl Action {
             Action::Click { .. }
             | Action::TypeText(_)
             | Action::PressKey(_)
-            | Action::Activate(_) => false,
+            | Action::Activate(_)
+            | Action::Scroll { .. } => false,
         }
     }
+}
+
+/// What the window manager is asked to do with a top-level window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowAction {
+    Activate,
+    Minimize,
+    Maximize,
+    Restore,
+    Close,
+}
+
+impl WindowAction {
+    pub fn verb(self) -> &'static str {
+        match self {
+            WindowAction::Activate => "activate",
+            WindowAction::Minimize => "minimize",
+            WindowAction::Maximize => "maximize",
+            WindowAction::Restore => "restore",
+            WindowAction::Close => "close",
+        }
+    }
+}
+
+/// A top-level window's state as the window manager has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowState {
+    pub minimized: bool,
+    pub maximized: bool,
 }
 
 /// What a backend does natively on one element (the semantic rung).

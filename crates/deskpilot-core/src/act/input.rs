@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 
-use super::action::{Direction, MouseButton};
+use super::action::{Direction, MouseButton, WindowAction, WindowState};
 use super::keys::Chord;
 
 /// Why synthetic input could not be sent.
@@ -55,4 +55,13 @@ pub trait InputDevice: Send + Sync {
 
     /// Brings a top-level window to the front and waits until it is active.
     async fn activate_window(&self, xid: u32) -> Result<(), InputError>;
+
+    /// Presses at `from`, moves to `to` in steps, releases (also on error).
+    async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError>;
+
+    /// Asks the window manager to do `action` with a top-level window (does not wait).
+    async fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError>;
+
+    /// A top-level window's state; `None` when the window is gone.
+    async fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError>;
 }

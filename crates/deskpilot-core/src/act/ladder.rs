@@ -295,45 +295,69 @@ impl Engine {
             }
             Send::Pointer { button, double } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
-                let live = self
-                    .backend()
-                    .node(&node.id, subject.secrecy())
-                    .await
-                    .map_err(|e| NotSent::Fatal(e.into()))?;
-                let bounds = match live.bounds {
-                    Some(b) if !b.is_empty() && !live.states.is_not(State::Showing) => b,
-                    _ => {
-                        return Err(NotSent::Refuse(Error::new(
-                            Code::Offscreen,
-                            format!("{} has no bounds on screen", subject.resolved.reference),
-                            "scroll it into view (act scroll_into_view) or open what contains it",
-                        )));
-                    }
-                };
-                let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
                 let _guard = self.input_lock().await;
-                let window = self.bring_to_front(subject).await?;
-                let conclusive = self.check_hit(subject, &window, x, y).await?;
+                let (x, y, note) = self.pointer_target(subject).await?;
                 input
                     .click(x, y, *button, *double)
                     .await
                     .map_err(input_failure)?;
                 Ok(format!(
-                    "pointer {}{} click at ({x}, {y}){}",
+                    "pointer {}{} click at ({x}, {y}){note}",
                     if *double { "double " } else { "" },
                     match button {
                         super::action::MouseButton::Left => "left",
                         super::action::MouseButton::Middle => "middle",
                         super::action::MouseButton::Right => "right",
                     },
-                    if conclusive {
-                        ""
-                    } else {
-                        " (the app's hit test could not confirm the point)"
-                    }
                 ))
             }
+            Send::Wheel { direction, amount } => {
+                let input = self.input_device().map_err(NotSent::Refuse)?;
+                let _guard = self.input_lock().await;
+                let (x, y, note) = self.pointer_target(subject).await?;
+                input
+                    .scroll(x, y, *direction, *amount)
+                    .await
+                    .map_err(input_failure)?;
+                Ok(format!("wheel {direction:?} x{amount} at ({x}, {y}){note}"))
+            }
         }
+    }
+
+    /// Where pointer input for the element goes: the centre of its live bounds, after its
+    /// window was raised and the point hit-tested. Returns the point and a note when the
+    /// app's hit test could not confirm it. Call with the input lock held.
+    async fn pointer_target(
+        &self,
+        subject: &Subject,
+    ) -> std::result::Result<(i32, i32, &'static str), NotSent> {
+        let live = self
+            .backend()
+            .node(&subject.node().id, subject.secrecy())
+            .await
+            .map_err(|e| NotSent::Fatal(e.into()))?;
+        let bounds = match live.bounds {
+            Some(b) if !b.is_empty() && !live.states.is_not(State::Showing) => b,
+            _ => {
+                return Err(NotSent::Refuse(Error::new(
+                    Code::Offscreen,
+                    format!("{} has no bounds on screen", subject.resolved.reference),
+                    "scroll it into view (act scroll_into_view) or open what contains it",
+                )));
+            }
+        };
+        let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
+        let window = self.bring_to_front(subject).await?;
+        let conclusive = self.check_hit(subject, &window, x, y).await?;
+        Ok((
+            x,
+            y,
+            if conclusive {
+                ""
+            } else {
+                " (the app's hit test could not confirm the point)"
+            },
+        ))
     }
 
     /// Raises the element's window and waits until it is active. Returns the window.

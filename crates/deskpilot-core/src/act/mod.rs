@@ -2,14 +2,19 @@
 //! input as a trait, and effects read back.
 
 mod action;
+mod drag;
 mod input;
 mod keys;
 pub(crate) mod ladder;
 mod observe;
 pub mod plan;
 mod report;
+mod window;
 
-pub use action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
+pub use action::{
+    Action, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
+};
+pub use drag::DragEnd;
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};

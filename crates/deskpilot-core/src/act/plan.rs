@@ -2,7 +2,7 @@
 //! rungs to try in order, the rungs ruled out up front (and why), and the postcondition that
 //! confirms the effect. Pure: no I/O.
 
-use super::action::{Action, MouseButton, NativeOp, OnOff, ValueInput};
+use super::action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
 use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::report::{Rung, Skipped};
 use crate::model::{Interface, Node, NodeValue, Role, State};
@@ -17,6 +17,11 @@ pub enum Send {
     Pointer {
         button: MouseButton,
         double: bool,
+    },
+    /// The mouse wheel over the centre of the element's live bounds.
+    Wheel {
+        direction: Direction,
+        amount: u32,
     },
 }
 
@@ -365,6 +370,24 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
                 state: State::Showing,
                 on: true,
             }
+        }
+        Action::Scroll { direction, amount } => {
+            skipped.push(skip(
+                Rung::Semantic,
+                "no semantic scroll by an amount (scroll_into_view scrolls to an element)",
+            ));
+            skipped.push(skip(
+                Rung::Keyboard,
+                "arrow keys would move focus or a value",
+            ));
+            steps.push(Step {
+                rung: Rung::Pointer,
+                send: Send::Wheel {
+                    direction: *direction,
+                    amount: *amount,
+                },
+            });
+            Expect::AnyChange
         }
         Action::Activate(name) => {
             steps.push(semantic(NativeOp::DoAction(name.clone())));

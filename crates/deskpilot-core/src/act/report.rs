@@ -12,6 +12,8 @@ pub enum Rung {
     Keyboard,
     /// Synthetic pointer input at the element's live bounds.
     Pointer,
+    /// A request to the window manager (EWMH).
+    WindowManager,
 }
 
 /// What was seen after the action.
@@ -99,6 +101,7 @@ pub fn rung_name(rung: Rung) -> &'static str {
         Rung::Semantic => "semantic",
         Rung::Keyboard => "keyboard",
         Rung::Pointer => "pointer",
+        Rung::WindowManager => "window_manager",
     }
 }
 

@@ -1,0 +1,147 @@
+//! `Engine::drag`: press at one point, move in steps, release at another. Each end is an
+//! element (the centre of its live bounds, hit-tested) or a screen point.
+
+use super::report::{ActionReport, Effect, Route, Rung};
+use crate::backend::Secrecy;
+use crate::engine::{Engine, Target};
+use crate::error::{Code, Error, Result};
+
+/// One end of a drag.
+#[derive(Debug, Clone)]
+pub enum DragEnd {
+    Element(Target),
+    Point { x: i32, y: i32 },
+}
+
+impl Engine {
+    /// Drags from `from` to `to` with the left button. Reported unverified unless the source
+    /// element or the app's windows visibly changed.
+    pub async fn drag(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
+        let input = self.input_device()?.clone();
+        let (start, source) = self.drag_point(session, from).await?;
+        let (end, _) = self.drag_point(session, to).await?;
+        let info = self.session(session)?;
+        let before = self.drag_look(source.as_ref(), &info.app.id).await;
+        {
+            let _guard = self.input_lock().await;
+            if let Some(xid) = self.window_xid(session).await {
+                input.activate_window(xid).await.map_err(|e| {
+                    Error::new(
+                        Code::WindowNotForeground,
+                        e.to_string(),
+                        "activate the window first",
+                    )
+                })?;
+            }
+            input.drag(start, end).await.map_err(|e| {
+                Error::new(
+                    Code::Backend,
+                    e.to_string(),
+                    "retry; the display server failed",
+                )
+            })?;
+        }
+        // Look for a change for a short while (a drop is handled at once or not at all).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(600);
+        let changed = loop {
+            let after = self.drag_look(source.as_ref(), &info.app.id).await;
+            if after != before {
+                break true;
+            }
+            if std::time::Instant::now() >= deadline {
+                break false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+        };
+        Ok(ActionReport {
+            verb: "drag",
+            reference: match from {
+                DragEnd::Element(Target::Ref(r)) => r.clone(),
+                _ => format!("({}, {})", start.0, start.1),
+            },
+            route: Some(Route {
+                rung: Rung::Pointer,
+                how: format!(
+                    "pointer drag from ({}, {}) to ({}, {})",
+                    start.0, start.1, end.0, end.1
+                ),
+            }),
+            skipped: vec![super::report::Skipped {
+                rung: Rung::Semantic,
+                why: "AT-SPI has no drag".into(),
+            }],
+            effect: if changed {
+                Effect::Confirmed
+            } else {
+                Effect::Unverified
+            },
+            changes: if changed {
+                vec!["the source element or the app's windows changed".into()]
+            } else {
+                Vec::new()
+            },
+            foreground_changed: None,
+            note: (!changed).then(|| "sent; check the result with a snapshot".to_owned()),
+        })
+    }
+
+    async fn drag_point(
+        &self,
+        session: &str,
+        end: &DragEnd,
+    ) -> Result<((i32, i32), Option<crate::model::Node>)> {
+        match end {
+            DragEnd::Point { x, y } => Ok(((*x, *y), None)),
+            DragEnd::Element(target) => {
+                let resolved = self.resolve(session, target).await?;
+                let live = self
+                    .backend()
+                    .node(&resolved.node.id, Secrecy::of(resolved.secret))
+                    .await?;
+                let b = live.bounds.filter(|b| !b.is_empty()).ok_or_else(|| {
+                    Error::new(
+                        Code::Offscreen,
+                        format!("{} has no bounds on screen", resolved.reference),
+                        "scroll it into view first",
+                    )
+                })?;
+                Ok(((b.x + b.width / 2, b.y + b.height / 2), Some(live)))
+            }
+        }
+    }
+
+    /// What a drag may visibly change: the source element, the app's window titles.
+    async fn drag_look(
+        &self,
+        source: Option<&crate::model::Node>,
+        app: &crate::model::ElementId,
+    ) -> (Option<crate::model::Node>, Vec<String>) {
+        let node = match source {
+            // No text is needed to see a change: never read any (the source may be secret).
+            Some(n) => self.backend().node(&n.id, Secrecy::InsideSecret).await.ok(),
+            None => None,
+        };
+        let windows = self
+            .backend()
+            .apps()
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| &a.id == app)
+            .flat_map(|a| a.windows)
+            .map(|w| w.title)
+            .collect();
+        (node, windows)
+    }
+
+    /// The session window's window-system id, if known.
+    pub(crate) async fn window_xid(&self, session: &str) -> Option<u32> {
+        let info = self.session(session).ok()?;
+        let apps = self.apps().await.ok()?;
+        apps.into_iter()
+            .filter(|a| a.id == info.app.id)
+            .flat_map(|a| a.windows)
+            .find(|w| w.id == info.root)
+            .and_then(|w| w.x11_window)
+    }
+}

@@ -1,0 +1,125 @@
+//! `Engine::window_action`: activate, minimize, maximize, restore or close the session's
+//! window through the window manager, confirmed by the window's state read back.
+
+use std::time::{Duration, Instant};
+
+use super::action::{WindowAction, WindowState};
+use super::report::{ActionReport, Effect, Route, Rung};
+use crate::engine::Engine;
+use crate::error::{Code, Error, Result};
+
+/// Longest wait for the window manager to carry a request out.
+const WAIT: Duration = Duration::from_millis(2000);
+const POLL: Duration = Duration::from_millis(40);
+
+impl Engine {
+    /// Does `action` with the session's window and reads its state back.
+    pub async fn window_action(&self, session: &str, action: WindowAction) -> Result<ActionReport> {
+        let input = self.input_device()?.clone();
+        let info = self.session(session)?;
+        let apps = self.apps().await?;
+        let window = apps
+            .iter()
+            .filter(|a| a.id == info.app.id)
+            .flat_map(|a| &a.windows)
+            .find(|w| w.id == info.root)
+            .or_else(|| {
+                apps.iter()
+                    .filter(|a| a.id == info.app.id)
+                    .flat_map(|a| &a.windows)
+                    .next()
+            })
+            .cloned()
+            .ok_or_else(|| {
+                Error::new(
+                    Code::NotFound,
+                    "the session's window is gone",
+                    "list_apps, then connect to a window that exists",
+                )
+            })?;
+        let xid = window.x11_window.ok_or_else(|| {
+            Error::new(
+                Code::WindowNotForeground,
+                format!("the window system does not know window {:?}", window.title),
+                "the window may be closing; list_apps to check",
+            )
+        })?;
+        let display = |e: super::input::InputError| {
+            Error::new(
+                Code::Backend,
+                e.to_string(),
+                "retry; the display server failed",
+            )
+        };
+        let before = input.window_state(xid).await.map_err(display)?;
+        let _guard = self.input_lock().await;
+        input.window_action(xid, action).await.map_err(display)?;
+        let deadline = Instant::now() + WAIT;
+        let after = loop {
+            let state = input.window_state(xid).await.map_err(display)?;
+            let active = input.active_window().await.map_err(display)?;
+            if reached(action, state, active == Some(xid)) {
+                break state;
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::new(
+                    Code::NoEffect,
+                    format!(
+                        "{} {:?}: the window manager did not do it within {WAIT:?} (state now {})",
+                        action.verb(),
+                        window.title,
+                        describe(state)
+                    ),
+                    "the window may refuse it (a modal dialog, a fixed-size window); check with list_apps",
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        };
+        let mut changes = Vec::new();
+        if describe(before) != describe(after) {
+            changes.push(format!(
+                "window: {} -> {}",
+                describe(before),
+                describe(after)
+            ));
+        }
+        Ok(ActionReport {
+            verb: action.verb(),
+            reference: "window".into(),
+            route: Some(Route {
+                rung: Rung::WindowManager,
+                how: format!("EWMH request for window {xid:#x}"),
+            }),
+            skipped: Vec::new(),
+            effect: Effect::Confirmed,
+            changes,
+            foreground_changed: None,
+            note: None,
+        })
+    }
+}
+
+fn reached(action: WindowAction, state: Option<WindowState>, active: bool) -> bool {
+    match (action, state) {
+        (WindowAction::Close, None) => true,
+        (_, None) => false,
+        (WindowAction::Close, Some(_)) => false,
+        (WindowAction::Minimize, Some(s)) => s.minimized,
+        (WindowAction::Maximize, Some(s)) => s.maximized && !s.minimized,
+        (WindowAction::Restore, Some(s)) => !s.maximized && !s.minimized,
+        (WindowAction::Activate, Some(s)) => active && !s.minimized,
+    }
+}
+
+fn describe(state: Option<WindowState>) -> &'static str {
+    match state {
+        None => "closed",
+        Some(WindowState {
+            minimized: true, ..
+        }) => "minimized",
+        Some(WindowState {
+            maximized: true, ..
+        }) => "maximized",
+        Some(_) => "normal",
+    }
+}

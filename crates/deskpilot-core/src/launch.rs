@@ -1,0 +1,106 @@
+//! `Engine::launch_app`: start a program (an argv, no shell) on the desktop and wait until it,
+//! or a process it started, registers on the accessibility bus.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::app::AppInfo;
+use crate::engine::Engine;
+use crate::error::{Code, Error, Result};
+
+/// Starts processes on the desktop the engine reads (its display and session bus).
+pub trait Launcher: Send + Sync {
+    /// Starts `argv` and returns its pid.
+    fn spawn(&self, argv: &[String]) -> std::result::Result<u32, String>;
+    /// Whether `pid` is `ancestor` or one of its descendants.
+    fn descends_from(&self, pid: u32, ancestor: u32) -> bool;
+    /// How the process ended, if it has.
+    fn exit_status(&self, pid: u32) -> Option<String>;
+}
+
+/// A launched app.
+#[derive(Debug, Clone, Serialize)]
+pub struct Launched {
+    /// The process started.
+    pub spawned_pid: u32,
+    /// The app as registered (its pid may be a child's).
+    pub app: AppInfo,
+}
+
+const POLL: Duration = Duration::from_millis(100);
+
+impl Engine {
+    /// Starts `argv` and waits (up to `timeout`) until it or a descendant is registered with a
+    /// window; an app that registers without one is returned when the time is up.
+    pub async fn launch_app(&self, argv: &[String], timeout: Duration) -> Result<Launched> {
+        let launcher = self.launcher()?;
+        if argv.is_empty() {
+            return Err(Error::new(
+                Code::InvalidArguments,
+                "argv is empty",
+                "give the program and its arguments, e.g. [\"gedit\", \"notes.txt\"]",
+            ));
+        }
+        let pid = launcher.spawn(argv).map_err(|e| {
+            Error::new(
+                Code::NotFound,
+                format!("cannot start {:?}: {e}", argv[0]),
+                "check the program name (it is not run through a shell)",
+            )
+        })?;
+        let started = Instant::now();
+        let mut registered: Option<AppInfo> = None;
+        loop {
+            let apps = self.apps().await.unwrap_or_default();
+            let mine = apps
+                .into_iter()
+                .filter(|a| a.pid.is_some_and(|p| launcher.descends_from(p, pid)))
+                .max_by_key(|a| a.windows.len());
+            if let Some(app) = mine {
+                if !app.windows.is_empty() {
+                    return Ok(Launched {
+                        spawned_pid: pid,
+                        app,
+                    });
+                }
+                registered = Some(app);
+            }
+            if started.elapsed() >= timeout {
+                return match registered {
+                    Some(app) => Ok(Launched {
+                        spawned_pid: pid,
+                        app,
+                    }),
+                    None => Err(Error::new(
+                        Code::Timeout,
+                        format!(
+                            "{:?} (pid {pid}) did not register on the accessibility bus within {timeout:?}{}",
+                            argv[0],
+                            launcher
+                                .exit_status(pid)
+                                .map(|s| format!("; it exited: {s}"))
+                                .unwrap_or_default()
+                        ),
+                        "it may not support accessibility (Chromium/Electron need --force-renderer-accessibility; Qt needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, which deskpilot sets), or it reused an instance already running",
+                    )),
+                };
+            }
+            if let Some(status) = launcher.exit_status(pid)
+                && registered.is_none()
+                && started.elapsed() > Duration::from_secs(5)
+                && !status.contains("code 0")
+            {
+                return Err(Error::new(
+                    Code::AppGone,
+                    format!(
+                        "{:?} (pid {pid}) exited before registering: {status}",
+                        argv[0]
+                    ),
+                    "run it by hand to see why; check its arguments",
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+}
