@@ -333,3 +333,59 @@ fn windows_and_programs_through_the_window_manager() {
     assert_eq!(bad["structuredContent"]["code"], "not_found", "{bad}");
     server.close(Duration::from_secs(5));
 }
+
+#[test]
+fn without_a_display_input_and_screenshots_refuse_clearly() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    // Like a Wayland session: an accessibility bus, no X11 display.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
+    cmd.args([
+        "mcp",
+        "--allow-input",
+        "--bus",
+        desktop.session_bus_address(),
+    ])
+    .env_remove("DISPLAY")
+    .stderr(Stdio::null());
+    let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
+    server.initialize();
+    let s = session(&mut server);
+    let shot = server.call("screenshot", json!({"session": s}));
+    assert_eq!(
+        shot["structuredContent"]["code"], "input_unavailable",
+        "{shot}"
+    );
+    let pressed = server.call(
+        "press_key",
+        json!({"session": s, "target": "textbox[name=Name]", "key": "BackSpace"}),
+    );
+    assert_eq!(
+        pressed["structuredContent"]["code"], "input_unavailable",
+        "{pressed}"
+    );
+    // Typing falls back to the field's EditableText when no key can be sent.
+    let typed = server.call(
+        "type_text",
+        json!({"session": s, "target": "textbox[name=Name]", "text": "xy"}),
+    );
+    assert_eq!(typed["structuredContent"]["route"], "semantic", "{typed}");
+    fixture
+        .oracle
+        .wait_value("name", "text", json!("xy"), Duration::from_secs(5))
+        .unwrap();
+    // The app's own semantics need no display.
+    let checked = server.call(
+        "act",
+        json!({"session": s, "target": "checkbox[name*=notif]", "verb": "check"}),
+    );
+    assert_eq!(
+        checked["structuredContent"]["effect"], "confirmed",
+        "{checked}"
+    );
+    fixture
+        .oracle
+        .wait_value("check", "checked", json!(true), Duration::from_secs(5))
+        .unwrap();
+    server.close(Duration::from_secs(5));
+}

@@ -18,6 +18,8 @@ pub struct McpClient {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     next_id: u64,
+    /// Each tool's outputSchema, once fetched.
+    output_schemas: Option<std::collections::HashMap<String, Value>>,
 }
 
 impl McpClient {
@@ -38,6 +40,7 @@ impl McpClient {
             child,
             lines,
             next_id: 1,
+            output_schemas: None,
         })
     }
 
@@ -103,13 +106,53 @@ impl McpClient {
     }
 
     /// Calls a tool and returns its `result` (a tool failure is a result with `isError`).
+    /// Every structured result is validated against the tool's outputSchema (fetched once
+    /// with tools/list): a result that does not fit its schema fails the test.
     pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         assert!(
             reply.get("error").is_none(),
             "protocol error calling {tool}: {reply}"
         );
-        reply["result"].clone()
+        let result = reply["result"].clone();
+        if let Some(structured) = result.get("structuredContent") {
+            self.check_output(tool, structured);
+        }
+        result
+    }
+
+    fn check_output(&mut self, tool: &str, structured: &Value) {
+        if self.output_schemas.is_none() {
+            let list = self.request("tools/list", json!({}));
+            let schemas = list["result"]["tools"]
+                .as_array()
+                .map(|tools| {
+                    tools
+                        .iter()
+                        .filter_map(|t| {
+                            Some((
+                                t["name"].as_str()?.to_owned(),
+                                t.get("outputSchema")?.clone(),
+                            ))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            self.output_schemas = Some(schemas);
+        }
+        let Some(schema) = self.output_schemas.as_ref().and_then(|s| s.get(tool)) else {
+            return;
+        };
+        let validator = jsonschema::validator_for(schema)
+            .unwrap_or_else(|e| panic!("{tool}: its outputSchema is not a valid schema: {e}"));
+        let errors: Vec<String> = validator
+            .iter_errors(structured)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{tool}: result does not fit its outputSchema: {errors:?}\n{structured}"
+        );
     }
 
     /// Closes stdin and waits up to `timeout` for the server to exit.

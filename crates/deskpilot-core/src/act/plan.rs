@@ -250,7 +250,6 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             Expect::Number(*number)
         }
         Action::TypeText(text) => {
-            skipped.push(skip(Rung::Semantic, "typing is keystrokes by definition"));
             let text_field = node.interfaces.contains(Interface::Text);
             let mut input = vec![KeyInput::Text(text.clone())];
             if text_field {
@@ -259,8 +258,11 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             steps.push(keys(input));
             if node.interfaces.contains(Interface::EditableText) {
                 // Only reached when no key could be sent (typing is never sent twice): an
-                // element that takes no focus but edits (LibreOffice's paragraphs).
+                // element that takes no focus but edits (LibreOffice's paragraphs), or no
+                // display to type on.
                 steps.push(semantic(NativeOp::AppendText(text.clone())));
+            } else {
+                skipped.push(skip(Rung::Semantic, "no EditableText to insert into"));
             }
             let focused = node.states.is(State::Focused);
             match (&node.value, text_field) {
