@@ -51,9 +51,31 @@ pub fn run() -> anyhow::Result<()> {
     run(&["snapshot", Fixture::Gtk3.window_title()])?;
 
     say(
-        "An agent's view: the same through `deskpilot mcp` (the MCP server), as an MCP host speaks it",
+        "An agent's view: the same through `deskpilot mcp --allow-input` (the MCP server), as an MCP host speaks it",
     );
     mcp_session(&deskpilot, &desktop)?;
+
+    say("What the fixture itself saw (its oracle: one JSON line per state change)");
+    // The last value of each property (typing reports every keystroke); the fixture's
+    // password text is its own test aid and is not shown here either.
+    let mut last: Vec<(String, serde_json::Value)> = Vec::new();
+    for event in fixture.oracle.events().context("reading the oracle")? {
+        let key = format!("{}.{}", event.widget, event.prop);
+        if ["app.ready", "fruits.order", "tabs.page", "password.text"].contains(&key.as_str()) {
+            continue;
+        }
+        last.retain(|(k, _)| *k != key);
+        last.push((key, event.value));
+    }
+    for (key, value) in last {
+        println!("    {key} = {value}");
+    }
+    let shot = desktop.dir().join("demo-screenshot.png");
+    if shot.exists() {
+        let keep = crate::root().join("target/demo-screenshot.png");
+        std::fs::copy(&shot, &keep).context("keeping the screenshot")?;
+        println!("    screenshot with ref labels: {}", keep.display());
+    }
 
     say("Stopping the desktop and every process it started");
     drop(fixture);
@@ -75,6 +97,7 @@ fn mcp_session(deskpilot: &std::path::Path, desktop: &VirtualDesktop) -> anyhow:
     let mut cmd = Command::new(deskpilot);
     cmd.args([
         "mcp",
+        "--allow-input",
         "--bus",
         desktop.session_bus_address(),
         "--display",
@@ -121,6 +144,51 @@ fn mcp_session(deskpilot: &std::path::Path, desktop: &VirtualDesktop) -> anyhow:
     call(
         "read_table",
         json!({"session": session, "target": "table[name=Inventory]", "first_row": 10, "rows": 5}),
+    )?;
+    // Acting, each effect read back: the app's own semantics first, keys and the pointer when
+    // they do nothing.
+    call(
+        "act",
+        json!({"session": session, "target": "checkbox[name*=notif]", "verb": "check"}),
+    )?;
+    call(
+        "click",
+        json!({"session": session, "target": "button[name=Count]"}),
+    )?;
+    call(
+        "set_value",
+        json!({"session": session, "target": "textbox[name=Name]", "value": "Ada"}),
+    )?;
+    call(
+        "type_text",
+        json!({"session": session, "target": "textbox[name=Name]", "text": " Lovelace ✓"}),
+    )?;
+    call(
+        "type_text",
+        json!({"session": session, "target": "password", "text": "not shown anywhere"}),
+    )?;
+    call(
+        "set_value",
+        json!({"session": session, "target": "spinbutton[name=Quantity]", "value": 250}),
+    )
+    .ok(); // refused with value_clamped: shown, not fatal
+    call(
+        "act",
+        json!({"session": session, "target": "listitem[name=Cherry]", "verb": "select"}),
+    )?;
+    call(
+        "click",
+        json!({"session": session, "target": "menu[name=File]"}),
+    )?;
+    call(
+        "click",
+        json!({"session": session, "target": "menuitem[name=Open]"}),
+    )?;
+    call("snapshot", json!({"session": session}))?;
+    let shot = desktop.dir().join("demo-screenshot.png");
+    call(
+        "screenshot",
+        json!({"session": session, "path": shot.to_str().context("path")?}),
     )?;
     let status = client.close(std::time::Duration::from_secs(5));
     println!(

@@ -132,13 +132,12 @@ enum Command {
     },
 }
 
-/// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries never log above
-/// `info`: their debug output carries whole messages, and a message may hold typed text or a
-/// password.
+/// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
+/// their debug output carries whole messages, and a message may hold typed text or a password.
 fn log_filter() -> tracing_subscriber::EnvFilter {
     let mut filter = tracing_subscriber::EnvFilter::try_from_env("DESKPILOT_LOG")
         .unwrap_or_else(|_| "warn".into());
-    for quiet in ["rmcp=info", "zbus=info", "atspi=info"] {
+    for quiet in ["rmcp=warn", "zbus=warn", "atspi=warn"] {
         filter = filter.add_directive(quiet.parse().expect("static directive"));
     }
     filter
