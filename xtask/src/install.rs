@@ -26,6 +26,8 @@ pub const PACKAGES: &[&str] = &[
     "libreoffice-gtk3",
     // Writer for the action matrix's typing row (its paragraphs take EditableText).
     "libreoffice-writer",
+    // Chromium, to check that list_apps flags a browser without accessibility as blind.
+    "chromium",
     // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.
     "python3-venv",
     // prlimit, to cap Calc's address space in that test.

@@ -49,6 +49,33 @@ impl VirtualDesktop {
     }
 
     /// Starts Firefox ESR on `url` with a fresh profile and accessibility on.
+    /// Starts Debian's Chromium on `url` with a fresh profile. Without `accessible` it shows
+    /// only a few nodes on AT-SPI (no page content); with it, `--force-renderer-accessibility`.
+    pub fn launch_chromium(&self, url: &str, accessible: bool) -> Result<App> {
+        let profile = self.dir().join(format!("chromium-profile-{accessible}"));
+        let mut cmd = self.command("chromium");
+        cmd.args([
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--password-store=basic",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()));
+        if accessible {
+            cmd.arg("--force-renderer-accessibility");
+        }
+        cmd.arg(url);
+        self.launch_with(
+            cmd,
+            LaunchOptions {
+                registration: Registration::Within(SLOW_START),
+            },
+        )
+    }
+
     pub fn launch_firefox(&self, url: &str) -> Result<App> {
         let profile = self.dir().join("firefox-profile");
         std::fs::create_dir_all(&profile).map_err(|source| crate::error::DesktopError::Io {

@@ -6,6 +6,7 @@
 
 mod act_tools;
 mod args;
+mod blind;
 mod outcome;
 mod output;
 mod server;

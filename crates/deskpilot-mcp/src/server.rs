@@ -4,9 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_core::{
-    ConnectTarget, Engine, Error, Filter, ProgressSink, SnapshotRequest, WalkLimits, escape,
-};
+use deskpilot_core::{ConnectTarget, Engine, Error, Filter, ProgressSink, SnapshotRequest, escape};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -29,9 +27,6 @@ the session that issued them and are refused once the element changed: take a ne
 Every result has ok; a failure has ok:false, code (stale_ref, not_found, ambiguous, timeout, \
 app_not_responding, app_gone, invalid_selector, invalid_arguments, unknown_session, \
 input_not_allowed, unsupported, backend), message, retryable and hint (what to do next).";
-
-/// An app with fewer nodes than this is flagged blind.
-const BLIND_BELOW: usize = 10;
 
 /// The deskpilot MCP server over one engine.
 #[derive(Clone)]
@@ -239,25 +234,15 @@ impl DeskpilotServer {
     async fn list_apps_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
         let _: ListAppsArgs = args::parse(Some(raw))?;
         let apps = self.engine.apps().await?;
-        let sizes = futures_util::future::join_all(apps.iter().map(|app| async {
-            let limits = WalkLimits {
-                max_nodes: BLIND_BELOW * 2,
-                ..WalkLimits::with_timeout(Duration::from_secs(3))
-            };
-            self.engine
-                .backend()
-                .snapshot(&app.id, &limits)
-                .await
-                .map(|t| t.len())
-                .ok()
-        }))
+        let blind = futures_util::future::join_all(
+            apps.iter()
+                .map(|app| crate::blind::is_blind(&self.engine, app)),
+        )
         .await;
         let out: Vec<AppOut> = apps
             .iter()
-            .zip(sizes)
-            .map(|(app, size)| {
-                AppOut::new(app, app.responding && size.is_some_and(|n| n < BLIND_BELOW))
-            })
+            .zip(blind)
+            .map(|(app, blind)| AppOut::new(app, blind))
             .collect();
         let mut text = String::new();
         for app in &out {
