@@ -206,6 +206,31 @@ fn with_allow_input_the_tools_act_and_report() {
             .contains("kept 100"),
         "{clamped}"
     );
+    // A drag is real pointer input: across the volume slider, to a point right of it.
+    let props = server.call(
+        "get_properties",
+        json!({"session": s, "target": "slider[name=Volume]"}),
+    );
+    let b = &props["structuredContent"]["bounds"];
+    let (x, y, w, h) = (
+        b["x"].as_i64().unwrap(),
+        b["y"].as_i64().unwrap(),
+        b["width"].as_i64().unwrap(),
+        b["height"].as_i64().unwrap(),
+    );
+    let dragged = server.call(
+        "drag",
+        json!({"session": s, "from": {"x": x + 4, "y": y + h / 2}, "to": {"x": x + w + 40, "y": y + h / 2}}),
+    );
+    assert_eq!(dragged["isError"], false, "{dragged}");
+    assert_eq!(dragged["structuredContent"]["route"], "pointer");
+    fixture
+        .oracle
+        .wait_for(Duration::from_secs(5), |e| {
+            e.is("volume", "value") && e.value.as_f64().is_some_and(|v| v >= 90.0)
+        })
+        .unwrap();
+
     let path = desktop.dir().join("shot.png");
     let written = server.call(
         "screenshot",
