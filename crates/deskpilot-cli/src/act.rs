@@ -71,6 +71,14 @@ pub enum ActCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Drag with the left button from an element (selector) or point (`x,y`) to another.
+    Drag {
+        target: String,
+        from: String,
+        to: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// A semantic verb: toggle, check, uncheck, select, expand, collapse, focus, ...
     Act {
         target: String,
@@ -89,6 +97,7 @@ impl ActCommand {
             | ActCommand::Type { target, .. }
             | ActCommand::Press { target, .. }
             | ActCommand::Set { target, .. }
+            | ActCommand::Drag { target, .. }
             | ActCommand::Act { target, .. } => target,
         }
     }
@@ -99,6 +108,7 @@ impl ActCommand {
             | ActCommand::Type { json, .. }
             | ActCommand::Press { json, .. }
             | ActCommand::Set { json, .. }
+            | ActCommand::Drag { json, .. }
             | ActCommand::Act { json, .. } => *json,
         }
     }
@@ -106,6 +116,7 @@ impl ActCommand {
     /// The element (None: the window) and the action.
     fn action(&self) -> anyhow::Result<(Option<&str>, Action)> {
         Ok(match self {
+            ActCommand::Drag { .. } => unreachable!("drags are run by `drag`"),
             ActCommand::Click {
                 selector,
                 button,
@@ -169,15 +180,31 @@ impl ActCommand {
     }
 }
 
+/// `x,y` is a screen point; anything else a selector.
+fn drag_end(text: &str) -> anyhow::Result<deskpilot_core::act::DragEnd> {
+    if let Some((x, y)) = text.split_once(',')
+        && let (Ok(x), Ok(y)) = (x.trim().parse(), y.trim().parse())
+    {
+        return Ok(deskpilot_core::act::DragEnd::Point { x, y });
+    }
+    Ok(deskpilot_core::act::DragEnd::Element(Target::Selector(
+        Selector::parse(text)?,
+    )))
+}
+
 /// Runs one action verb in `session` and prints its report.
 pub async fn run(engine: &Engine, session: &str, command: &ActCommand) -> anyhow::Result<ExitCode> {
-    let (selector, action) = command.action()?;
-    let result = match selector {
-        Some(selector) => {
-            let target = Target::Selector(Selector::parse(selector)?);
-            engine.act(session, &target, &action).await
+    let result = if let ActCommand::Drag { from, to, .. } = command {
+        engine.drag(session, &drag_end(from)?, &drag_end(to)?).await
+    } else {
+        let (selector, action) = command.action()?;
+        match selector {
+            Some(selector) => {
+                let target = Target::Selector(Selector::parse(selector)?);
+                engine.act(session, &target, &action).await
+            }
+            None => engine.act_on_window(session, &action).await,
         }
-        None => engine.act_on_window(session, &action).await,
     };
     match result {
         Ok(report) if command.json() => {

@@ -101,3 +101,55 @@ fn the_cli_reads_the_fixture_with_honest_exit_codes() {
         "Name\tQuantity\tStatus\nItem 001\t7\tBackorder\nItem 002\t14\tDiscontinued\n"
     );
 }
+
+#[test]
+fn the_cli_acts_and_the_fixture_sees_it() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let window = Fixture::Gtk3.window_title();
+    let ok = |args: &[&str]| {
+        let out = deskpilot(&desktop, args);
+        assert!(
+            out.status.success(),
+            "deskpilot {args:?}: {}{}",
+            stdout(&out),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout(&out)
+    };
+    let wait = |widget: &str, prop: &str, value: serde_json::Value| {
+        fixture
+            .oracle
+            .wait_value(widget, prop, value, Duration::from_secs(5))
+            .unwrap()
+    };
+    assert!(ok(&["act", window, "checkbox[name*=notif]", "check"]).contains("confirmed"));
+    wait("check", "checked", json!(true));
+    ok(&["click", window, "button[name=Count]"]);
+    wait("counter", "clicks", json!(1));
+    ok(&["set", window, "textbox[name=Name]", "Ada"]);
+    ok(&["type", window, " L", "--into", "textbox[name=Name]"]);
+    wait("name", "text", json!("Ada L"));
+    ok(&["press", window, "BackSpace", "--on", "textbox[name=Name]"]);
+    wait("name", "text", json!("Ada "));
+    ok(&["set", window, "slider[name=Volume]", "25", "--number"]);
+    wait("volume", "value", json!(25.0));
+    let shot = desktop.dir().join("cli.png");
+    assert!(ok(&["screenshot", window, "-o", shot.to_str().unwrap()]).contains("refs labelled"));
+    assert_eq!(&std::fs::read(&shot).unwrap()[..4], b"\x89PNG");
+    ok(&["window", window, "maximize"]);
+    wait("window", "maximized", json!(true));
+    // A refusal is an error exit with its code.
+    let clamped = deskpilot(
+        &desktop,
+        &[
+            "set",
+            window,
+            "spinbutton[name=Quantity]",
+            "500",
+            "--number",
+        ],
+    );
+    assert_eq!(clamped.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&clamped.stderr).contains("value_clamped"));
+}

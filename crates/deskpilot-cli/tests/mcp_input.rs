@@ -354,6 +354,29 @@ fn windows_and_programs_through_the_window_manager() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    // LibreOffice's `soffice` is a launcher: the process that registers is its child.
+    let profile = format!(
+        "-env:UserInstallation=file://{}/lo-launch",
+        desktop.dir().display()
+    );
+    let writer = server.call(
+        "launch_app",
+        json!({"argv": ["soffice", "--writer", "--norestore", "--nologo", profile], "timeout_ms": 90000}),
+    );
+    assert_eq!(writer["isError"], false, "{writer}");
+    let spawned = writer["structuredContent"]["spawned_pid"].as_u64().unwrap();
+    let registered = writer["structuredContent"]["pid"].as_u64().unwrap();
+    assert_ne!(
+        spawned, registered,
+        "soffice.bin is a child of soffice: {writer}"
+    );
+    assert!(
+        writer["structuredContent"]["windows"][0]
+            .as_str()
+            .is_some_and(|t| t.contains("LibreOffice")),
+        "{writer}"
+    );
+
     let bad = server.call("launch_app", json!({"argv": ["/nonexistent/program"]}));
     assert_eq!(bad["structuredContent"]["code"], "not_found", "{bad}");
     server.close(Duration::from_secs(5));
