@@ -430,19 +430,41 @@ async fn gtk4() {
             ("tab", "tab:nth(1)"),
         ],
         // GTK 4.8 reports no `enabled` state: the click is sent and must not be claimed.
-        vec![row(
-            "disabled button",
-            "button[name=Locked]",
-            click(),
-            Outcome::Nothing("locked", "clicked"),
-        )],
+        vec![
+            Row {
+                widget: "menu: File, then Open",
+                steps: vec![
+                    ("menuitem[name=File]", click()),
+                    ("menuitem[name=Open]", click()),
+                ],
+                outcome: oracle("menu.file.open", "activated", json!(true)),
+            },
+            row(
+                "disabled button",
+                "button[name=Locked]",
+                click(),
+                Outcome::Nothing("locked", "clicked"),
+            ),
+        ],
     )
     .await;
 }
 
 #[tokio::test]
 async fn qt5() {
-    fixture_matrix(Fixture::Qt5, &[], vec![]).await;
+    fixture_matrix(
+        Fixture::Qt5,
+        &[],
+        vec![Row {
+            widget: "menu: File, then Open",
+            steps: vec![
+                ("menuitem[name=File]", click()),
+                ("menuitem[name=Open]", click()),
+            ],
+            outcome: oracle("menu.file.open", "activated", json!(true)),
+        }],
+    )
+    .await;
 }
 
 /// LibreOffice Writer: type a paragraph into a new document, judged by reading the
