@@ -428,6 +428,11 @@ async fn main() {
             .await
             .unwrap();
         let tokens = snapshot.rendered.tokens_per_node();
+        // What an agent reads, kept for inspection beside the numbers.
+        let dump = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/bench")
+            .join(format!("{}.txt", subject.name.replace(' ', "-")));
+        let _ = std::fs::write(dump, &snapshot.rendered.text);
 
         let (dp, py) = (median(&mut dp_ms), median(&mut py_ms));
         let (gi_nodes, gi_ms) = match gi {

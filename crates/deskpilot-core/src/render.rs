@@ -29,7 +29,7 @@ const MAX_TEXT: usize = 100;
 
 /// The most characters of a text block (paragraph, heading) shown in the interactive filter:
 /// enough to tell blocks apart; `read_text` or the `text` filter give more.
-const MAX_PREVIEW: usize = 24;
+const MAX_PREVIEW: usize = 20;
 
 /// Renders `tree` with `filter`; `ref_of(index)` gives the ref shown for a node, if any.
 pub fn render(tree: &Tree, filter: Filter, ref_of: &dyn Fn(usize) -> Option<String>) -> Rendered {
