@@ -84,6 +84,7 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         pid: None,
         class_names_as_names: gtk4,
         bulk_properties,
+        complete_events: toolkit == "gtk" && version.is_some_and(|v| v.starts_with("3.")),
     }
 }
 

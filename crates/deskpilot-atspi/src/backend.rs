@@ -31,11 +31,19 @@ pub struct AtspiBackend {
     window_system: Option<Arc<dyn WindowSystem>>,
     use_cache: bool,
     use_peers: bool,
+    /// Event watches, when quiet apps' caches may be reused.
+    freshness: Option<crate::events::Freshness>,
+    /// Per app: its identities as last known (a `Cache.GetItems` answer, kept up to date by
+    /// re-reading what its events named).
+    kept: Mutex<HashMap<String, Arc<CacheIndex>>>,
+    /// `Cache.GetItems` calls made (a reused answer makes none).
+    cache_reads: std::sync::atomic::AtomicU64,
 }
 
 impl AtspiBackend {
     pub async fn connect(options: ConnectOptions) -> Result<Self, BackendError> {
         let (conn, a11y_address) = connect_a11y_bus(&options).await?;
+        let conn_clone = conn.clone();
         Ok(AtspiBackend {
             proto: Proto::new(conn, options.call_timeout),
             a11y_address,
@@ -43,6 +51,11 @@ impl AtspiBackend {
             window_system: None,
             use_cache: options.use_cache,
             use_peers: options.use_peers,
+            freshness: options
+                .reuse_quiet_cache
+                .then(|| crate::events::Freshness::new(conn_clone)),
+            kept: Mutex::new(HashMap::new()),
+            cache_reads: Default::default(),
         })
     }
 
@@ -101,10 +114,63 @@ impl AtspiBackend {
         if !self.use_cache {
             return Ok(None);
         }
-        Ok(read_cache(&self.proto, app)
+        // The app's last answer, with the objects its events named since re-read.
+        let changed = match (&self.freshness, traits.complete_events) {
+            (Some(freshness), true) => freshness.take(app, self.proto.timeout()).await,
+            _ => None,
+        };
+        let kept = self.kept.lock().expect("kept").get(app).cloned();
+        if let (Some(changed), Some(kept)) = (&changed, kept) {
+            let mut index = (*kept).clone();
+            let ids: Vec<ElementId> = changed
+                .iter()
+                .map(|path| ElementId::new(app, path.as_str()))
+                .collect();
+            let reads = futures_util::future::join_all(
+                ids.iter()
+                    .map(|id| crate::read::read_identity(&self.proto, id, traits)),
+            )
+            .await;
+            for (id, read) in ids.into_iter().zip(reads) {
+                match read {
+                    Ok(identity) => {
+                        index.identities.insert(id, identity);
+                    }
+                    Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
+                    // Gone, or unreadable: read by calls if the walk meets it.
+                    Err(_) => {
+                        index.identities.remove(&id);
+                    }
+                }
+            }
+            let index = Arc::new(index);
+            self.kept
+                .lock()
+                .expect("kept")
+                .insert(app.to_owned(), index.clone());
+            return Ok(Some(index));
+        }
+        self.cache_reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let index = read_cache(&self.proto, app)
             .await
             .map_err(unreachable)?
-            .map(Arc::new))
+            .map(Arc::new);
+        let mut kept = self.kept.lock().expect("kept");
+        match (changed, &index) {
+            (Some(_), Some(index)) => {
+                kept.insert(app.to_owned(), index.clone());
+            }
+            _ => {
+                kept.remove(app);
+            }
+        }
+        Ok(index)
+    }
+
+    /// `Cache.GetItems` calls made so far (reused answers are not calls).
+    pub fn cache_reads(&self) -> u64 {
+        self.cache_reads.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Moves a single node's window-relative bounds (GTK 4.8) to screen coordinates.

@@ -18,6 +18,9 @@ pub struct ConnectOptions {
     /// Talk to apps over direct (peer-to-peer) connections where they offer one. Off only to
     /// compare both paths.
     pub use_peers: bool,
+    /// Reuse an app's last `Cache.GetItems` answer while the app has sent no event since
+    /// (for apps whose bridge reports every change). Off only to compare both paths.
+    pub reuse_quiet_cache: bool,
 }
 
 impl ConnectOptions {
@@ -27,6 +30,7 @@ impl ConnectOptions {
             call_timeout: Duration::from_millis(1500),
             use_cache: true,
             use_peers: true,
+            reuse_quiet_cache: true,
         }
     }
 }

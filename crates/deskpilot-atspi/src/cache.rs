@@ -15,7 +15,7 @@ type Ref = (String, OwnedObjectPath);
 
 /// One app's cache: identities by element. (Children are not taken from it: its
 /// `index_in_parent` can be stale.)
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct CacheIndex {
     pub identities: HashMap<ElementId, Identity>,
 }

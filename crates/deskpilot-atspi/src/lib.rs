@@ -11,6 +11,7 @@ mod bus;
 mod cache;
 mod details;
 mod error;
+mod events;
 mod geometry;
 pub mod mapping;
 mod proto;

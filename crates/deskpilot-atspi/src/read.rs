@@ -20,6 +20,9 @@ pub struct AppTraits {
     pub bulk_properties: bool,
     /// GTK 4.8 names unnamed widgets after their class ("GtkButton"): such names are no names.
     pub class_names_as_names: bool,
+    /// The bridge sends an event for every name, state and property change (ATK's bridge:
+    /// GTK 3 and LibreOffice's GTK 3 plugin), so a quiet app's identities can be reused.
+    pub complete_events: bool,
 }
 
 /// True for a GTK class name standing in for a missing name.

@@ -1,0 +1,218 @@
+//! What changed in an app since we last looked: AT-SPI object events (a name, a state, a
+//! property or the children changed) name the objects whose identity must be read again.
+//! An app's `Cache.GetItems` answer is kept and, at the next snapshot, only the objects its
+//! events named are re-read; too many changes (or a lost watch) mean a full read. Events are
+//! treated as hints to re-read, never as the new truth.
+//!
+//! Ordering: the app's events reach us through the bus connection in the order the app sent
+//! them, and before its reply to a call made on that same connection. So a check first pings
+//! the app on the bus, then takes every event already queued: anything the app changed before
+//! the ping is seen.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use futures_util::{FutureExt, StreamExt};
+use tokio::sync::Mutex;
+use zbus::message::Type as MessageType;
+
+use crate::proto::REGISTRY;
+
+/// The events whose arrival makes a cached identity stale.
+const EVENTS: &[&str] = &[
+    "object:property-change",
+    "object:state-changed",
+    "object:children-changed",
+];
+const EVENT_INTERFACE: &str = "org.a11y.atspi.Event.Object";
+/// How long the drain task waits for an event before letting a check in.
+const DRAIN_SLICE: Duration = Duration::from_millis(20);
+
+/// One watched app.
+struct Watch {
+    /// When the watch began: apps learn of a new registration asynchronously, so events just
+    /// after it may not have been sent.
+    since: std::time::Instant,
+    stream: Mutex<zbus::MessageStream>,
+    /// Events seen so far.
+    generation: AtomicU64,
+    /// Objects (paths) named by events since the last `take`; `None` after an overflow.
+    changed: std::sync::Mutex<Option<HashSet<String>>>,
+    /// The stream ended (the app left, or the connection broke): nothing it says is fresh.
+    dead: AtomicBool,
+}
+
+/// Event watches on the accessibility bus, one per app.
+pub struct Freshness {
+    bus: zbus::Connection,
+    registered: Mutex<bool>,
+    watches: std::sync::Mutex<HashMap<String, Arc<Watch>>>,
+}
+
+/// Objects changed since the last `take` (object paths).
+pub type Changed = HashSet<String>;
+
+/// More changed objects than this are not tracked one by one (a full read is cheaper).
+const MAX_CHANGED: usize = 2000;
+
+/// How long after a watch begins its marks are trusted.
+const SETTLE: Duration = Duration::from_millis(500);
+
+impl Freshness {
+    pub fn new(bus: zbus::Connection) -> Self {
+        Freshness {
+            bus,
+            registered: Mutex::new(false),
+            watches: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The objects `app` named in events since the previous `take` (every event it sent
+    /// before this call counted), and starts a new period. `None` when that is not known
+    /// (no watch, a watch too young to trust, an overflow): nothing read before may be reused.
+    pub async fn take(&self, app: &str, timeout: Duration) -> Option<Changed> {
+        let watch = self.watch(app).await?;
+        // The ping's reply comes after every event the app sent before it.
+        let ping = self.bus.call_method(
+            Some(app),
+            "/org/a11y/atspi/accessible/root",
+            Some("org.freedesktop.DBus.Peer"),
+            "Ping",
+            &(),
+        );
+        tokio::time::timeout(timeout, ping).await.ok()?.ok()?;
+        let mut stream = watch.stream.lock().await;
+        loop {
+            match stream.next().now_or_never() {
+                Some(Some(message)) => note(&watch, message),
+                Some(None) => {
+                    watch.dead.store(true, Ordering::SeqCst);
+                    break;
+                }
+                None => break,
+            }
+        }
+        let changed = watch
+            .changed
+            .lock()
+            .expect("changed")
+            .replace(HashSet::new());
+        if watch.dead.load(Ordering::SeqCst) || watch.since.elapsed() < SETTLE {
+            return None;
+        }
+        changed
+    }
+
+    /// Starts watching `app` (once): asks the registry to have apps send the events, and
+    /// listens to the app's.
+    async fn watch(&self, app: &str) -> Option<Arc<Watch>> {
+        if let Some(watch) = self.watches.lock().expect("watches").get(app) {
+            return (!watch.dead.load(Ordering::SeqCst)).then(|| watch.clone());
+        }
+        self.register().await?;
+        let rule = zbus::MatchRule::builder()
+            .msg_type(MessageType::Signal)
+            .sender(app)
+            .ok()?
+            .interface(EVENT_INTERFACE)
+            .ok()?
+            .build();
+        let stream = zbus::MessageStream::for_match_rule(rule, &self.bus, Some(1024))
+            .await
+            .ok()?;
+        let watch = Arc::new(Watch {
+            since: std::time::Instant::now(),
+            stream: Mutex::new(stream),
+            generation: AtomicU64::new(0),
+            changed: std::sync::Mutex::new(None),
+            dead: AtomicBool::new(false),
+        });
+        self.watches
+            .lock()
+            .expect("watches")
+            .insert(app.to_owned(), watch.clone());
+        tokio::spawn(drain(Arc::downgrade(&watch)));
+        Some(watch)
+    }
+
+    /// Registers the events with the registry once (apps send only what someone asked for).
+    async fn register(&self) -> Option<()> {
+        let mut registered = self.registered.lock().await;
+        if *registered {
+            return Some(());
+        }
+        for event in EVENTS {
+            // at-spi2-core before 2.50 takes the event alone; later ones also properties and
+            // an app name.
+            let old = self.call_registry(&(*event,)).await;
+            if old.is_err() {
+                let new = self
+                    .call_registry(&(*event, Vec::<String>::new(), ""))
+                    .await;
+                if let Err(e) = new {
+                    tracing::debug!(event, error = %e, "cannot register for events");
+                    return None;
+                }
+            }
+        }
+        *registered = true;
+        Some(())
+    }
+}
+
+impl Freshness {
+    async fn call_registry<B>(&self, body: &B) -> zbus::Result<()>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType,
+    {
+        let call = self.bus.call_method(
+            Some(REGISTRY),
+            "/org/a11y/atspi/registry",
+            Some(REGISTRY),
+            "RegisterEvent",
+            body,
+        );
+        tokio::time::timeout(Duration::from_secs(2), call)
+            .await
+            .map_err(|_| zbus::Error::Failure("the registry did not answer".into()))??;
+        Ok(())
+    }
+}
+
+/// Counts an event and remembers the object it names.
+fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
+    watch.generation.fetch_add(1, Ordering::SeqCst);
+    let mut changed = watch.changed.lock().expect("changed");
+    let path = message
+        .ok()
+        .and_then(|m| m.header().path().map(|p| p.as_str().to_owned()));
+    match (changed.as_mut(), path) {
+        (Some(set), Some(path)) if set.len() < MAX_CHANGED => {
+            set.insert(path);
+        }
+        // Unknown source, or too many: everything counts as changed.
+        _ => *changed = None,
+    }
+}
+
+/// Keeps a watch's queue drained (a full queue would stall the connection), counting events;
+/// stops when the watch is dropped or its stream ends.
+async fn drain(watch: std::sync::Weak<Watch>) {
+    loop {
+        let Some(watch) = watch.upgrade() else { return };
+        let mut stream = watch.stream.lock().await;
+        match tokio::time::timeout(DRAIN_SLICE, stream.next()).await {
+            Ok(Some(message)) => note(&watch, message),
+            Ok(None) => {
+                watch.dead.store(true, Ordering::SeqCst);
+                return;
+            }
+            Err(_) => {}
+        }
+        drop(stream);
+        drop(watch);
+        tokio::task::yield_now().await;
+    }
+}
