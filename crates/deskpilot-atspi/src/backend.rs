@@ -204,6 +204,15 @@ impl AtspiBackend {
 impl Backend for AtspiBackend {
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
         let apps = list_apps(&self.proto).await?;
+        if let Some(freshness) = &self.freshness {
+            let registered: std::collections::HashSet<String> =
+                apps.iter().map(|a| a.info.id.app.clone()).collect();
+            freshness.retain(&registered);
+            self.kept
+                .lock()
+                .expect("kept")
+                .retain(|app, _| registered.contains(app));
+        }
         let windows = self.client_windows().await;
         Ok(apps
             .into_iter()

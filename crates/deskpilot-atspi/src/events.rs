@@ -105,6 +105,14 @@ impl Freshness {
         changed
     }
 
+    /// Stops watching apps that are no longer registered (their drain tasks end).
+    pub fn retain(&self, registered: &HashSet<String>) {
+        self.watches
+            .lock()
+            .expect("watches")
+            .retain(|app, _| registered.contains(app));
+    }
+
     /// Starts watching `app` (once): asks the registry to have apps send the events, and
     /// listens to the app's.
     async fn watch(&self, app: &str) -> Option<Arc<Watch>> {
