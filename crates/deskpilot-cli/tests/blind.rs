@@ -46,6 +46,7 @@ fn chromium_without_accessibility_is_flagged_blind_with_the_fix() {
     )
     .unwrap();
     let url = format!("file://{}", page.display());
+    let blind = desktop.launch_chromium(&url, false).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
     cmd.args([
         "mcp",
@@ -58,7 +59,6 @@ fn chromium_without_accessibility_is_flagged_blind_with_the_fix() {
     let mut server = McpClient::spawn(cmd).unwrap();
     server.initialize();
 
-    let blind = desktop.launch_chromium(&url, false).unwrap();
     let app = chromium_entry(&mut server, blind.pid());
     assert_eq!(app["blind"], true, "{app}");
     assert!(

@@ -18,19 +18,10 @@ const INPUT_TOOLS: &[&str] = &[
 ];
 
 fn start(desktop: &VirtualDesktop, allow_input: bool, log: &std::path::Path) -> McpClient {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
-    cmd.args([
-        "mcp",
-        "--bus",
-        desktop.session_bus_address(),
-        "--display",
-        desktop.display(),
-    ])
-    .env("DESKPILOT_LOG", "trace")
-    .stderr(Stdio::from(std::fs::File::create(log).unwrap()));
-    if allow_input {
-        cmd.arg("--allow-input");
-    }
+    let flags: &[&str] = if allow_input { &["--allow-input"] } else { &[] };
+    let mut cmd = McpClient::deskpilot_command(desktop, env!("CARGO_BIN_EXE_deskpilot"), flags);
+    cmd.env("DESKPILOT_LOG", "trace")
+        .stderr(Stdio::from(std::fs::File::create(log).unwrap()));
     let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
     server.initialize();
     server
@@ -275,16 +266,11 @@ fn windows_and_programs_through_the_window_manager() {
     let desktop = VirtualDesktop::start().unwrap();
     // The server runs with the desktop's environment, so what it launches is torn down with
     // the desktop.
-    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_deskpilot"));
-    cmd.args([
-        "mcp",
-        "--allow-input",
-        "--bus",
-        desktop.session_bus_address(),
-        "--display",
-        desktop.display(),
-    ])
-    .stderr(Stdio::null());
+    let cmd = McpClient::deskpilot_command(
+        &desktop,
+        env!("CARGO_BIN_EXE_deskpilot"),
+        &["--allow-input"],
+    );
     let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
     server.initialize();
 

@@ -23,6 +23,22 @@ pub struct McpClient {
 }
 
 impl McpClient {
+    /// `binary mcp [flags] --bus ... --display ...` for `desktop`: the desktop's environment
+    /// (whatever the server launches is torn down with the desktop), stderr discarded.
+    pub fn deskpilot_command(
+        desktop: &crate::VirtualDesktop,
+        binary: &str,
+        flags: &[&str],
+    ) -> Command {
+        let mut cmd = desktop.command(binary);
+        cmd.arg("mcp")
+            .args(flags)
+            .args(["--bus", desktop.session_bus_address()])
+            .args(["--display", desktop.display()])
+            .stderr(Stdio::null());
+        cmd
+    }
+
     /// Starts `cmd` (e.g. `deskpilot mcp --bus ...`) with piped stdio.
     pub fn spawn(mut cmd: Command) -> std::io::Result<McpClient> {
         let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;

@@ -124,40 +124,29 @@ impl FakeBackend {
     }
 
     pub(crate) fn perform_native(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
-        let mut apps = self.apps.lock().unwrap();
-        let app = apps
-            .iter_mut()
-            .find(|a| a.root.node.id.app == id.app)
-            .ok_or_else(|| BackendError::AppGone {
-                app: id.app.clone(),
-            })?;
-        if app.frozen {
-            return Err(BackendError::AppNotResponding {
-                app: id.app.clone(),
-                timeout: std::time::Duration::from_millis(1500),
-            });
-        }
-        self.performed
-            .lock()
-            .unwrap()
-            .push((id.clone(), op.clone()));
-        if *op == NativeOp::GrabFocus {
-            let inert = crate::find(&app.root, id)
-                .ok_or_else(|| BackendError::Defunct { id: id.clone() })?
-                .inert;
-            if !inert {
-                clear_focus(&mut app.root);
-                let node = crate::find_mut(&mut app.root, id).expect("found above");
-                node.node.states.set(State::Focused, true);
+        self.with_app_mut(id, |app| {
+            self.performed
+                .lock()
+                .unwrap()
+                .push((id.clone(), op.clone()));
+            if *op == NativeOp::GrabFocus {
+                let inert = crate::find(&app.root, id)
+                    .ok_or_else(|| BackendError::Defunct { id: id.clone() })?
+                    .inert;
+                if !inert {
+                    clear_focus(&mut app.root);
+                    let node = crate::find_mut(&mut app.root, id).expect("found above");
+                    node.node.states.set(State::Focused, true);
+                }
+                return Ok(());
             }
-            return Ok(());
-        }
-        let node = crate::find_mut(&mut app.root, id)
-            .ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
-        if node.inert {
-            return Ok(());
-        }
-        apply(node, op)
+            let node = crate::find_mut(&mut app.root, id)
+                .ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
+            if node.inert {
+                return Ok(());
+            }
+            apply(node, op)
+        })
     }
 
     pub(crate) fn toplevel_of(&self, id: &ElementId) -> Result<ElementId, BackendError> {

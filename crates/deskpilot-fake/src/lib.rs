@@ -101,9 +101,19 @@ impl FakeBackend {
         id: &ElementId,
         f: impl FnOnce(&FakeApp) -> Result<T, BackendError>,
     ) -> Result<T, BackendError> {
-        let apps = self.apps.lock().unwrap();
+        self.with_app_mut(id, |app| f(app))
+    }
+
+    /// Runs `f` on the app that holds `id`, failing like a real app would when it is gone or
+    /// frozen.
+    pub(crate) fn with_app_mut<T>(
+        &self,
+        id: &ElementId,
+        f: impl FnOnce(&mut FakeApp) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let mut apps = self.apps.lock().unwrap();
         let app = apps
-            .iter()
+            .iter_mut()
             .find(|a| a.root.node.id.app == id.app)
             .ok_or_else(|| BackendError::AppGone {
                 app: id.app.clone(),
