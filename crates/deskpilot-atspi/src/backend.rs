@@ -192,6 +192,30 @@ impl AtspiBackend {
         window_for(&windows, traits.pid, &title, size).map(|w| (w.bounds.x, w.bounds.y))
     }
 
+    /// An app as read, with its windows mapped to the window system (ids, and GTK 4's
+    /// window-relative bounds moved to the screen); its traits remembered.
+    fn placed(
+        &self,
+        app: crate::apps::AppRead,
+        windows: &[deskpilot_core::ClientWindow],
+    ) -> AppInfo {
+        if app.info.responding {
+            self.remember(&app.info.id.app, app.traits);
+        }
+        let mut info = app.info;
+        for window in &mut info.windows {
+            let size = window.bounds.map(|b| (b.width, b.height));
+            let client = window_for(windows, info.pid, &window.title, size);
+            window.x11_window = client.map(|c| c.xid);
+            if app.traits.window_relative_extents
+                && let (Some(client), Some(bounds)) = (client, window.bounds)
+            {
+                window.bounds = Some(bounds.offset(client.bounds.x, client.bounds.y));
+            }
+        }
+        info
+    }
+
     fn remember(&self, app: &str, traits: AppTraits) {
         self.traits
             .lock()
@@ -216,24 +240,20 @@ impl Backend for AtspiBackend {
         let windows = self.client_windows().await;
         Ok(apps
             .into_iter()
-            .map(|app| {
-                if app.info.responding {
-                    self.remember(&app.info.id.app, app.traits);
-                }
-                let mut info = app.info;
-                for window in &mut info.windows {
-                    let size = window.bounds.map(|b| (b.width, b.height));
-                    let client = window_for(&windows, info.pid, &window.title, size);
-                    window.x11_window = client.map(|c| c.xid);
-                    if app.traits.window_relative_extents
-                        && let (Some(client), Some(bounds)) = (client, window.bounds)
-                    {
-                        window.bounds = Some(bounds.offset(client.bounds.x, client.bounds.y));
-                    }
-                }
-                info
-            })
+            .map(|app| self.placed(app, &windows))
             .collect())
+    }
+
+    async fn app(&self, root: &ElementId) -> Result<AppInfo, BackendError> {
+        let read = read_app(&self.proto, root).await;
+        if !read.info.responding {
+            // Gone, or not answering: say which.
+            self.proto
+                .pid(&root.app)
+                .await
+                .map_err(|e| to_backend(e, root, "read", self.proto.timeout()))?;
+        }
+        Ok(self.placed(read, &self.client_windows().await))
     }
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {

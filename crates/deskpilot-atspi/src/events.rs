@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::{FutureExt, StreamExt};
@@ -36,8 +36,6 @@ struct Watch {
     /// after it may not have been sent.
     since: std::time::Instant,
     stream: Mutex<zbus::MessageStream>,
-    /// Events seen so far.
-    generation: AtomicU64,
     /// Objects (paths) named by events since the last `take`; `None` after an overflow.
     changed: std::sync::Mutex<Option<HashSet<String>>>,
     /// The stream ended (the app left, or the connection broke): nothing it says is fresh.
@@ -133,7 +131,6 @@ impl Freshness {
         let watch = Arc::new(Watch {
             since: std::time::Instant::now(),
             stream: Mutex::new(stream),
-            generation: AtomicU64::new(0),
             changed: std::sync::Mutex::new(None),
             dead: AtomicBool::new(false),
         });
@@ -189,9 +186,8 @@ impl Freshness {
     }
 }
 
-/// Counts an event and remembers the object it names.
+/// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
-    watch.generation.fetch_add(1, Ordering::SeqCst);
     let mut changed = watch.changed.lock().expect("changed");
     let path = message
         .ok()

@@ -153,3 +153,46 @@ fn the_cli_acts_and_the_fixture_sees_it() {
     assert_eq!(clamped.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&clamped.stderr).contains("value_clamped"));
 }
+
+#[test]
+fn the_cli_launches_a_program_and_closes_its_window() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let oracle_path = desktop.dir().join("cli-launch.jsonl");
+    let script = Fixture::Gtk3.script();
+    // Run with the desktop's environment: what it launches is torn down with the desktop.
+    let run = |args: &[&str]| {
+        // Global options first: after `launch --` everything is the program's argv.
+        desktop
+            .command(env!("CARGO_BIN_EXE_deskpilot"))
+            .args(["--bus", desktop.session_bus_address()])
+            .args(["--display", desktop.display()])
+            .args(args)
+            .output()
+            .expect("deskpilot runs")
+    };
+    let launched = run(&[
+        "launch",
+        "--",
+        "/usr/bin/python3",
+        script.to_str().unwrap(),
+        "--oracle",
+        oracle_path.to_str().unwrap(),
+    ]);
+    assert!(launched.status.success(), "{launched:?}");
+    assert!(
+        stdout(&launched).contains(Fixture::Gtk3.window_title()),
+        "{launched:?}"
+    );
+    let oracle = deskpilot_desktop::Oracle::new(&oracle_path);
+    oracle
+        .wait_value("app", "ready", json!(true), Duration::from_secs(10))
+        .unwrap();
+    let closed = run(&["window", Fixture::Gtk3.window_title(), "close"]);
+    assert!(stdout(&closed).contains("confirmed"), "{closed:?}");
+    let missing = run(&["launch", "--timeout", "5", "--", "/nonexistent/program"]);
+    assert_eq!(
+        missing.status.code(),
+        Some(1),
+        "not found exits 1: {missing:?}"
+    );
+}

@@ -124,6 +124,18 @@ pub trait Backend: Send + Sync {
     /// The applications registered now, with their top-level windows.
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError>;
 
+    /// One application (by its root element) with its windows: what `apps` says of it, for
+    /// one app's cost.
+    async fn app(&self, root: &ElementId) -> Result<AppInfo, BackendError> {
+        self.apps()
+            .await?
+            .into_iter()
+            .find(|a| &a.id == root)
+            .ok_or_else(|| BackendError::AppGone {
+                app: root.app.clone(),
+            })
+    }
+
     /// Reads the subtree under `root` within `limits`.
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError>;
 

@@ -844,18 +844,14 @@ impl Engine {
         if info.root == info.app.id {
             return; // an app-wide session already holds every window
         }
-        let Ok(apps) = self.backend.apps().await else {
+        let Ok(windows) = self.windows_of(&info.app.id).await else {
             return;
         };
-        let dialogs = apps
-            .into_iter()
-            .filter(|a| a.id == info.app.id)
-            .flat_map(|a| a.windows)
-            .filter(|w| {
-                matches!(w.role, Role::Dialog | Role::Alert)
-                    && w.id != info.root
-                    && w.is_minimized() != Some(true)
-            });
+        let dialogs = windows.into_iter().filter(|w| {
+            matches!(w.role, Role::Dialog | Role::Alert)
+                && w.id != info.root
+                && w.is_minimized() != Some(true)
+        });
         for dialog in dialogs {
             let budget = limits.max_nodes.saturating_sub(tree.len());
             if budget == 0 {
@@ -869,6 +865,25 @@ impl Engine {
                 tree.append(sub);
             }
         }
+    }
+
+    /// An app's windows, read for that app alone.
+    pub(crate) async fn windows_of(&self, app: &ElementId) -> Result<Vec<crate::app::WindowInfo>> {
+        Ok(self.backend.app(app).await?.windows)
+    }
+
+    /// The session's own window now (for an app-wide session, its app's first window).
+    pub(crate) async fn session_window(
+        &self,
+        session: &str,
+    ) -> Result<Option<crate::app::WindowInfo>> {
+        let info = self.session(session)?;
+        let windows = self.windows_of(&info.app.id).await?;
+        Ok(windows
+            .iter()
+            .find(|w| w.id == info.root)
+            .or(windows.first())
+            .cloned())
     }
 
     /// Where a walk starts, and whether that is inside a password field.

@@ -12,7 +12,8 @@ const NEARLY_EMPTY: usize = 10;
 /// How much of a web runtime's tree is searched for a document.
 const WEB_NODES: usize = 3000;
 
-fn is_web_runtime(app: &AppInfo) -> bool {
+/// Chromium and Electron apps: their page content shows only with a switch.
+pub(crate) fn is_web_runtime(app: &AppInfo) -> bool {
     let name = app.name.to_lowercase();
     let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
     ["chrom", "electron"]

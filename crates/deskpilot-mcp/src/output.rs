@@ -86,9 +86,8 @@ impl AppOut {
 
 /// How to switch an app's accessibility on, by what it looks like.
 fn blind_hint(app: &AppInfo) -> String {
-    let name = app.name.to_lowercase();
     let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
-    if name.contains("chrom") || toolkit.contains("chromium") || name.contains("electron") {
+    if crate::blind::is_web_runtime(app) {
         "restart it with --force-renderer-accessibility (Chromium and Electron apps expose no page content without it)".into()
     } else if toolkit == "qt" {
         "start it with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the accessibility bus running".into()

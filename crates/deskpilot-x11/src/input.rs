@@ -220,20 +220,8 @@ impl State {
     }
 
     fn request_activation(&self, xid: u32) -> Result<(), InputError> {
-        let event = ClientMessageEvent::new(
-            32,
-            xid,
-            self.net_active_window,
-            [2u32, 0, 0, 0, 0], // source: a pager (direct user request), CurrentTime
-        );
-        self.conn
-            .send_event(
-                false,
-                self.root,
-                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
-                event,
-            )
-            .map_err(display_error)?;
+        // Source: a pager (a direct user request); CurrentTime.
+        self.ask_wm(xid, self.net_active_window, [2, 0, 0, 0, 0])?;
         // Without a window manager the message does nothing: raise and focus directly too.
         self.conn
             .configure_window(xid, &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE))
@@ -252,8 +240,8 @@ impl State {
     }
 
     /// A client message to the root window about `xid` (how EWMH requests travel).
-    fn ask_wm(&self, xid: u32, message: &str, data: [u32; 5]) -> Result<(), InputError> {
-        let event = ClientMessageEvent::new(32, xid, self.atom(message)?, data);
+    fn ask_wm(&self, xid: u32, message: u32, data: [u32; 5]) -> Result<(), InputError> {
+        let event = ClientMessageEvent::new(32, xid, message, data);
         self.conn
             .send_event(
                 false,
@@ -320,15 +308,21 @@ impl State {
         match action {
             WindowAction::Activate => self.request_activation(xid),
             // ICCCM: WM_CHANGE_STATE with IconicState.
-            WindowAction::Minimize => self.ask_wm(xid, "WM_CHANGE_STATE", [3, 0, 0, 0, 0]),
-            WindowAction::Maximize => self.ask_wm(xid, "_NET_WM_STATE", maximized(ADD)?),
+            WindowAction::Minimize => {
+                self.ask_wm(xid, self.atom("WM_CHANGE_STATE")?, [3, 0, 0, 0, 0])
+            }
+            WindowAction::Maximize => {
+                self.ask_wm(xid, self.atom("_NET_WM_STATE")?, maximized(ADD)?)
+            }
             WindowAction::Restore => {
                 if self.window_state(xid)?.is_some_and(|s| s.minimized) {
                     self.request_activation(xid)?;
                 }
-                self.ask_wm(xid, "_NET_WM_STATE", maximized(REMOVE)?)
+                self.ask_wm(xid, self.atom("_NET_WM_STATE")?, maximized(REMOVE)?)
             }
-            WindowAction::Close => self.ask_wm(xid, "_NET_CLOSE_WINDOW", [0, PAGER, 0, 0, 0]),
+            WindowAction::Close => {
+                self.ask_wm(xid, self.atom("_NET_CLOSE_WINDOW")?, [0, PAGER, 0, 0, 0])
+            }
         }
     }
 

@@ -122,13 +122,10 @@ impl Engine {
             None => None,
         };
         let windows = self
-            .backend()
-            .apps()
+            .windows_of(app)
             .await
             .unwrap_or_default()
             .into_iter()
-            .filter(|a| &a.id == app)
-            .flat_map(|a| a.windows)
             .map(|w| w.title)
             .collect();
         (node, windows)
@@ -136,12 +133,6 @@ impl Engine {
 
     /// The session window's window-system id, if known.
     pub(crate) async fn window_xid(&self, session: &str) -> Option<u32> {
-        let info = self.session(session).ok()?;
-        let apps = self.apps().await.ok()?;
-        apps.into_iter()
-            .filter(|a| a.id == info.app.id)
-            .flat_map(|a| a.windows)
-            .find(|w| w.id == info.root)
-            .and_then(|w| w.x11_window)
+        self.session_window(session).await.ok()??.x11_window
     }
 }

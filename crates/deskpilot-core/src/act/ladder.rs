@@ -45,6 +45,8 @@ enum Verdict {
 /// The element an action works on, with what the rungs need to know about it.
 struct Subject {
     resolved: Resolved,
+    /// The root of the app the element belongs to.
+    app: ElementId,
     /// The subject is the session's window itself (keys sent to the window, nothing to focus).
     window_level: bool,
 }
@@ -72,6 +74,7 @@ impl Engine {
         self.run_ladder(
             Subject {
                 resolved,
+                app: self.session(session)?.app.id,
                 window_level: false,
             },
             action,
@@ -81,14 +84,15 @@ impl Engine {
 
     /// Does `action` on the session's window itself (keys with no element to focus first).
     pub async fn act_on_window(&self, session: &str, action: &Action) -> Result<ActionReport> {
-        let root = self.session(session)?.root;
-        let node = self.backend().node(&root, Secrecy::Plain).await?;
+        let info = self.session(session)?;
+        let node = self.backend().node(&info.root, Secrecy::Plain).await?;
         let subject = Subject {
             resolved: Resolved {
                 reference: "window".into(),
                 node,
                 secret: false,
             },
+            app: info.app.id,
             window_level: true,
         };
         self.run_ladder(subject, action).await
@@ -369,14 +373,12 @@ impl Engine {
             .toplevel(&node.id)
             .await
             .map_err(|e| not_foreground(format!("its window is not known: {e}")))?;
-        let apps = self
-            .backend()
-            .apps()
+        let windows = self
+            .windows_of(&subject.app)
             .await
-            .map_err(|e| NotSent::Fatal(e.into()))?;
-        let xid = apps
+            .map_err(NotSent::Fatal)?;
+        let xid = windows
             .iter()
-            .flat_map(|a| &a.windows)
             .find(|w| w.id == window)
             .and_then(|w| w.x11_window)
             .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
@@ -537,12 +539,13 @@ impl Engine {
             Err(BackendError::Defunct { .. }) | Err(BackendError::AppGone { .. }) => None,
             Err(e) => return Err(e.into()),
         };
-        let windows = match self.backend().apps().await {
-            Ok(apps) => apps
+        let windows = match self.windows_of(&subject.app).await {
+            Ok(windows) => windows
                 .into_iter()
-                .filter(|a| a.id.app == node.id.app)
-                .flat_map(|a| a.windows)
-                .map(|w| (w.role, w.title.clone(), w.is_minimized()))
+                .map(|w| {
+                    let minimized = w.is_minimized();
+                    (w.role, w.title, minimized)
+                })
                 .collect(),
             Err(_) => Vec::new(),
         };

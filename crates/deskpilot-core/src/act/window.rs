@@ -16,27 +16,13 @@ impl Engine {
     /// Does `action` with the session's window and reads its state back.
     pub async fn window_action(&self, session: &str, action: WindowAction) -> Result<ActionReport> {
         let input = self.input_device()?.clone();
-        let info = self.session(session)?;
-        let apps = self.apps().await?;
-        let window = apps
-            .iter()
-            .filter(|a| a.id == info.app.id)
-            .flat_map(|a| &a.windows)
-            .find(|w| w.id == info.root)
-            .or_else(|| {
-                apps.iter()
-                    .filter(|a| a.id == info.app.id)
-                    .flat_map(|a| &a.windows)
-                    .next()
-            })
-            .cloned()
-            .ok_or_else(|| {
-                Error::new(
-                    Code::NotFound,
-                    "the session's window is gone",
-                    "list_apps, then connect to a window that exists",
-                )
-            })?;
+        let window = self.session_window(session).await?.ok_or_else(|| {
+            Error::new(
+                Code::NotFound,
+                "the session's window is gone",
+                "list_apps, then connect to a window that exists",
+            )
+        })?;
         let xid = window.x11_window.ok_or_else(|| {
             Error::new(
                 Code::WindowNotForeground,

@@ -103,17 +103,8 @@ impl Engine {
 
     /// The session window's screen bounds.
     async fn window_rect(&self, session: &str) -> Result<Rect> {
-        let info = self.session(session)?;
-        let apps = self.apps().await?;
-        let windows: Vec<_> = apps
-            .into_iter()
-            .filter(|a| a.id == info.app.id)
-            .flat_map(|a| a.windows)
-            .collect();
-        windows
-            .iter()
-            .find(|w| w.id == info.root)
-            .or_else(|| windows.first())
+        self.session_window(session)
+            .await?
             .and_then(|w| w.bounds)
             .filter(|b| !b.is_empty())
             .ok_or_else(|| {
