@@ -75,7 +75,9 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                 .character_count(id)
                 .await
                 .map_err(|e| fail(e, "Text.CharacterCount"))?;
-            let length = text.chars().count() as i32;
+            // ATK's bridge takes the length in UTF-8 bytes (a character count cut
+            // "ünïcode ✓" short in Writer); Qt's takes UTF-16 units, never more than bytes.
+            let length = text.len() as i32;
             proto
                 .call::<_, bool>(
                     id,

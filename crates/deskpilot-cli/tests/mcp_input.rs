@@ -398,15 +398,16 @@ fn without_a_display_input_and_screenshots_refuse_clearly() {
         pressed["structuredContent"]["code"], "input_unavailable",
         "{pressed}"
     );
-    // Typing falls back to the field's EditableText when no key can be sent.
+    // Typing falls back to the field's EditableText when no key can be sent (whole
+    // characters: ATK counts the inserted length in bytes).
     let typed = server.call(
         "type_text",
-        json!({"session": s, "target": "textbox[name=Name]", "text": "xy"}),
+        json!({"session": s, "target": "textbox[name=Name]", "text": "xý ✓"}),
     );
     assert_eq!(typed["structuredContent"]["route"], "semantic", "{typed}");
     fixture
         .oracle
-        .wait_value("name", "text", json!("xy"), Duration::from_secs(5))
+        .wait_value("name", "text", json!("xý ✓"), Duration::from_secs(5))
         .unwrap();
     // The app's own semantics need no display.
     let checked = server.call(
