@@ -26,6 +26,8 @@ struct Subject {
     /// A part of the main window's title.
     title: &'static str,
     launch: fn(&VirtualDesktop, &Path) -> App,
+    /// The toolkit reports `showing` (GTK 4.8 does not: its elements all count as maybe shown).
+    reports_showing: bool,
 }
 
 fn launch_with_env(
@@ -54,6 +56,7 @@ fn subjects() -> Vec<Subject> {
         Subject {
             name: "gtk3 fixture",
             title: "deskpilot GTK3 fixture",
+            reports_showing: true,
             launch: |desktop, _| {
                 desktop
                     .launch_fixture(Fixture::Gtk3)
@@ -64,11 +67,13 @@ fn subjects() -> Vec<Subject> {
         Subject {
             name: "gtk4-widget-factory",
             title: "Widget Factory",
+            reports_showing: false,
             launch: |desktop, _| launch_with_env(desktop, "gtk4-widget-factory", &[], &[]),
         },
         Subject {
             name: "libreoffice writer",
             title: "bench.fodt",
+            reports_showing: true,
             launch: |desktop, inputs| {
                 // A private copy: a lock file left by an earlier, killed run would make
                 // LibreOffice ask a question instead of opening the document.
@@ -82,6 +87,7 @@ fn subjects() -> Vec<Subject> {
         Subject {
             name: "firefox esr",
             title: "deskpilot bench page",
+            reports_showing: true,
             launch: |desktop, inputs| {
                 let profile = desktop.dir().join("ff-profile");
                 std::fs::create_dir_all(&profile).unwrap();
@@ -207,9 +213,15 @@ type Item = (
     Vec<u32>,
 );
 
-/// The floor: one `Cache.GetItems` for the whole app, then extents and actions of every item,
-/// 64 calls in flight.
-async fn getitems_runs(a11y: &zbus::Connection, app: &str) -> Option<(usize, Vec<f64>)> {
+/// The floor: one `Cache.GetItems` for the whole app, then extents (of items not known to be
+/// hidden) and actions of every item, 64 calls in flight.
+async fn getitems_runs(
+    a11y: &zbus::Connection,
+    app: &str,
+    reports_showing: bool,
+) -> Option<(usize, Vec<f64>)> {
+    /// AT-SPI's SHOWING bit (in the first state word).
+    const SHOWING: u32 = 1 << 25;
     let call = |dest: String, path: String, iface: &'static str, method: &'static str| {
         let conn = a11y.clone();
         async move {
@@ -241,7 +253,9 @@ async fn getitems_runs(a11y: &zbus::Connection, app: &str) -> Option<(usize, Vec
         let mut calls = Vec::new();
         for item in &items {
             let (name, path) = (item.0.0.clone(), item.0.1.to_string());
-            if item.5.iter().any(|i| i == "org.a11y.atspi.Component") {
+            // Like the other two: no extents of an element that says it is hidden.
+            let hidden = reports_showing && item.9.first().is_some_and(|w| w & SHOWING == 0);
+            if !hidden && item.5.iter().any(|i| i == "org.a11y.atspi.Component") {
                 let conn = a11y.clone();
                 let (n, p) = (name.clone(), path.clone());
                 calls.push(Box::pin(async move {
@@ -436,7 +450,7 @@ async fn main() {
             .build()
             .await
             .unwrap();
-        let gi = getitems_runs(&a11y, &window.app).await;
+        let gi = getitems_runs(&a11y, &window.app, subject.reports_showing).await;
         let engine = Engine::new(Arc::new(backend));
         let session = engine
             .connect(&ConnectTarget::WindowTitle(subject.title.into()))

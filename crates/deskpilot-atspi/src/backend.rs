@@ -168,9 +168,39 @@ impl AtspiBackend {
         Ok(index)
     }
 
+    /// Remembers the action names a walk read, in the kept identities of an app whose events
+    /// are watched: until an event names the element, they are not asked again. (No event
+    /// announces new action names; an action is looked up by name again when it is done.)
+    fn keep_actions(&self, app: &str, tree: &Tree) {
+        let mut kept = self.kept.lock().expect("kept");
+        let Some(index) = kept.get_mut(app) else {
+            return;
+        };
+        let index = Arc::make_mut(index);
+        for tn in &tree.nodes {
+            if !tn
+                .node
+                .interfaces
+                .contains(deskpilot_core::model::Interface::Action)
+            {
+                continue;
+            }
+            if let Some(identity) = index.identities.get_mut(&tn.node.id)
+                && identity.actions.is_none()
+            {
+                identity.actions = Some(tn.node.actions.clone());
+            }
+        }
+    }
+
     /// `Cache.GetItems` calls made so far (reused answers are not calls).
     pub fn cache_reads(&self) -> u64 {
         self.cache_reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Method calls made so far, to every app (the cost unit of a snapshot).
+    pub fn calls(&self) -> u64 {
+        self.proto.calls()
     }
 
     /// Moves a single node's window-relative bounds (GTK 4.8) to screen coordinates.
@@ -265,7 +295,11 @@ impl Backend for AtspiBackend {
             cached = cache.as_ref().map_or(0, |c| c.identities.len()),
             "prepared"
         );
+        let kept = cache.is_some() && self.kept.lock().expect("kept").contains_key(&root.app);
         let mut tree = walk(&self.proto, root, limits, traits, cache).await?;
+        if kept {
+            self.keep_actions(&root.app, &tree);
+        }
         if traits.window_relative_extents {
             let root_is_window = tree.root().is_some_and(|r| {
                 matches!(

@@ -62,6 +62,7 @@ pub async fn read_cache(proto: &Proto, app: &str) -> zbus::Result<Option<CacheIn
                 description,
                 accessible_id: None,
                 child_count,
+                actions: None,
             },
         );
     }

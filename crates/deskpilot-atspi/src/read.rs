@@ -45,6 +45,9 @@ pub struct Identity {
     /// `None` when the source did not say (the cache has no accessible ids).
     pub accessible_id: Option<String>,
     pub child_count: i32,
+    /// Action names already known: `None` from a fresh read or the cache; a kept identity (an
+    /// app whose events say nothing changed) carries the names its last snapshot read.
+    pub actions: Option<Vec<String>>,
 }
 
 /// Reads a node's identity with four calls in flight at once.
@@ -68,6 +71,7 @@ pub async fn read_identity(
         description: prop_string(&props, "Description"),
         accessible_id: Some(prop_string(&props, "AccessibleId")),
         child_count: prop_i32(&props, "ChildCount").unwrap_or(0),
+        actions: None,
     })
 }
 
@@ -119,10 +123,14 @@ pub async fn complete_node(
                 role,
                 Role::Table | Role::TreeTable | Role::Tree | Role::List | Role::ListBox
             ));
+    // A hidden element has no place on screen: what toolkits answer for one is a leftover or
+    // a sentinel (LibreOffice: INT_MIN or 0x0 for the ~1750 items of its closed menus), and
+    // asking would be most of a Writer walk's calls. Read where showing is on or unknown.
+    let placed = interfaces.contains(Interface::Component) && !states.is_not(State::Showing);
     let (extents, actions, value, text, label) = tokio::join!(
-        optional(interfaces.contains(Interface::Component), proto.extents(id)),
+        optional(placed, proto.extents(id)),
         optional(
-            interfaces.contains(Interface::Action),
+            interfaces.contains(Interface::Action) && identity.actions.is_none(),
             proto.action_names(id)
         ),
         optional(
@@ -145,7 +153,10 @@ pub async fn complete_node(
     if let Some((x, y, w, h)) = extents? {
         node.bounds = Some(Rect::new(x, y, w, h));
     }
-    node.actions = actions?.unwrap_or_default();
+    node.actions = match identity.actions {
+        Some(known) => known,
+        None => actions?.unwrap_or_default(),
+    };
     if let Some(text) = text? {
         node.value = Some(text);
     } else if let Some(props) = value? {

@@ -1,10 +1,12 @@
 //! An app's `Cache.GetItems` answer is kept between snapshots, and what the app's events name
 //! (here a label whose text changed) is read again: the next snapshot shows the change
-//! without reading the whole cache again.
+//! without reading the whole cache again; action names read while it was quiet are not asked
+//! for again.
 
 use std::time::{Duration, Instant};
 
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_core::model::{Interface, State};
 use deskpilot_core::{Backend, WalkLimits};
 use deskpilot_desktop::{Fixture, VirtualDesktop};
 use serde_json::json;
@@ -40,8 +42,9 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
     // Snapshots until two in a row read no cache (the app is quiet and its answer kept).
     let deadline = Instant::now() + Duration::from_secs(15);
     let mut quiet_in_a_row = 0;
+    let mut quiet = None;
     while quiet_in_a_row < 2 {
-        let before = backend.cache_reads();
+        let (before, calls_before) = (backend.cache_reads(), backend.calls());
         let tree = backend
             .snapshot(&window, &WalkLimits::default())
             .await
@@ -52,8 +55,51 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
         } else {
             0
         };
+        quiet = Some((tree, backend.calls() - calls_before));
         assert!(Instant::now() < deadline, "the cache was never reused");
     }
+
+    // A quiet app's action names are not asked again, and are the same as a fresh read's.
+    let (quiet, quiet_calls) = quiet.unwrap();
+    let fresh_backend = AtspiBackend::connect(ConnectOptions {
+        reuse_quiet_cache: false,
+        ..ConnectOptions::new(desktop.session_bus_address())
+    })
+    .await
+    .unwrap();
+    let fresh = fresh_backend
+        .snapshot(&window, &WalkLimits::default())
+        .await
+        .unwrap();
+    let fresh_calls = fresh_backend.calls();
+    let actions = |tree: &deskpilot_core::model::Tree| {
+        tree.nodes
+            .iter()
+            .map(|n| (n.node.id.clone(), n.node.actions.clone()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    assert_eq!(actions(&quiet), actions(&fresh));
+    // Only what the cache holds is kept: the transient children of a container that manages
+    // its descendants (tree and table cells) are read by calls every time.
+    let transient = |index: usize| {
+        let mut parent = quiet.nodes[index].parent;
+        while let Some(p) = parent {
+            if quiet.nodes[p].node.states.is(State::ManagesDescendants) {
+                return true;
+            }
+            parent = quiet.nodes[p].parent;
+        }
+        false
+    };
+    let actionable = (0..quiet.nodes.len())
+        .filter(|&i| quiet.nodes[i].node.interfaces.contains(Interface::Action) && !transient(i))
+        .count() as u64;
+    assert!(actionable > 20, "{actionable} actionable nodes");
+    assert!(
+        quiet_calls + actionable <= fresh_calls,
+        "a quiet snapshot made {quiet_calls} calls, a fresh one {fresh_calls}: the \
+         {actionable} action lists were asked again"
+    );
 
     fixture
         .command("set_label", json!({"text": "Changed by the test"}))

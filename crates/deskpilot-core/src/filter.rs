@@ -92,7 +92,8 @@ impl Filter {
 /// For each node, whether it or something below it can be seen. A node with bounds is in view
 /// when they are not empty, not GTK3's scrolled-out sentinel (INT_MIN), and overlap the bounds
 /// of its root (each subtree of a continued page has its own); a node without bounds is in
-/// view unless all its children are out of view. Computed bottom-up, so a zero-sized container
+/// view unless all its children are out of view; one known not to be showing is out of view
+/// (it has no bounds: backends do not ask hidden elements for theirs). Computed bottom-up, so a zero-sized container
 /// with visible children stays.
 fn in_view(tree: &Tree) -> Vec<bool> {
     let mut root_of = vec![0usize; tree.nodes.len()];
@@ -107,6 +108,7 @@ fn in_view(tree: &Tree) -> Vec<bool> {
             .bounds
             .filter(|b| !b.is_empty());
         let own = match tn.node.bounds {
+            _ if tn.node.states.is_not(State::Showing) => Some(false),
             None => None,
             Some(b) if b.x == i32::MIN || b.y == i32::MIN || b.is_empty() => Some(false),
             Some(b) => Some(screen.is_none_or(|r| b.intersects(&r))),
@@ -119,4 +121,60 @@ fn in_view(tree: &Tree) -> Vec<bool> {
         };
     }
     view
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ElementId, Realization, Rect, StateSet, TreeNode};
+
+    fn node(path: &str, role: Role, showing: bool, bounds: Option<Rect>) -> Node {
+        let mut node = Node::new(ElementId::new(":1.1", path), role);
+        node.states = StateSet::all_known([State::Visible]);
+        node.states.set(State::Showing, showing);
+        node.bounds = bounds;
+        node
+    }
+
+    #[test]
+    fn hidden_elements_without_bounds_are_out_of_view() {
+        // A window; a panel without bounds holding the items of a closed menu, which have no
+        // bounds either (backends do not ask hidden elements); a button beside it.
+        let window = Some(Rect::new(0, 0, 100, 100));
+        let nodes = vec![
+            node("/w", Role::Window, true, window),
+            node("/panel", Role::Generic, true, None),
+            node("/item1", Role::MenuItem, false, None),
+            node("/item2", Role::MenuItem, false, None),
+            node("/ok", Role::Button, true, Some(Rect::new(10, 10, 20, 20))),
+        ];
+        let links: [(Option<usize>, Vec<usize>, u32); 5] = [
+            (None, vec![1, 4], 0),
+            (Some(0), vec![2, 3], 1),
+            (Some(1), vec![], 2),
+            (Some(1), vec![], 2),
+            (Some(0), vec![], 1),
+        ];
+        let tree = Tree {
+            nodes: nodes
+                .into_iter()
+                .zip(links)
+                .map(|(node, (parent, children, depth))| TreeNode {
+                    node,
+                    parent,
+                    children,
+                    depth,
+                    realization: Realization::Complete,
+                })
+                .collect(),
+            pending: Vec::new(),
+        };
+        assert_eq!(in_view(&tree), vec![true, false, false, false, true]);
+        let shown: Vec<usize> = Filter::Interactive
+            .apply(&tree)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(shown, vec![0, 4]);
+    }
 }

@@ -63,9 +63,22 @@ impl Interface {
     }
 }
 
-/// A set of interfaces.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// A set of interfaces; as JSON, the list of their names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "Vec<Interface>", from = "Vec<Interface>")]
 pub struct Interfaces(u16);
+
+impl From<Interfaces> for Vec<Interface> {
+    fn from(set: Interfaces) -> Self {
+        set.iter().collect()
+    }
+}
+
+impl From<Vec<Interface>> for Interfaces {
+    fn from(list: Vec<Interface>) -> Self {
+        list.into_iter().collect()
+    }
+}
 
 impl Interfaces {
     pub fn contains(self, interface: Interface) -> bool {

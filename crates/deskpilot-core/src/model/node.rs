@@ -67,14 +67,15 @@ pub struct Node {
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub value: Option<NodeValue>,
-    #[serde(skip)]
+    #[serde(default)]
     pub states: StateSet,
     /// Action names, as the toolkit names them (`click`, `press`, `activate`, `toggle`).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub actions: Vec<String>,
-    #[serde(skip)]
+    #[serde(default)]
     pub interfaces: Interfaces,
-    /// Bounds in screen coordinates, when the element has any.
+    /// Bounds in screen coordinates, when the element has any: none while it is known not to be
+    /// showing (what toolkits answer for a hidden element is a leftover or a sentinel).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub bounds: Option<Rect>,
     /// The toolkit's stable id for the element (AT-SPI AccessibleId), when set.

@@ -68,8 +68,10 @@ states! {
     ManagesDescendants => "managesdescendants",
 }
 
-/// A set of states that says, for each state, on, off, or unknown.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// A set of states that says, for each state, on, off, or unknown. As JSON: the states that
+/// are on, and those that are unknown (every other state is off).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "StateSetJson", from = "StateSetJson")]
 pub struct StateSet {
     on: u64,
     known: u64,
@@ -143,6 +145,32 @@ impl StateSet {
     }
 }
 
+#[derive(Serialize, Deserialize)]
+struct StateSetJson {
+    on: Vec<State>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unknown: Vec<State>,
+}
+
+impl From<StateSet> for StateSetJson {
+    fn from(set: StateSet) -> Self {
+        StateSetJson {
+            on: set.iter_on().collect(),
+            unknown: set.iter_unknown().collect(),
+        }
+    }
+}
+
+impl From<StateSetJson> for StateSet {
+    fn from(json: StateSetJson) -> Self {
+        let mut set = StateSet::all_known(json.on);
+        for state in json.unknown {
+            set.forget(state);
+        }
+        set
+    }
+}
+
 impl From<State> for &'static str {
     fn from(state: State) -> Self {
         state.name()
@@ -184,5 +212,17 @@ mod tests {
         for &state in State::ALL {
             assert_eq!(State::from_name(state.name()), Some(state));
         }
+    }
+
+    #[test]
+    fn json_says_what_is_on_and_what_is_unknown() {
+        let mut set = StateSet::all_known([State::Focused, State::Showing]);
+        set.forget(State::Enabled);
+        let json = serde_json::to_value(set).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"on": ["focused", "showing"], "unknown": ["enabled"]})
+        );
+        assert_eq!(serde_json::from_value::<StateSet>(json).unwrap(), set);
     }
 }
