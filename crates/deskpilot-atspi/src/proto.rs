@@ -355,16 +355,15 @@ impl Proto {
         Ok(out)
     }
 
-    /// CurrentValue, MinimumValue, MaximumValue, MinimumIncrement (see `accessible_props` on
-    /// `bulk`).
-    pub async fn value_props(&self, id: &ElementId, bulk: bool) -> zbus::Result<Props> {
-        if bulk {
-            return self.call(id, PROPERTIES, "GetAll", &(VALUE,)).await;
-        }
+    /// CurrentValue, and MinimumValue, MaximumValue and MinimumIncrement where the app can
+    /// say: one `Get` each, all in flight at once. Never `GetAll`: ATK's bridge leaves a half
+    /// written reply when one getter fails, and libdbus then aborts the app (Chromium 156's
+    /// sliders fail MinimumValue: a `GetAll` on one killed the browser).
+    pub async fn value_props(&self, id: &ElementId) -> zbus::Result<Props> {
         let get = |name: &'static str| async move {
             let value: zbus::Result<OwnedValue> =
                 self.call(id, PROPERTIES, "Get", &(VALUE, name)).await;
-            value.map(|v| (name.to_owned(), v))
+            (name.to_owned(), value)
         };
         let (current, min, max, step) = tokio::join!(
             get("CurrentValue"),
@@ -372,7 +371,18 @@ impl Proto {
             get("MaximumValue"),
             get("MinimumIncrement"),
         );
-        Ok([current?, min?, max?, step?].into_iter().collect())
+        let mut props = Props::new();
+        props.insert(current.0, current.1?);
+        for (name, value) in [min, max, step] {
+            match value {
+                Ok(value) => {
+                    props.insert(name, value);
+                }
+                Err(e) if crate::cache::is_unreachable(&e) => return Err(e),
+                Err(_) => {}
+            }
+        }
+        Ok(props)
     }
 
     pub async fn character_count(&self, id: &ElementId) -> zbus::Result<i32> {

@@ -137,7 +137,7 @@ pub async fn complete_node(
             // Only range widgets have a meaningful value (LibreOffice gives all its menu items
             // the Value interface: 860 calls a Writer walk would spend on zeros).
             interfaces.contains(Interface::Value) && (role.is_range() || role == Role::Unknown),
-            proto.value_props(id, traits.bulk_properties)
+            proto.value_props(id)
         ),
         optional(wants_text, read_value_text(proto, id, secret)),
         optional(wants_label, read_label(proto, id, traits)),
@@ -162,9 +162,9 @@ pub async fn complete_node(
     } else if let Some(props) = value? {
         node.value = Some(NodeValue::Number {
             current: prop_f64(&props, "CurrentValue").unwrap_or(0.0),
-            min: prop_f64(&props, "MinimumValue").unwrap_or(0.0),
-            max: prop_f64(&props, "MaximumValue").unwrap_or(0.0),
-            step: prop_f64(&props, "MinimumIncrement").unwrap_or(0.0),
+            min: prop_f64(&props, "MinimumValue"),
+            max: prop_f64(&props, "MaximumValue"),
+            step: prop_f64(&props, "MinimumIncrement"),
         });
     }
     Ok(node)

@@ -1,17 +1,16 @@
-//! A browser started without accessibility shows its own window controls but no page:
-//! list_apps flags it blind with the switch that fixes it; started with the switch, it is not
-//! blind.
+//! Debian's Chromium, with and without `--force-renderer-accessibility`: deskpilot sees its
+//! page (not blind) and its reads leave the browser running. (Blindness itself is judged on
+//! fake web runtimes in deskpilot-mcp's tests: this Chromium turns its page accessibility on for
+//! any AT-SPI client, even with `--disable-renderer-accessibility`.)
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use deskpilot_desktop::{McpClient, VirtualDesktop};
+use deskpilot_desktop::{ChromiumPages, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
 
 fn chromium_entry(server: &mut McpClient, desktop: &VirtualDesktop, pid: u32) -> Value {
-    // Wait for Chromium's window on the display before asking deskpilot: a snapshot of a
-    // blind Chromium (which list_apps takes to judge it) makes it drop its AT-SPI root for a
-    // while, so the first list_apps must already see the window.
+    // Wait for Chromium's window on the display: blindness is judged on an app with windows.
     use deskpilot_core::WindowSystem;
     let windows = deskpilot_x11::X11Windows::connect(desktop.display()).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -63,31 +62,25 @@ fn page_and_server(desktop: &VirtualDesktop) -> (String, McpClient) {
     (format!("file://{}", page.display()), server)
 }
 
+/// Chromium 156 started without any switch turns page accessibility on when deskpilot reads
+/// it: not blind, its page is read, and reading it leaves it running.
 #[test]
-fn chromium_without_accessibility_is_flagged_blind_with_the_fix() {
-    let desktop = VirtualDesktop::start().unwrap();
-    let (url, mut server) = page_and_server(&desktop);
-    let blind = desktop.launch_chromium(&url, false).unwrap();
-    let app = chromium_entry(&mut server, &desktop, blind.pid());
-    assert_eq!(app["blind"], true, "{app}");
-    assert!(
-        app["hint"]
-            .as_str()
-            .is_some_and(|h| h.contains("--force-renderer-accessibility")),
-        "{app}"
-    );
-    server.close(Duration::from_secs(5));
+fn chromium_without_the_switch_shows_its_page_to_deskpilot() {
+    sees_the_page_and_survives(ChromiumPages::Default);
 }
 
-/// Ignored in CI: here Chromium started with the switch lost its window after deskpilot's
-/// first look at it in 3 runs out of 4 (a Chromium without the switch drops its AT-SPI root
-/// after a snapshot, too). Run with `cargo test -- --ignored` while that is investigated.
+/// Chromium is not blind, and reading its whole tree leaves it running. (A `Properties.GetAll` on the Value interface of Chromium's sliders made ATK's
+/// bridge write a broken reply, and libdbus aborted the browser: deskpilot asks for values one
+/// property at a time.)
 #[test]
-#[ignore = "Chromium with --force-renderer-accessibility loses its window after a snapshot here (under investigation)"]
-fn chromium_with_accessibility_is_not_blind() {
+fn chromium_with_the_switch_shows_its_page_to_deskpilot() {
+    sees_the_page_and_survives(ChromiumPages::Forced);
+}
+
+fn sees_the_page_and_survives(pages: ChromiumPages) {
     let desktop = VirtualDesktop::start().unwrap();
     let (url, mut server) = page_and_server(&desktop);
-    let seeing = desktop.launch_chromium(&url, true).unwrap();
+    let mut seeing = desktop.launch_chromium(&url, pages).unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let app = chromium_entry(&mut server, &desktop, seeing.pid());
@@ -95,11 +88,26 @@ fn chromium_with_accessibility_is_not_blind() {
             break;
         }
         // The page's tree arrives a moment after the window.
-        assert!(
-            Instant::now() < deadline,
-            "still blind with the switch: {app}"
-        );
+        assert!(Instant::now() < deadline, "still blind ({pages:?}): {app}");
         std::thread::sleep(Duration::from_millis(250));
     }
+    let connected = server.call("connect", json!({"window": "page.html"}));
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("connect failed: {connected}"))
+        .to_owned();
+    for _ in 0..2 {
+        let snapshot = server.call("snapshot", json!({"session": session, "filter": "all"}));
+        assert_eq!(snapshot["isError"], false, "{snapshot}");
+        let tree = snapshot["structuredContent"]["tree"].as_str().unwrap();
+        assert!(tree.contains("button \"Send\""), "{tree}");
+        assert!(
+            tree.contains("slider"),
+            "the browser's sliders were read: {tree}"
+        );
+    }
+    assert!(seeing.is_running(), "Chromium died while deskpilot read it");
+    let app = chromium_entry(&mut server, &desktop, seeing.pid());
+    assert_eq!(app["blind"], false, "{app}");
     server.close(Duration::from_secs(5));
 }

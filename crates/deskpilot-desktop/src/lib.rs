@@ -34,3 +34,4 @@ pub use error::{DesktopError, Result};
 pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use mcp_client::McpClient;
 pub use oracle::{Oracle, OracleEvent};
+pub use real_apps::ChromiumPages;

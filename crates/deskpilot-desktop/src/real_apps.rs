@@ -49,10 +49,10 @@ impl VirtualDesktop {
     }
 
     /// Starts Firefox ESR on `url` with a fresh profile and accessibility on.
-    /// Starts Debian's Chromium on `url` with a fresh profile. Without `accessible` it shows
-    /// only a few nodes on AT-SPI (no page content); with it, `--force-renderer-accessibility`.
-    pub fn launch_chromium(&self, url: &str, accessible: bool) -> Result<App> {
-        let profile = self.dir().join(format!("chromium-profile-{accessible}"));
+    /// Starts Debian's Chromium on `url` with a fresh profile, its page exposed on AT-SPI as
+    /// `pages` says.
+    pub fn launch_chromium(&self, url: &str, pages: ChromiumPages) -> Result<App> {
+        let profile = self.dir().join(format!("chromium-profile-{pages:?}"));
         let mut cmd = self.command("chromium");
         cmd.args([
             "--no-sandbox",
@@ -64,8 +64,14 @@ impl VirtualDesktop {
             "--password-store=basic",
         ])
         .arg(format!("--user-data-dir={}", profile.display()));
-        if accessible {
-            cmd.arg("--force-renderer-accessibility");
+        match pages {
+            ChromiumPages::Default => {}
+            ChromiumPages::Forced => {
+                cmd.arg("--force-renderer-accessibility");
+            }
+            ChromiumPages::Hidden => {
+                cmd.arg("--disable-renderer-accessibility");
+            }
         }
         cmd.arg(url);
         self.launch_with(
@@ -95,4 +101,16 @@ impl VirtualDesktop {
             },
         )
     }
+}
+
+/// How Chromium exposes its pages on AT-SPI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChromiumPages {
+    /// No switch: Chromium 156 turns page accessibility on when an AT-SPI client reads it.
+    Default,
+    /// `--force-renderer-accessibility`.
+    Forced,
+    /// `--disable-renderer-accessibility`: only the browser's own controls, never a page (a
+    /// blind web runtime).
+    Hidden,
 }

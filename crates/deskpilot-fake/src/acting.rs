@@ -69,7 +69,9 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
             Some(NodeValue::Number {
                 current, min, max, ..
             }) => {
-                *current = wanted.clamp(*min, *max);
+                *current = wanted
+                    .max(min.unwrap_or(f64::MIN))
+                    .min(max.unwrap_or(f64::MAX));
             }
             _ => return Err(unsupported("Value")),
         },

@@ -165,9 +165,9 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
                 };
                 node.value = Some(NodeValue::Number {
                     current,
-                    min,
-                    max,
-                    step: 1.0,
+                    min: Some(min),
+                    max: Some(max),
+                    step: Some(1.0),
                 });
             }
             "children" => {

@@ -1,6 +1,7 @@
 //! Which apps deskpilot cannot see into ("blind"): a nearly empty tree, or a web runtime
-//! (Chromium, Electron) that shows its own window controls but no page: without
-//! `--force-renderer-accessibility` Chromium exposes its toolbar and tabs, never a document.
+//! (Chromium, Electron) that shows its own window controls but no page. Builds that keep their
+//! page accessibility off until told (`--force-renderer-accessibility`) look like that; Debian's
+//! Chromium 156 turns it on for any AT-SPI client that reads it.
 
 use std::time::Duration;
 

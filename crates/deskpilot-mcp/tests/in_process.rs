@@ -160,8 +160,8 @@ async fn every_result_fits_its_output_schema() {
     client.cancel().await.unwrap();
 }
 
-/// An app with a nearly empty tree (Chromium without --force-renderer-accessibility shows 4
-/// nodes) is flagged blind, with the switch that helps.
+/// An app with a nearly empty tree is flagged blind, and so is a web runtime that shows its
+/// own controls but no page; both with the switch that helps. One with a page is not.
 #[tokio::test]
 async fn a_nearly_empty_app_is_flagged_blind_with_a_hint() {
     let fake = Arc::new(FakeBackend::new());
@@ -169,6 +169,21 @@ async fn a_nearly_empty_app_is_flagged_blind_with_a_hint() {
     fake.add_app(
         "application \"Chromium\" pid=77 toolkit=Chromium\n  window \"Page - Chromium\"\n    generic\n      generic\n",
     );
+    let browser = |name: &str, page: &str| {
+        let mut app = format!(
+            "application \"{name}\" pid=78 toolkit=Electron\n  window \"{name}\"\n    toolbar\n"
+        );
+        for i in 0..12 {
+            app.push_str(&format!("      button \"Tool {i}\"\n"));
+        }
+        app.push_str(page);
+        app
+    };
+    fake.add_app(&browser("Chat", ""));
+    fake.add_app(&browser(
+        "Notes",
+        "    document \"Notes\"\n      button \"Save\"\n",
+    ));
     let client = client_for(fake).await;
     let result = client
         .call_tool(CallToolRequestParams::new("list_apps").with_arguments(args(json!({}))))
@@ -184,6 +199,9 @@ async fn a_nearly_empty_app_is_flagged_blind_with_a_hint() {
             .clone()
     };
     assert_eq!(by_name("Editor")["blind"], false);
+    assert_eq!(by_name("Chat")["blind"], true);
+    assert!(by_name("Chat")["hint"].as_str().is_some());
+    assert_eq!(by_name("Notes")["blind"], false);
     let chromium = by_name("Chromium");
     assert_eq!(chromium["blind"], true);
     assert!(

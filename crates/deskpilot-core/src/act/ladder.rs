@@ -687,6 +687,10 @@ fn preflight(action: &Action, subject: &Subject) -> Result<()> {
     Ok(())
 }
 
+fn bound(value: Option<f64>) -> String {
+    value.map_or_else(|| "unknown".to_owned(), |v| v.to_string())
+}
+
 /// A number that read back different from the one set, when the app was asked outright.
 fn clamped(action: &Action, before: &Observation, after: &Observation) -> Option<Error> {
     let Action::SetValue(super::action::ValueInput::Number(wanted)) = action else {
@@ -701,13 +705,17 @@ fn clamped(action: &Action, before: &Observation, after: &Observation) -> Option
     else {
         return None;
     };
-    let outside = *wanted < *min || *wanted > *max;
+    let outside = min.is_some_and(|m| *wanted < m) || max.is_some_and(|m| *wanted > m);
     let moved =
         before.target.as_ref().and_then(value_text) != after.target.as_ref().and_then(value_text);
     (outside || moved).then(|| {
         Error::new(
             Code::ValueClamped,
-            format!("asked for {wanted}, the app kept {current} (range {min} to {max})"),
+            format!(
+                "asked for {wanted}, the app kept {current} (range {} to {})",
+                bound(*min),
+                bound(*max)
+            ),
             "choose a value within the range",
         )
     })

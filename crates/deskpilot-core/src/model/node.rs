@@ -38,12 +38,13 @@ impl std::fmt::Display for ElementId {
 pub enum NodeValue {
     /// The text of an editable or text element.
     Text { text: String },
-    /// A number within a range (sliders, spin buttons, progress bars).
+    /// A number within a range (sliders, spin buttons, progress bars). The bounds and the step
+    /// are unknown (`None`) when the app cannot say (Chromium's sliders fail MinimumValue).
     Number {
         current: f64,
-        min: f64,
-        max: f64,
-        step: f64,
+        min: Option<f64>,
+        max: Option<f64>,
+        step: Option<f64>,
     },
     /// A secret: its text was never read from the app; only its length may be known.
     Redacted { chars: Option<u32> },
