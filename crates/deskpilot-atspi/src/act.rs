@@ -220,6 +220,15 @@ pub async fn toplevel(proto: &Proto, id: &ElementId) -> Result<ElementId, Backen
             None => break,
         }
     }
+    // A parent chain that ends short of the app: an element the app dropped says so.
+    let states = proto
+        .state(id)
+        .await
+        .map_err(|e| to_backend(e, id, "GetState", proto.timeout()))?;
+    let states = crate::mapping::map_states(states, crate::mapping::StateReporting::Complete);
+    if states.is(deskpilot_core::model::State::Defunct) {
+        return Err(BackendError::Defunct { id: id.clone() });
+    }
     Err(BackendError::Unsupported {
         id: id.clone(),
         what: "finding its window (no top-level ancestor)".into(),

@@ -153,12 +153,19 @@ impl FakeBackend {
 
     pub(crate) fn toplevel_of(&self, id: &ElementId) -> Result<ElementId, BackendError> {
         let apps = self.apps.lock().unwrap();
-        apps.iter()
+        let window = apps
+            .iter()
             .filter(|a| a.root.node.id.app == id.app)
             .flat_map(|a| &a.root.children)
             .find(|w| crate::find(w, id).is_some())
-            .map(|w| w.node.id.clone())
-            .ok_or_else(|| BackendError::Defunct { id: id.clone() })
+            .ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
+        if crate::find(window, id).is_some_and(|n| n.orphan) {
+            return Err(BackendError::Unsupported {
+                id: id.clone(),
+                what: "finding its window (no top-level ancestor)".into(),
+            });
+        }
+        Ok(window.node.id.clone())
     }
 
     /// Runs `f` on the topmost window's deepest node at (x, y), if any.

@@ -44,6 +44,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 children: Vec::new(),
                 inert: extra.inert,
                 deaf: extra.deaf,
+                orphan: extra.orphan,
             },
         ));
     }
@@ -86,6 +87,7 @@ struct Extra {
     toolkit: Option<String>,
     inert: bool,
     deaf: bool,
+    orphan: bool,
 }
 
 fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), String> {
@@ -124,6 +126,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             // Ignores synthetic input as well.
             "deaf" => {
                 extra.deaf = true;
+                continue;
+            }
+            // Its window cannot be found from it.
+            "orphan" => {
+                extra.orphan = true;
                 continue;
             }
             _ => {}

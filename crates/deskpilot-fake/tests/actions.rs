@@ -23,6 +23,7 @@ application "Form" pid=7
     button "Go" actions=click inert bounds=10,180,80,20
     textbox "Name" value=Ann interfaces=text,editable_text bounds=10,210,100,20
     spinbutton "Qty" range=5,0,10 interfaces=value bounds=10,240,100,20
+    checkbox "Stray" actions=click inert orphan bounds=10,270,100,20
 "#;
 
 struct Rig {
@@ -121,6 +122,21 @@ async fn a_lying_semantic_action_falls_through_to_the_pointer() {
         "the window is raised before pointing: {:?}",
         rig.input.sent()
     );
+}
+
+/// An element whose window the app cannot name (its parent chain ends short) is still reached
+/// through the session's window, and the hit test still guards the click.
+#[tokio::test]
+async fn an_element_without_a_known_window_is_reached_through_the_sessions_window() {
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Stray]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert_eq!(report.route.as_ref().unwrap().rung, Rung::Pointer);
+    assert_eq!(clicks(&rig), 1);
 }
 
 #[tokio::test]

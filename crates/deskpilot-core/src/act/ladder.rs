@@ -49,6 +49,9 @@ struct Subject {
     app: ElementId,
     /// The subject is the session's window itself (keys sent to the window, nothing to focus).
     window_level: bool,
+    /// The window the session works on: the element's window when the app cannot say which
+    /// is (a parent walk that ends short of the app).
+    session_root: ElementId,
 }
 
 impl Subject {
@@ -71,11 +74,13 @@ impl Engine {
         action: &Action,
     ) -> Result<ActionReport> {
         let resolved = self.resolve(session, target).await?;
+        let info = self.session(session)?;
         self.run_ladder(
             Subject {
                 resolved,
-                app: self.session(session)?.app.id,
+                app: info.app.id,
                 window_level: false,
+                session_root: info.root,
             },
             action,
         )
@@ -94,6 +99,7 @@ impl Engine {
             },
             app: info.app.id,
             window_level: true,
+            session_root: info.root,
         };
         self.run_ladder(subject, action).await
     }
@@ -368,11 +374,13 @@ impl Engine {
     async fn bring_to_front(&self, subject: &Subject) -> std::result::Result<ElementId, NotSent> {
         let input = self.input_device().map_err(NotSent::Refuse)?;
         let node = subject.node();
-        let window = self
-            .backend()
-            .toplevel(&node.id)
-            .await
-            .map_err(|e| not_foreground(format!("its window is not known: {e}")))?;
+        let window = match self.backend().toplevel(&node.id).await {
+            Ok(window) => window,
+            Err(e @ BackendError::Defunct { .. }) => return Err(NotSent::Fatal(e.into())),
+            // The element was just read, so it exists; its window is then the session's (a
+            // wrong guess is caught by the hit test before any click).
+            Err(_) => subject.session_root.clone(),
+        };
         let windows = self
             .windows_of(&subject.app)
             .await
