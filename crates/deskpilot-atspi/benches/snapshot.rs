@@ -382,7 +382,8 @@ fn target_dir() -> PathBuf {
     dir.join("bench")
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+// The runtime deskpilot's binary uses.
+#[tokio::main(flavor = "current_thread")]
 async fn main() {
     // `cargo bench` passes `--bench`; a name filter selects subjects.
     let filter: Vec<String> = std::env::args()
