@@ -18,6 +18,7 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             args.extend(filter.iter().map(String::as_str));
             crate::test::cargo(&args)
         }
+        "act" => crate::test::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "act"]),
         "screenshot" => crate::test::cargo(&[
             "bench",
             "--package",
@@ -25,6 +26,6 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             "--bench",
             "screenshot",
         ]),
-        other => bail!("unknown benchmark {other:?} (snapshot, screenshot)"),
+        other => bail!("unknown benchmark {other:?} (snapshot, act, screenshot)"),
     }
 }

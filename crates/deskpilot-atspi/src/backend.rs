@@ -381,6 +381,22 @@ impl Backend for AtspiBackend {
         crate::act::toplevel(&self.proto, id).await
     }
 
+    async fn quiet(
+        &self,
+        app: &ElementId,
+        quiet_for: std::time::Duration,
+        within: std::time::Duration,
+    ) -> Option<bool> {
+        // Only a bridge that reports every change can say nothing changed.
+        if !self.traits_of(&app.app).await.complete_events {
+            return None;
+        }
+        self.freshness
+            .as_ref()?
+            .quiet(&app.app, quiet_for, within)
+            .await
+    }
+
     async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
         self.proto
             .parent(id)

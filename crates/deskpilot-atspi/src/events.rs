@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures_util::{FutureExt, StreamExt};
@@ -40,6 +40,8 @@ struct Watch {
     changed: std::sync::Mutex<Option<HashSet<String>>>,
     /// The stream ended (the app left, or the connection broke): nothing it says is fresh.
     dead: AtomicBool,
+    /// Events noted so far (for `quiet`).
+    events: AtomicU64,
 }
 
 /// Event watches on the accessibility bus, one per app.
@@ -72,7 +74,47 @@ impl Freshness {
     /// (no watch, a watch too young to trust, an overflow): nothing read before may be reused.
     pub async fn take(&self, app: &str, timeout: Duration) -> Option<Changed> {
         let watch = self.watch(app).await?;
-        // The ping's reply comes after every event the app sent before it.
+        self.flush(app, &watch, timeout).await?;
+        let changed = watch
+            .changed
+            .lock()
+            .expect("changed")
+            .replace(HashSet::new());
+        if watch.dead.load(Ordering::SeqCst) || watch.since.elapsed() < SETTLE {
+            return None;
+        }
+        changed
+    }
+
+    /// Whether `app` went quiet: no event in a whole `quiet_for` between two pings (so every
+    /// event sent before each ping counted). `Some(false)` when events still came once
+    /// `within` ran out; `None` when its events are not watched (yet) or cannot be trusted.
+    /// Events noted here are still returned by the next `take`.
+    pub async fn quiet(&self, app: &str, quiet_for: Duration, within: Duration) -> Option<bool> {
+        let started = std::time::Instant::now();
+        let watch = self.watches.lock().expect("watches").get(app).cloned()?;
+        if watch.since.elapsed() < SETTLE {
+            return None;
+        }
+        let timeout = within.max(quiet_for);
+        let mut seen = self.flush(app, &watch, timeout).await?;
+        loop {
+            tokio::time::sleep(quiet_for).await;
+            let now = self.flush(app, &watch, timeout).await?;
+            if now == seen {
+                return Some(true);
+            }
+            if started.elapsed() + quiet_for > within {
+                return Some(false);
+            }
+            seen = now;
+        }
+    }
+
+    /// Pings `app` on the bus and notes every event already queued: the ping's reply comes
+    /// after every event the app sent before it. Returns the number of events noted so far;
+    /// `None` when the app did not answer or the watch ended.
+    async fn flush(&self, app: &str, watch: &Watch, timeout: Duration) -> Option<u64> {
         let ping = self.bus.call_method(
             Some(app),
             "/org/a11y/atspi/accessible/root",
@@ -84,7 +126,7 @@ impl Freshness {
         let mut stream = watch.stream.lock().await;
         loop {
             match stream.next().now_or_never() {
-                Some(Some(message)) => note(&watch, message),
+                Some(Some(message)) => note(watch, message),
                 Some(None) => {
                     watch.dead.store(true, Ordering::SeqCst);
                     break;
@@ -92,15 +134,7 @@ impl Freshness {
                 None => break,
             }
         }
-        let changed = watch
-            .changed
-            .lock()
-            .expect("changed")
-            .replace(HashSet::new());
-        if watch.dead.load(Ordering::SeqCst) || watch.since.elapsed() < SETTLE {
-            return None;
-        }
-        changed
+        (!watch.dead.load(Ordering::SeqCst)).then(|| watch.events.load(Ordering::SeqCst))
     }
 
     /// Stops watching apps that are no longer registered (their drain tasks end).
@@ -133,6 +167,7 @@ impl Freshness {
             stream: Mutex::new(stream),
             changed: std::sync::Mutex::new(None),
             dead: AtomicBool::new(false),
+            events: AtomicU64::new(0),
         });
         self.watches
             .lock()
@@ -188,6 +223,7 @@ impl Freshness {
 
 /// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
+    watch.events.fetch_add(1, Ordering::SeqCst);
     let mut changed = watch.changed.lock().expect("changed");
     let path = message
         .ok()

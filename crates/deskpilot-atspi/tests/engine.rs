@@ -207,3 +207,84 @@ async fn a_minimized_window_says_so() {
             .contains("[minimized]")
     );
 }
+
+/// After an action with no postcondition of its own (a plain click), an app whose events
+/// report every change (GTK 3) is known to be done once it goes quiet, and the report says so;
+/// GTK 4's events do not report every change, so there the wait runs its course.
+async fn plain_click_settles(fixture_kind: Fixture) -> deskpilot_core::ActionReport {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(fixture_kind).unwrap();
+    let backend = Arc::new(
+        AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
+            .await
+            .unwrap(),
+    );
+    let engine = Engine::new(backend.clone());
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle(
+            fixture_kind.window_title().into(),
+        ))
+        .await
+        .unwrap()
+        .id;
+    // Snapshots until the app's events are trusted (where they can be): a snapshot that
+    // reads no cache. GTK 4's answers are never kept: two snapshots do.
+    let tries = if fixture_kind == Fixture::Gtk4 { 2 } else { 30 };
+    for _ in 0..tries {
+        let before = backend.cache_reads();
+        engine
+            .snapshot(&session, &SnapshotRequest::default())
+            .await
+            .unwrap();
+        if backend.cache_reads() == before {
+            break;
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let report = engine
+        .act(
+            &session,
+            &Target::Selector(Selector::parse("button[name=Count]").unwrap()),
+            &deskpilot_core::Action::Click {
+                button: deskpilot_core::MouseButton::Left,
+                double: false,
+            },
+        )
+        .await
+        .unwrap();
+    eprintln!("TIMING act {} ms", t0.elapsed().as_millis());
+    // The click happened.
+    fixture
+        .oracle
+        .wait_value("counter", "clicks", json!(1), Duration::from_secs(5))
+        .unwrap();
+    report
+}
+
+#[tokio::test]
+async fn a_quiet_gtk3_app_ends_the_wait_after_a_plain_click() {
+    let report = plain_click_settles(Fixture::Gtk3).await;
+    assert_eq!(report.effect, deskpilot_core::Effect::Unverified);
+    assert!(
+        report
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("events said it was done")),
+        "{}",
+        report.summary()
+    );
+}
+
+#[tokio::test]
+async fn gtk4_events_do_not_end_the_wait() {
+    let report = plain_click_settles(Fixture::Gtk4).await;
+    assert_eq!(report.effect, deskpilot_core::Effect::Unverified);
+    assert!(
+        !report
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("events said it was done")),
+        "{}",
+        report.summary()
+    );
+}

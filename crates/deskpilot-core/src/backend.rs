@@ -177,6 +177,14 @@ pub trait Backend: Send + Sync {
         })
     }
 
+    /// Whether the app went quiet: `Some(true)` once it sent no event for `quiet_for`,
+    /// `Some(false)` when events still came after `within`, `None` when that cannot be known
+    /// (its events are not watched, or its toolkit does not report every change).
+    async fn quiet(&self, app: &ElementId, quiet_for: Duration, within: Duration) -> Option<bool> {
+        let _ = (app, quiet_for, within);
+        None
+    }
+
     /// The top-level window (frame, dialog) that holds the element.
     async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
         Err(BackendError::Unsupported {

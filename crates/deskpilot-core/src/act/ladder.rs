@@ -20,6 +20,9 @@ const EXPECT_WAIT: Duration = Duration::from_millis(1500);
 const ANY_WAIT: Duration = Duration::from_millis(600);
 /// Time between two read-backs.
 const POLL: Duration = Duration::from_millis(40);
+/// An app whose events report every change and that sent none for this long after an action
+/// with no postcondition of its own is done reacting to it.
+const QUIET: Duration = Duration::from_millis(150);
 /// Longest wait for focus to arrive before keys are sent.
 const FOCUS_WAIT: Duration = Duration::from_millis(800);
 
@@ -38,8 +41,12 @@ enum Verdict {
     Met(Observation),
     /// No postcondition of its own, and something changed.
     Changed(Observation),
-    /// Nothing expected was seen before the deadline.
-    Missed(Observation),
+    /// Nothing expected was seen: before the deadline, or (`quiet`) before the app's events
+    /// said it was done.
+    Missed {
+        after: Observation,
+        quiet: bool,
+    },
 }
 
 /// The element an action works on, with what the rungs need to know about it.
@@ -170,20 +177,20 @@ impl Engine {
                 Verdict::Changed(after) => {
                     (Effect::Confirmed, after, unreported.map(str::to_owned))
                 }
-                Verdict::Missed(after) => {
+                Verdict::Missed { after, quiet } => {
                     if let Some(error) = clamped(action, &before, &after) {
                         return Err(error);
                     }
                     if plan.expect == Expect::AnyChange {
-                        (
-                            Effect::Unverified,
-                            after,
-                            Some(
-                                unreported
-                                    .unwrap_or("sent; nothing visible changed on the element or the app's windows")
-                                    .to_owned(),
-                            ),
-                        )
+                        let mut note = unreported
+                            .unwrap_or(
+                                "sent; nothing visible changed on the element or the app's windows",
+                            )
+                            .to_owned();
+                        if quiet {
+                            note.push_str(" (the app's events said it was done)");
+                        }
+                        (Effect::Unverified, after, Some(note))
                     } else if action.safe_to_repeat() {
                         skipped.push(Skipped {
                             rung: step.rung,
@@ -603,18 +610,39 @@ impl Engine {
             EXPECT_WAIT
         };
         let mut last: Option<Observation> = None;
+        let mut asked_quiet = false;
         loop {
             let now = self.observe(subject, expect).await?;
             if *expect != Expect::AnyChange && met(expect, &now) {
                 return Ok(Verdict::Met(now));
             }
-            if *expect == Expect::AnyChange && !changes(before, &now).is_empty() {
+            let changed = !changes(before, &now).is_empty();
+            if *expect == Expect::AnyChange && changed {
                 // Changed: wait until two reads agree (the tree held still).
                 if last.as_ref() == Some(&now) || started.elapsed() >= limit * 2 {
                     return Ok(Verdict::Changed(now));
                 }
+            } else if *expect == Expect::AnyChange && !asked_quiet {
+                // Nothing seen yet: where the app's events report every change, a quiet app
+                // is done (one more look, after the quiet spell, decides).
+                asked_quiet = true;
+                let within = limit.saturating_sub(started.elapsed());
+                if self.backend().quiet(&subject.app, QUIET, within).await == Some(true) {
+                    let now = self.observe(subject, expect).await?;
+                    if changes(before, &now).is_empty() {
+                        return Ok(Verdict::Missed {
+                            after: now,
+                            quiet: true,
+                        });
+                    }
+                    last = Some(now);
+                    continue;
+                }
             } else if started.elapsed() >= limit {
-                return Ok(Verdict::Missed(now));
+                return Ok(Verdict::Missed {
+                    after: now,
+                    quiet: false,
+                });
             }
             last = Some(now);
             tokio::time::sleep(POLL).await;
