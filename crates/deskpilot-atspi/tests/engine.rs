@@ -240,7 +240,6 @@ async fn plain_click_settles(fixture_kind: Fixture) -> deskpilot_core::ActionRep
             break;
         }
     }
-    let t0 = std::time::Instant::now();
     let report = engine
         .act(
             &session,
@@ -252,7 +251,6 @@ async fn plain_click_settles(fixture_kind: Fixture) -> deskpilot_core::ActionRep
         )
         .await
         .unwrap();
-    eprintln!("TIMING act {} ms", t0.elapsed().as_millis());
     // The click happened.
     fixture
         .oracle
