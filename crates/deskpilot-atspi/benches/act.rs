@@ -22,13 +22,9 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
-fn ref_of(text: &str, line_part: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(line_part))
-        .unwrap_or_else(|| panic!("no line with {line_part:?} in\n{text}"));
-    let start = line.find("[ref=").expect("line has a ref") + 5;
-    line[start..].split(']').next().unwrap().to_owned()
+fn ref_of(rendered: &deskpilot_core::Rendered, part: &str) -> String {
+    let found = rendered.ref_on_line(part);
+    found.unwrap_or_else(|| panic!("no ref on a line with {part:?} in\n{}", rendered.text))
 }
 
 // The runtime deskpilot's binary uses.
@@ -55,21 +51,23 @@ async fn main() {
         .unwrap()
         .id;
     // A server that has been running: snapshots until the app's events are trusted.
-    let mut text = String::new();
+    let mut rendered = None;
     for _ in 0..30 {
         let before = backend.cache_reads();
-        text = engine
-            .snapshot(&session, &SnapshotRequest::default())
-            .await
-            .unwrap()
-            .rendered
-            .text;
+        rendered = Some(
+            engine
+                .snapshot(&session, &SnapshotRequest::default())
+                .await
+                .unwrap()
+                .rendered,
+        );
         if backend.cache_reads() == before {
             break;
         }
     }
-    let button = Target::Ref(ref_of(&text, "button \"Count\""));
-    let check = Target::Ref(ref_of(&text, "\"Enable notifications\""));
+    let rendered = rendered.expect("a snapshot");
+    let button = Target::Ref(ref_of(&rendered, "button \"Count\""));
+    let check = Target::Ref(ref_of(&rendered, "\"Enable notifications\""));
     let click = Action::Click {
         button: MouseButton::Left,
         double: false,

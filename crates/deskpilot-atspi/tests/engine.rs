@@ -9,13 +9,9 @@ use deskpilot_core::{Code, ConnectTarget, Engine, Selector, SnapshotRequest, Tar
 use deskpilot_desktop::{Fixture, VirtualDesktop};
 use serde_json::json;
 
-fn ref_in(text: &str, line_part: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(line_part))
-        .unwrap_or_else(|| panic!("no line with {line_part:?} in\n{text}"));
-    let start = line.find("[ref=").expect("line has a ref") + 5;
-    line[start..].split(']').next().unwrap().to_owned()
+fn ref_in(rendered: &deskpilot_core::Rendered, part: &str) -> String {
+    let found = rendered.ref_on_line(part);
+    found.unwrap_or_else(|| panic!("no ref on a line with {part:?} in\n{}", rendered.text))
 }
 
 async fn engine_on(desktop: &VirtualDesktop, fixture: Fixture) -> (Engine, String) {
@@ -48,8 +44,8 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
         first.rendered.text, second.rendered.text,
         "same tree, same refs"
     );
-    let apple = ref_in(&first.rendered.text, "listitem \"Apple\"");
-    let count = ref_in(&first.rendered.text, "button \"Count\"");
+    let apple = ref_in(&first.rendered, "listitem \"Apple\"");
+    let count = ref_in(&first.rendered, "button \"Count\"");
     assert_eq!(
         engine
             .resolve_ref(&s, &apple)
@@ -83,8 +79,8 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
         .snapshot(&s, &SnapshotRequest::default())
         .await
         .unwrap();
-    assert_eq!(ref_in(&third.rendered.text, "button \"Count\""), count);
-    let new_apple = ref_in(&third.rendered.text, "listitem \"Apple\"");
+    assert_eq!(ref_in(&third.rendered, "button \"Count\""), count);
+    let new_apple = ref_in(&third.rendered, "listitem \"Apple\"");
     assert_ne!(new_apple, apple);
     let lines: Vec<&str> = third
         .rendered

@@ -124,6 +124,13 @@ pub struct Rendered {
 }
 
 impl Rendered {
+    /// The ref on the first line that contains `part` (e.g. `button "Save"`), if it has one.
+    pub fn ref_on_line(&self, part: &str) -> Option<String> {
+        let line = self.text.lines().find(|l| l.contains(part))?;
+        let start = line.find("[ref=")? + "[ref=".len();
+        Some(line[start..].split(']').next()?.to_owned())
+    }
+
     /// The token cost estimate used in benchmarks: bytes / 4 per rendered node.
     pub fn tokens_per_node(&self) -> f64 {
         if self.lines == 0 {

@@ -46,13 +46,9 @@ fn sel(text: &str) -> Selector {
     Selector::parse(text).unwrap()
 }
 
-fn ref_in(text: &str, line_part: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(line_part))
-        .unwrap_or_else(|| panic!("no line with {line_part:?} in\n{text}"));
-    let start = line.find("[ref=").expect("line has a ref") + 5;
-    line[start..].split(']').next().unwrap().to_owned()
+fn ref_in(rendered: &deskpilot_core::Rendered, part: &str) -> String {
+    let found = rendered.ref_on_line(part);
+    found.unwrap_or_else(|| panic!("no ref on a line with {part:?} in\n{}", rendered.text))
 }
 
 #[tokio::test]
@@ -115,7 +111,7 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
         .await
         .unwrap();
     assert_eq!(first.rendered.text, second.rendered.text);
-    let ok = ref_in(&first.rendered.text, "button \"OK\"");
+    let ok = ref_in(&first.rendered, "button \"OK\"");
     assert_eq!(engine.resolve_ref(&s, &ok).await.unwrap().node.name, "OK");
 
     // Renamed in place: the old ref is refused, never resolved to the renamed element.
@@ -134,7 +130,7 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
         .snapshot(&s, &SnapshotRequest::default())
         .await
         .unwrap();
-    let apply = ref_in(&third.rendered.text, "button \"Apply\"");
+    let apply = ref_in(&third.rendered, "button \"Apply\"");
     assert_ne!(apply, ok);
     assert!(
         engine
@@ -147,7 +143,7 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
 
     // Removed: stale.
     fake.remove(&id(":1.1", "/cancel"));
-    let cancel = ref_in(&third.rendered.text, "button \"Cancel\"");
+    let cancel = ref_in(&third.rendered, "button \"Cancel\"");
     assert_eq!(
         engine.resolve_ref(&s, &cancel).await.unwrap_err().code,
         Code::StaleRef
@@ -162,8 +158,8 @@ async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
         .snapshot(&s, &SnapshotRequest::default())
         .await
         .unwrap();
-    let apple = ref_in(&snap.rendered.text, "\"Apple\"");
-    let banana = ref_in(&snap.rendered.text, "\"Banana\"");
+    let apple = ref_in(&snap.rendered, "\"Apple\"");
+    let banana = ref_in(&snap.rendered, "\"Banana\"");
     // The app reorders by reusing its row objects: same paths, swapped content.
     fake.edit(&id(":1.1", "/apple"), |n| n.node.name = "Banana".into());
     fake.edit(&id(":1.1", "/banana"), |n| n.node.name = "Apple".into());
@@ -177,7 +173,7 @@ async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
         .snapshot(&s, &SnapshotRequest::default())
         .await
         .unwrap();
-    let new_apple = ref_in(&fresh.rendered.text, "\"Apple\"");
+    let new_apple = ref_in(&fresh.rendered, "\"Apple\"");
     let resolved = engine.resolve_ref(&s, &new_apple).await.unwrap();
     assert_eq!(resolved.node.id, id(":1.1", "/banana"));
 }
@@ -195,8 +191,8 @@ async fn refs_are_bound_to_their_session() {
         .snapshot(&b, &SnapshotRequest::default())
         .await
         .unwrap();
-    let ok_a = ref_in(&snap_a.rendered.text, "button \"OK\"");
-    let ok_b = ref_in(&snap_b.rendered.text, "button \"OK\"");
+    let ok_a = ref_in(&snap_a.rendered, "button \"OK\"");
+    let ok_b = ref_in(&snap_b.rendered, "button \"OK\"");
     assert_ne!(ok_a, ok_b, "refs are unique across the whole engine");
     let error = engine.resolve_ref(&b, &ok_a).await.unwrap_err();
     assert_eq!(error.code, Code::StaleRef);
