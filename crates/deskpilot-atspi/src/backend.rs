@@ -381,6 +381,10 @@ impl Backend for AtspiBackend {
         crate::act::toplevel(&self.proto, id).await
     }
 
+    async fn display_windows(&self) -> Vec<deskpilot_core::ClientWindow> {
+        self.client_windows().await
+    }
+
     async fn quiet(
         &self,
         app: &ElementId,

@@ -280,6 +280,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 for app in &apps {
                     print_app(app);
                 }
+                // Apps deskpilot cannot read at all, and how to fix that.
+                for w in engine.windows_off_the_bus(&apps).await {
+                    let pid = w.pid.map_or("?".into(), |p| p.to_string());
+                    let name = w.process.as_deref().unwrap_or("?");
+                    println!("{name} (pid {pid}) [not on the accessibility bus]");
+                    println!("  window {:?} (X11 0x{:x})", w.title, w.xid);
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

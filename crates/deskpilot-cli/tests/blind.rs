@@ -1,5 +1,6 @@
 //! Debian's Chromium, with and without `--force-renderer-accessibility`: deskpilot sees its
-//! page (not blind) and its reads leave the browser running. (Blindness itself is judged on
+//! page (not blind) and its reads leave the browser running; started with no accessibility at
+//! all it is still listed (blind, with the fix). (Blindness itself is judged on
 //! fake web runtimes in deskpilot-mcp's tests: this Chromium turns its page accessibility on for
 //! any AT-SPI client, even with `--disable-renderer-accessibility`.)
 
@@ -60,6 +61,29 @@ fn page_and_server(desktop: &VirtualDesktop) -> (String, McpClient) {
     let mut server = McpClient::spawn(cmd).unwrap();
     server.initialize();
     (format!("file://{}", page.display()), server)
+}
+
+/// Chromium started with no accessibility variable in its environment never registers on
+/// AT-SPI: list_apps still names it, from its window on the display, as blind, with how to
+/// switch its accessibility on.
+#[test]
+fn chromium_off_the_bus_is_listed_blind_with_the_fix() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let (url, mut server) = page_and_server(&desktop);
+    let browser = desktop
+        .launch_chromium(&url, ChromiumPages::OffTheBus)
+        .unwrap();
+    let app = chromium_entry(&mut server, &desktop, browser.pid());
+    assert_eq!(app["blind"], true, "{app}");
+    assert!(
+        app["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("GNOME_ACCESSIBILITY=1")),
+        "{app}"
+    );
+    assert!(app.get("toolkit").is_none(), "{app}");
+    assert!(app["windows"][0]["x11_window"].is_u64(), "{app}");
+    server.close(Duration::from_secs(5));
 }
 
 /// Chromium 156 started without any switch turns page accessibility on when deskpilot reads

@@ -185,6 +185,11 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// The display's top-level windows, as the window system knows them (none without one).
+    async fn display_windows(&self) -> Vec<crate::window_system::ClientWindow> {
+        Vec::new()
+    }
+
     /// The top-level window (frame, dialog) that holds the element.
     async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
         Err(BackendError::Unsupported {

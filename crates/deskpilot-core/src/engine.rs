@@ -251,6 +251,15 @@ impl Engine {
         Ok(self.backend.apps().await?)
     }
 
+    /// Windows on the display whose process is not among `apps` (not on the accessibility
+    /// bus: deskpilot cannot read them, only say that they are there).
+    pub async fn windows_off_the_bus(
+        &self,
+        apps: &[AppInfo],
+    ) -> Vec<crate::window_system::ClientWindow> {
+        crate::window_system::off_the_bus(apps, &self.backend.display_windows().await)
+    }
+
     /// Opens a session on the app or window `target` names.
     pub async fn connect(&self, target: &ConnectTarget) -> Result<SessionInfo> {
         let apps = self.apps().await?;

@@ -2,6 +2,7 @@
 //! knows them (X11 today). Backends use it where the tree alone is not enough: GTK 4.8 reports
 //! window-relative extents, and only the display server knows where the window is.
 
+use crate::app::AppInfo;
 use crate::model::Rect;
 
 /// One top-level client window.
@@ -13,6 +14,8 @@ pub struct ClientWindow {
     pub title: String,
     /// The client area in screen coordinates.
     pub bounds: Rect,
+    /// The name of the window's process, where the system can tell.
+    pub process: Option<String>,
 }
 
 /// A display server's list of top-level windows. Every call is bounded in time.
@@ -40,5 +43,60 @@ pub fn window_for<'a>(
                 .find(|c| c.bounds.width == w && c.bounds.height == h)
                 .copied()
         }),
+    }
+}
+
+/// Windows on the display whose process has no app on the accessibility bus: deskpilot sees
+/// them only from outside (an app started without its accessibility switched on). A window
+/// without a pid is left out: whose it is cannot be told.
+pub fn off_the_bus(apps: &[AppInfo], windows: &[ClientWindow]) -> Vec<ClientWindow> {
+    let pids: std::collections::HashSet<u32> = apps.iter().filter_map(|a| a.pid).collect();
+    let xids: std::collections::HashSet<u32> = apps
+        .iter()
+        .flat_map(|a| a.windows.iter().filter_map(|w| w.x11_window))
+        .collect();
+    windows
+        .iter()
+        .filter(|w| w.pid.is_some_and(|p| !pids.contains(&p)) && !xids.contains(&w.xid))
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ElementId;
+
+    fn window(xid: u32, pid: Option<u32>, title: &str) -> ClientWindow {
+        ClientWindow {
+            xid,
+            pid,
+            title: title.into(),
+            bounds: Rect::new(0, 0, 100, 100),
+            process: None,
+        }
+    }
+
+    #[test]
+    fn windows_of_processes_without_an_app_are_off_the_bus() {
+        let app = AppInfo {
+            id: ElementId::new(":1.5", "/root"),
+            name: "Editor".into(),
+            pid: Some(10),
+            toolkit: None,
+            toolkit_version: None,
+            windows: Vec::new(),
+            responding: true,
+        };
+        let windows = [
+            window(1, Some(10), "Editor"),
+            window(2, Some(20), "Browser"),
+            window(3, None, "Unknown owner"),
+        ];
+        let off: Vec<u32> = off_the_bus(&[app], &windows)
+            .iter()
+            .map(|w| w.xid)
+            .collect();
+        assert_eq!(off, vec![2]);
     }
 }

@@ -69,17 +69,18 @@ impl VirtualDesktop {
             ChromiumPages::Forced => {
                 cmd.arg("--force-renderer-accessibility");
             }
-            ChromiumPages::Hidden => {
-                cmd.arg("--disable-renderer-accessibility");
+            ChromiumPages::OffTheBus => {
+                cmd.env_remove("QT_ACCESSIBILITY")
+                    .env_remove("GNOME_ACCESSIBILITY");
             }
         }
         cmd.arg(url);
-        self.launch_with(
-            cmd,
-            LaunchOptions {
-                registration: Registration::Within(SLOW_START),
-            },
-        )
+        let registration = match pages {
+            // It never registers: do not wait for it.
+            ChromiumPages::OffTheBus => Registration::DontWait,
+            _ => Registration::Within(SLOW_START),
+        };
+        self.launch_with(cmd, LaunchOptions { registration })
     }
 
     pub fn launch_firefox(&self, url: &str) -> Result<App> {
@@ -110,7 +111,9 @@ pub enum ChromiumPages {
     Default,
     /// `--force-renderer-accessibility`.
     Forced,
-    /// `--disable-renderer-accessibility`: only the browser's own controls, never a page (a
-    /// blind web runtime).
-    Hidden,
+    /// No accessibility variable in its environment (the desktop sets `QT_ACCESSIBILITY`,
+    /// which Chromium also honours): Chromium 156 then never registers on AT-SPI; only its
+    /// window is on the display. (`--disable-renderer-accessibility` is ignored once an AT-SPI
+    /// client reads it.)
+    OffTheBus,
 }

@@ -49,7 +49,8 @@ pub struct AppOut {
     pub windows: Vec<WindowOut>,
     /// False when the app did not answer in time.
     pub responding: bool,
-    /// Its accessibility tree is (nearly) empty: deskpilot cannot see inside it.
+    /// deskpilot cannot see inside it: its tree is (nearly) empty, or it is not on the
+    /// accessibility bus at all.
     pub blind: bool,
     /// How to make a blind app visible.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,6 +84,39 @@ impl AppOut {
         }
     }
 }
+
+impl AppOut {
+    /// Processes with windows on the display but no app on the accessibility bus, one entry
+    /// each (blind, with how to switch their accessibility on).
+    pub fn off_the_bus(windows: &[deskpilot_core::ClientWindow]) -> Vec<AppOut> {
+        let mut out: Vec<AppOut> = Vec::new();
+        for w in windows {
+            let window = WindowOut {
+                title: w.title.clone(),
+                role: "window".into(),
+                bounds: Some(Bounds::from(w.bounds)),
+                states: Vec::new(),
+                x11_window: Some(w.xid),
+            };
+            match out.iter_mut().find(|a| a.pid == w.pid) {
+                Some(app) => app.windows.push(window),
+                None => out.push(AppOut {
+                    name: w.process.clone().unwrap_or_else(|| w.title.clone()),
+                    pid: w.pid,
+                    toolkit: None,
+                    windows: vec![window],
+                    responding: true,
+                    blind: true,
+                    hint: Some(OFF_THE_BUS_HINT.into()),
+                }),
+            }
+        }
+        out
+    }
+}
+
+/// For an app with windows but no accessibility tree at all.
+const OFF_THE_BUS_HINT: &str = "not on the accessibility bus: restart it with GNOME_ACCESSIBILITY=1 (GTK, Chromium, Electron, Firefox) or QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (Qt), as launch_app does";
 
 /// How to switch an app's accessibility on, by what it looks like.
 fn blind_hint(app: &AppInfo) -> String {

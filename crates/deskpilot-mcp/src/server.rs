@@ -239,11 +239,14 @@ impl DeskpilotServer {
                 .map(|app| crate::blind::is_blind(&self.engine, app)),
         )
         .await;
-        let out: Vec<AppOut> = apps
+        let mut out: Vec<AppOut> = apps
             .iter()
             .zip(blind)
             .map(|(app, blind)| AppOut::new(app, blind))
             .collect();
+        out.extend(AppOut::off_the_bus(
+            &self.engine.windows_off_the_bus(&apps).await,
+        ));
         let mut text = String::new();
         for app in &out {
             let pid = app.pid.map_or("?".into(), |p| p.to_string());

@@ -95,9 +95,15 @@ impl WindowSystem for X11Windows {
             else {
                 continue;
             };
+            let pid = pid.value32().and_then(|mut v| v.next());
             windows.push(ClientWindow {
                 xid,
-                pid: pid.value32().and_then(|mut v| v.next()),
+                pid,
+                // _NET_WM_PID is a pid on this machine (clients set it with WM_CLIENT_MACHINE).
+                process: pid.and_then(|p| {
+                    let comm = std::fs::read_to_string(format!("/proc/{p}/comm")).ok()?;
+                    Some(comm.trim_end().to_owned())
+                }),
                 title: String::from_utf8_lossy(&name.value).into_owned(),
                 bounds: Rect::new(
                     i32::from(origin.dst_x),
