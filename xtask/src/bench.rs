@@ -18,7 +18,7 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             args.extend(filter.iter().map(String::as_str));
             crate::test::cargo(&args)
         }
-        "act" => crate::test::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "act"]),
+        "act" => crate::test::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "act"]),
         "screenshot" => crate::test::cargo(&[
             "bench",
             "--package",

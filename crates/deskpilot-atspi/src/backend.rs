@@ -121,6 +121,10 @@ impl AtspiBackend {
         };
         let kept = self.kept.lock().expect("kept").get(app).cloned();
         if let (Some(changed), Some(kept)) = (&changed, kept) {
+            if changed.is_empty() {
+                // Quiet since the last look: the kept answer as it is.
+                return Ok(Some(kept));
+            }
             let mut index = (*kept).clone();
             let ids: Vec<ElementId> = changed
                 .iter()
@@ -169,7 +173,8 @@ impl AtspiBackend {
     }
 
     /// Remembers the action names a walk read, in the kept identities of an app whose events
-    /// are watched: until an event names the element, they are not asked again. (No event
+    /// are watched (none are kept for others): until an event names the element, they are not
+    /// asked again. (No event
     /// announces new action names; an action is looked up by name again when it is done.)
     fn keep_actions(&self, app: &str, tree: &Tree) {
         let mut kept = self.kept.lock().expect("kept");
@@ -295,11 +300,8 @@ impl Backend for AtspiBackend {
             cached = cache.as_ref().map_or(0, |c| c.identities.len()),
             "prepared"
         );
-        let kept = cache.is_some() && self.kept.lock().expect("kept").contains_key(&root.app);
         let mut tree = walk(&self.proto, root, limits, traits, cache).await?;
-        if kept {
-            self.keep_actions(&root.app, &tree);
-        }
+        self.keep_actions(&root.app, &tree);
         if traits.window_relative_extents {
             let root_is_window = tree.root().is_some_and(|r| {
                 matches!(

@@ -2,13 +2,15 @@
 //! with the refs of a snapshot, and PNG encoded, end to end through the engine. Median of 20;
 //! target: at most 30 ms. Results go to target/bench/screenshot.json.
 
-use std::sync::Arc;
+#[path = "../tests/support/engine.rs"]
+mod support_engine;
+
 use std::time::{Duration, Instant};
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::capture::{Region, ShotRequest};
-use deskpilot_core::{ConnectTarget, Engine, SnapshotRequest, WindowSystem};
+use deskpilot_core::{ConnectTarget, SnapshotRequest, WindowSystem};
 use deskpilot_desktop::{Fixture, VirtualDesktop};
+use support_engine::engine_on;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConfigureWindowAux, ConnectionExt};
 
@@ -50,15 +52,7 @@ fn main() {
         let _app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
         let title = Fixture::Gtk3.window_title();
         resize(&desktop, title);
-        let x11 = Arc::new(deskpilot_x11::X11Windows::connect(desktop.display()).unwrap());
-        let backend = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-            .await
-            .unwrap()
-            .with_window_system(x11);
-        let input = Arc::new(deskpilot_x11::X11Input::connect(desktop.display()).unwrap());
-        let engine = Engine::new(Arc::new(backend))
-            .with_input(input.clone())
-            .with_capture(input);
+        let (_, engine) = engine_on(&desktop).await;
         let session = engine
             .connect(&ConnectTarget::WindowTitle(title.into()))
             .await

@@ -4,7 +4,6 @@
 //! fake web runtimes in deskpilot-mcp's tests: this Chromium turns its page accessibility on for
 //! any AT-SPI client, even with `--disable-renderer-accessibility`.)
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use deskpilot_desktop::{ChromiumPages, McpClient, VirtualDesktop};
@@ -49,15 +48,7 @@ fn page_and_server(desktop: &VirtualDesktop) -> (String, McpClient) {
         "<html><body><h1>Form</h1><button>Send</button><input type=checkbox> Agree</body></html>",
     )
     .unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
-    cmd.args([
-        "mcp",
-        "--bus",
-        desktop.session_bus_address(),
-        "--display",
-        desktop.display(),
-    ])
-    .stderr(Stdio::null());
+    let cmd = McpClient::deskpilot_command(desktop, env!("CARGO_BIN_EXE_deskpilot"), &[]);
     let mut server = McpClient::spawn(cmd).unwrap();
     server.initialize();
     (format!("file://{}", page.display()), server)

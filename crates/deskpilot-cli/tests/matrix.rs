@@ -4,17 +4,19 @@
 //! a row where deskpilot says `confirmed` and the oracle disagrees is a `LIE` and fails the
 //! test. `cargo xtask matrix` prints the tables written to target/matrix/.
 
+#[path = "support/engine.rs"]
+mod support_engine;
+
 use std::fmt::Write as _;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{
     Action, ActionReport, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, OnOff, Selector,
     Target, ValueInput,
 };
 use deskpilot_desktop::{Fixture, Oracle, VirtualDesktop};
 use serde_json::{Value, json};
+use support_engine::engine_on;
 
 /// How long the oracle gets to report an effect.
 const ORACLE_WAIT: Duration = Duration::from_secs(4);
@@ -347,23 +349,13 @@ fn report_table(toolkit: &str, judged: &[Judged]) {
     assert_eq!(failed, 0, "{table}");
 }
 
-async fn engine_on(desktop: &VirtualDesktop) -> Engine {
-    let x11 = Arc::new(deskpilot_x11::X11Windows::connect(desktop.display()).unwrap());
-    let backend = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-        .await
-        .unwrap()
-        .with_window_system(x11);
-    let input = Arc::new(deskpilot_x11::X11Input::connect(desktop.display()).unwrap());
-    Engine::new(Arc::new(backend)).with_input(input)
-}
-
 /// Runs the common rows (with `overrides`: widget -> selector, where a toolkit names or
 /// shapes a widget differently) and `extra` (replacing a common row of the same widget) on a
 /// fixture.
 async fn fixture_matrix(fixture: Fixture, overrides: &[(&str, &'static str)], extra: Vec<Row>) {
     let desktop = VirtualDesktop::start().unwrap();
     let app = desktop.launch_fixture(fixture).unwrap();
-    let engine = engine_on(&desktop).await;
+    let (_, engine) = engine_on(&desktop).await;
     let session = engine
         .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
         .await
@@ -473,7 +465,7 @@ async fn qt5() {
 async fn writer() {
     let desktop = VirtualDesktop::start().unwrap();
     let _writer = desktop.launch_libreoffice(&["--writer"], None).unwrap();
-    let engine = engine_on(&desktop).await;
+    let (_, engine) = engine_on(&desktop).await;
     let deadline = Instant::now() + Duration::from_secs(90);
     let title = loop {
         let apps = engine.apps().await.unwrap_or_default();

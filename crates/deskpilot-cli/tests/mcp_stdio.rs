@@ -1,7 +1,7 @@
 //! `deskpilot mcp` over stdio against the real fixture desktop, spoken line by line as an MCP
 //! host would.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
@@ -24,15 +24,7 @@ fn open_session(server: &mut McpClient, window: &str) -> String {
 }
 
 fn start(desktop: &VirtualDesktop) -> McpClient {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
-    cmd.args([
-        "mcp",
-        "--bus",
-        desktop.session_bus_address(),
-        "--display",
-        desktop.display(),
-    ])
-    .stderr(Stdio::null());
+    let cmd = McpClient::deskpilot_command(desktop, env!("CARGO_BIN_EXE_deskpilot"), &[]);
     McpClient::spawn(cmd).expect("deskpilot mcp starts")
 }
 

@@ -6,14 +6,16 @@
 //! A plain click (no postcondition of its own) waits until something changes or the app is
 //! done; a checkbox toggle waits for its `checked` state.
 
+#[path = "../tests/support/engine.rs"]
+mod support_engine;
+
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::{Action, ConnectTarget, Engine, MouseButton, OnOff, SnapshotRequest, Target};
+use deskpilot_core::{Action, ConnectTarget, MouseButton, OnOff, SnapshotRequest, Target};
 use deskpilot_desktop::{Fixture, VirtualDesktop};
 use serde_json::json;
+use support_engine::engine_on;
 
 const RUNS: usize = 10;
 
@@ -32,17 +34,7 @@ fn ref_of(rendered: &deskpilot_core::Rendered, part: &str) -> String {
 async fn main() {
     let desktop = VirtualDesktop::start().expect("desktop");
     let _fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
-    let windows = deskpilot_x11::X11Windows::connect(desktop.display()).unwrap();
-    let input = Arc::new(deskpilot_x11::X11Input::connect(desktop.display()).unwrap());
-    let backend = Arc::new(
-        AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-            .await
-            .unwrap()
-            .with_window_system(Arc::new(windows)),
-    );
-    let engine = Engine::new(backend.clone())
-        .with_input(input.clone())
-        .with_capture(input);
+    let (backend, engine) = engine_on(&desktop).await;
     let session = engine
         .connect(&ConnectTarget::WindowTitle(
             Fixture::Gtk3.window_title().into(),
