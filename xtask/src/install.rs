@@ -28,6 +28,8 @@ pub const PACKAGES: &[&str] = &[
     "libreoffice-writer",
     // Chromium, to check that list_apps flags a browser without accessibility as blind.
     "chromium",
+    // Firefox ESR: the real-browser tests (reads must never crash it; text outside the BMP).
+    "firefox-esr",
     // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.
     "python3-venv",
     // prlimit, to cap Calc's address space in that test.
@@ -39,7 +41,6 @@ pub const PACKAGES: &[&str] = &[
 
 /// What the benchmarks add: the real applications they measure.
 pub const BENCH_PACKAGES: &[&str] = &[
-    "firefox-esr",
     // gtk4-widget-factory
     "gtk-4-examples",
 ];

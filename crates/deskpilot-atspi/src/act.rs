@@ -106,12 +106,7 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
 /// The index of the action named `name` (case-insensitive), asked name by name: never index 0
 /// by default.
 async fn action_index(proto: &Proto, id: &ElementId, name: &str) -> zbus::Result<Option<i32>> {
-    let count: i32 = {
-        let v: zbus::zvariant::OwnedValue = proto
-            .call(id, PROPERTIES, "Get", &(ACTION, "NActions"))
-            .await?;
-        i32::try_from(v)?
-    };
+    let count = proto.action_count(id).await?;
     for i in 0..count.min(64) {
         let found: String = match proto.call(id, ACTION, "GetName", &(i,)).await {
             Ok(n) => n,

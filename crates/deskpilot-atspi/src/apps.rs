@@ -6,7 +6,7 @@ use futures_util::future::join_all;
 
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
 use crate::proto::{Proto, prop_string};
-use crate::read::AppTraits;
+use crate::read::{ActionList, AppTraits};
 
 /// What the registry knows of one app, plus what it tells about itself.
 pub struct AppRead {
@@ -85,6 +85,14 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         class_names_as_names: gtk4,
         bulk_properties,
         complete_events: toolkit == "gtk" && version.is_some_and(|v| v.starts_with("3.")),
+        action_list: if matches!(
+            toolkit.as_str(),
+            "gtk" | "gail" | "libreoffice" | "vcl" | "chromium" | "electron" | "qt"
+        ) {
+            ActionList::Bulk
+        } else {
+            ActionList::ByIndex
+        },
     }
 }
 
@@ -119,4 +127,25 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
         states,
         x11_window: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gecko_is_never_asked_for_its_action_list() {
+        assert_eq!(
+            traits_for(Some("Gecko"), Some("153.8.0")).action_list,
+            ActionList::ByIndex
+        );
+        assert_eq!(traits_for(None, None).action_list, ActionList::ByIndex);
+        for toolkit in ["GTK", "Qt", "LibreOffice", "Chromium"] {
+            assert_eq!(
+                traits_for(Some(toolkit), None).action_list,
+                ActionList::Bulk,
+                "{toolkit}"
+            );
+        }
+    }
 }

@@ -208,6 +208,12 @@ impl AtspiBackend {
         self.proto.calls()
     }
 
+    /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to the
+    /// app with bus name `app` so far.
+    pub fn sent_to(&self, app: &str, method: &str) -> u64 {
+        self.proto.sent_to(app, method)
+    }
+
     /// Moves a single node's window-relative bounds (GTK 4.8) to screen coordinates.
     async fn place(&self, node: &mut Node, traits: AppTraits) {
         if !traits.window_relative_extents {

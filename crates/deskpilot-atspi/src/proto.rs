@@ -39,6 +39,9 @@ pub struct Proto {
     peers: Arc<Mutex<HashMap<String, zbus::Connection>>>,
     /// Method calls made so far (the cost unit of everything here).
     calls: Arc<std::sync::atomic::AtomicU64>,
+    /// Per app (bus name) and method (`Interface.Method`, the interface's last segment): how
+    /// many calls were sent, so that tests can check what a toolkit was asked.
+    sent: Arc<Mutex<HashMap<(String, String), u64>>>,
     /// Per app: localized action name -> real action name (see `action_names`).
     action_memo: Arc<Mutex<HashMap<(String, String), String>>>,
 }
@@ -50,6 +53,7 @@ impl Proto {
             timeout,
             peers: Arc::default(),
             calls: Arc::default(),
+            sent: Arc::default(),
             action_memo: Arc::default(),
         }
     }
@@ -57,6 +61,17 @@ impl Proto {
     /// Method calls made so far on this connection and its peers.
     pub fn calls(&self) -> u64 {
         self.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to
+    /// `app` (a bus name) so far.
+    pub fn sent_to(&self, app: &str, method: &str) -> u64 {
+        self.sent
+            .lock()
+            .expect("sent map")
+            .get(&(app.to_owned(), method.to_owned()))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Opens a direct connection to `app` at `address` (from `GetApplicationBusAddress`); calls
@@ -112,6 +127,13 @@ impl Proto {
     {
         self.calls
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let short_iface = iface.rsplit('.').next().unwrap_or(iface);
+        *self
+            .sent
+            .lock()
+            .expect("sent map")
+            .entry((id.app.clone(), format!("{short_iface}.{method}")))
+            .or_default() += 1;
         let reply = self
             .connection_for(&id.app)
             .call_method(
@@ -312,16 +334,30 @@ impl Proto {
     }
 
     /// Action names, as the toolkit names them (`click`, `press`), never localized.
-    /// `GetActions` gives localized names (GTK3: "Click") or ";;" (Firefox); the real name
-    /// comes from `GetName`. Within one app a localized name always stands for the same real
-    /// name, so each distinct localized name is asked once per app and remembered: Writer's
-    /// 1400 actionable nodes then cost 1400 calls instead of 2800. An index whose name
-    /// cannot be read (GTK 4.8 labels claim 8 actions and have none) is left out.
-    pub async fn action_names(&self, id: &ElementId) -> zbus::Result<Vec<String>> {
-        let actions: Vec<(String, String, String)> =
-            self.call(id, ACTION, "GetActions", &()).await?;
-        let names = futures_util::future::join_all(actions.iter().take(64).enumerate().map(
-            |(i, (localized, _, _))| async move {
+    /// `GetActions` gives localized names (GTK3: "Click"); the real name comes from `GetName`.
+    /// Within one app a localized name always stands for the same real name, so each distinct
+    /// localized name is asked once per app and remembered: Writer's 1400 actionable nodes
+    /// then cost 1400 calls instead of 2800. Where `GetActions` may not be asked
+    /// (`ActionList::ByIndex`: Gecko), `NActions` and one `GetName` per index. An index whose
+    /// name cannot be read (GTK 4.8 labels claim 8 actions and have none) is left out.
+    pub async fn action_names(
+        &self,
+        id: &ElementId,
+        listing: crate::read::ActionList,
+    ) -> zbus::Result<Vec<String>> {
+        let localized: Vec<String> = match listing {
+            crate::read::ActionList::Bulk => {
+                let actions: Vec<(String, String, String)> =
+                    self.call(id, ACTION, "GetActions", &()).await?;
+                actions.into_iter().map(|(name, _, _)| name).collect()
+            }
+            crate::read::ActionList::ByIndex => {
+                let count = self.action_count(id).await?;
+                vec![String::new(); count.clamp(0, 64) as usize]
+            }
+        };
+        let names = futures_util::future::join_all(localized.iter().take(64).enumerate().map(
+            |(i, localized)| async move {
                 let key = (id.app.clone(), localized.clone());
                 let memo = !localized.is_empty() && !localized.contains(';');
                 if memo && let Some(name) = self.action_memo.lock().expect("action memo").get(&key)
@@ -353,6 +389,14 @@ impl Proto {
             }
         }
         Ok(out)
+    }
+
+    /// The number of actions the element offers (`Action.NActions`).
+    pub async fn action_count(&self, id: &ElementId) -> zbus::Result<i32> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(ACTION, "NActions"))
+            .await?;
+        i32::try_from(value).map_err(zbus::Error::from)
     }
 
     /// CurrentValue, and MinimumValue, MaximumValue and MinimumIncrement where the app can

@@ -23,6 +23,21 @@ pub struct AppTraits {
     /// The bridge sends an event for every name, state and property change (ATK's bridge:
     /// GTK 3 and LibreOffice's GTK 3 plugin), so a quiet app's identities can be reused.
     pub complete_events: bool,
+    /// How the app's action names may be asked.
+    pub action_list: ActionList,
+}
+
+/// How an app's action names may be asked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ActionList {
+    /// `Action.GetActions`, one call for all (GTK, LibreOffice, Chromium, Qt).
+    Bulk,
+    /// `NActions`, then `GetName` per index. Gecko's ATK callbacks return every action string
+    /// from one static buffer, so atk-bridge's `GetActions` (which fetches name, description and
+    /// key binding before appending them) sends a freed pointer when the buffer grows: libdbus
+    /// aborts Firefox on the invalid UTF-8. An unknown bridge is not trusted with it either.
+    #[default]
+    ByIndex,
 }
 
 /// True for a GTK class name standing in for a missing name.
@@ -131,7 +146,7 @@ pub async fn complete_node(
         optional(placed, proto.extents(id)),
         optional(
             interfaces.contains(Interface::Action) && identity.actions.is_none(),
-            proto.action_names(id)
+            proto.action_names(id, traits.action_list)
         ),
         optional(
             // Only range widgets have a meaningful value (LibreOffice gives all its menu items

@@ -21,6 +21,11 @@ struct Cli {
     /// are unknown.
     #[arg(long, global = true, value_name = "DISPLAY")]
     display: Option<String>,
+    /// Talk to every app through the accessibility bus, never over a direct connection, so
+    /// that `dbus-monitor` sees every call (for debugging; slower). Also
+    /// `DESKPILOT_NO_PEERS=1`.
+    #[arg(long, global = true, env = "DESKPILOT_NO_PEERS", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false)]
+    no_peers: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -171,7 +176,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         None => std::env::var("DBUS_SESSION_BUS_ADDRESS")
             .context("no --bus given and DBUS_SESSION_BUS_ADDRESS is not set")?,
     };
-    let mut backend = AtspiBackend::connect(ConnectOptions::new(bus.clone())).await?;
+    let mut options = ConnectOptions::new(bus.clone());
+    options.use_peers = !cli.no_peers;
+    let mut backend = AtspiBackend::connect(options).await?;
     let mut input = None;
     let display = cli.display.or_else(|| std::env::var("DISPLAY").ok());
     let launcher = launcher::ProcessLauncher::new(&bus, display.as_deref());
