@@ -93,6 +93,8 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         } else {
             ActionList::ByIndex
         },
+        marks_surrogates: toolkit == "gecko",
+        inert_editable_text: toolkit == "gecko",
     }
 }
 

@@ -359,7 +359,8 @@ impl Backend for AtspiBackend {
     ) -> Result<TextSlice, BackendError> {
         // The engine refuses secrets before asking; this read needs no text either way.
         let node = self.node(id, Secrecy::InsideSecret).await?;
-        details::text(&self.proto, &node, start, end).await
+        let traits = self.traits_of(&id.app).await;
+        details::text(&self.proto, &node, start, end, traits).await
     }
 
     async fn table(

@@ -5,7 +5,7 @@ use deskpilot_core::{BackendError, TableSlice, TextSlice};
 
 use crate::error::to_backend;
 use crate::proto::Proto;
-use crate::read::{AppTraits, read_node};
+use crate::read::{AppTraits, read_node, unmark_surrogates};
 
 /// The most rows one `read_table` page returns, the most columns it reads (a spreadsheet
 /// reports thousands), the most cells in all, and the deepest a hit-test descends.
@@ -114,12 +114,14 @@ pub async fn hit_test(
     Ok(nodes)
 }
 
-/// Characters `start..end` (explicit end: GTK 4 answers `GetText(0, -1)` with "").
+/// Characters `start..end` (explicit end: GTK 4 answers `GetText(0, -1)` with ""), in the
+/// toolkit's own units (Gecko: UTF-16 units, its markers removed from the text).
 pub async fn text(
     proto: &Proto,
     node: &Node,
     start: u32,
     end: Option<u32>,
+    traits: AppTraits,
 ) -> Result<TextSlice, BackendError> {
     require(node, Interface::Text, "the Text interface")?;
     let err = backend_error(proto, &node.id, "read text");
@@ -127,10 +129,11 @@ pub async fn text(
     let start = start.min(total);
     let end = end.unwrap_or(total).clamp(start, total);
     let text = if end > start {
-        proto
+        let text = proto
             .text(&node.id, start as i32, end as i32)
             .await
-            .map_err(&err)?
+            .map_err(&err)?;
+        unmark_surrogates(text, traits)
     } else {
         String::new()
     };
@@ -217,7 +220,8 @@ async fn cell_text(
     if node.interfaces.contains(Interface::Text) {
         let count = proto.character_count(&cell).await?.max(0);
         if count > 0 {
-            return proto.text(&cell, 0, count.min(1000)).await;
+            let text = proto.text(&cell, 0, count.min(1000)).await?;
+            return Ok(unmark_surrogates(text, traits));
         }
     }
     let mut parts = Vec::new();

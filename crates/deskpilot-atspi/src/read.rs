@@ -25,6 +25,30 @@ pub struct AppTraits {
     pub complete_events: bool,
     /// How the app's action names may be asked.
     pub action_list: ActionList,
+    /// Gecko: text offsets count UTF-16 units, and the text it gives marks the second unit of
+    /// each character outside the Basic Multilingual Plane with a U+FEFF, which is no text.
+    pub marks_surrogates: bool,
+    /// Gecko answers `EditableText` calls on its text fields with success and does nothing
+    /// (its callbacks return early for text roles): the interface is not offered.
+    pub inert_editable_text: bool,
+}
+
+/// Text as the app means it: Gecko's U+FEFF after a character outside the BMP removed.
+pub fn unmark_surrogates(text: String, traits: AppTraits) -> String {
+    if !traits.marks_surrogates || !text.contains('\u{feff}') {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut previous_astral = false;
+    for c in text.chars() {
+        if c == '\u{feff}' && previous_astral {
+            previous_astral = false;
+            continue;
+        }
+        previous_astral = u32::from(c) > 0xFFFF;
+        out.push(c);
+    }
+    out
 }
 
 /// How an app's action names may be asked.
@@ -112,7 +136,10 @@ pub async fn complete_node(
 ) -> zbus::Result<Node> {
     let states = map_states(identity.states, traits.reporting);
     let (role, raw_role) = map_role(identity.role, states.is(State::Editable));
-    let interfaces = map_interfaces(&identity.interfaces);
+    let mut interfaces = map_interfaces(&identity.interfaces);
+    if traits.inert_editable_text {
+        interfaces.remove(Interface::EditableText);
+    }
     let mut node = Node::new(id.clone(), role);
     node.raw_role = raw_role;
     node.states = states;
@@ -154,7 +181,7 @@ pub async fn complete_node(
             interfaces.contains(Interface::Value) && (role.is_range() || role == Role::Unknown),
             proto.value_props(id)
         ),
-        optional(wants_text, read_value_text(proto, id, secret)),
+        optional(wants_text, read_value_text(proto, id, secret, traits)),
         optional(wants_label, read_label(proto, id, traits)),
     );
     // The cache has no ids, and ids are set on few elements (2 of Writer's 1940 nodes): a
@@ -226,7 +253,12 @@ async fn read_label(
 
 /// The text of an editable element, or only its length for a secret (a password field's text
 /// is never requested: GTK 4.8 would hand out the plaintext).
-async fn read_value_text(proto: &Proto, id: &ElementId, secret: bool) -> zbus::Result<NodeValue> {
+async fn read_value_text(
+    proto: &Proto,
+    id: &ElementId,
+    secret: bool,
+    traits: AppTraits,
+) -> zbus::Result<NodeValue> {
     let count = proto.character_count(id).await?.max(0);
     if secret {
         return Ok(NodeValue::Redacted {
@@ -236,13 +268,31 @@ async fn read_value_text(proto: &Proto, id: &ElementId, secret: bool) -> zbus::R
     let text = if count == 0 {
         String::new()
     } else {
-        proto.text(id, 0, count.min(MAX_VALUE_CHARS)).await?
+        let text = proto.text(id, 0, count.min(MAX_VALUE_CHARS)).await?;
+        unmark_surrogates(text, traits)
     };
     Ok(NodeValue::Text { text })
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn gecko_surrogate_markers_are_no_text() {
+        let gecko = super::AppTraits {
+            marks_surrogates: true,
+            ..Default::default()
+        };
+        let read = "Genève ⛰ 🇨\u{feff}🇭\u{feff} 😀\u{feff}x \u{feff}a".to_owned();
+        assert_eq!(
+            super::unmark_surrogates(read.clone(), gecko),
+            "Genève ⛰ 🇨🇭 😀x \u{feff}a"
+        );
+        assert_eq!(
+            super::unmark_surrogates(read.clone(), super::AppTraits::default()),
+            read
+        );
+    }
+
     #[test]
     fn class_names() {
         for name in ["GtkButton", "GtkListItemWidget", "GtkColumnViewCell"] {

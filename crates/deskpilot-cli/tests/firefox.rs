@@ -166,3 +166,63 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
     drop(b.engine);
     b.desktop.stop().unwrap();
 }
+
+/// Gecko counts text in UTF-16 units and marks the second unit of a character outside the BMP
+/// with U+FEFF in what it shows AT-SPI: typed or set, "abc 😀x" and "Genève ⛰ 🇨🇭" must reach
+/// the page whole (the loopback server's oracle) and be reported as they are, confirmed.
+#[tokio::test]
+async fn firefox_text_outside_the_bmp_arrives_whole() {
+    let mut b = browser().await;
+    let typed = b
+        .engine
+        .act(
+            &b.session,
+            &target("textbox[name=City]"),
+            &Action::TypeText("abc 😀x 𝄞".into()),
+        )
+        .await
+        .unwrap();
+    eprintln!("typed: {}", typed.summary());
+    assert_eq!(
+        typed.effect,
+        deskpilot_core::Effect::Confirmed,
+        "{}",
+        typed.summary()
+    );
+    let set = b
+        .engine
+        .act(
+            &b.session,
+            &target("textbox[name=City]"),
+            &Action::SetValue(deskpilot_core::ValueInput::Text("Genève ⛰ 🇨🇭 😀".into())),
+        )
+        .await
+        .unwrap();
+    eprintln!("set: {}", set.summary());
+    assert_eq!(
+        set.effect,
+        deskpilot_core::Effect::Confirmed,
+        "{}",
+        set.summary()
+    );
+    assert!(!set.summary().contains('\u{feff}'), "{}", set.summary());
+    b.engine
+        .act(
+            &b.session,
+            &target("button[name*=Send]"),
+            &Action::Click {
+                button: MouseButton::Left,
+                double: false,
+            },
+        )
+        .await
+        .unwrap();
+    let form = b
+        .receiver
+        .next_form(Duration::from_secs(20))
+        .expect("the form was not submitted");
+    assert_eq!(form.field("city"), Some("Genève ⛰ 🇨🇭 😀"));
+    b.assert_alive("typing outside the BMP");
+    drop(b.engine);
+    b.desktop.stop().unwrap();
+}

@@ -35,6 +35,12 @@ pub enum Code {
     ValueClamped,
     /// Every route was tried and none changed anything.
     NoEffect,
+    /// The action changed the element, but not to what was asked (the report says what it
+    /// holds now); it is not repeated.
+    UnexpectedEffect,
+    /// Synthetic input stopped part way (a timeout): some of it was delivered, not all; the
+    /// message says how much. Not retryable: repeating would deliver the first part twice.
+    InputIncomplete,
     /// No synthetic input or screen capture here (no X11 display, e.g. Wayland).
     InputUnavailable,
 }
@@ -61,6 +67,8 @@ impl Code {
             Code::WindowNotForeground => "window_not_foreground",
             Code::ValueClamped => "value_clamped",
             Code::NoEffect => "no_effect",
+            Code::UnexpectedEffect => "unexpected_effect",
+            Code::InputIncomplete => "input_incomplete",
             Code::InputUnavailable => "input_unavailable",
         }
     }

@@ -286,8 +286,12 @@ impl InputDevice for FakeInput {
             if node.deaf {
                 return;
             }
+            let mut text = text.to_owned();
+            if node.garbles {
+                text.pop();
+            }
             match &mut node.node.value {
-                Some(NodeValue::Text { text: now }) => now.push_str(text),
+                Some(NodeValue::Text { text: now }) => now.push_str(&text),
                 Some(NodeValue::Redacted { chars: Some(n) }) => *n += text.chars().count() as u32,
                 _ => {}
             }

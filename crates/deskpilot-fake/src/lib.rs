@@ -37,6 +37,9 @@ pub struct FakeNode {
     pub inert: bool,
     /// Ignores synthetic input too.
     pub deaf: bool,
+    /// Typed text arrives changed: its last character is lost (as text outside the BMP once
+    /// arrived wrong in Firefox).
+    pub garbles: bool,
     /// Its parent chain does not reach the app: asking for its window fails (as a LibreOffice
     /// paragraph's once did).
     pub orphan: bool,

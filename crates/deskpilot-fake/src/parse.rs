@@ -44,6 +44,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 children: Vec::new(),
                 inert: extra.inert,
                 deaf: extra.deaf,
+                garbles: extra.garbles,
                 orphan: extra.orphan,
             },
         ));
@@ -87,6 +88,7 @@ struct Extra {
     toolkit: Option<String>,
     inert: bool,
     deaf: bool,
+    garbles: bool,
     orphan: bool,
 }
 
@@ -126,6 +128,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             // Ignores synthetic input as well.
             "deaf" => {
                 extra.deaf = true;
+                continue;
+            }
+            // Typed text arrives without its last character.
+            "garbles" => {
+                extra.garbles = true;
                 continue;
             }
             // Its window cannot be found from it.

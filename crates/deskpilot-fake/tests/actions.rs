@@ -24,6 +24,7 @@ application "Form" pid=7
     textbox "Name" value=Ann interfaces=text,editable_text bounds=10,210,100,20
     spinbutton "Qty" range=5,0,10 interfaces=value bounds=10,240,100,20
     checkbox "Stray" actions=click inert orphan bounds=10,270,100,20
+    textbox "Mangler" [editable] value= interfaces=text garbles bounds=10,300,100,20
 "#;
 
 struct Rig {
@@ -179,6 +180,36 @@ async fn when_no_route_has_an_effect_the_action_fails() {
     assert_eq!(error.code, Code::NoEffect, "{error:?}");
     assert!(error.message.contains("semantic") && error.message.contains("pointer"));
     assert_eq!(clicks(&rig), 1, "the pointer was tried once");
+}
+
+/// A value that changed, but not to what was asked, is its own outcome: not `no_effect`, and
+/// no further rung on top of it (Firefox once garbled text outside the BMP this way).
+#[tokio::test]
+async fn a_wrong_effect_is_reported_as_such() {
+    let rig = rig(true).await;
+    let error = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("textbox[name=Mangler]"),
+            &Action::SetValue(ValueInput::Text("hello".into())),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::UnexpectedEffect, "{error:?}");
+    assert!(!error.retryable());
+    assert!(
+        error.message.contains(r#""" -> "hell""#),
+        "{}",
+        error.message
+    );
+    let typed = rig
+        .input
+        .sent()
+        .iter()
+        .filter(|s| s.starts_with("text"))
+        .count();
+    assert_eq!(typed, 1, "{:?}", rig.input.sent());
 }
 
 #[tokio::test]

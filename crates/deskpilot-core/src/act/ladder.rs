@@ -191,6 +191,20 @@ impl Engine {
                             note.push_str(" (the app's events said it was done)");
                         }
                         (Effect::Unverified, after, Some(note))
+                    } else if value_moved(&plan.expect, &before, &after) {
+                        // A wrong effect is its own outcome: never "no effect", never
+                        // another rung on top of it.
+                        return Err(Error::new(
+                            Code::UnexpectedEffect,
+                            format!(
+                                "{} {reference}: the element changed, but not to {} ({}), via {}",
+                                action.verb(),
+                                expected(&plan.expect),
+                                changes(&before, &after).join("; "),
+                                route.how
+                            ),
+                            "read the element with get_properties: it holds something else than asked; set it again (perhaps other text or another way) only after checking",
+                        ));
                     } else if action.safe_to_repeat() {
                         skipped.push(Skipped {
                             rung: step.rung,
@@ -783,6 +797,16 @@ fn met(expect: &Expect, now: &Observation) -> bool {
                 || (node.role == Role::Menu && node.states.is(State::Selected))
         }
     }
+}
+
+/// True when the value a value postcondition watches changed, yet not as expected.
+fn value_moved(expect: &Expect, before: &Observation, after: &Observation) -> bool {
+    let watches_value = matches!(
+        expect,
+        Expect::Text(_) | Expect::Chars(_) | Expect::Number(_)
+    );
+    let value = |o: &Observation| o.target.as_ref().map(|t| t.value.clone());
+    watches_value && value(before) != value(after)
 }
 
 /// The postcondition in words.

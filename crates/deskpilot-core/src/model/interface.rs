@@ -85,6 +85,10 @@ impl Interfaces {
         self.0 & (1 << interface as u8) != 0
     }
 
+    pub fn remove(&mut self, interface: Interface) {
+        self.0 &= !(1 << interface as u16);
+    }
+
     pub fn insert(&mut self, interface: Interface) {
         self.0 |= 1 << interface as u8;
     }
