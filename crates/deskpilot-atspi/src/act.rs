@@ -41,7 +41,7 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                 .map_err(|e| fail(e, "Action.DoAction"))?
         }
         NativeOp::SetText(text) => proto
-            .call::<_, bool>(id, EDITABLE_TEXT, "SetTextContents", &(text.as_str(),))
+            .call::<_, bool>(id, EDITABLE_TEXT, "SetTextContents", &(text.expose(),))
             .await
             .map_err(|e| fail(e, "EditableText.SetTextContents"))?,
         NativeOp::SetNumber(n) => {
@@ -77,13 +77,13 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                 .map_err(|e| fail(e, "Text.CharacterCount"))?;
             // ATK's bridge takes the length in UTF-8 bytes (a character count cut
             // "ünïcode ✓" short in Writer); Qt's takes UTF-16 units, never more than bytes.
-            let length = text.len() as i32;
+            let length = text.expose().len() as i32;
             proto
                 .call::<_, bool>(
                     id,
                     EDITABLE_TEXT,
                     "InsertText",
-                    &(count, text.as_str(), length),
+                    &(count, text.expose(), length),
                 )
                 .await
                 .map_err(|e| fail(e, "EditableText.InsertText"))?

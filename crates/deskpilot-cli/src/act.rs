@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use anyhow::anyhow;
 use clap::{Subcommand, ValueEnum};
-use deskpilot_core::{Action, Chord, Engine, MouseButton, OnOff, Selector, Target, ValueInput};
+use deskpilot_core::{
+    Action, Chord, Engine, InputText, MouseButton, OnOff, Selector, Target, ValueInput,
+};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Button {
@@ -47,6 +49,9 @@ pub enum ActCommand {
         /// Focus this element first.
         #[arg(long, value_name = "SELECTOR")]
         into: Option<String>,
+        /// Keep the text secret: the result shows the field's length only.
+        #[arg(long)]
+        secret: bool,
         #[arg(long)]
         json: bool,
     },
@@ -68,6 +73,9 @@ pub enum ActCommand {
         /// Treat the value as a number.
         #[arg(long)]
         number: bool,
+        /// Keep the text secret: the result shows the field's length only.
+        #[arg(long, conflicts_with = "number")]
+        secret: bool,
         #[arg(long)]
         json: bool,
     },
@@ -133,9 +141,12 @@ impl ActCommand {
                     double: *double,
                 },
             ),
-            ActCommand::Type { text, into, .. } => {
-                (into.as_deref(), Action::TypeText(text.clone()))
-            }
+            ActCommand::Type {
+                text, into, secret, ..
+            } => (
+                into.as_deref(),
+                Action::TypeText(InputText::new(text.as_str(), *secret)),
+            ),
             ActCommand::Press { key, on, .. } => {
                 let chord: Chord = key.parse().map_err(|e| anyhow!("{e}"))?;
                 (on.as_deref(), Action::PressKey(chord))
@@ -144,16 +155,17 @@ impl ActCommand {
                 selector,
                 value,
                 number,
+                secret,
                 ..
             } => {
                 let value = if *number {
                     ValueInput::Number(
                         value
                             .parse()
-                            .map_err(|_| anyhow!("{value:?} is not a number"))?,
+                            .map_err(|_| anyhow!("--number: the value is not a number"))?,
                     )
                 } else {
-                    ValueInput::Text(value.clone())
+                    ValueInput::Text(InputText::new(value.as_str(), *secret))
                 };
                 (Some(selector), Action::SetValue(value))
             }

@@ -116,7 +116,7 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
             .act(
                 &b.session,
                 &target("textbox[name=City]"),
-                &Action::TypeText(format!("Zoë 東京 {round}")),
+                &Action::TypeText(format!("Zoë 東京 {round}").into()),
             )
             .await
             .unwrap();

@@ -23,8 +23,8 @@ pub mod wait;
 pub mod window_system;
 
 pub use act::{
-    Action, ActionReport, Chord, Direction, Effect, InputDevice, InputError, MouseButton, NativeOp,
-    OnOff, Route, Rung, Skipped, ValueInput,
+    Action, ActionReport, Chord, Direction, Effect, InputDevice, InputError, InputText,
+    MouseButton, NativeOp, OnOff, Route, Rung, Skipped, ValueInput,
 };
 pub use app::{AppInfo, WindowInfo};
 pub use backend::{Backend, BackendError, ProgressSink, Secrecy, WalkLimits};

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use deskpilot_core::act::{
-    Chord, Direction, InputDevice, InputError, Key, MouseButton, NamedKey, WindowAction,
+    Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey, WindowAction,
     WindowState,
 };
 use deskpilot_core::model::{ElementId, NodeValue, Role, State};
@@ -59,10 +59,12 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
         NativeOp::SetText(text) => {
             n.value = Some(if n.role == Role::Password {
                 NodeValue::Redacted {
-                    chars: Some(text.chars().count() as u32),
+                    chars: Some(text.chars() as u32),
                 }
             } else {
-                NodeValue::Text { text: text.clone() }
+                NodeValue::Text {
+                    text: text.expose().to_owned(),
+                }
             });
         }
         NativeOp::SetNumber(wanted) => match &mut n.value {
@@ -76,7 +78,7 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
             _ => return Err(unsupported("Value")),
         },
         NativeOp::AppendText(more) => match &mut n.value {
-            Some(NodeValue::Text { text }) => text.push_str(more),
+            Some(NodeValue::Text { text }) => text.push_str(more.expose()),
             _ => return Err(unsupported("EditableText")),
         },
         NativeOp::Select | NativeOp::AddToSelection => n.states.set(State::Selected, true),
@@ -147,6 +149,12 @@ impl FakeBackend {
             if node.inert {
                 return Ok(());
             }
+            if node.declines {
+                return Err(BackendError::Unsupported {
+                    id: id.clone(),
+                    what: format!("{op:?} (declined)"),
+                });
+            }
             apply(node, op)
         })
     }
@@ -205,6 +213,8 @@ pub struct FakeInput {
     active: Mutex<Option<u32>>,
     refuse_activation: AtomicBool,
     windows: Mutex<std::collections::HashMap<u32, Option<WindowState>>>,
+    /// Typing stops after this many characters (as a timed-out typing job does).
+    typing_limit: Mutex<Option<usize>>,
 }
 
 impl FakeInput {
@@ -215,7 +225,13 @@ impl FakeInput {
             active: Mutex::new(None),
             refuse_activation: AtomicBool::new(false),
             windows: Mutex::new(std::collections::HashMap::new()),
+            typing_limit: Mutex::new(None),
         }
+    }
+
+    /// Typing stops after `limit` characters with `InputError::Incomplete` (None: no limit).
+    pub fn limit_typing(&self, limit: Option<usize>) {
+        *self.typing_limit.lock().unwrap() = limit;
     }
 
     /// Everything sent so far (`click left 10,20`, `key space`, `text 5 chars`,
@@ -280,13 +296,16 @@ impl InputDevice for FakeInput {
         Ok(())
     }
 
-    async fn type_text(&self, text: &str) -> Result<(), InputError> {
-        self.log(format!("text {} chars", text.chars().count()));
+    async fn type_text(&self, text: &InputText) -> Result<(), InputError> {
+        self.log(format!("text {} chars", text.chars()));
+        let limit = *self.typing_limit.lock().unwrap();
+        let total = text.chars();
+        let sent = limit.unwrap_or(total).min(total);
         self.backend.on_focused(|node| {
             if node.deaf {
                 return;
             }
-            let mut text = text.to_owned();
+            let mut text: String = text.expose().chars().take(sent).collect();
             if node.garbles {
                 text.pop();
             }
@@ -296,6 +315,13 @@ impl InputDevice for FakeInput {
                 _ => {}
             }
         });
+        if sent < total {
+            return Err(InputError::Incomplete {
+                sent,
+                total,
+                why: "the fake's typing limit".into(),
+            });
+        }
         Ok(())
     }
 

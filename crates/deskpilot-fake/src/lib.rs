@@ -37,6 +37,9 @@ pub struct FakeNode {
     pub inert: bool,
     /// Ignores synthetic input too.
     pub deaf: bool,
+    /// Refuses native operations with an error naming the operation, as AT-SPI bridges
+    /// answer a declined call.
+    pub declines: bool,
     /// Typed text arrives changed: its last character is lost (as text outside the BMP once
     /// arrived wrong in Firefox).
     pub garbles: bool,
@@ -137,8 +140,13 @@ impl FakeBackend {
 /// Marks a node inside a secret and drops any text it would show.
 fn keep_secret(node: &mut Node, inside_secret: bool) {
     node.inside_secret = inside_secret;
-    if node.is_secret() && matches!(node.value, Some(NodeValue::Text { .. })) {
-        node.value = Some(NodeValue::Redacted { chars: None });
+    if node.is_secret()
+        && let Some(NodeValue::Text { text }) = &node.value
+    {
+        // Only the length, as the real backends read it.
+        node.value = Some(NodeValue::Redacted {
+            chars: Some(text.chars().count() as u32),
+        });
     }
 }
 

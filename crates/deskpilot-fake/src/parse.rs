@@ -45,6 +45,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 inert: extra.inert,
                 deaf: extra.deaf,
                 garbles: extra.garbles,
+                declines: extra.declines,
                 orphan: extra.orphan,
             },
         ));
@@ -89,6 +90,7 @@ struct Extra {
     inert: bool,
     deaf: bool,
     garbles: bool,
+    declines: bool,
     orphan: bool,
 }
 
@@ -128,6 +130,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             // Ignores synthetic input as well.
             "deaf" => {
                 extra.deaf = true;
+                continue;
+            }
+            // Native operations fail, the error naming the operation.
+            "declines" => {
+                extra.declines = true;
                 continue;
             }
             // Typed text arrives without its last character.

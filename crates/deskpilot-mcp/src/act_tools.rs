@@ -1,7 +1,7 @@
 //! The tools that change an app. Listed and callable only with `--allow-input`; without it a
 //! call is refused with `input_not_allowed` (see `DeskpilotServer::call_tool`).
 
-use deskpilot_core::act::{DragEnd, WindowAction};
+use deskpilot_core::act::{DragEnd, InputText, WindowAction};
 use deskpilot_core::{
     Action, ActionReport, Chord, Code, Direction, Error, MouseButton, OnOff, ValueInput,
 };
@@ -137,7 +137,7 @@ impl DeskpilotServer {
         let a: SetValueArgs = args::parse(Some(raw))?;
         let value = match a.value {
             ValueArg::Number(n) => ValueInput::Number(n),
-            ValueArg::Text(t) => ValueInput::Text(t),
+            ValueArg::Text(t) => ValueInput::Text(InputText::new(t, a.secret == Some(true))),
         };
         let report = self
             .engine()
@@ -152,7 +152,7 @@ impl DeskpilotServer {
 
     async fn type_text_impl(&self, raw: JsonObject) -> Result<CallToolResult, Error> {
         let a: TypeTextArgs = args::parse(Some(raw))?;
-        let action = Action::TypeText(a.text);
+        let action = Action::TypeText(InputText::new(a.text, a.secret == Some(true)));
         let report = match a.target {
             Some(target) => {
                 self.engine()

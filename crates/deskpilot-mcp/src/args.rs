@@ -12,7 +12,25 @@ use crate::outcome::invalid_arguments;
 /// Parses a tool's arguments, reporting the first problem as `invalid_arguments`.
 pub fn parse<T: DeserializeOwned>(args: Option<JsonObject>) -> Result<T, Error> {
     let value = serde_json::Value::Object(args.unwrap_or_default());
-    serde_json::from_value(value).map_err(|e| invalid_arguments(e.to_string()))
+    serde_json::from_value(value).map_err(|e| invalid_arguments(without_strings(&e.to_string())))
+}
+
+/// A decoding error without the string values it quotes (`invalid type: string "..."`): an
+/// argument in the wrong place may be a password.
+fn without_strings(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("string \"") {
+        out.push_str(&rest[..at]);
+        out.push_str("a string");
+        let after = &rest[at + "string \"".len()..];
+        rest = match after.find("\", ").or_else(|| after.rfind('"')) {
+            Some(end) => &after[end + 1..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `target`: a ref from a snapshot or find (`e12`), or a selector (`button[name="Save"]`).
@@ -186,6 +204,9 @@ pub struct SetValueArgs {
     pub target: String,
     /// Text replaces the field's text; a number sets a range's value.
     pub value: ValueArg,
+    /// Keep the text secret: the result shows the field's length only, never its value
+    /// (password fields always are).
+    pub secret: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -197,6 +218,9 @@ pub struct TypeTextArgs {
     pub text: String,
     /// Focus this element (ref or selector) first; else keys go to the window's focus.
     pub target: Option<String>,
+    /// Keep the text secret: the result shows the field's length only, never its value
+    /// (password fields always are).
+    pub secret: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -325,4 +349,19 @@ pub struct ScreenshotArgs {
     pub max_size: Option<u32>,
     /// Write the PNG to this file instead of returning it (needs --allow-input).
     pub path: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decoding_errors_quote_no_strings() {
+        let error = super::parse::<super::TypeTextArgs>(
+            serde_json::json!({"session": "s1", "text": "x", "secret": "hunter2"})
+                .as_object()
+                .cloned(),
+        )
+        .unwrap_err();
+        assert!(!error.message.contains("hunter2"), "{}", error.message);
+        assert!(error.message.contains("a string"), "{}", error.message);
+    }
 }

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use deskpilot_core::Engine;
 use deskpilot_fake::FakeBackend;
 use deskpilot_mcp::DeskpilotServer;
-use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use serde_json::{Value, json};
 
@@ -25,15 +24,11 @@ application "Editor" pid=42 toolkit=GTK
         cell "a"
 "#;
 
+mod support;
+
 /// The server on `fake`, in process, and rmcp's client connected to it.
 async fn client_for(fake: Arc<FakeBackend>) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
-    let server = DeskpilotServer::new(Arc::new(Engine::new(fake)));
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.unwrap();
-        let _ = running.waiting().await;
-    });
-    ().serve(client_io).await.unwrap()
+    support::client_for(DeskpilotServer::new(Arc::new(Engine::new(fake)))).await
 }
 
 fn args(value: Value) -> JsonObject {

@@ -4,12 +4,13 @@
 //! Every request runs on a blocking thread under a timeout, so a stuck display server fails
 //! the call instead of stalling the runtime. Keys pressed are always released, also on error.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use deskpilot_core::act::{
-    Chord, Direction, InputDevice, InputError, MouseButton, WindowAction, WindowState,
+    Chord, Direction, InputDevice, InputError, InputText, MouseButton, WindowAction, WindowState,
 };
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
@@ -43,6 +44,10 @@ struct State {
 #[derive(Clone)]
 pub struct X11Input {
     state: Arc<Mutex<State>>,
+    /// Longest any one call may take; typing gets this plus a share per character.
+    timeout: Duration,
+    /// The whole budget of one text, when set (else `timeout` plus 1/500 of it a character).
+    typing_budget: Option<Duration>,
 }
 
 fn display_error(e: impl std::fmt::Display) -> InputError {
@@ -73,7 +78,16 @@ impl X11Input {
                 keymap,
                 net_active_window,
             })),
+            timeout: CALL_TIMEOUT,
+            typing_budget: None,
         })
+    }
+
+    /// The same device with a fixed time budget for typing one text (tests of typing cut
+    /// short).
+    pub fn with_typing_budget(mut self, budget: Duration) -> Self {
+        self.typing_budget = Some(budget);
+        self
     }
 
     /// Runs `f` with the connection on a blocking thread, bounded by `CALL_TIMEOUT`.
@@ -88,12 +102,57 @@ impl X11Input {
                 .map_err(|_| display_error("input lock poisoned"))?;
             f(&mut state)
         });
-        match tokio::time::timeout(CALL_TIMEOUT, task).await {
+        let timeout = self.timeout;
+        match tokio::time::timeout(timeout, task).await {
             Ok(Ok(result)) => result,
             Ok(Err(e)) => Err(display_error(e)),
             Err(_) => Err(display_error(format!(
-                "the display server did not answer within {CALL_TIMEOUT:?}"
+                "the display server did not answer within {timeout:?}"
             ))),
+        }
+    }
+
+    /// Types `keysyms` one by one on a blocking thread, stopping between two characters
+    /// when the time is up. Returns only once no more input can be sent: a timed-out job is
+    /// told to stop and waited for (one character at most), so nothing arrives after the
+    /// answer, and the answer says how much was sent.
+    async fn type_keysyms(&self, keysyms: Vec<Keysym>) -> Result<(), InputError> {
+        let total = keysyms.len();
+        let sent = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let state = self.state.clone();
+        let (job_sent, job_stop) = (sent.clone(), stop.clone());
+        let mut task = tokio::task::spawn_blocking(move || {
+            let mut state = state
+                .lock()
+                .map_err(|_| display_error("input lock poisoned"))?;
+            state.type_keysyms(&keysyms, &job_stop, &job_sent)
+        });
+        let budget = self
+            .typing_budget
+            .unwrap_or(self.timeout + self.timeout / 500 * total as u32);
+        let incomplete = |why: String| InputError::Incomplete {
+            sent: sent.load(Ordering::SeqCst),
+            total,
+            why,
+        };
+        let outcome = match tokio::time::timeout(budget, &mut task).await {
+            Ok(joined) => joined.map_err(display_error).and_then(|r| r),
+            Err(_) => {
+                stop.store(true, Ordering::SeqCst);
+                return Err(match tokio::time::timeout(self.timeout, task).await {
+                    Ok(_) => incomplete(format!("not done within {budget:?}")),
+                    Err(_) => incomplete(format!(
+                        "not done within {budget:?}, and the display server stopped answering: \
+                         a key may still arrive"
+                    )),
+                });
+            }
+        };
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(e) if sent.load(Ordering::SeqCst) > 0 => Err(incomplete(e.to_string())),
+            Err(e) => Err(e),
         }
     }
 }
@@ -145,9 +204,8 @@ impl State {
             return Ok((place.keycode, place.shift));
         }
         let keycode = self.keymap.assign_spare(keysym).ok_or_else(|| {
-            InputError::Untypable(format!(
-                "keysym {keysym:#x}: the keyboard has no spare key to map it to"
-            ))
+            // Never the keysym: it would name a typed character (a password's).
+            InputError::Untypable("a key the layout lacks: no spare keycode to map it to".into())
         })?;
         let per = self.keymap.keysyms_per_keycode.max(1);
         let mut syms = vec![0u32; usize::from(per)];
@@ -160,6 +218,51 @@ impl State {
             .map_err(display_error)?;
         self.sync()?;
         Ok((keycode, false))
+    }
+
+    /// Types each keysym as a key press and release, counting in `sent` the characters
+    /// delivered; stops before the next one once `stop` is set.
+    fn type_keysyms(
+        &mut self,
+        keysyms: &[Keysym],
+        stop: &AtomicBool,
+        sent: &AtomicUsize,
+    ) -> Result<(), InputError> {
+        let spare = self.keymap.spare_count().max(1);
+        let mut remapped = 0usize;
+        for &sym in keysyms {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            if self.keymap.place(sym).is_none() {
+                remapped += 1;
+                if remapped > spare && remapped % spare == 1 {
+                    // The pool wraps: give the app time to translate the keys typed
+                    // through the keycodes about to be remapped.
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+            self.chord(&[sym])?;
+            sent.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// Maps the spare keycodes used since the last call back to nothing.
+    fn restore_spares(&mut self) -> Result<(), InputError> {
+        let per = self.keymap.keysyms_per_keycode.max(1);
+        let nothing = vec![0u32; usize::from(per)];
+        let keycodes = self.keymap.take_assigned();
+        for &keycode in &keycodes {
+            self.conn
+                .change_keyboard_mapping(1, keycode, per, &nothing)
+                .map_err(display_error)?;
+        }
+        if keycodes.is_empty() {
+            Ok(())
+        } else {
+            self.sync()
+        }
     }
 
     /// Presses `keys` in order and releases them in reverse, releasing also when a press
@@ -403,25 +506,13 @@ impl InputDevice for X11Input {
         self.run(move |s| s.chord(&keysyms)).await
     }
 
-    async fn type_text(&self, text: &str) -> Result<(), InputError> {
-        let keysyms: Vec<Keysym> = text.chars().map(char_keysym).collect();
-        self.run(move |s| {
-            let spare = s.keymap.spare_count().max(1);
-            let mut remapped = 0usize;
-            for sym in keysyms {
-                if s.keymap.place(sym).is_none() {
-                    remapped += 1;
-                    if remapped > spare && remapped % spare == 1 {
-                        // The pool wraps: give the app time to translate the keys typed
-                        // through the keycodes about to be remapped.
-                        std::thread::sleep(Duration::from_millis(100));
-                    }
-                }
-                s.chord(&[sym])?;
-            }
-            Ok(())
-        })
-        .await
+    async fn type_text(&self, text: &InputText) -> Result<(), InputError> {
+        self.type_keysyms(text.expose().chars().map(char_keysym).collect())
+            .await
+    }
+
+    async fn restore_keymap(&self) -> Result<(), InputError> {
+        self.run(|s| s.restore_spares()).await
     }
 
     async fn active_window(&self) -> Result<Option<u32>, InputError> {

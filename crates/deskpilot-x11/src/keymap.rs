@@ -72,6 +72,8 @@ pub struct Keymap {
     /// Next spare keycode to hand out (round robin: a remapped keycode is reused as late as
     /// possible, so a client still translating earlier keys sees the mapping it expects).
     next_spare: usize,
+    /// Spare keycodes mapped since the last `take_assigned`.
+    assigned: Vec<u8>,
     pub keysyms_per_keycode: u8,
 }
 
@@ -102,6 +104,7 @@ impl Keymap {
             places,
             spare,
             next_spare: 0,
+            assigned: Vec::new(),
             keysyms_per_keycode,
         }
     }
@@ -122,6 +125,9 @@ impl Keymap {
         let keycode = self.spare[self.next_spare % self.spare.len()];
         self.next_spare += 1;
         self.places.retain(|_, p| p.keycode != keycode);
+        if !self.assigned.contains(&keycode) {
+            self.assigned.push(keycode);
+        }
         self.places.insert(
             keysym,
             Place {
@@ -130,6 +136,14 @@ impl Keymap {
             },
         );
         Some(keycode)
+    }
+
+    /// The spare keycodes mapped since the last call, forgotten (the caller maps them back to
+    /// nothing): what was typed through them stays out of the server's keymap.
+    pub fn take_assigned(&mut self) -> Vec<u8> {
+        let taken = std::mem::take(&mut self.assigned);
+        self.places.retain(|_, p| !taken.contains(&p.keycode));
+        taken
     }
 }
 
@@ -161,6 +175,10 @@ mod tests {
         assert_eq!(map.assign_spare(0x20ac), Some(11));
         assert_eq!(map.assign_spare(0x20ad), Some(12));
         assert_eq!(map.assign_spare(0x20ae), Some(11));
+        assert_eq!(map.take_assigned(), vec![11, 12]);
+        assert_eq!(map.place(0x20ae), None);
+        assert_eq!(map.place(0x20ad), None);
+        assert!(map.take_assigned().is_empty());
         assert_eq!(map.place(0x20ac), None, "keycode 11 was reused");
     }
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::keys::Chord;
+use super::text::InputText;
 
 /// A pointer button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -34,11 +35,10 @@ pub enum Direction {
 }
 
 /// The value `set_value` puts in an element.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ValueInput {
     Number(f64),
-    Text(String),
+    Text(InputText),
 }
 
 /// One verb, aimed at a resolved element.
@@ -52,7 +52,7 @@ pub enum Action {
     /// Put this value in the element outright (text or number).
     SetValue(ValueInput),
     /// Keystrokes into the element (focused first).
-    TypeText(String),
+    TypeText(InputText),
     /// A key or chord, sent to the element's window with the element focused first.
     PressKey(Chord),
     /// Flip a two-state control; with `ensure`, only when it is not already in that state.
@@ -99,6 +99,14 @@ impl Action {
             Action::ScrollIntoView => "scroll_into_view",
             Action::Activate(_) => "activate",
             Action::Scroll { .. } => "scroll",
+        }
+    }
+
+    /// Whether the action carries text the caller asked to keep secret.
+    pub fn secret(&self) -> bool {
+        match self {
+            Action::TypeText(text) | Action::SetValue(ValueInput::Text(text)) => text.is_secret(),
+            _ => false,
         }
     }
 
@@ -161,7 +169,7 @@ pub enum NativeOp {
     /// Run the action with this name (never picked by index).
     DoAction(String),
     /// Replace the element's whole text (EditableText).
-    SetText(String),
+    SetText(InputText),
     /// Set the element's numeric value (Value).
     SetNumber(f64),
     /// Move keyboard focus to the element.
@@ -169,7 +177,7 @@ pub enum NativeOp {
     /// Put the text caret after the last character (nothing selected).
     CaretToEnd,
     /// Insert text after the last character (EditableText).
-    AppendText(String),
+    AppendText(InputText),
     /// Scroll the element's ancestors until it is visible.
     ScrollTo,
     /// Make the element the only selected one in its container (Selection, or a table's

@@ -21,9 +21,10 @@ impl Engine {
         let (start, source) = self.drag_point(session, from).await?;
         let (end, _) = self.drag_point(session, to).await?;
         let info = self.session(session)?;
+        // Held through the read-back: another session's input cannot pass for this drop.
+        let _input = self.input_lock().await;
         let before = self.drag_look(source.as_ref(), &info.app.id).await;
         {
-            let _guard = self.input_lock().await;
             if let Some(xid) = self.window_xid(session).await {
                 input.activate_window(xid).await.map_err(|e| {
                     Error::new(

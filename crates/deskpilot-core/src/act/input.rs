@@ -5,6 +5,7 @@ use async_trait::async_trait;
 
 use super::action::{Direction, MouseButton, WindowAction, WindowState};
 use super::keys::Chord;
+use super::text::InputText;
 
 /// Why synthetic input could not be sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,6 +21,13 @@ pub enum InputError {
     Untypable(String),
     #[error("display server: {0}")]
     Display(String),
+    /// Typing stopped part way: `sent` of `total` characters were delivered (never which).
+    #[error("typing stopped after {sent} of {total} characters: {why}")]
+    Incomplete {
+        sent: usize,
+        total: usize,
+        why: String,
+    },
 }
 
 /// One keyboard and one pointer (the engine serializes their use across sessions).
@@ -48,7 +56,15 @@ pub trait InputDevice: Send + Sync {
     async fn press(&self, chord: &Chord) -> Result<(), InputError>;
 
     /// Types text, any Unicode: characters the keyboard lacks are typed through a spare key.
-    async fn type_text(&self, text: &str) -> Result<(), InputError>;
+    async fn type_text(&self, text: &InputText) -> Result<(), InputError>;
+
+    /// Maps back to nothing the keys remapped to type characters the layout lacks, so that
+    /// typed text (a password's) does not stay readable in the keyboard map. Called once the
+    /// typed text was read back (or the wait for it ended): earlier, the app could still be
+    /// translating those keys.
+    async fn restore_keymap(&self) -> Result<(), InputError> {
+        Ok(())
+    }
 
     /// The window that has the keyboard now (window-system id), if any.
     async fn active_window(&self) -> Result<Option<u32>, InputError>;

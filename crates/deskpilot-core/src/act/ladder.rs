@@ -80,6 +80,10 @@ impl Engine {
         target: &Target,
         action: &Action,
     ) -> Result<ActionReport> {
+        // Held from resolving the target to the last read-back: the plan starts from the
+        // element as it is, and another session's input can neither land between this
+        // action's keys nor confirm its effect.
+        let _input = self.input_lock().await;
         let resolved = self.resolve(session, target).await?;
         let info = self.session(session)?;
         self.run_ladder(
@@ -96,6 +100,7 @@ impl Engine {
 
     /// Does `action` on the session's window itself (keys with no element to focus first).
     pub async fn act_on_window(&self, session: &str, action: &Action) -> Result<ActionReport> {
+        let _input = self.input_lock().await;
         let info = self.session(session)?;
         let node = self.backend().node(&info.root, Secrecy::Plain).await?;
         let subject = Subject {
@@ -111,7 +116,35 @@ impl Engine {
         self.run_ladder(subject, action).await
     }
 
+    /// Climbs the ladder, then maps back the keys typing remapped. Call with the input lock
+    /// held.
     async fn run_ladder(&self, subject: Subject, action: &Action) -> Result<ActionReport> {
+        let mut result = self.climb(subject, action).await;
+        if matches!(action, Action::TypeText(_) | Action::SetValue(_))
+            && let Ok(input) = self.input_device()
+            && let Err(e) = input.restore_keymap().await
+            && let Ok(report) = &mut result
+        {
+            let note = format!("the keys remapped for typing could not be restored: {e}");
+            report.note = Some(match report.note.take() {
+                Some(before) => format!("{before}; {note}"),
+                None => note,
+            });
+        }
+        result
+    }
+
+    /// The ladder itself: the first rung that has an effect, read back.
+    async fn climb(&self, mut subject: Subject, action: &Action) -> Result<ActionReport> {
+        if action.secret() && !subject.resolved.secret {
+            // Text the caller keeps secret: the field is read as a password field from here on
+            // (its length only), so that no report shows what it holds.
+            subject.resolved.node = self
+                .backend()
+                .node(&subject.node().id, Secrecy::InsideSecret)
+                .await?;
+            subject.resolved.secret = true;
+        }
         preflight(action, &subject)?;
         let reference = subject.resolved.reference.clone();
         if let Action::Toggle { ensure: Some(want) } = action
@@ -277,7 +310,6 @@ impl Engine {
             }
             Send::Keys(inputs) => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
-                let _guard = self.input_lock().await;
                 let window = self.bring_to_front(subject).await?;
                 let focused_by = self.focus_for_keys(subject, &window).await?;
                 let focused_here = focused_by.is_some();
@@ -314,11 +346,7 @@ impl Engine {
                         KeyInput::Text(text) => {
                             input.type_text(text).await.map_err(input_failure)?;
                             // Never the text itself: it may be a password.
-                            let n = text.chars().count();
-                            how.push(format!(
-                                "typed {n} character{}",
-                                if n == 1 { "" } else { "s" }
-                            ));
+                            how.push(format!("typed {text}"));
                         }
                     }
                 }
@@ -326,7 +354,6 @@ impl Engine {
             }
             Send::Pointer { button, double } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
-                let _guard = self.input_lock().await;
                 let (x, y, note) = self.pointer_target(subject).await?;
                 input
                     .click(x, y, *button, *double)
@@ -344,7 +371,6 @@ impl Engine {
             }
             Send::Wheel { direction, amount } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
-                let _guard = self.input_lock().await;
                 let (x, y, note) = self.pointer_target(subject).await?;
                 input
                     .scroll(x, y, *direction, *amount)
@@ -780,12 +806,14 @@ fn met(expect: &Expect, now: &Observation) -> bool {
         Expect::OnOff(want) => is_on(node) == Some(*want),
         Expect::Flipped(was) => is_on(node).is_some() && is_on(node) != *was,
         Expect::State { state, on } => node.states.get(*state) == Some(*on),
-        Expect::Text(text) => matches!(&node.value, Some(NodeValue::Text { text: t }) if t == text),
+        Expect::Text(text) => {
+            matches!(&node.value, Some(NodeValue::Text { text: t }) if t == text.expose())
+        }
         Expect::Chars(n) => {
             matches!(node.value, Some(NodeValue::Redacted { chars: Some(c) }) if c == *n)
         }
         Expect::Contains(text) => {
-            matches!(&node.value, Some(NodeValue::Text { text: t }) if t.contains(text.as_str()))
+            matches!(&node.value, Some(NodeValue::Text { text: t }) if t.contains(text.expose()))
         }
         Expect::Number(n) => matches!(
             node.value,
@@ -831,10 +859,7 @@ fn describe(op: &NativeOp) -> String {
         NativeOp::SetNumber(n) => format!("Value.CurrentValue = {n}"),
         NativeOp::GrabFocus => "Component.GrabFocus".into(),
         NativeOp::CaretToEnd => "Text.SetCaretOffset".into(),
-        NativeOp::AppendText(text) => format!(
-            "EditableText.InsertText at the end ({} characters)",
-            text.chars().count()
-        ),
+        NativeOp::AppendText(text) => format!("EditableText.InsertText at the end ({text})"),
         NativeOp::ScrollTo => "Component.ScrollTo".into(),
         NativeOp::Select => "Selection.SelectChild".into(),
         NativeOp::AddToSelection => "Selection.SelectChild (added)".into(),
@@ -859,6 +884,11 @@ fn input_failure(error: InputError) -> NotSent {
             Code::Backend,
             error.to_string(),
             "the display server failed; retry, or restart deskpilot",
+        )),
+        InputError::Incomplete { .. } => NotSent::Fatal(Error::new(
+            Code::InputIncomplete,
+            error.to_string(),
+            "part of the text was typed: read the field (get_properties), then type only what is missing, or replace it all with set_value; do not repeat the call",
         )),
     }
 }

@@ -9,6 +9,7 @@ pub(crate) mod ladder;
 mod observe;
 pub mod plan;
 mod report;
+mod text;
 mod window;
 
 pub use action::{
@@ -18,3 +19,4 @@ pub use drag::DragEnd;
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};
+pub use text::InputText;

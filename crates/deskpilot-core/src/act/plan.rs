@@ -5,6 +5,7 @@
 use super::action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
 use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::report::{Rung, Skipped};
+use super::text::InputText;
 use crate::model::{Interface, Node, NodeValue, Role, State};
 
 /// What one rung sends.
@@ -29,7 +30,7 @@ pub enum Send {
 #[derive(Debug, Clone, PartialEq)]
 pub enum KeyInput {
     Chord(Chord),
-    Text(String),
+    Text(InputText),
     /// When the rung had to focus the element: the caret to the end of its text (focusing
     /// a GTK entry selects all of it, and typing would replace it).
     CaretToEndIfFocused,
@@ -54,11 +55,11 @@ pub enum Expect {
     /// A state reads on (or off).
     State { state: State, on: bool },
     /// The text value is exactly this.
-    Text(String),
+    Text(InputText),
     /// The secret's character count is this.
     Chars(u32),
     /// The text value contains this (typed text).
-    Contains(String),
+    Contains(InputText),
     /// The numeric value is this.
     Number(f64),
     /// A menu's items are showing.
@@ -218,8 +219,8 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
                 KeyInput::Text(text.clone()),
             ]));
             skipped.push(skip(Rung::Pointer, "text is entered with keys"));
-            if node.is_secret() {
-                Expect::Chars(text.chars().count() as u32)
+            if node.is_secret() || text.is_secret() {
+                Expect::Chars(text.chars() as u32)
             } else {
                 Expect::Text(text.clone())
             }
@@ -231,13 +232,13 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
                 skipped.push(skip(Rung::Semantic, "no Value interface"));
             }
             if node.interfaces.contains(Interface::EditableText) {
-                steps.push(semantic(NativeOp::SetText(format_number(*number))));
+                steps.push(semantic(NativeOp::SetText(format_number(*number).into())));
                 steps.push(keys(vec![
                     KeyInput::Chord(Chord {
                         modifiers: vec![Modifier::Ctrl],
                         key: Key::Char('a'),
                     }),
-                    KeyInput::Text(format_number(*number)),
+                    KeyInput::Text(format_number(*number).into()),
                     chord(Key::Named(NamedKey::Enter)),
                 ]));
             } else {
@@ -267,11 +268,11 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             let focused = node.states.is(State::Focused);
             match (&node.value, text_field) {
                 (Some(NodeValue::Redacted { chars: Some(n) }), _) => {
-                    Expect::Chars(n + text.chars().count() as u32)
+                    Expect::Chars(n + text.chars() as u32)
                 }
                 // Focused here, the caret goes to the end: the text grows by what is typed.
                 (Some(NodeValue::Text { text: now }), true) if !focused => {
-                    Expect::Text(format!("{now}{text}"))
+                    Expect::Text(InputText::plain(format!("{now}{}", text.expose())))
                 }
                 (Some(NodeValue::Text { .. }), true) => Expect::Contains(text.clone()),
                 _ => Expect::AnyChange,

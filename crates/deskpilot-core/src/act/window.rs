@@ -37,8 +37,9 @@ impl Engine {
                 "retry; the display server failed",
             )
         };
+        // Held through the read-back: another session's request cannot pass for this one.
+        let _input = self.input_lock().await;
         let before = input.window_state(xid).await.map_err(display)?;
-        let _guard = self.input_lock().await;
         input.window_action(xid, action).await.map_err(display)?;
         let deadline = Instant::now() + WAIT;
         let after = loop {
