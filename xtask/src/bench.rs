@@ -26,6 +26,7 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             "--bench",
             "screenshot",
         ]),
-        other => bail!("unknown benchmark {other:?} (snapshot, act, screenshot)"),
+        "list" => crate::test::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"]),
+        other => bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list)"),
     }
 }

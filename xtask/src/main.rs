@@ -33,7 +33,7 @@ enum Command {
     /// the LibreOffice Calc memory guard) or `screenshot` (a labelled 1280x800 window capture).
     /// Results go to target/bench/.
     Bench {
-        /// Which benchmark (snapshot, screenshot).
+        /// Which benchmark (snapshot, screenshot, act, list).
         which: String,
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,

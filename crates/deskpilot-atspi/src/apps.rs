@@ -4,6 +4,7 @@ use deskpilot_core::model::{ElementId, Rect, Role};
 use deskpilot_core::{AppInfo, BackendError, WindowInfo};
 use futures_util::future::join_all;
 
+use crate::error::{Failure, classify};
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
 use crate::proto::{Proto, prop_string};
 use crate::read::{ActionList, AppTraits};
@@ -23,21 +24,49 @@ pub async fn list_apps(proto: &Proto) -> Result<Vec<AppRead>, BackendError> {
 }
 
 /// Reads one app; an app that does not answer is still listed, marked not responding. The
-/// toolkit is asked first: how the rest may be asked depends on it.
+/// toolkit is asked first, alone: how the rest may be asked depends on it, and an app that
+/// does not answer that one call (frozen, or stopped) is asked nothing more in this listing,
+/// so that it costs one call timeout, not two rounds of them.
 pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
-    let (pid, toolkit, toolkit_version) = tokio::join!(
+    let (pid, toolkit) = tokio::join!(
         proto.pid(&root.app),
         proto.application_prop(root, "ToolkitName"),
-        proto.application_prop(root, "Version"),
     );
+    let timed_out = matches!(&toolkit, Err(e) if classify(e) == Failure::Timeout);
     let toolkit = toolkit.ok().filter(|s| !s.is_empty());
-    let toolkit_version = toolkit_version.ok().filter(|s| !s.is_empty());
-    let mut traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
-    traits.pid = pid.as_ref().ok().copied();
-    let (props, windows) = tokio::join!(
-        proto.accessible_props(root, traits.bulk_properties),
-        proto.children(root),
+    let pid = pid.ok();
+    if timed_out {
+        let mut traits = traits_for(toolkit.as_deref(), None);
+        traits.pid = pid;
+        return AppRead {
+            info: AppInfo {
+                id: root.clone(),
+                name: String::new(),
+                pid,
+                toolkit,
+                toolkit_version: None,
+                windows: Vec::new(),
+                responding: false,
+            },
+            traits,
+        };
+    }
+    let version = async {
+        match &toolkit {
+            Some(_) => proto.application_prop(root, "Version").await.ok(),
+            None => None,
+        }
+    };
+    // Whether properties come in bulk depends on the toolkit's name alone.
+    let bulk = traits_for(toolkit.as_deref(), None).bulk_properties;
+    let (toolkit_version, props, windows) = tokio::join!(
+        version,
+        proto.accessible_props(root, bulk),
+        proto.children(root)
     );
+    let toolkit_version = toolkit_version.filter(|s| !s.is_empty());
+    let mut traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
+    traits.pid = pid;
     let responding = props.is_ok() && windows.is_ok();
     let windows = match windows {
         Ok(ids) => join_all(ids.iter().map(|id| read_window(proto, id, traits)))
@@ -54,7 +83,7 @@ pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
                 .as_ref()
                 .map(|p| prop_string(p, "Name"))
                 .unwrap_or_default(),
-            pid: pid.ok(),
+            pid,
             toolkit,
             toolkit_version,
             windows,

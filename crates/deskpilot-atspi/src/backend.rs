@@ -208,6 +208,11 @@ impl AtspiBackend {
         self.proto.calls()
     }
 
+    /// Calls that timed out so far (each cost a whole call timeout).
+    pub fn timeouts(&self) -> u64 {
+        self.proto.timeouts()
+    }
+
     /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to the
     /// app with bus name `app` so far.
     pub fn sent_to(&self, app: &str, method: &str) -> u64 {

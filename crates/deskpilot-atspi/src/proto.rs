@@ -39,6 +39,8 @@ pub struct Proto {
     peers: Arc<Mutex<HashMap<String, zbus::Connection>>>,
     /// Method calls made so far (the cost unit of everything here).
     calls: Arc<std::sync::atomic::AtomicU64>,
+    /// Calls that timed out (each cost a whole call timeout).
+    timeouts: Arc<std::sync::atomic::AtomicU64>,
     /// Per app (bus name) and method (`Interface.Method`, the interface's last segment): how
     /// many calls were sent, so that tests can check what a toolkit was asked.
     sent: Arc<Mutex<HashMap<(String, String), u64>>>,
@@ -54,6 +56,7 @@ impl Proto {
             peers: Arc::default(),
             calls: Arc::default(),
             sent: Arc::default(),
+            timeouts: Arc::default(),
             action_memo: Arc::default(),
         }
     }
@@ -61,6 +64,11 @@ impl Proto {
     /// Method calls made so far on this connection and its peers.
     pub fn calls(&self) -> u64 {
         self.calls.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Calls that timed out so far.
+    pub fn timeouts(&self) -> u64 {
+        self.timeouts.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to
@@ -147,10 +155,15 @@ impl Proto {
         match reply {
             Ok(reply) => reply.body().deserialize(),
             Err(e) => {
-                if crate::error::classify(&e) == crate::error::Failure::AppGone {
+                match crate::error::classify(&e) {
                     // A dead peer connection: later calls go through the bus (and learn there
                     // that the app is gone).
-                    self.drop_peer(&id.app);
+                    crate::error::Failure::AppGone => self.drop_peer(&id.app),
+                    crate::error::Failure::Timeout => {
+                        self.timeouts
+                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    _ => {}
                 }
                 Err(e)
             }

@@ -127,6 +127,20 @@ fn an_agent_session_over_stdio() {
     assert!(error.get("error").is_some(), "{error}");
     let again = server.call("list_apps", json!({}));
     assert_eq!(again["isError"], false);
+    // JSON that is no JSON-RPC message: an invalid-request error with its id.
+    server.send_line(r#"{"jsonrpc":"2.0","id":78}"#);
+    let error = server.receive();
+    assert_eq!(error["id"], 78, "{error}");
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    // A line over 4 MiB is skipped whole, with an error; the server keeps serving.
+    server.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":80,"method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(5 << 20)
+    ));
+    let error = server.receive();
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    let again = server.call("list_apps", json!({}));
+    assert_eq!(again["isError"], false);
 
     // Closing stdin ends the process promptly.
     let status = server

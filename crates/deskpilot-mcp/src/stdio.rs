@@ -1,7 +1,10 @@
-//! The stdio transport, with one thing rmcp does not do: a line that is not JSON gets a
-//! JSON-RPC parse error (-32700) instead of silence, and the server keeps serving.
+//! The stdio transport, with what rmcp does not do: a line that is not JSON gets a JSON-RPC
+//! parse error (-32700) instead of silence; a JSON value that is neither a request, a
+//! notification nor a response gets an invalid-request error (-32600) carrying its `id`; a
+//! line longer than `MAX_LINE` is skipped with an invalid-request error; and the server keeps
+//! serving.
 //!
-//! stdin -> [line check] -> rmcp -> [line writer] -> stdout; parse errors join the same line
+//! stdin -> [line check] -> rmcp -> [line writer] -> stdout; these errors join the same line
 //! writer, so nothing interleaves and nothing but JSON-RPC reaches stdout.
 
 use std::sync::Arc;
@@ -14,6 +17,8 @@ use tokio::sync::mpsc;
 use crate::{DeskpilotServer, ServeError};
 
 /// The largest request line accepted (a screenshot path or a long text fits easily).
+const MAX_LINE: usize = 4 << 20;
+/// The in-process pipes to and from rmcp.
 const PIPE: usize = 4 << 20;
 
 /// Serves MCP on stdin/stdout until the client closes stdin. Input tools only with
@@ -23,31 +28,35 @@ pub async fn serve_stdio(engine: Arc<Engine>, allow_input: bool) -> Result<(), S
     let (server_out, from_server) = tokio::io::duplex(PIPE);
     let (errors, mut error_lines) = mpsc::channel::<String>(16);
 
-    // stdin: forward JSON lines, answer the rest with a parse error.
+    // stdin: forward JSON-RPC messages, answer the rest with an error.
     let reader = tokio::spawn(async move {
-        let mut lines = BufReader::new(tokio::io::stdin()).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<serde_json::Value>(&line) {
-                Ok(_) => {
-                    if to_server.write_all(line.as_bytes()).await.is_err()
-                        || to_server.write_all(b"\n").await.is_err()
-                    {
-                        break;
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        while let Ok(Some(line)) = read_line(&mut stdin, MAX_LINE).await {
+            let reply = match line {
+                Line::TooLong(len) => {
+                    tracing::warn!(len, "JSON-RPC line over the size cap");
+                    error_reply(
+                        serde_json::Value::Null,
+                        -32600,
+                        &format!(
+                            "Invalid Request: a line of {len} bytes is over the {MAX_LINE}-byte limit"
+                        ),
+                    )
+                }
+                Line::Text(line) if line.trim().is_empty() => continue,
+                Line::Text(line) => match check(&line) {
+                    Ok(()) => {
+                        if to_server.write_all(line.as_bytes()).await.is_err()
+                            || to_server.write_all(b"\n").await.is_err()
+                        {
+                            break;
+                        }
+                        continue;
                     }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "malformed JSON-RPC line");
-                    let reply = serde_json::json!({
-                        "jsonrpc": "2.0",
-                        "id": null,
-                        "error": {"code": -32700, "message": format!("Parse error: {e}")}
-                    });
-                    let _ = errors.send(reply.to_string()).await;
-                }
-            }
+                    Err(reply) => reply,
+                },
+            };
+            let _ = errors.send(reply.to_string()).await;
         }
         // Dropping `to_server` closes rmcp's input: the service ends.
     });
@@ -91,4 +100,122 @@ pub async fn serve_stdio(engine: Arc<Engine>, allow_input: bool) -> Result<(), S
     reader.abort();
     let _ = writer.await;
     result.map(|_| ())
+}
+
+/// One line of stdin, or how long a line over the cap was (it is skipped whole).
+enum Line {
+    Text(String),
+    TooLong(usize),
+}
+
+/// Reads one line (without its newline) of at most `cap` bytes; a longer one is read to its
+/// end and dropped. `None` at the end of input.
+async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+    cap: usize,
+) -> std::io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut len = 0usize;
+    loop {
+        let chunk = reader.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok((len > 0).then(|| finish(line, len, cap)));
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (&chunk[..at], Some(at + 1)),
+            None => (chunk, None),
+        };
+        len += part.len();
+        if len <= cap {
+            line.extend_from_slice(part);
+        } else {
+            line = Vec::new();
+        }
+        let used = done.unwrap_or(chunk.len());
+        reader.consume(used);
+        if done.is_some() {
+            return Ok(Some(finish(line, len, cap)));
+        }
+    }
+}
+
+fn finish(line: Vec<u8>, len: usize, cap: usize) -> Line {
+    if len > cap {
+        Line::TooLong(len)
+    } else {
+        Line::Text(String::from_utf8_lossy(&line).into_owned())
+    }
+}
+
+/// `Ok` for a line rmcp should get (a request, notification or response); else the error
+/// reply: -32700 for no JSON, -32600 (with the message's `id` when it has a usable one) for
+/// JSON that is no JSON-RPC message.
+fn check(line: &str) -> Result<(), serde_json::Value> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+        tracing::warn!(error = %e, "malformed JSON-RPC line");
+        error_reply(
+            serde_json::Value::Null,
+            -32700,
+            &format!("Parse error: {e}"),
+        )
+    })?;
+    let Some(message) = value.as_object() else {
+        // A batch or a bare value: rmcp answers what it understands.
+        return Ok(());
+    };
+    let id = match message.get("id") {
+        Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id.clone(),
+        _ => serde_json::Value::Null,
+    };
+    let is_message = message.get("jsonrpc").and_then(|v| v.as_str()) == Some("2.0")
+        && (message.get("method").is_some_and(|m| m.is_string())
+            || message.contains_key("result")
+            || message.contains_key("error"));
+    if is_message {
+        Ok(())
+    } else {
+        tracing::warn!("a JSON value that is no JSON-RPC message");
+        Err(error_reply(
+            id,
+            -32600,
+            "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method (or a result or error)",
+        ))
+    }
+}
+
+fn error_reply(id: serde_json::Value, code: i32, message: &str) -> serde_json::Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_invalid_request_keeps_its_id() {
+        let reply = check(r#"{"jsonrpc":"2.0","id":78}"#).unwrap_err();
+        assert_eq!(reply["id"], 78);
+        assert_eq!(reply["error"]["code"], -32600);
+        let reply = check(r#"{"jsonrpc":"2.0","id":"a","params":{}}"#).unwrap_err();
+        assert_eq!(reply["id"], "a");
+        let reply = check(r#"{"id":{"x":1},"method":"ping"}"#).unwrap_err();
+        assert_eq!(reply["id"], serde_json::Value::Null);
+        assert_eq!(check("{").unwrap_err()["error"]["code"], -32700);
+        assert!(check(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).is_ok());
+        assert!(check(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_ok());
+    }
+
+    #[tokio::test]
+    async fn lines_over_the_cap_are_skipped_whole() {
+        let input = format!("{}\nshort\n{}", "x".repeat(100), "y".repeat(7));
+        let mut reader = tokio::io::BufReader::with_capacity(8, input.as_bytes());
+        let mut lines = Vec::new();
+        while let Some(line) = read_line(&mut reader, 10).await.unwrap() {
+            lines.push(match line {
+                Line::Text(t) => t,
+                Line::TooLong(n) => format!("too long: {n}"),
+            });
+        }
+        assert_eq!(lines, ["too long: 100", "short", "yyyyyyy"]);
+    }
 }
