@@ -48,7 +48,6 @@ impl VirtualDesktop {
         )
     }
 
-    /// Starts Firefox ESR on `url` with a fresh profile and accessibility on.
     /// Starts Debian's Chromium on `url` with a fresh profile, its page exposed on AT-SPI as
     /// `pages` says.
     pub fn launch_chromium(&self, url: &str, pages: ChromiumPages) -> Result<App> {
@@ -83,10 +82,18 @@ impl VirtualDesktop {
         self.launch_with(cmd, LaunchOptions { registration })
     }
 
+    /// Starts Firefox ESR on `url` with a fresh profile and accessibility on.
     pub fn launch_firefox(&self, url: &str) -> Result<App> {
         let profile = self.dir().join("firefox-profile");
         std::fs::create_dir_all(&profile).map_err(|source| crate::error::DesktopError::Io {
             path: profile.clone(),
+            source,
+        })?;
+        // No first-run tabs: a fresh profile otherwise opens the privacy notice, which fails
+        // offline as a second tab, "Problem loading page".
+        let prefs = profile.join("user.js");
+        std::fs::write(&prefs, FIREFOX_PREFS).map_err(|source| crate::error::DesktopError::Io {
+            path: prefs.clone(),
             source,
         })?;
         let mut cmd = self.command("firefox-esr");
@@ -103,6 +110,16 @@ impl VirtualDesktop {
         )
     }
 }
+
+/// Preferences of the fresh Firefox profile: no first-run pages, no update or telemetry
+/// traffic on a machine with no network.
+const FIREFOX_PREFS: &str = r#"user_pref("datareporting.policy.firstRunURL", "");
+user_pref("datareporting.policy.dataSubmissionEnabled", false);
+user_pref("browser.startup.homepage_override.mstone", "ignore");
+user_pref("browser.aboutwelcome.enabled", false);
+user_pref("app.update.enabled", false);
+user_pref("browser.shell.checkDefaultBrowser", false);
+"#;
 
 /// How Chromium exposes its pages on AT-SPI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
