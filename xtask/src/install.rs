@@ -28,6 +28,12 @@ pub const PACKAGES: &[&str] = &[
     "libreoffice-writer",
     // Chromium, to check that list_apps flags a browser without accessibility as blind.
     "chromium",
+    // Third-party apps of the real-app tests: a GTK 3 editor, a GTK 4 calculator and widget
+    // gallery, a Qt 5 editor.
+    "mousepad",
+    "gnome-calculator",
+    "gtk-4-examples",
+    "featherpad",
     // Firefox ESR: the real-browser tests (reads must never crash it; text outside the BMP).
     "firefox-esr",
     // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.
@@ -40,10 +46,7 @@ pub const PACKAGES: &[&str] = &[
 ];
 
 /// What the benchmarks add: the real applications they measure.
-pub const BENCH_PACKAGES: &[&str] = &[
-    // gtk4-widget-factory
-    "gtk-4-examples",
-];
+pub const BENCH_PACKAGES: &[&str] = &[];
 
 fn installed(package: &str) -> bool {
     Command::new("dpkg-query")

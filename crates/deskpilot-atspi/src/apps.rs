@@ -157,6 +157,7 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
         bounds,
         states,
         x11_window: None,
+        transient_for: None,
     })
 }
 

@@ -253,6 +253,7 @@ impl AtspiBackend {
             let size = window.bounds.map(|b| (b.width, b.height));
             let client = window_for(windows, info.pid, &window.title, size);
             window.x11_window = client.map(|c| c.xid);
+            window.transient_for = client.and_then(|c| c.transient_for);
             if app.traits.window_relative_extents
                 && let (Some(client), Some(bounds)) = (client, window.bounds)
             {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::cache::CacheIndex;
 use crate::error::{Failure, classify, to_backend};
-use crate::proto::Proto;
+use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, complete_node, read_node};
 
 /// AT-SPI's MANAGES_DESCENDANTS state bit.
@@ -219,6 +219,17 @@ fn read_one(
             // Children always come from the element: the cache's `index_in_parent` can be stale
             // (seen on GTK3 combo menus), it leaves out transient children, and GTK 4 caches
             // only what was already asked for.
+            if id.object == ROOT_PATH {
+                // An application's windows are its children whatever its ChildCount says
+                // (GTK 4.8 says 0 on its application object).
+                let mut node = read_node(&proto, &id, traits, secret).await?;
+                if depth >= limits.max_depth {
+                    return Ok((node, None));
+                }
+                let children = proto.children(&id).await?;
+                node.child_count = node.child_count.max(children.len() as u32);
+                return Ok((node, Some(children)));
+            }
             let cached = cache.as_ref().and_then(|c| c.identities.get(&id).cloned());
             match cached {
                 Some(mut identity) => {

@@ -58,6 +58,10 @@ enum Command {
         /// Only the subtree of the element this selector matches (exactly one).
         #[arg(long, value_name = "SELECTOR")]
         within: Option<String>,
+        /// For an app: the window shown in full, by title (default: the active one; the
+        /// others are listed one line each).
+        #[arg(long, value_name = "TITLE")]
+        window: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -302,6 +306,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             filter,
             max_nodes,
             within,
+            window,
             json,
         } => {
             let filter = Filter::from_name(&filter)
@@ -318,6 +323,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 filter,
                 max_nodes,
                 within,
+                window: window.map(deskpilot_core::WindowPick::Title),
                 timeout: Duration::from_secs(10),
                 ..SnapshotRequest::default()
             };
@@ -467,10 +473,12 @@ fn report(error: &deskpilot_core::Error) -> ExitCode {
 /// Opens a session on an app by name or pid, or a window by title.
 async fn connect(engine: &Engine, target: &str) -> anyhow::Result<Option<String>> {
     let apps = engine.apps().await?;
+    // An app by the name `apps` shows comes first (a session over all its windows), then a
+    // window by its title.
     let candidates = [
         target.parse().ok().map(ConnectTarget::Pid),
-        Some(ConnectTarget::WindowTitle(target.to_owned())),
         Some(ConnectTarget::AppName(target.to_owned())),
+        Some(ConnectTarget::WindowTitle(target.to_owned())),
     ];
     let mut last = None;
     for candidate in candidates.into_iter().flatten() {

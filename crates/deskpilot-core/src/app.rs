@@ -35,6 +35,9 @@ pub struct WindowInfo {
     /// The X11 window id, when the window system could map the window to one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub x11_window: Option<u32>,
+    /// The X11 window this one is transient for (a dialog's owner), when known.
+    #[serde(skip)]
+    pub transient_for: Option<u32>,
 }
 
 impl WindowInfo {

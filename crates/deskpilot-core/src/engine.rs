@@ -29,6 +29,9 @@ pub enum Target {
 #[derive(Debug, Clone)]
 pub struct SnapshotRequest {
     pub within: Option<Target>,
+    /// For a session on an app: the window shown in full (default: the active one); the
+    /// others are listed in one line each.
+    pub window: Option<crate::scope::WindowPick>,
     /// Continue a truncated snapshot from the cursor it returned (`within` is then ignored).
     pub cursor: Option<String>,
     pub filter: Filter,
@@ -43,6 +46,7 @@ impl Default for SnapshotRequest {
     fn default() -> Self {
         SnapshotRequest {
             within: None,
+            window: None,
             cursor: None,
             filter: Filter::Interactive,
             max_nodes: 2000,
@@ -280,6 +284,7 @@ impl Engine {
                 refs: RefTable::default(),
                 cursors: HashMap::new(),
                 boxes: Vec::new(),
+                last_active: None,
             },
         );
         Ok(info)
@@ -315,16 +320,26 @@ impl Engine {
         // in order, until the node budget is spent.
         let (mut tree, mut rest, notes) = match &request.cursor {
             None => {
-                let (root, secrecy) = self.root_for(session, request.within.as_ref()).await?;
-                let first = WalkLimits {
-                    secrecy,
-                    ..limits(request.max_nodes)
+                let app_wide = {
+                    let info = self.session(session)?;
+                    info.root == info.app.id
                 };
-                let mut tree = self.backend.snapshot(&root, &first).await?;
-                if request.within.is_none() {
-                    self.add_dialogs(session, &mut tree, &limits(request.max_nodes))
-                        .await;
-                }
+                let tree = if app_wide && request.within.is_none() {
+                    self.app_tree(session, request.window.as_ref(), &limits(request.max_nodes))
+                        .await?
+                } else {
+                    let (root, secrecy) = self.root_for(session, request.within.as_ref()).await?;
+                    let first = WalkLimits {
+                        secrecy,
+                        ..limits(request.max_nodes)
+                    };
+                    let mut tree = self.backend.snapshot(&root, &first).await?;
+                    if request.within.is_none() {
+                        self.add_windows_over(session, &mut tree, &limits(request.max_nodes))
+                            .await;
+                    }
+                    tree
+                };
                 (tree, VecDeque::new(), HashMap::new())
             }
             Some(cursor) => {
@@ -501,7 +516,7 @@ impl Engine {
         };
         let mut tree = self.backend.snapshot(&root, &limits).await?;
         if within.is_none() {
-            self.add_dialogs(session, &mut tree, &limits).await;
+            self.add_windows_over(session, &mut tree, &limits).await;
         }
         derive_names(&mut tree);
         self.read_wanted_ids(&mut tree, selector).await;
@@ -532,7 +547,7 @@ impl Engine {
                     format!("only {realized} of {logical} children realized")
                 }
                 Realization::Cut { reason } => format!("not read: {} budget", reason.name()),
-                Realization::Complete => continue,
+                Realization::Complete | Realization::Folded => continue,
             };
             unsearched.push(Unsearched {
                 reference: format_ref(inner.assign(session, node)?),
@@ -843,34 +858,30 @@ impl Engine {
         }
     }
 
-    /// A session on a window also sees its app's dialogs (a dialog the window opened is
-    /// part of working with it): each is appended to `tree` as a further root, within what
-    /// is left of the node budget. Best effort: a dialog that cannot be read is left out.
-    async fn add_dialogs(&self, session: &str, tree: &mut Tree, limits: &WalkLimits) {
-        let Ok(info) = self.session(session) else {
+    /// A session on a window also sees the windows over it (a dialog or file chooser it
+    /// opened, a popup menu: part of working with it): each is appended to `tree` as a
+    /// further root, within what is left of the node budget. Best effort: a window that cannot
+    /// be read is left out.
+    async fn add_windows_over(&self, session: &str, tree: &mut Tree, limits: &WalkLimits) {
+        let Ok(scope) = self.scope(session).await else {
             return;
         };
-        if info.root == info.app.id {
-            return; // an app-wide session already holds every window
+        if scope.app_wide {
+            return; // an app-wide walk already holds every window
         }
-        let Ok(windows) = self.windows_of(&info.app.id).await else {
-            return;
-        };
-        let dialogs = windows.into_iter().filter(|w| {
-            matches!(w.role, Role::Dialog | Role::Alert)
-                && w.id != info.root
-                && w.is_minimized() != Some(true)
-        });
-        for dialog in dialogs {
+        for window in scope.windows.iter().skip(1) {
+            if window.is_minimized() == Some(true) {
+                continue;
+            }
             let budget = limits.max_nodes.saturating_sub(tree.len());
             if budget == 0 {
                 break;
             }
-            let dialog_limits = WalkLimits {
+            let window_limits = WalkLimits {
                 max_nodes: budget,
                 ..limits.clone()
             };
-            if let Ok(sub) = self.backend.snapshot(&dialog.id, &dialog_limits).await {
+            if let Ok(sub) = self.backend.snapshot(&window.id, &window_limits).await {
                 tree.append(sub);
             }
         }
@@ -881,18 +892,19 @@ impl Engine {
         Ok(self.backend.app(app).await?.windows)
     }
 
-    /// The session's own window now (for an app-wide session, its app's first window).
+    /// The session's own window now: for an app-wide session, its active window (else the
+    /// one last seen active, else the first not minimized).
     pub(crate) async fn session_window(
         &self,
         session: &str,
     ) -> Result<Option<crate::app::WindowInfo>> {
-        let info = self.session(session)?;
-        let windows = self.windows_of(&info.app.id).await?;
-        Ok(windows
-            .iter()
-            .find(|w| w.id == info.root)
-            .or(windows.first())
-            .cloned())
+        let scope = self.scope(session).await?;
+        if scope.app_wide {
+            let last = self.last_active(session);
+            Ok(scope.main_window(last.as_ref()).cloned())
+        } else {
+            Ok(scope.windows.first().cloned())
+        }
     }
 
     /// Where a walk starts, and whether that is inside a password field.
@@ -955,6 +967,37 @@ impl Engine {
             .collect();
         shown.sort_by_key(|(r, _)| *r);
         state.boxes.extend(shown);
+    }
+
+    /// A ref in `session` for a window an action opened, usable at once.
+    pub(crate) fn window_ref(
+        &self,
+        session: &str,
+        window: &crate::act::ObservedWindow,
+    ) -> Option<String> {
+        let mut node = Node::new(window.id.clone(), window.role);
+        node.name = window.title.clone();
+        self.lock_ref(session, &node)
+    }
+
+    /// The session's ref for `node` (issued now if it has none).
+    pub(crate) fn lock_ref(&self, session: &str, node: &Node) -> Option<String> {
+        self.lock().assign(session, node).ok().map(format_ref)
+    }
+
+    /// Notes the session's window last seen active.
+    pub(crate) fn remember_active(&self, session: &str, window: &ElementId) {
+        if let Some(state) = self.lock().sessions.get_mut(session) {
+            state.last_active = Some(window.clone());
+        }
+    }
+
+    /// The session's window last seen active.
+    pub(crate) fn last_active(&self, session: &str) -> Option<ElementId> {
+        self.lock()
+            .sessions
+            .get(session)
+            .and_then(|s| s.last_active.clone())
     }
 
     /// The refs of the session's latest snapshot with their bounds.

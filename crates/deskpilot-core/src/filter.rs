@@ -65,7 +65,9 @@ impl Filter {
         let in_view = in_view(tree);
         let mut hidden = vec![false; tree.nodes.len()];
         for (index, tn) in tree.nodes.iter().enumerate() {
-            if self != Filter::All && tn.parent.is_some() {
+            // A folded window is listed whatever its state (minimized, behind others).
+            let folded = tn.realization == crate::model::Realization::Folded;
+            if self != Filter::All && tn.parent.is_some() && !folded {
                 let parent_hidden = tn.parent.is_some_and(|p| hidden[p]);
                 if parent_hidden
                     || tn.node.states.is_not(crate::model::State::Showing)

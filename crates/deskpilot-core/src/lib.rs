@@ -17,6 +17,7 @@ pub mod launch;
 pub mod model;
 pub mod refs;
 pub mod render;
+mod scope;
 pub mod selector;
 pub mod session;
 pub mod wait;
@@ -39,6 +40,7 @@ pub use engine::{
     Truncation,
 };
 pub use error::{Code, Error};
+pub use scope::WindowPick;
 pub use session::{ConnectTarget, SessionInfo};
 pub use wait::{Condition, WaitOutcome};
 pub use window_system::{ClientWindow, WindowSystem};

@@ -90,7 +90,8 @@ pub fn render_with_notes(
                 write!(out, " [{}]", state.name()).unwrap();
             }
         }
-        if node.states.is_not(State::Enabled) {
+        // An application object reports no states of its own (ATK: none at all).
+        if node.states.is_not(State::Enabled) && node.role != crate::model::Role::Application {
             out.push_str(" [disabled]");
         }
         if let Some(r) = ref_of(index) {
@@ -108,6 +109,7 @@ pub fn render_with_notes(
                 let unread = node.child_count.saturating_sub(tn.children.len() as u32);
                 write!(out, " [+{unread} more: {}]", reason.name()).unwrap()
             }
+            Realization::Folded => out.push_str(" [folded]"),
         }
         out.push('\n');
         lines += 1;

@@ -36,6 +36,8 @@ pub(crate) struct SessionState {
     pub cursors: std::collections::HashMap<String, std::collections::VecDeque<Continue>>,
     /// The refs of the latest snapshot and where they were (screenshots label them).
     pub boxes: Vec<(crate::refs::RefId, crate::model::Rect)>,
+    /// The window of the session last seen active.
+    pub last_active: Option<ElementId>,
 }
 
 /// One subtree a later page reads: `root`, which belongs under `parent`.

@@ -16,6 +16,8 @@ pub struct ClientWindow {
     pub bounds: Rect,
     /// The name of the window's process, where the system can tell.
     pub process: Option<String>,
+    /// The window this one is transient for (a dialog's owner: X11 `WM_TRANSIENT_FOR`).
+    pub transient_for: Option<u32>,
 }
 
 /// A display server's list of top-level windows. Every call is bounded in time.
@@ -74,6 +76,7 @@ mod tests {
             title: title.into(),
             bounds: Rect::new(0, 0, 100, 100),
             process: None,
+            transient_for: None,
         }
     }
 

@@ -43,6 +43,8 @@ pub struct FakeNode {
     /// Typed text arrives changed: its last character is lost (as text outside the BMP once
     /// arrived wrong in Firefox).
     pub garbles: bool,
+    /// A window transient for the app's window at this index.
+    pub owner: Option<usize>,
     /// Its parent chain does not reach the app: asking for its window fails (as a LibreOffice
     /// paragraph's once did).
     pub orphan: bool,
@@ -197,6 +199,7 @@ impl Backend for FakeBackend {
                             bounds: w.node.bounds,
                             states: w.node.states,
                             x11_window: Some(fake_xid(&a.root.node.id, i)),
+                            transient_for: w.owner.map(|o| fake_xid(&a.root.node.id, o)),
                         })
                         .collect()
                 },

@@ -46,6 +46,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 deaf: extra.deaf,
                 garbles: extra.garbles,
                 declines: extra.declines,
+                owner: extra.owner,
                 orphan: extra.orphan,
             },
         ));
@@ -92,6 +93,7 @@ struct Extra {
     garbles: bool,
     declines: bool,
     orphan: bool,
+    owner: Option<usize>,
 }
 
 fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), String> {
@@ -196,6 +198,8 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             }
             "pid" => extra.pid = Some(value.parse().map_err(|_| format!("bad pid {value}"))?),
             "toolkit" => extra.toolkit = Some(value.to_owned()),
+            // A window transient for the app's window at this index (a dialog's owner).
+            "owner" => extra.owner = Some(value.parse().map_err(|_| format!("bad owner {value}"))?),
             "bounds" => {
                 let v: Vec<i32> = value
                     .split(',')

@@ -33,6 +33,15 @@ fn without_strings(message: &str) -> String {
     out
 }
 
+/// `window`: a ref (`e12`) or a window title.
+pub fn window_pick(text: &str) -> deskpilot_core::WindowPick {
+    if deskpilot_core::refs::parse_ref(text).is_some() {
+        deskpilot_core::WindowPick::Ref(text.to_owned())
+    } else {
+        deskpilot_core::WindowPick::Title(text.to_owned())
+    }
+}
+
 /// `target`: a ref from a snapshot or find (`e12`), or a selector (`button[name="Save"]`).
 pub fn target(text: &str) -> Result<Target, Error> {
     if deskpilot_core::refs::parse_ref(text).is_some() {
@@ -74,6 +83,9 @@ pub struct SnapshotArgs {
     pub session: String,
     /// Only the subtree of this element: a ref (e12) or a selector.
     pub within: Option<String>,
+    /// For a session on an app: the window shown in full, by ref or title (default: the
+    /// active one). The app's other windows are listed one line each, `[folded]`.
+    pub window: Option<String>,
     /// interactive (default: what can be acted on, plus context), text (also all text),
     /// all (every node).
     pub filter: Option<String>,

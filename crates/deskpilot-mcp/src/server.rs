@@ -327,6 +327,7 @@ impl DeskpilotServer {
         };
         let request = SnapshotRequest {
             within: a.within.as_deref().map(args::target).transpose()?,
+            window: a.window.as_deref().map(args::window_pick),
             cursor: a.cursor,
             filter,
             max_nodes: a.max_nodes.unwrap_or(2000).clamp(1, 20_000),

@@ -81,10 +81,23 @@ impl WindowSystem for X11Windows {
             );
             let geometry = conn.get_geometry(xid);
             let origin = conn.translate_coordinates(xid, self.root, 0, 0);
-            pending.push((xid, pid, name, geometry, origin));
+            let transient = conn.get_property(
+                false,
+                xid,
+                AtomEnum::WM_TRANSIENT_FOR,
+                AtomEnum::WINDOW,
+                0,
+                1,
+            );
+            pending.push((xid, pid, name, geometry, origin, transient));
         }
         let mut windows = Vec::with_capacity(pending.len());
-        for (xid, pid, name, geometry, origin) in pending {
+        for (xid, pid, name, geometry, origin, transient) in pending {
+            let transient_for = transient
+                .ok()
+                .and_then(|t| t.reply().ok())
+                .and_then(|t| t.value32().and_then(|mut v| v.next()))
+                .filter(|&owner| owner != 0 && owner != self.root);
             // A window may close between the list and the replies: skip it.
             let (Ok(pid), Ok(name), Ok(geometry), Ok(origin)) = (pid, name, geometry, origin)
             else {
@@ -105,6 +118,7 @@ impl WindowSystem for X11Windows {
                     Some(comm.trim_end().to_owned())
                 }),
                 title: String::from_utf8_lossy(&name.value).into_owned(),
+                transient_for,
                 bounds: Rect::new(
                     i32::from(origin.dst_x),
                     i32::from(origin.dst_y),

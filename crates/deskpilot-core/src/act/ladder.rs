@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 use super::action::{Action, NativeOp, OnOff};
 use super::input::InputError;
 use super::keys::{Chord, Key, Modifier, NamedKey};
-use super::observe::{Observation, changes, foreground_changed, value_text};
+use super::observe::{
+    Observation, ObservedWindow, changes, changes_with_refs, foreground_changed, value_text,
+};
 use super::plan::{Expect, KeyInput, Send, Step, is_on, plan};
 use super::report::{ActionReport, Effect, Route, Skipped, rung_name};
 use crate::backend::{BackendError, Secrecy, WalkLimits};
@@ -20,9 +22,11 @@ const EXPECT_WAIT: Duration = Duration::from_millis(1500);
 const ANY_WAIT: Duration = Duration::from_millis(600);
 /// Time between two read-backs.
 const POLL: Duration = Duration::from_millis(40);
-/// An app whose events report every change and that sent none for this long after an action
-/// with no postcondition of its own is done reacting to it.
-const QUIET: Duration = Duration::from_millis(150);
+/// An app whose events report every change and that sent none for this long after a click
+/// with no postcondition of its own is done reacting to it. Not less: a GTK file chooser's Save
+/// checks the file asynchronously and closes some 300 ms after the click, sending nothing in
+/// between (150 ms ended the wait before it closed).
+const QUIET: Duration = Duration::from_millis(400);
 /// Longest wait for focus to arrive before keys are sent.
 const FOCUS_WAIT: Duration = Duration::from_millis(800);
 
@@ -59,6 +63,8 @@ struct Subject {
     /// The window the session works on: the element's window when the app cannot say which
     /// is (a parent walk that ends short of the app).
     session_root: ElementId,
+    /// The session acting (refs of windows that open go to it).
+    session: String,
 }
 
 impl Subject {
@@ -86,12 +92,20 @@ impl Engine {
         let _input = self.input_lock().await;
         let resolved = self.resolve(session, target).await?;
         let info = self.session(session)?;
+        // Where the element's own window cannot be told: the session's window (for a session
+        // on an app, its active one).
+        let session_root = if info.root == info.app.id {
+            self.keys_window(session).await.unwrap_or(info.root)
+        } else {
+            info.root
+        };
         self.run_ladder(
             Subject {
                 resolved,
                 app: info.app.id,
                 window_level: false,
-                session_root: info.root,
+                session_root,
+                session: session.to_owned(),
             },
             action,
         )
@@ -102,16 +116,23 @@ impl Engine {
     pub async fn act_on_window(&self, session: &str, action: &Action) -> Result<ActionReport> {
         let _input = self.input_lock().await;
         let info = self.session(session)?;
-        let node = self.backend().node(&info.root, Secrecy::Plain).await?;
+        // Never the application object: the session's active window (or the one last active,
+        // brought to the front by the ladder).
+        let window = self.keys_window(session).await?;
+        let node = self.backend().node(&window, Secrecy::Plain).await?;
+        let reference = self
+            .lock_ref(session, &node)
+            .unwrap_or_else(|| "window".into());
         let subject = Subject {
             resolved: Resolved {
-                reference: "window".into(),
+                reference,
                 node,
                 secret: false,
             },
             app: info.app.id,
             window_level: true,
-            session_root: info.root,
+            session_root: window,
+            session: session.to_owned(),
         };
         self.run_ladder(subject, action).await
     }
@@ -205,7 +226,10 @@ impl Engine {
                 rung: step.rung,
                 how,
             };
-            let (effect, after, note) = match self.settle(&subject, &plan.expect, &before).await? {
+            let (effect, after, note) = match self
+                .settle(&subject, action, &plan.expect, &before)
+                .await?
+            {
                 Verdict::Met(after) => (Effect::Confirmed, after, None),
                 Verdict::Changed(after) => {
                     (Effect::Confirmed, after, unreported.map(str::to_owned))
@@ -268,7 +292,9 @@ impl Engine {
                 route: Some(route),
                 skipped,
                 effect,
-                changes: changes(&before, &after),
+                changes: changes_with_refs(&before, &after, &|window| {
+                    self.window_ref(&subject.session, window)
+                }),
                 foreground_changed: foreground_changed(&before, &after),
                 note,
             });
@@ -597,9 +623,11 @@ impl Engine {
         let windows = match self.windows_of(&subject.app).await {
             Ok(windows) => windows
                 .into_iter()
-                .map(|w| {
-                    let minimized = w.is_minimized();
-                    (w.role, w.title, minimized)
+                .map(|w| ObservedWindow {
+                    minimized: w.is_minimized(),
+                    id: w.id,
+                    role: w.role,
+                    title: w.title,
                 })
                 .collect(),
             Err(_) => Vec::new(),
@@ -640,10 +668,14 @@ impl Engine {
     async fn settle(
         &self,
         subject: &Subject,
+        action: &Action,
         expect: &Expect,
         before: &Observation,
     ) -> Result<Verdict> {
         let started = Instant::now();
+        // Keys often start work that sends no event for a while (Enter in a GTK file chooser
+        // checks the file asynchronously, then closes it): only clicks end the wait on quiet.
+        let may_end_quiet = !matches!(action, Action::PressKey(_) | Action::TypeText(_));
         let limit = if *expect == Expect::AnyChange {
             ANY_WAIT
         } else {
@@ -662,7 +694,7 @@ impl Engine {
                 if last.as_ref() == Some(&now) || started.elapsed() >= limit * 2 {
                     return Ok(Verdict::Changed(now));
                 }
-            } else if *expect == Expect::AnyChange && !asked_quiet {
+            } else if *expect == Expect::AnyChange && !asked_quiet && may_end_quiet {
                 // Nothing seen yet: where the app's events report every change, a quiet app
                 // is done (one more look, after the quiet spell, decides).
                 asked_quiet = true;

@@ -18,5 +18,6 @@ pub use action::{
 pub use drag::DragEnd;
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
+pub use observe::ObservedWindow;
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};
 pub use text::InputText;

@@ -1,14 +1,23 @@
 //! Before and after: what the ladder reads back to judge an action's effect.
 
-use crate::model::{Node, NodeValue, Role, State};
+use crate::model::{ElementId, Node, NodeValue, Role, State};
+
+/// One of the app's top-level windows as observed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObservedWindow {
+    pub id: ElementId,
+    pub role: Role,
+    pub title: String,
+    pub minimized: Option<bool>,
+}
 
 /// What is read around an action: the target afresh, the app's windows, the active window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observation {
     /// The target as read now; `None` when it is gone (a closed dialog's button).
     pub target: Option<Node>,
-    /// The app's top-level windows: (role, title, minimized).
-    pub windows: Vec<(Role, String, Option<bool>)>,
+    /// The app's top-level windows.
+    pub windows: Vec<ObservedWindow>,
     /// The active window's window-system id, when known.
     pub active: Option<u32>,
     /// For a menu: how many of its items are showing (it is open when some are).
@@ -48,6 +57,15 @@ pub fn value_text(node: &Node) -> Option<String> {
 
 /// One line per difference between two observations.
 pub fn changes(before: &Observation, after: &Observation) -> Vec<String> {
+    changes_with_refs(before, after, &|_| None)
+}
+
+/// Like [`changes`], a window that opened shown with the ref `ref_of` gives it.
+pub fn changes_with_refs(
+    before: &Observation,
+    after: &Observation,
+    ref_of: &dyn Fn(&ObservedWindow) -> Option<String>,
+) -> Vec<String> {
     let mut out = Vec::new();
     match (&before.target, &after.target) {
         (Some(b), Some(a)) => {
@@ -72,38 +90,38 @@ pub fn changes(before: &Observation, after: &Observation) -> Vec<String> {
         (Some(_), None) => out.push("the element is gone".into()),
         _ => {}
     }
+    // Windows are told apart by identity, not title: a renamed window is one window.
     for window in &after.windows {
-        if !before
-            .windows
-            .iter()
-            .any(|w| w.0 == window.0 && w.1 == window.1)
-        {
-            out.push(format!("window opened: {} {:?}", window.0, window.1));
+        match before.windows.iter().find(|w| w.id == window.id) {
+            None => out.push(format!(
+                "window opened: {} {:?}{}",
+                window.role,
+                window.title,
+                ref_of(window)
+                    .map(|r| format!(" [ref={r}]"))
+                    .unwrap_or_default()
+            )),
+            Some(previous) => {
+                if previous.title != window.title {
+                    out.push(format!(
+                        "window renamed: {} {:?} -> {:?}",
+                        window.role, previous.title, window.title
+                    ));
+                }
+                if previous.minimized != window.minimized && window.minimized.is_some() {
+                    out.push(format!(
+                        "window {:?} minimized: {} -> {}",
+                        window.title,
+                        on_off(previous.minimized),
+                        on_off(window.minimized)
+                    ));
+                }
+            }
         }
     }
     for window in &before.windows {
-        if !after
-            .windows
-            .iter()
-            .any(|w| w.0 == window.0 && w.1 == window.1)
-        {
-            out.push(format!("window closed: {} {:?}", window.0, window.1));
-        }
-    }
-    for window in &after.windows {
-        if let Some(previous) = before
-            .windows
-            .iter()
-            .find(|w| w.0 == window.0 && w.1 == window.1)
-            && previous.2 != window.2
-            && window.2.is_some()
-        {
-            out.push(format!(
-                "window {:?} minimized: {} -> {}",
-                window.1,
-                on_off(previous.2),
-                on_off(window.2)
-            ));
+        if !after.windows.iter().any(|w| w.id == window.id) {
+            out.push(format!("window closed: {} {:?}", window.role, window.title));
         }
     }
     match (before.showing_items, after.showing_items) {

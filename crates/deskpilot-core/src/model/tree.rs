@@ -18,6 +18,9 @@ pub enum Realization {
     NotRealized { logical: u32 },
     /// A budget (nodes, depth or deadline) stopped the walk before these children.
     Cut { reason: CutReason },
+    /// A window of the session listed in one line, its content not read: a snapshot that
+    /// names it (`window`) shows it.
+    Folded,
 }
 
 /// Which budget cut a walk short.
@@ -122,6 +125,27 @@ impl Tree {
             p.parent += offset;
             p
         }));
+    }
+
+    /// Adds `other`'s roots as the last children of `parent`, one level deeper.
+    pub fn graft(&mut self, parent: usize, other: Tree) {
+        let offset = self.nodes.len();
+        let depth = self.nodes[parent].depth + 1;
+        let roots: Vec<usize> = other
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, tn)| tn.parent.is_none())
+            .map(|(i, _)| i + offset)
+            .collect();
+        self.append(other);
+        for tn in &mut self.nodes[offset..] {
+            tn.depth += depth;
+            if tn.parent.is_none() {
+                tn.parent = Some(parent);
+            }
+        }
+        self.nodes[parent].children.extend(roots);
     }
 
     /// Indices of the ancestors of `index`, nearest first.

@@ -1,0 +1,246 @@
+//! Sessions over whole apps, on third-party apps Debian ships (not our fixtures): connected by
+//! the name `apps` shows, a session sees every window of its app on GTK 3 (Mousepad), GTK 4
+//! (gnome-calculator) and Qt 5 (FeatherPad); keys without a target go to the active window;
+//! a window an action opens comes with a ref, and a renamed window is one window. The file
+//! on disk judges the save.
+
+#[path = "support/engine.rs"]
+mod support_engine;
+
+use std::time::{Duration, Instant};
+
+use deskpilot_core::{
+    Action, Chord, ConnectTarget, Effect, Engine, InputText, Selector, SnapshotRequest, Target,
+    ValueInput, WindowPick,
+};
+use deskpilot_desktop::{App, VirtualDesktop};
+use support_engine::engine_on;
+
+fn by(selector: &str) -> Target {
+    Target::Selector(Selector::parse(selector).unwrap())
+}
+
+fn key(name: &str) -> Action {
+    Action::PressKey(name.parse::<Chord>().unwrap())
+}
+
+fn launch(desktop: &VirtualDesktop, program: &str) -> App {
+    desktop
+        .launch(desktop.command(program))
+        .unwrap_or_else(|e| panic!("{program}: {e}"))
+}
+
+/// Connects by app name once the app shows a window.
+async fn connect_by_name(engine: &Engine, name: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let apps = engine.apps().await.unwrap_or_default();
+        if apps.iter().any(|a| a.name == name && !a.windows.is_empty()) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name} showed no window: {apps:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    engine
+        .connect(&ConnectTarget::AppName(name.into()))
+        .await
+        .unwrap()
+        .id
+}
+
+/// GTK 4 reports ChildCount 0 on its application object: a session on the app still reads
+/// its window, and finds in it.
+#[tokio::test]
+async fn a_gtk4_app_is_read_by_its_name() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _calculator = launch(&desktop, "gnome-calculator");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "gnome-calculator").await;
+    let snapshot = engine
+        .snapshot(&session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert!(snapshot.rendered.lines > 20, "{}", snapshot.rendered.text);
+    assert!(
+        snapshot.rendered.text.contains("window \"Calculator\""),
+        "{}",
+        snapshot.rendered.text
+    );
+    let found = engine
+        .find(&session, &Selector::parse("button").unwrap(), None, 100)
+        .await
+        .unwrap();
+    assert!(found.total > 10, "{found:?}");
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+/// Mousepad (GTK 3), connected by name: typing without a target goes to its window (the
+/// application object has no enabled state), ctrl+s opens a file chooser that the report
+/// names with a ref, the session's snapshot shows the chooser in full and the main window in
+/// one line, and the chooser's own fields save the file (judged on disk).
+#[tokio::test]
+async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _mousepad = launch(&desktop, "mousepad");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "mousepad").await;
+
+    let typed = engine
+        .act_on_window(&session, &Action::TypeText(InputText::plain("hello app")))
+        .await
+        .unwrap();
+    // The title gains a star: one window renamed, not one opened and another closed.
+    assert!(
+        typed
+            .changes
+            .iter()
+            .any(|c| c.starts_with("window renamed:")),
+        "{}",
+        typed.summary()
+    );
+    assert!(
+        !typed.changes.iter().any(|c| c.starts_with("window opened")),
+        "{}",
+        typed.summary()
+    );
+
+    let saved = engine
+        .act_on_window(&session, &key("ctrl+s"))
+        .await
+        .unwrap();
+    let opened = saved
+        .changes
+        .iter()
+        .find(|c| c.starts_with("window opened: filechooser"))
+        .unwrap_or_else(|| panic!("{}", saved.summary()));
+    let chooser_ref = opened
+        .split("[ref=")
+        .nth(1)
+        .and_then(|r| r.strip_suffix(']'))
+        .unwrap_or_else(|| panic!("no ref in {opened:?}"))
+        .to_owned();
+
+    let snapshot = engine
+        .snapshot(&session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let text = &snapshot.rendered.text;
+    assert!(text.contains("[folded]"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "filechooser \"Save As\" [modal] [ref={chooser_ref}]"
+        )),
+        "{text}"
+    );
+    // The main window on request, the chooser folded.
+    let main = engine
+        .snapshot(
+            &session,
+            &SnapshotRequest {
+                window: Some(WindowPick::Title("Mousepad".into())),
+                ..SnapshotRequest::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(
+        main.rendered.text.contains(&format!(
+            "filechooser \"Save As\" [modal] [ref={chooser_ref}] [folded]"
+        )),
+        "{}",
+        main.rendered.text
+    );
+
+    let path = desktop.dir().join("note.txt");
+    let name = engine
+        .act(
+            &session,
+            &by("textbox[name=\"Name:\"]"),
+            &Action::SetValue(ValueInput::Text(InputText::plain(path.to_str().unwrap()))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(name.effect, Effect::Confirmed, "{}", name.summary());
+    // The chooser enables Save once it has looked at the name (asynchronously).
+    let save = Selector::parse("filechooser >> button[name=Save]").unwrap();
+    engine
+        .wait_for(
+            &session,
+            &save,
+            None,
+            &deskpilot_core::Condition::State {
+                state: deskpilot_core::model::State::Enabled,
+                on: true,
+            },
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+    let closed = engine
+        .act(
+            &session,
+            &by("filechooser >> button[name=Save]"),
+            &Action::Click {
+                button: deskpilot_core::MouseButton::Left,
+                double: false,
+            },
+        )
+        .await
+        .unwrap();
+    assert!(
+        closed
+            .changes
+            .iter()
+            .any(|c| c.starts_with("window closed: filechooser")),
+        "{}",
+        closed.summary()
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let written = loop {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            break text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} was not written",
+            path.display()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(written.trim_end(), "hello app");
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+/// FeatherPad (Qt 5), connected by name: keys without a target reach its editor.
+#[tokio::test]
+async fn featherpad_takes_keys_in_an_app_session() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _featherpad = launch(&desktop, "featherpad");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "FeatherPad").await;
+    let typed = engine
+        .act_on_window(&session, &Action::TypeText(InputText::plain("qt text")))
+        .await
+        .unwrap();
+    assert_ne!(typed.effect, Effect::Noop, "{}", typed.summary());
+    let found = engine
+        .find(&session, &Selector::parse("textbox").unwrap(), None, 5)
+        .await
+        .unwrap();
+    let texts: Vec<String> = found
+        .matches
+        .iter()
+        .filter_map(|m| match &m.node.value {
+            Some(deskpilot_core::model::NodeValue::Text { text }) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(texts.iter().any(|t| t.contains("qt text")), "{texts:?}");
+    drop(engine);
+    desktop.stop().unwrap();
+}
