@@ -388,6 +388,19 @@ impl Backend for AtspiBackend {
         .await
     }
 
+    async fn caret(&self, id: &ElementId) -> Result<Option<deskpilot_core::Caret>, BackendError> {
+        let (offset, selection) =
+            tokio::join!(self.proto.caret_offset(id), self.proto.selection(id));
+        let offset = offset.map_err(|e| to_backend(e, id, "CaretOffset", self.proto.timeout()))?;
+        Ok(Some(deskpilot_core::Caret {
+            offset: offset.max(0) as u32,
+            selection: selection
+                .ok()
+                .flatten()
+                .map(|(s, e)| (s.max(0) as u32, e.max(0) as u32)),
+        }))
+    }
+
     async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
         crate::act::perform(&self.proto, id, op).await
     }

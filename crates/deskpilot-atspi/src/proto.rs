@@ -449,6 +449,24 @@ impl Proto {
         i32::try_from(value).map_err(zbus::Error::from)
     }
 
+    /// The caret's character offset.
+    pub async fn caret_offset(&self, id: &ElementId) -> zbus::Result<i32> {
+        let value: OwnedValue = self
+            .call(id, PROPERTIES, "Get", &(TEXT, "CaretOffset"))
+            .await?;
+        i32::try_from(value).map_err(zbus::Error::from)
+    }
+
+    /// The first selection (start, end), when there is one.
+    pub async fn selection(&self, id: &ElementId) -> zbus::Result<Option<(i32, i32)>> {
+        let count: i32 = self.call(id, TEXT, "GetNSelections", &()).await?;
+        if count < 1 {
+            return Ok(None);
+        }
+        let (start, end): (i32, i32) = self.call(id, TEXT, "GetSelection", &(0i32,)).await?;
+        Ok((end > start).then_some((start, end)))
+    }
+
     /// Text between two character offsets (explicit end: GTK4 answers `GetText(0, -1)` with "").
     pub async fn text(&self, id: &ElementId, start: i32, end: i32) -> zbus::Result<String> {
         self.call(id, TEXT, "GetText", &(start, end)).await

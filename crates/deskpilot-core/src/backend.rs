@@ -48,6 +48,14 @@ impl Secrecy {
     }
 }
 
+/// A text field's caret and selection, in the toolkit's character offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caret {
+    pub offset: u32,
+    /// The first selection (start, end), when something is selected.
+    pub selection: Option<(u32, u32)>,
+}
+
 /// Bounds of one walk of a tree.
 #[derive(Debug, Clone)]
 pub struct WalkLimits {
@@ -175,6 +183,12 @@ pub trait Backend: Send + Sync {
             id: id.clone(),
             what: format!("{op:?}"),
         })
+    }
+
+    /// Where a text field's caret is and what is selected in it (`None`: it cannot say).
+    async fn caret(&self, id: &ElementId) -> Result<Option<Caret>, BackendError> {
+        let _ = id;
+        Ok(None)
     }
 
     /// Whether the app went quiet: `Some(true)` once it sent no event for `quiet_for`,

@@ -28,7 +28,7 @@ pub use act::{
     MouseButton, NativeOp, OnOff, Route, Rung, Skipped, ValueInput,
 };
 pub use app::{AppInfo, WindowInfo};
-pub use backend::{Backend, BackendError, ProgressSink, Secrecy, WalkLimits};
+pub use backend::{Backend, BackendError, Caret, ProgressSink, Secrecy, WalkLimits};
 pub use filter::Filter;
 pub use render::{Rendered, escape, render, render_with_notes};
 pub use selector::{Selector, SelectorError, Step, TextMatch};

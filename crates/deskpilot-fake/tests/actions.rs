@@ -25,6 +25,9 @@ application "Form" pid=7
     spinbutton "Qty" range=5,0,10 interfaces=value bounds=10,240,100,20
     checkbox "Stray" actions=click inert orphan bounds=10,270,100,20
     textbox "Mangler" [editable] value= interfaces=text garbles bounds=10,300,100,20
+    textbox "Fruit" [editable] [focused] value=banana interfaces=text deaf bounds=10,330,100,20
+    button "Mute" deaf bounds=10,360,80,20
+    checkbox "Seen" actions=click bounds=10,390,100,20
 "#;
 
 struct Rig {
@@ -210,6 +213,42 @@ async fn a_wrong_effect_is_reported_as_such() {
         .filter(|s| s.starts_with("text"))
         .count();
     assert_eq!(typed, 1, "{:?}", rig.input.sent());
+}
+
+/// `confirmed` only from the action's own effect: a deaf field that already held the typed
+/// text, a button that only took the focus deskpilot gave it, a scroll whose `showing` was
+/// already on. (Each was confirmed before.)
+#[tokio::test]
+async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing() {
+    let rig = rig(true).await;
+    let typed = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("textbox[name=Fruit]"),
+            &Action::TypeText("nan".into()),
+        )
+        .await
+        .unwrap();
+    assert_ne!(typed.effect, Effect::Confirmed, "{}", typed.summary());
+
+    let clicked = rig
+        .engine
+        .act(&rig.session, &by("button[name=Mute]"), &CLICK)
+        .await
+        .unwrap();
+    assert_ne!(clicked.effect, Effect::Confirmed, "{}", clicked.summary());
+
+    let scrolled = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("checkbox[name=Seen]"),
+            &Action::ScrollIntoView,
+        )
+        .await
+        .unwrap();
+    assert_ne!(scrolled.effect, Effect::Confirmed, "{}", scrolled.summary());
 }
 
 #[tokio::test]

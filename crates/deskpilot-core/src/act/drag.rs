@@ -119,7 +119,20 @@ impl Engine {
     ) -> (Option<crate::model::Node>, Vec<String>) {
         let node = match source {
             // No text is needed to see a change: never read any (the source may be secret).
-            Some(n) => self.backend().node(&n.id, Secrecy::InsideSecret).await.ok(),
+            // What a press and release do on their own (focus, selection, pressed) is no
+            // evidence of a drag: only its value, name or place moving is.
+            Some(n) => self
+                .backend()
+                .node(&n.id, Secrecy::InsideSecret)
+                .await
+                .ok()
+                .map(|n| {
+                    let mut seen = crate::model::Node::new(n.id, n.role);
+                    seen.name = n.name;
+                    seen.value = n.value;
+                    seen.bounds = n.bounds;
+                    seen
+                }),
             None => None,
         };
         let windows = self

@@ -11,6 +11,7 @@ use super::observe::{
 };
 use super::plan::{Expect, KeyInput, Send, Step, is_on, plan};
 use super::report::{ActionReport, Effect, Route, Skipped, rung_name};
+use super::text::InputText;
 use crate::backend::{BackendError, Secrecy, WalkLimits};
 use crate::engine::{Engine, Resolved, Target};
 use crate::error::{Code, Error, Result};
@@ -155,6 +156,33 @@ impl Engine {
         result
     }
 
+    /// For typing into a field that has focus already: the text it should then hold, from its
+    /// caret and selection (the typed text replaces the selection, else goes in at the caret).
+    /// Without them, `Contains`, which never confirms.
+    async fn typed_text_expected(&self, subject: &Subject, action: &Action) -> Option<Expect> {
+        let Action::TypeText(typed) = action else {
+            return None;
+        };
+        let node = subject.node();
+        let Some(NodeValue::Text { text: now }) = &node.value else {
+            return None;
+        };
+        if subject.window_level || !node.states.is(State::Focused) {
+            return None;
+        }
+        let caret = self.backend().caret(&node.id).await.ok().flatten()?;
+        let (start, end) = caret.selection.unwrap_or((caret.offset, caret.offset));
+        let chars: Vec<char> = now.chars().collect();
+        let (start, end) = (start as usize, end as usize);
+        if start > end || end > chars.len() {
+            return None;
+        }
+        let mut expected: String = chars[..start].iter().collect();
+        expected.push_str(typed.expose());
+        expected.extend(&chars[end..]);
+        Some(Expect::Text(InputText::plain(expected)))
+    }
+
     /// The ladder itself: the first rung that has an effect, read back.
     async fn climb(&self, mut subject: Subject, action: &Action) -> Result<ActionReport> {
         if action.secret() && !subject.resolved.secret {
@@ -186,6 +214,9 @@ impl Engine {
             });
         }
         let mut plan = plan(action, subject.node());
+        if let Some(expect) = self.typed_text_expected(&subject, action).await {
+            plan.expect = expect;
+        }
         let mut unreported = None;
         if matches!(
             plan.expect,
@@ -200,6 +231,25 @@ impl Engine {
                 Some("the toolkit reports no selection here: the effect cannot be read back");
         }
         let before = self.observe(&subject, &plan.expect).await?;
+        // A postcondition confirms only what the action did: one that already held says
+        // nothing. Where holding it is the whole point (an idempotent verb), nothing is sent.
+        if plan.expect != Expect::AnyChange && met(&plan.expect, &before) {
+            if nothing_to_do_when_held(action) {
+                return Ok(ActionReport {
+                    verb: action.verb(),
+                    reference,
+                    route: None,
+                    skipped: Vec::new(),
+                    effect: Effect::Confirmed,
+                    changes: Vec::new(),
+                    foreground_changed: Some(false),
+                    note: Some(format!("{} already: nothing sent", expected(&plan.expect))),
+                });
+            }
+            unreported =
+                Some("its postcondition already held before: only another change confirms it");
+            plan.expect = Expect::AnyChange;
+        }
         let mut skipped: Vec<Skipped> = plan.skipped.clone();
         let mut refusal: Option<Error> = None;
         for step in &plan.steps {
@@ -248,7 +298,9 @@ impl Engine {
                             note.push_str(" (the app's events said it was done)");
                         }
                         (Effect::Unverified, after, Some(note))
-                    } else if value_moved(&plan.expect, &before, &after) {
+                    } else if matches!(action, Action::SetValue(_))
+                        && value_moved(&plan.expect, &before, &after)
+                    {
                         // A wrong effect is its own outcome: never "no effect", never
                         // another rung on top of it.
                         return Err(Error::new(
@@ -688,7 +740,7 @@ impl Engine {
             if *expect != Expect::AnyChange && met(expect, &now) {
                 return Ok(Verdict::Met(now));
             }
-            let changed = !changes(before, &now).is_empty();
+            let changed = !evidence(before, &now).is_empty();
             if *expect == Expect::AnyChange && changed {
                 // Changed: wait until two reads agree (the tree held still).
                 if last.as_ref() == Some(&now) || started.elapsed() >= limit * 2 {
@@ -701,7 +753,7 @@ impl Engine {
                 let within = limit.saturating_sub(started.elapsed());
                 if self.backend().quiet(&subject.app, QUIET, within).await == Some(true) {
                     let now = self.observe(subject, expect).await?;
-                    if changes(before, &now).is_empty() {
+                    if evidence(before, &now).is_empty() {
                         return Ok(Verdict::Missed {
                             after: now,
                             quiet: true,
@@ -844,9 +896,9 @@ fn met(expect: &Expect, now: &Observation) -> bool {
         Expect::Chars(n) => {
             matches!(node.value, Some(NodeValue::Redacted { chars: Some(c) }) if c == *n)
         }
-        Expect::Contains(text) => {
-            matches!(&node.value, Some(NodeValue::Text { text: t }) if t.contains(text.expose()))
-        }
+        // Where the caret was is unknown: the typed text in the field may have been there
+        // before. Never confirms.
+        Expect::Contains(_) => false,
         Expect::Number(n) => matches!(
             node.value,
             Some(NodeValue::Number { current, .. }) if (current - n).abs() <= 1e-9 * n.abs().max(1.0)
@@ -857,6 +909,30 @@ fn met(expect: &Expect, now: &Observation) -> bool {
                 || (node.role == Role::Menu && node.states.is(State::Selected))
         }
     }
+}
+
+/// What changed that is evidence of an action's effect: not the focus, which deskpilot's own
+/// route moves (a click that only focused a button did nothing).
+pub(crate) fn evidence(before: &Observation, after: &Observation) -> Vec<String> {
+    changes(before, after)
+        .into_iter()
+        .filter(|c| !c.starts_with("focused:"))
+        .collect()
+}
+
+/// Verbs whose whole point is a state: when it already holds, nothing is sent.
+fn nothing_to_do_when_held(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::SetValue(_)
+            | Action::Select
+            | Action::AddToSelection
+            | Action::Deselect
+            | Action::Expand
+            | Action::Collapse
+            | Action::Focus
+            | Action::Click { .. }
+    )
 }
 
 /// True when the value a value postcondition watches changed, yet not as expected.
