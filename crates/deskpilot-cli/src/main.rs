@@ -433,13 +433,17 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 for m in &found.matches {
                     println!(
-                        "- {} \"{}\" [ref={}]",
+                        "- {} \"{}\"{} [ref={}]",
                         m.role,
                         deskpilot_core::escape(&m.name, 100),
+                        if m.visible { "" } else { " [hidden]" },
                         m.reference
                     );
                 }
-                println!("# {} matches ({} exact)", found.total, found.exact);
+                println!(
+                    "# {} matches ({} visible, {} exact)",
+                    found.total, found.visible, found.exact
+                );
                 for u in &found.unsearched {
                     println!(
                         "# not searched: {} \"{}\" [ref={}]: {}",

@@ -244,3 +244,104 @@ async fn featherpad_takes_keys_in_an_app_session() {
     drop(engine);
     desktop.stop().unwrap();
 }
+
+/// FeatherPad's File menu is closed: its items are there but not shown. `wait_for` appears
+/// means visible (attached finds them), and acting on one is refused `not_visible`, naming
+/// the menu to open; a selector whose matches are all in closed menus is not ambiguous about
+/// what to do.
+#[tokio::test]
+async fn items_of_a_closed_menu_are_not_visible() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _featherpad = launch(&desktop, "featherpad");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "FeatherPad").await;
+    let save = Selector::parse("menuitem[name*=Save]").unwrap();
+    let appears = engine
+        .wait_for(
+            &session,
+            &save,
+            None,
+            &deskpilot_core::Condition::Appears,
+            Duration::from_millis(800),
+        )
+        .await;
+    assert!(appears.is_err(), "met by a closed menu's item: {appears:?}");
+    let attached = engine
+        .wait_for(
+            &session,
+            &save,
+            None,
+            &deskpilot_core::Condition::Attached,
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    assert!(!attached.element.unwrap().visible);
+    let refused = engine
+        .act(
+            &session,
+            &by("menuitem[name=\"Save As\"]"),
+            &Action::Click {
+                button: deskpilot_core::MouseButton::Left,
+                double: false,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.code,
+        deskpilot_core::Code::NotVisible,
+        "{refused:?}"
+    );
+    assert!(refused.message.contains("\"File\""), "{}", refused.message);
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+/// Mousepad's Save As dialog holds a hidden textbox named "Name" beside the visible "Name:":
+/// a selector matching both resolves to the visible one; the hidden one is refused, never
+/// set and reported confirmed.
+#[tokio::test]
+async fn strictness_counts_visible_matches_and_hidden_fields_are_refused() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _mousepad = launch(&desktop, "mousepad");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "mousepad").await;
+    engine
+        .act_on_window(&session, &key("ctrl+shift+s"))
+        .await
+        .unwrap();
+    let name = Selector::parse("filechooser >> textbox[name*=Name]").unwrap();
+    engine
+        .wait_for(
+            &session,
+            &name,
+            None,
+            &deskpilot_core::Condition::Appears,
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+    let resolved = engine
+        .resolve(&session, &Target::Selector(name))
+        .await
+        .unwrap();
+    assert_eq!(resolved.node.display_name(), "Name:");
+    let hidden = engine
+        .act(
+            &session,
+            &by("filechooser >> textbox[name=\"Name\"]"),
+            &Action::SetValue(ValueInput::Text(InputText::plain("x.txt"))),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            hidden.code,
+            deskpilot_core::Code::Offscreen | deskpilot_core::Code::NotVisible
+        ),
+        "{hidden:?}"
+    );
+    drop(engine);
+    desktop.stop().unwrap();
+}

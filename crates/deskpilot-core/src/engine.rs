@@ -87,6 +87,8 @@ pub struct Match {
     pub role: Role,
     pub name: String,
     pub exact: bool,
+    /// It and its ancestors are shown (see `visibility`).
+    pub visible: bool,
     #[serde(skip)]
     pub node: Node,
 }
@@ -94,9 +96,12 @@ pub struct Match {
 /// The result of `find`.
 #[derive(Debug, Clone, Serialize)]
 pub struct FindResult {
+    /// Visible matches first, then exact before partial, then document order.
     pub matches: Vec<Match>,
     /// All matches, before `limit`.
     pub total: usize,
+    /// How many of them are visible.
+    pub visible: usize,
     pub exact: usize,
     /// Containers that could not be searched (not realized, or over budget), by ref.
     pub unsearched: Vec<Unsearched>,
@@ -520,8 +525,12 @@ impl Engine {
         }
         derive_names(&mut tree);
         self.read_wanted_ids(&mut tree, selector).await;
-        let found = match_selector(&tree, selector);
+        let mut found = match_selector(&tree, selector);
+        let seen = crate::visibility::visible(&tree);
+        // Stable: within each group, exact before partial and document order stay.
+        found.sort_by_key(|&(index, _)| !seen[index]);
         let exact_count = found.iter().filter(|(_, exact)| *exact).count();
+        let visible_count = found.iter().filter(|&&(index, _)| seen[index]).count();
         let total = found.len();
         let mut inner = self.lock();
         let mut matches = Vec::new();
@@ -533,6 +542,7 @@ impl Engine {
                 role: node.role,
                 name: node.display_name().to_owned(),
                 exact,
+                visible: seen[index],
                 node: node.clone(),
             });
         }
@@ -559,6 +569,7 @@ impl Engine {
         Ok(FindResult {
             matches,
             total,
+            visible: visible_count,
             exact: exact_count,
             unsearched,
         })
@@ -570,6 +581,14 @@ impl Engine {
             Target::Ref(text) => self.resolve_ref(session, text).await,
             Target::Selector(selector) => {
                 let found = self.find(session, selector, None, 5).await?;
+                // Strictness counts what can be seen: hidden matches (a closed menu's items, a
+                // hidden page) stand aside when some match is visible.
+                let mut found = found;
+                if found.visible > 0 {
+                    found.matches.retain(|m| m.visible);
+                    found.total = found.visible;
+                    found.exact = found.matches.iter().filter(|m| m.exact).count();
+                }
                 match found.total {
                     0 => Err(Error::new(
                         Code::NotFound,
@@ -598,7 +617,13 @@ impl Engine {
                             found
                                 .matches
                                 .iter()
-                                .map(|m| format!("{} {:?} [ref={}]", m.role, m.name, m.reference))
+                                .map(|m| format!(
+                                    "{} {:?}{} [ref={}]",
+                                    m.role,
+                                    m.name,
+                                    if m.visible { "" } else { " (hidden)" },
+                                    m.reference
+                                ))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
@@ -735,6 +760,7 @@ impl Engine {
                     role: node.role,
                     name: node.display_name().to_owned(),
                     exact: true,
+                    visible: crate::visibility::shown(&node),
                     node,
                 })
             })
@@ -765,6 +791,7 @@ impl Engine {
             role: node.role,
             name: node.display_name().to_owned(),
             exact: true,
+            visible: crate::visibility::shown(&node),
             node,
         }))
     }

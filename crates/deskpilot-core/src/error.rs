@@ -21,8 +21,12 @@ pub enum Code {
     InputNotAllowed,
     Unsupported,
     Backend,
-    /// The element has no bounds on screen (pointer input needs them).
+    /// The element has no bounds on screen (pointer input needs them), or is scrolled out of
+    /// view and cannot be scrolled into it.
     Offscreen,
+    /// The element is not shown (an item of a closed menu, a hidden page): the message says
+    /// what to open first.
+    NotVisible,
     /// Something else is at the element's position.
     Obscured,
     /// The element is disabled.
@@ -61,6 +65,7 @@ impl Code {
             Code::Unsupported => "unsupported",
             Code::Backend => "backend",
             Code::Offscreen => "offscreen",
+            Code::NotVisible => "not_visible",
             Code::Obscured => "obscured",
             Code::Disabled => "disabled",
             Code::NotEditable => "not_editable",

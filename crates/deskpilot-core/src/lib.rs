@@ -20,6 +20,7 @@ pub mod render;
 mod scope;
 pub mod selector;
 pub mod session;
+pub mod visibility;
 pub mod wait;
 pub mod window_system;
 

@@ -14,9 +14,11 @@ use crate::selector::{Selector, TextMatch};
 /// What `wait_for` waits for.
 #[derive(Debug, Clone)]
 pub enum Condition {
-    /// At least one element matches.
+    /// At least one visible element matches (see `visibility`).
     Appears,
-    /// No element matches.
+    /// At least one element matches, shown or not.
+    Attached,
+    /// No visible element matches (none at all, or all hidden).
     Disappears,
     /// A matching element has `state` known on (`on: true`) or known off (`on: false`).
     State { state: State, on: bool },
@@ -81,9 +83,18 @@ impl Engine {
 /// `Some(element)` when the condition holds (`Some(None)` for a disappearance).
 fn met(found: &FindResult, condition: &Condition) -> Option<Option<Match>> {
     match condition {
-        Condition::Appears => found.matches.first().cloned().map(Some),
-        // Gone only when nothing matched and nothing was left unsearched.
-        Condition::Disappears => (found.total == 0 && found.unsearched.is_empty()).then_some(None),
+        // Visible matches come first.
+        Condition::Appears => found
+            .matches
+            .first()
+            .filter(|m| m.visible)
+            .cloned()
+            .map(Some),
+        Condition::Attached => found.matches.first().cloned().map(Some),
+        // Gone only when nothing visible matched and nothing was left unsearched.
+        Condition::Disappears => {
+            (found.visible == 0 && found.unsearched.is_empty()).then_some(None)
+        }
         Condition::State { state, on } => found
             .matches
             .iter()

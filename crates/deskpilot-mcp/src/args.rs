@@ -167,7 +167,8 @@ pub struct WaitForArgs {
     pub selector: String,
     /// Search only within this element (a ref or a selector).
     pub within: Option<String>,
-    /// "appears" (default) or "disappears".
+    /// "appears" (default: a visible match), "attached" (a match, shown or not: an item of a
+    /// closed menu) or "disappears" (no visible match).
     pub until: Option<String>,
     /// Wait until a match has this state on (`checked`) or off (`!checked`).
     pub state: Option<String>,

@@ -192,6 +192,9 @@ pub struct ElementOut {
     pub reference: String,
     pub role: String,
     pub name: String,
+    /// Not shown (an item of a closed menu, a hidden page); absent when shown.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub hidden: bool,
 }
 
 impl From<&Match> for ElementOut {
@@ -200,6 +203,7 @@ impl From<&Match> for ElementOut {
             reference: m.reference.clone(),
             role: m.role.name().to_owned(),
             name: m.name.clone(),
+            hidden: !m.visible,
         }
     }
 }
@@ -211,6 +215,8 @@ pub struct FindOut {
     pub matches: Vec<ElementOut>,
     /// All matches, before `limit`.
     pub total: usize,
+    /// How many of them are visible (listed first).
+    pub visible: usize,
     /// Matches whose name/value matched exactly.
     pub exact: usize,
     /// Containers that could not be searched, and why.

@@ -384,15 +384,16 @@ impl DeskpilotServer {
         let mut text = String::new();
         for m in &found.matches {
             text.push_str(&format!(
-                "- {} \"{}\" [ref={}]\n",
+                "- {} \"{}\"{} [ref={}]\n",
                 m.role,
                 escape(&m.name, 100),
+                if m.visible { "" } else { " [hidden]" },
                 m.reference
             ));
         }
         text.push_str(&format!(
-            "# {} matches, {} exact\n",
-            found.total, found.exact
+            "# {} matches ({} visible), {} exact\n",
+            found.total, found.visible, found.exact
         ));
         let unsearched: Vec<String> = found
             .unsearched
@@ -414,6 +415,7 @@ impl DeskpilotServer {
             text: text.clone(),
             matches: found.matches.iter().map(ElementOut::from).collect(),
             total: found.total,
+            visible: found.visible,
             exact: found.exact,
             unsearched,
         };
@@ -516,6 +518,7 @@ impl DeskpilotServer {
         let within = a.within.as_deref().map(args::target).transpose()?;
         let condition = match (a.until.as_deref(), a.state.as_deref(), a.value) {
             (None | Some("appears"), None, None) => Condition::Appears,
+            (Some("attached"), None, None) => Condition::Attached,
             (Some("disappears"), None, None) => Condition::Disappears,
             (None, Some(state), None) => {
                 let (on, name) = match state.strip_prefix('!') {
@@ -529,7 +532,7 @@ impl DeskpilotServer {
             (None, None, Some(value)) => Condition::Value(TextMatch::Exact(value)),
             (Some(other), None, None) => {
                 return Err(invalid_arguments(format!(
-                    "until {other:?}: use appears or disappears"
+                    "until {other:?}: use appears, attached or disappears"
                 )));
             }
             _ => return Err(invalid_arguments("give one of until, state, value")),
