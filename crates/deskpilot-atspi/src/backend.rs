@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use deskpilot_core::model::{ElementId, Node, Tree};
-use deskpilot_core::window_system::window_for;
+use deskpilot_core::window_system::{window_for, window_within};
 use deskpilot_core::{
     AppInfo, Backend, BackendError, NativeOp, Secrecy, TableSlice, TextSlice, WalkLimits,
     WindowSystem,
@@ -251,7 +251,16 @@ impl AtspiBackend {
         let mut info = app.info;
         for window in &mut info.windows {
             let size = window.bounds.map(|b| (b.width, b.height));
-            let client = window_for(windows, info.pid, &window.title, size);
+            let client = window_for(windows, info.pid, &window.title, size).or_else(|| {
+                // Named otherwise on the display: the one client window inside its frame
+                // (where the toolkit places windows on the screen).
+                match (info.pid, window.bounds) {
+                    (Some(pid), Some(frame)) if !app.traits.window_relative_extents => {
+                        window_within(windows, pid, frame)
+                    }
+                    _ => None,
+                }
+            });
             window.x11_window = client.map(|c| c.xid);
             window.transient_for = client.and_then(|c| c.transient_for);
             if app.traits.window_relative_extents

@@ -48,6 +48,29 @@ pub fn window_for<'a>(
     }
 }
 
+/// The one client window of process `pid` that lies within `frame` (a window's bounds with
+/// its decorations, as toolkits report them), for windows named otherwise on the display
+/// than on the accessibility bus (GTK 3's message dialogs: "Question" there, "Save Changes"
+/// in the title bar).
+pub fn window_within(windows: &[ClientWindow], pid: u32, frame: Rect) -> Option<&ClientWindow> {
+    let inside: Vec<&ClientWindow> = windows
+        .iter()
+        .filter(|w| {
+            let b = w.bounds;
+            w.pid == Some(pid)
+                && !b.is_empty()
+                && b.x >= frame.x
+                && b.y >= frame.y
+                && b.x + b.width <= frame.x + frame.width
+                && b.y + b.height <= frame.y + frame.height
+        })
+        .collect();
+    match inside.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
 /// Windows on the display whose process has no app on the accessibility bus: deskpilot sees
 /// them only from outside (an app started without its accessibility switched on). A window
 /// without a pid is left out: whose it is cannot be told.
@@ -78,6 +101,22 @@ mod tests {
             process: None,
             transient_for: None,
         }
+    }
+
+    #[test]
+    fn a_window_titled_otherwise_is_found_by_its_process_and_frame() {
+        let mut editor = window(1, Some(7), "Editor");
+        editor.bounds = Rect::new(0, 295, 642, 505);
+        let mut dialog = window(2, Some(7), "Save Changes");
+        dialog.bounds = Rect::new(65, 519, 514, 112);
+        let windows = vec![editor, dialog];
+        let frame = Rect::new(64, 499, 516, 133);
+        assert_eq!(
+            window_for(&windows, Some(7), "Question", Some((516, 133))),
+            None
+        );
+        assert_eq!(window_within(&windows, 7, frame).map(|w| w.xid), Some(2));
+        assert_eq!(window_within(&windows, 8, frame), None);
     }
 
     #[test]
