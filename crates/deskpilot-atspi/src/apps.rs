@@ -123,6 +123,9 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
             ActionList::ByIndex
         },
         marks_surrogates: toolkit == "gecko",
+        // GTK 3 apps, and LibreOffice, whose GTK 3 plugin shows native GTK menus.
+        menu_actions_block: (toolkit == "gtk" && !gtk4)
+            || matches!(toolkit.as_str(), "libreoffice" | "vcl"),
         inert_editable_text: toolkit == "gecko",
     }
 }

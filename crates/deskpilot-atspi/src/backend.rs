@@ -397,6 +397,24 @@ impl Backend for AtspiBackend {
         .await
     }
 
+    fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
+        let menu_item = matches!(
+            node.role,
+            deskpilot_core::model::Role::MenuItem
+                | deskpilot_core::model::Role::MenuItemCheckbox
+                | deskpilot_core::model::Role::MenuItemRadio
+        );
+        let blocks = self
+            .traits
+            .lock()
+            .expect("traits lock")
+            .get(&node.id.app)
+            .is_some_and(|t| t.menu_actions_block);
+        (menu_item && blocks && matches!(op, NativeOp::DoAction(_))).then_some(
+            "this toolkit runs a menu item's handler inside the call: a dialog it opens would freeze the app's accessibility until closed",
+        )
+    }
+
     async fn caret(&self, id: &ElementId) -> Result<Option<deskpilot_core::Caret>, BackendError> {
         let (offset, selection) =
             tokio::join!(self.proto.caret_offset(id), self.proto.selection(id));

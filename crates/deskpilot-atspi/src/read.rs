@@ -28,6 +28,10 @@ pub struct AppTraits {
     /// Gecko: text offsets count UTF-16 units, and the text it gives marks the second unit of
     /// each character outside the Basic Multilingual Plane with a U+FEFF, which is no text.
     pub marks_surrogates: bool,
+    /// The toolkit runs a menu item's handler inside the action call (GTK 3: the item's
+    /// `activate-current`): a modal dialog it opens (gtk_dialog_run) holds the reply, and the
+    /// bridge answers nothing else until the dialog closes.
+    pub menu_actions_block: bool,
     /// Gecko answers `EditableText` calls on its text fields with success and does nothing
     /// (its callbacks return early for text roles): the interface is not offered.
     pub inert_editable_text: bool,

@@ -204,6 +204,13 @@ pub trait Backend: Send + Sync {
         Vec::new()
     }
 
+    /// Why doing `op` on `node` through the app's semantics is known to freeze the app's
+    /// accessibility (`None`: it is not). The ladder then skips that rung for real input.
+    fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
+        let _ = (node, op);
+        None
+    }
+
     /// The top-level window (frame, dialog) that holds the element.
     async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
         Err(BackendError::Unsupported {

@@ -478,8 +478,22 @@ impl Engine {
         match &step.send {
             Send::Native(op) => {
                 let how = describe(op);
+                if let Some(why) = self.backend().semantic_trap(node, op) {
+                    return Err(NotSent::Skip(format!("{how}: {why}")));
+                }
                 match self.backend().perform(&node.id, op).await {
                     Ok(()) => Ok(how),
+                    // A handler that runs a modal loop (GTK 3's gtk_dialog_run behind a menu
+                    // item) answers the call only once the dialog closes. When the app still
+                    // answers other calls, the action is running: read back what it did.
+                    Err(BackendError::AppNotResponding { .. })
+                        if matches!(op, NativeOp::DoAction(_))
+                            && self.backend().app(&subject.app).await.is_ok() =>
+                    {
+                        Ok(format!(
+                            "{how} (no answer yet: the app runs it in a modal loop)"
+                        ))
+                    }
                     Err(
                         e @ (BackendError::AppGone { .. } | BackendError::AppNotResponding { .. }),
                     ) => Err(NotSent::Fatal(e.into())),
@@ -719,9 +733,15 @@ impl Engine {
         x: i32,
         y: i32,
     ) -> std::result::Result<bool, NotSent> {
+        // An item of an open popup menu lies over the window, in a popup that the window's
+        // own hit test does not reach (GTK 3): test from the popup.
+        let scope = match self.open_popup_of(subject).await {
+            Some(popup) => popup,
+            None => window.clone(),
+        };
         let chain = self
             .backend()
-            .hit_test(window, x, y)
+            .hit_test(&scope, x, y)
             .await
             .map_err(|e| NotSent::Fatal(e.into()))?;
         let target = &subject.node().id;
@@ -743,6 +763,34 @@ impl Engine {
             ),
             "close what covers it (a popup, a dialog) or scroll it into view, then retry",
         )))
+    }
+
+    /// For a menu item: the nearest menu above it that is showing (an open popup).
+    async fn open_popup_of(&self, subject: &Subject) -> Option<ElementId> {
+        let node = subject.node();
+        if !matches!(
+            node.role,
+            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio
+        ) {
+            return None;
+        }
+        let mut id = node.id.clone();
+        for _ in 0..8 {
+            let parent = self.backend().parent(&id).await.ok()??;
+            let up = self
+                .backend()
+                .node(&parent, Secrecy::InsideSecret)
+                .await
+                .ok()?;
+            if up.role == Role::Menu && up.states.is(State::Showing) {
+                return Some(parent);
+            }
+            if matches!(up.role, Role::MenuBar | Role::Window | Role::Dialog) {
+                return None;
+            }
+            id = parent;
+        }
+        None
     }
 
     /// The element's ancestors up to (and with) `window`; best effort.
