@@ -5,6 +5,7 @@ mod demo;
 mod desktop;
 mod install;
 mod matrix;
+mod tasks;
 mod test;
 mod venv;
 
@@ -30,7 +31,8 @@ enum Command {
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
-    /// the LibreOffice Calc memory guard) or `screenshot` (a labelled 1280x800 window capture).
+    /// the LibreOffice Calc memory guard), `screenshot` (a labelled 1280x800 window capture),
+    /// `act` (an action's latency) or `list` (listing apps with one frozen).
     /// Results go to target/bench/.
     Bench {
         /// Which benchmark (snapshot, screenshot, act, list).
@@ -41,6 +43,9 @@ enum Command {
     /// Run the action-support matrix (GTK3, GTK4, Qt5 fixtures and LibreOffice Writer; every
     /// row judged by the app's own oracle) and print its tables (also in target/matrix/).
     Matrix,
+    /// Run the real-app task suite (third-party apps driven through deskpilot mcp, each judged
+    /// by an oracle that is not deskpilot) and print its table (rows in target/tasks/).
+    Tasks,
     /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
     /// keeps it up until Ctrl-C.
     Desktop {
@@ -56,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         Command::Test { args } => test::run(&args),
         Command::Demo => demo::run(),
         Command::Matrix => matrix::run(),
+        Command::Tasks => tasks::run(),
         Command::Bench { which, filter } => bench::run(&which, &filter),
         Command::Desktop { fixtures } => desktop::run(&fixtures),
     }

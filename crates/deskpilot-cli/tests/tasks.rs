@@ -387,3 +387,115 @@ fn chromium_submits_a_form() {
     agent.finish("chromium-form", "Chromium", "form, submitted to a server");
     desktop.stop().unwrap();
 }
+
+/// LibreOffice Writer: type a paragraph into a new document, save it as ODF through its file
+/// chooser. Oracle: the document's own XML in the saved file (read by Python's zipfile).
+#[test]
+fn writer_saves_a_document() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _writer = desktop.launch_libreoffice(&["--writer"], None).unwrap();
+    let path = out_path(&desktop, "minutes.odt");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("soffice");
+    agent.wait_for("paragraph", json!({}));
+    agent.ok(
+        "type_text",
+        json!({"target": "paragraph:nth(0)", "text": "Minutes: deskpilot saved this."}),
+    );
+    agent.ok("press_key", json!({"key": "ctrl+shift+s"}));
+    agent.wait_for("filechooser >> textbox[name=\"Name:\"]", json!({}));
+    agent.ok(
+        "set_value",
+        json!({"target": "filechooser >> textbox[name=\"Name:\"]", "value": path.to_str().unwrap()}),
+    );
+    agent.wait_for(
+        "filechooser >> button[name=Save]",
+        json!({"state": "enabled"}),
+    );
+    agent.ok(
+        "click",
+        json!({"target": "filechooser >> button[name=Save]"}),
+    );
+    let content = {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let output = desktop
+                .command(deskpilot_desktop::SYSTEM_PYTHON)
+                .args([
+                    "-c",
+                    "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('content.xml').decode())",
+                ])
+                .arg(&path)
+                .output()
+                .unwrap();
+            if output.status.success() {
+                break String::from_utf8_lossy(&output.stdout).into_owned();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} never became a document:\n{}",
+                path.display(),
+                agent.transcript()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    assert!(
+        content.contains("Minutes: deskpilot saved this."),
+        "{content}"
+    );
+    agent.finish(
+        "writer-save-odt",
+        "LibreOffice Writer",
+        "document edit, save dialog, file",
+    );
+    desktop.stop().unwrap();
+}
+
+/// FeatherPad (Qt 5): save into a folder chosen in the Qt dialog's file tree (select the
+/// folder's row, open it), not typed as a path. Oracle: the file in that folder.
+#[test]
+fn featherpad_saves_into_a_folder_picked_in_the_tree() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let project = desktop.dir().join("project");
+    std::fs::create_dir_all(project.join("inbox")).unwrap();
+    std::fs::create_dir_all(project.join("archive")).unwrap();
+    let _featherpad = launch(&desktop, "featherpad");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("FeatherPad");
+    agent.ok("type_text", json!({"text": "filed away"}));
+    agent.ok("press_key", json!({"key": "ctrl+s"}));
+    let name_field = "dialog >> textbox[name*=\"File name\"]";
+    agent.wait_for(name_field, json!({}));
+    // Go to the project folder, then pick its subfolder in the tree.
+    agent.ok(
+        "set_value",
+        json!({"target": name_field, "value": format!("{}/", project.display())}),
+    );
+    agent.ok("press_key", json!({"target": name_field, "key": "Enter"}));
+    agent.wait_for("dialog >> cell[name=inbox]", json!({}));
+    agent.ok(
+        "act",
+        json!({"target": "dialog >> cell[name=inbox]", "verb": "select"}),
+    );
+    agent.ok(
+        "click",
+        json!({"target": "dialog >> cell[name=inbox]", "double": true}),
+    );
+    agent.wait_for("dialog >> combobox[name*=inbox]", json!({}));
+    agent.ok(
+        "set_value",
+        json!({"target": name_field, "value": "note.txt"}),
+    );
+    agent.ok("click", json!({"target": "dialog >> button[name=Save]"}));
+    assert_eq!(
+        file_text(&project.join("inbox/note.txt")).trim_end(),
+        "filed away"
+    );
+    agent.finish(
+        "featherpad-save-into-folder",
+        "FeatherPad (Qt 5)",
+        "tree selection, save dialog, file",
+    );
+    desktop.stop().unwrap();
+}
