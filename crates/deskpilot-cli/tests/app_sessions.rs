@@ -345,3 +345,38 @@ async fn strictness_counts_visible_matches_and_hidden_fields_are_refused() {
     drop(engine);
     desktop.stop().unwrap();
 }
+
+/// When the app quits, the session's calls answer `app_gone` with a hint to connect again;
+/// started again under the same name, it is connected to by that name.
+#[tokio::test]
+async fn a_session_outlives_its_app_with_a_clear_answer() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut mousepad = launch(&desktop, "mousepad");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "mousepad").await;
+    mousepad.kill();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let gone = loop {
+        match engine.snapshot(&session, &SnapshotRequest::default()).await {
+            Err(e) if e.code == deskpilot_core::Code::AppGone => break e,
+            other => {
+                assert!(Instant::now() < deadline, "still answering: {other:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    assert!(gone.hint.contains("connect again"), "{gone:?}");
+    let _again = launch(&desktop, "mousepad");
+    let session = connect_by_name(&engine, "mousepad").await;
+    let snapshot = engine
+        .snapshot(&session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert!(
+        snapshot.rendered.text.contains("Mousepad"),
+        "{}",
+        snapshot.rendered.text
+    );
+    drop(engine);
+    desktop.stop().unwrap();
+}
