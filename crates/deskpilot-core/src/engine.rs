@@ -987,8 +987,14 @@ impl Engine {
         if !continued {
             state.boxes.clear();
         }
+        // Only what an agent can act on is labelled (not windows, panes or text).
         let mut shown: Vec<(RefId, crate::model::Rect)> = refs
             .iter()
+            .filter(|(i, _)| {
+                let node = &tree.nodes[**i].node;
+                node.role.is_interactive()
+                    || (node.role.is_text() && node.states.is(State::Editable))
+            })
             .filter_map(|(&i, &r)| Some((r, tree.nodes[i].node.bounds?)))
             .filter(|(_, b)| !b.is_empty())
             .collect();

@@ -19,7 +19,54 @@ pub struct Label {
 }
 
 const BOX: [u8; 3] = [230, 0, 120];
+/// Tabs are near black with white text: the highest contrast on any background.
+const TAB: [u8; 3] = [20, 20, 20];
 const TEXT: [u8; 3] = [255, 255, 255];
+/// Space around a tab's text.
+const PAD: i32 = 2;
+
+/// Where each label's tab goes (`None`: no free place), in the order given.
+pub fn place_tabs(labels: &[Label], width: i32, height: i32) -> Vec<Option<Rect>> {
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut out = Vec::with_capacity(labels.len());
+    for label in labels {
+        let r = label.rect;
+        if r.is_empty() {
+            out.push(None);
+            continue;
+        }
+        let (w, h) = (font::width(&label.text) + 2 * PAD, font::HEIGHT + 2 * PAD);
+        let right = r.x + r.width - w;
+        let bottom = r.y + r.height - h;
+        // Outside first: above (left, right), below (left, right), beside (left, right of
+        // the top); then inside the top-left and bottom-right corners.
+        let candidates = [
+            (r.x, r.y - h),
+            (right, r.y - h),
+            (r.x, r.y + r.height),
+            (right, r.y + r.height),
+            (r.x - w, r.y),
+            (r.x + r.width, r.y),
+            (r.x, r.y),
+            (right, bottom),
+        ];
+        let free = candidates
+            .iter()
+            .map(|&(x, y)| Rect::new(x, y, w, h))
+            .find(|tab| {
+                tab.x >= 0
+                    && tab.y >= 0
+                    && tab.x + tab.width <= width
+                    && tab.y + tab.height <= height
+                    && !placed.iter().any(|p| p.intersects(tab))
+            });
+        if let Some(tab) = free {
+            placed.push(tab);
+        }
+        out.push(free);
+    }
+    out
+}
 
 impl Image {
     pub fn new(width: u32, height: u32) -> Self {
@@ -84,32 +131,30 @@ impl Image {
         scale
     }
 
-    /// Draws each label's box (2 px outline) and its text on a filled tab above the box's
-    /// top-left corner (inside the box when there is no room above).
-    pub fn annotate(&mut self, labels: &[Label]) {
+    /// Draws each label's box (1 px outline) and its text on a dark tab placed at a corner
+    /// outside the box where there is room (above, below, then beside it), never over another
+    /// tab; inside the box's top-left corner when nothing outside is free. A label with no free
+    /// place at all is left out. Returns how many labels were drawn.
+    pub fn annotate(&mut self, labels: &[Label]) -> usize {
         for label in labels {
             let r = label.rect;
             if r.is_empty() {
                 continue;
             }
-            self.fill(r.x, r.y, r.width, 2, BOX);
-            self.fill(r.x, r.y + r.height - 2, r.width, 2, BOX);
-            self.fill(r.x, r.y, 2, r.height, BOX);
-            self.fill(r.x + r.width - 2, r.y, 2, r.height, BOX);
+            self.fill(r.x, r.y, r.width, 1, BOX);
+            self.fill(r.x, r.y + r.height - 1, r.width, 1, BOX);
+            self.fill(r.x, r.y, 1, r.height, BOX);
+            self.fill(r.x + r.width - 1, r.y, 1, r.height, BOX);
         }
-        for label in labels {
-            let r = label.rect;
-            if r.is_empty() {
-                continue;
-            }
-            let w = font::width(&label.text) + 4;
-            let h = font::HEIGHT + 4;
-            let y = if r.y >= h { r.y - h } else { r.y };
-            self.fill(r.x, y, w, h, BOX);
+        let tabs = place_tabs(labels, self.width as i32, self.height as i32);
+        for (label, tab) in labels.iter().zip(&tabs) {
+            let Some(tab) = tab else { continue };
+            self.fill(tab.x, tab.y, tab.width, tab.height, TAB);
             font::draw(&label.text, |dx, dy| {
-                self.put(r.x + 2 + dx, y + 2 + dy, TEXT);
+                self.put(tab.x + PAD + dx, tab.y + PAD + dy, TEXT);
             });
         }
+        tabs.iter().filter(|t| t.is_some()).count()
     }
 
     /// PNG, fast compression.
@@ -155,10 +200,11 @@ mod tests {
     #[test]
     fn annotation_draws_boxes_and_labels() {
         let mut img = Image::new(100, 60);
-        img.annotate(&[Label {
+        let drawn = img.annotate(&[Label {
             rect: Rect::new(20, 30, 40, 20),
             text: "e12".into(),
         }]);
+        assert_eq!(drawn, 1);
         let at = |x: usize, y: usize| &img.rgb[(y * 100 + x) * 3..(y * 100 + x) * 3 + 3];
         assert_eq!(at(20, 40), &BOX[..], "left edge");
         assert_eq!(at(40, 40), &[0, 0, 0][..], "inside stays");
@@ -168,6 +214,49 @@ mod tests {
             .filter(|&(x, y)| at(x, y) == &TEXT[..])
             .count();
         assert!(white > 10, "label text drawn ({white} px)");
+    }
+
+    fn label(x: i32, y: i32, w: i32, h: i32, text: &str) -> Label {
+        Label {
+            rect: Rect::new(x, y, w, h),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn tabs_go_outside_their_element_where_there_is_room() {
+        let labels = [label(50, 50, 80, 20, "e7")];
+        let tab = place_tabs(&labels, 300, 200)[0].unwrap();
+        assert!(!tab.intersects(&labels[0].rect), "{tab:?}");
+        assert_eq!(tab.height, font::HEIGHT + 2 * PAD);
+        // At the top edge of the image: below it instead, still outside.
+        let top = [label(50, 0, 80, 20, "e7")];
+        let tab = place_tabs(&top, 300, 200)[0].unwrap();
+        assert!(!tab.intersects(&top[0].rect) && tab.y >= 20, "{tab:?}");
+    }
+
+    #[test]
+    fn no_two_tabs_overlap() {
+        // A dense list: 40 rows of 20 px, 3 columns of cells, all labelled.
+        let labels: Vec<Label> = (0..40)
+            .flat_map(|row| {
+                (0..3).map(move |col| label(10 + col * 120, 10 + row * 20, 110, 18, "e1234"))
+            })
+            .collect();
+        let tabs = place_tabs(&labels, 400, 900);
+        let placed: Vec<Rect> = tabs.iter().flatten().copied().collect();
+        for (i, a) in placed.iter().enumerate() {
+            for b in &placed[i + 1..] {
+                assert!(!a.intersects(b), "{a:?} and {b:?} overlap");
+            }
+            assert!(a.x >= 0 && a.y >= 0 && a.x + a.width <= 400 && a.y + a.height <= 900);
+        }
+        assert!(
+            placed.len() >= labels.len() / 2,
+            "{} of {}",
+            placed.len(),
+            labels.len()
+        );
     }
 
     #[test]

@@ -90,14 +90,14 @@ impl Engine {
         } else {
             Vec::new()
         };
-        image.annotate(&labels);
+        let drawn = image.annotate(&labels);
         Ok(Shot {
             png: image.to_png(),
             width: image.width,
             height: image.height,
             region: rect,
             scale,
-            labels: labels.len(),
+            labels: drawn,
         })
     }
 
