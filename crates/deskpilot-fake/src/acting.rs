@@ -329,8 +329,18 @@ impl InputDevice for FakeInput {
         Ok(*self.active.lock().unwrap())
     }
 
+    /// What a press and release do on their own, as toolkits have it: the source takes
+    /// focus and is selected where it can be. Nothing is dropped anywhere.
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
         self.log(format!("drag {},{} -> {},{}", from.0, from.1, to.0, to.1));
+        self.backend.at(from.0, from.1, |node| {
+            if !node.deaf {
+                node.node.states.set(State::Focused, true);
+                if node.node.states.get(State::Selectable) == Some(true) {
+                    node.node.states.set(State::Selected, true);
+                }
+            }
+        });
         Ok(())
     }
 

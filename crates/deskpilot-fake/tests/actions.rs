@@ -404,6 +404,7 @@ async fn window_actions_are_confirmed_by_the_window_state() {
     assert_eq!(error.code, Code::Unsupported, "no launcher here");
 }
 
+/// A drag whose source only took focus (as a press gives it) did not drag anything.
 #[tokio::test]
 async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change() {
     use deskpilot_core::act::{Direction, DragEnd};

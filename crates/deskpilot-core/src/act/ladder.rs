@@ -292,6 +292,14 @@ impl Engine {
         preflight(action, &subject)?;
         let shown_note = self.ensure_shown(&mut subject, action).await?;
         let reference = subject.resolved.reference.clone();
+        if let Action::Toggle { ensure: Some(_) } = action {
+            // Whether it already holds is read afresh, not taken from the walk that found it
+            // (a kept identity may lag an event behind).
+            subject.resolved.node = self
+                .backend()
+                .node(&subject.node().id, subject.secrecy())
+                .await?;
+        }
         if let Action::Toggle { ensure: Some(want) } = action
             && is_on(subject.node()) == Some(*want == OnOff::On)
         {
