@@ -80,6 +80,24 @@ impl Browser {
         self.firefox.registration().unwrap().bus_name.clone()
     }
 
+    /// Clicks the page's Send button and returns what the loopback server received.
+    async fn submit(&self) -> deskpilot_desktop::SubmittedForm {
+        self.engine
+            .act(
+                &self.session,
+                &target("button[name*=Send]"),
+                &Action::Click {
+                    button: MouseButton::Left,
+                    double: false,
+                },
+            )
+            .await
+            .unwrap();
+        self.receiver
+            .next_form(Duration::from_secs(20))
+            .expect("the form was not submitted")
+    }
+
     fn assert_alive(&mut self, after: &str) {
         assert!(
             self.firefox.is_running(),
@@ -142,21 +160,7 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
     assert_eq!(b.backend.sent_to(&app, "Action.GetActions"), 0);
     assert!(b.backend.sent_to(&app, "Action.GetName") > 0);
     // The form still works: the page sends what the oracle receives.
-    b.engine
-        .act(
-            &b.session,
-            &target("button[name*=Send]"),
-            &Action::Click {
-                button: MouseButton::Left,
-                double: false,
-            },
-        )
-        .await
-        .unwrap();
-    let form = b
-        .receiver
-        .next_form(Duration::from_secs(20))
-        .expect("the form was not submitted");
+    let form = b.submit().await;
     assert_eq!(
         form.field("city"),
         Some("Zoë 東京 0Zoë 東京 1Zoë 東京 2Zoë 東京 3Zoë 東京 4")
@@ -206,21 +210,7 @@ async fn firefox_text_outside_the_bmp_arrives_whole() {
         set.summary()
     );
     assert!(!set.summary().contains('\u{feff}'), "{}", set.summary());
-    b.engine
-        .act(
-            &b.session,
-            &target("button[name*=Send]"),
-            &Action::Click {
-                button: MouseButton::Left,
-                double: false,
-            },
-        )
-        .await
-        .unwrap();
-    let form = b
-        .receiver
-        .next_form(Duration::from_secs(20))
-        .expect("the form was not submitted");
+    let form = b.submit().await;
     assert_eq!(form.field("city"), Some("Genève ⛰ 🇨🇭 😀"));
     b.assert_alive("typing outside the BMP");
     drop(b.engine);

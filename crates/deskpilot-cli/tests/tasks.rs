@@ -104,6 +104,20 @@ impl Agent {
         self.ok("wait_for", args)
     }
 
+    /// In an open GTK file chooser: the file's path as its name, then Save once the chooser
+    /// has looked at the name and enabled it.
+    fn save_in_gtk_chooser(&mut self, path: &Path) {
+        let name = "filechooser >> textbox[name=\"Name:\"]";
+        let save = "filechooser >> button[name=Save]";
+        self.wait_for(name, json!({}));
+        self.ok(
+            "set_value",
+            json!({"target": name, "value": path.to_str().unwrap()}),
+        );
+        self.wait_for(save, json!({"state": "enabled"}));
+        self.ok("click", json!({"target": save}));
+    }
+
     fn transcript(&self) -> String {
         self.log.join("\n")
     }
@@ -202,19 +216,7 @@ fn mousepad_saves_a_note_through_the_menu() {
     );
     agent.ok("click", json!({"target": "menu[name=File]"}));
     agent.ok("click", json!({"target": "menuitem[name*=\"Save As\"]"}));
-    agent.wait_for("filechooser >> textbox[name=\"Name:\"]", json!({}));
-    agent.ok(
-        "set_value",
-        json!({"target": "filechooser >> textbox[name=\"Name:\"]", "value": path.to_str().unwrap()}),
-    );
-    agent.wait_for(
-        "filechooser >> button[name=Save]",
-        json!({"state": "enabled"}),
-    );
-    agent.ok(
-        "click",
-        json!({"target": "filechooser >> button[name=Save]"}),
-    );
+    agent.save_in_gtk_chooser(&path);
     assert_eq!(
         file_text(&path).trim_end(),
         "Dear diary: deskpilot was here."
@@ -403,19 +405,7 @@ fn writer_saves_a_document() {
         json!({"target": "paragraph:nth(0)", "text": "Minutes: deskpilot saved this."}),
     );
     agent.ok("press_key", json!({"key": "ctrl+shift+s"}));
-    agent.wait_for("filechooser >> textbox[name=\"Name:\"]", json!({}));
-    agent.ok(
-        "set_value",
-        json!({"target": "filechooser >> textbox[name=\"Name:\"]", "value": path.to_str().unwrap()}),
-    );
-    agent.wait_for(
-        "filechooser >> button[name=Save]",
-        json!({"state": "enabled"}),
-    );
-    agent.ok(
-        "click",
-        json!({"target": "filechooser >> button[name=Save]"}),
-    );
+    agent.save_in_gtk_chooser(&path);
     let content = {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {

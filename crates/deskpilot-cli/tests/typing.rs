@@ -6,16 +6,14 @@
 #[path = "support/engine.rs"]
 mod support_engine;
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{
     Action, ActionReport, Code, ConnectTarget, Effect, Engine, InputText, Selector, Target,
 };
 use deskpilot_desktop::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::json;
-use support_engine::engine_on;
+use support_engine::{engine_on, engine_with_input};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::ConnectionExt;
 
@@ -89,19 +87,10 @@ async fn typed_keys_leave_the_keymap_as_it_was() {
 async fn typing_cut_short_says_how_much_was_sent_and_sends_no_more() {
     let desktop = VirtualDesktop::start().unwrap();
     let app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let x11 = Arc::new(deskpilot_x11::X11Windows::connect(desktop.display()).unwrap());
-    let backend = Arc::new(
-        AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-            .await
-            .unwrap()
-            .with_window_system(x11),
-    );
-    let input = Arc::new(
-        deskpilot_x11::X11Input::connect(desktop.display())
-            .unwrap()
-            .with_typing_budget(Duration::from_millis(60)),
-    );
-    let engine = Engine::new(backend).with_input(input);
+    let input = deskpilot_x11::X11Input::connect(desktop.display())
+        .unwrap()
+        .with_typing_budget(Duration::from_millis(60));
+    let (_, engine) = engine_with_input(&desktop, input).await;
     let session = session(&engine, Fixture::Gtk3).await;
     let total = 3000;
     let error = engine

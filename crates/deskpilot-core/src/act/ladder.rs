@@ -303,19 +303,8 @@ impl Engine {
         if let Action::Toggle { ensure: Some(want) } = action
             && is_on(subject.node()) == Some(*want == OnOff::On)
         {
-            return Ok(ActionReport {
-                verb: action.verb(),
-                reference,
-                route: None,
-                skipped: Vec::new(),
-                effect: Effect::Confirmed,
-                changes: Vec::new(),
-                foreground_changed: Some(false),
-                note: Some(format!(
-                    "already {}: nothing sent",
-                    if *want == OnOff::On { "on" } else { "off" }
-                )),
-            });
+            let state = if *want == OnOff::On { "on" } else { "off" };
+            return Ok(nothing_sent(action, reference, format!("already {state}")));
         }
         let mut plan = plan(action, subject.node());
         if let Some(expect) = self.typed_text_expected(&subject, action).await {
@@ -339,16 +328,8 @@ impl Engine {
         // nothing. Where holding it is the whole point (an idempotent verb), nothing is sent.
         if plan.expect != Expect::AnyChange && met(&plan.expect, &before) {
             if nothing_to_do_when_held(action) {
-                return Ok(ActionReport {
-                    verb: action.verb(),
-                    reference,
-                    route: None,
-                    skipped: Vec::new(),
-                    effect: Effect::Confirmed,
-                    changes: Vec::new(),
-                    foreground_changed: Some(false),
-                    note: Some(format!("{} already: nothing sent", expected(&plan.expect))),
-                });
+                let held = format!("{} already", expected(&plan.expect));
+                return Ok(nothing_sent(action, reference, held));
             }
             unreported =
                 Some("its postcondition already held before: only another change confirms it");
@@ -1074,6 +1055,20 @@ fn met(expect: &Expect, now: &Observation) -> bool {
                 || node.states.is(State::Expanded)
                 || (node.role == Role::Menu && node.states.is(State::Selected))
         }
+    }
+}
+
+/// The report of an action whose state already held: confirmed, nothing sent.
+fn nothing_sent(action: &Action, reference: String, held: String) -> ActionReport {
+    ActionReport {
+        verb: action.verb(),
+        reference,
+        route: None,
+        skipped: Vec::new(),
+        effect: Effect::Confirmed,
+        changes: Vec::new(),
+        foreground_changed: Some(false),
+        note: Some(format!("{held}: nothing sent")),
     }
 }
 
