@@ -47,6 +47,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 garbles: extra.garbles,
                 declines: extra.declines,
                 owner: extra.owner,
+                lags: extra.lags,
                 orphan: extra.orphan,
             },
         ));
@@ -94,6 +95,7 @@ struct Extra {
     declines: bool,
     orphan: bool,
     owner: Option<usize>,
+    lags: bool,
 }
 
 fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), String> {
@@ -137,6 +139,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             // Native operations fail, the error naming the operation.
             "declines" => {
                 extra.declines = true;
+                continue;
+            }
+            // Walks report its checked state one change behind.
+            "lags" => {
+                extra.lags = true;
                 continue;
             }
             // Typed text arrives without its last character.

@@ -28,6 +28,7 @@ application "Form" pid=7
     textbox "Fruit" [editable] [focused] value=banana interfaces=text deaf bounds=10,330,100,20
     button "Mute" deaf bounds=10,360,80,20
     checkbox "Seen" actions=click bounds=10,390,100,20
+    checkbox "Lagging" [checked] actions=click lags bounds=10,420,100,20
 "#;
 
 struct Rig {
@@ -402,6 +403,25 @@ async fn window_actions_are_confirmed_by_the_window_state() {
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::Unsupported, "no launcher here");
+}
+
+/// An ensure is judged on the element read afresh, not on the walk that found it (a kept
+/// identity may lag an event behind): checked already, nothing is sent.
+#[tokio::test]
+async fn an_ensure_is_judged_on_a_fresh_read() {
+    let rig = rig(true).await;
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Lagging]"), &CHECK)
+        .await
+        .unwrap();
+    assert!(report.route.is_none(), "{}", report.summary());
+    assert!(
+        rig.backend.performed().is_empty(),
+        "{:?}",
+        rig.backend.performed()
+    );
+    assert!(rig.input.sent().is_empty(), "{:?}", rig.input.sent());
 }
 
 /// A drag whose source only took focus (as a press gives it) did not drag anything.

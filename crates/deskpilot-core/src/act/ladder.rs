@@ -324,6 +324,9 @@ impl Engine {
                 Some("the toolkit reports no selection here: the effect cannot be read back");
         }
         let before = self.observe(&subject, &plan.expect).await?;
+        // The postcondition, when it held before the action (then only another change counts,
+        // and only while it still holds).
+        let mut held_before: Option<Expect> = None;
         // A postcondition confirms only what the action did: one that already held says
         // nothing. Where holding it is the whole point (an idempotent verb), nothing is sent.
         if plan.expect != Expect::AnyChange && met(&plan.expect, &before) {
@@ -333,7 +336,7 @@ impl Engine {
             }
             unreported =
                 Some("its postcondition already held before: only another change confirms it");
-            plan.expect = Expect::AnyChange;
+            held_before = Some(std::mem::replace(&mut plan.expect, Expect::AnyChange));
         }
         let mut skipped: Vec<Skipped> = plan.skipped.clone();
         let mut refusal: Option<Error> = None;
@@ -366,9 +369,18 @@ impl Engine {
                 .await?
             {
                 Verdict::Met(after) => (Effect::Confirmed, after, None),
-                Verdict::Changed(after) => {
-                    (Effect::Confirmed, after, unreported.map(str::to_owned))
-                }
+                Verdict::Changed(after) => match &held_before {
+                    // It held before and the action undid it: nothing to confirm.
+                    Some(held) if !met(held, &after) => (
+                        Effect::Unverified,
+                        after,
+                        Some(format!(
+                            "{} held before, and no longer does",
+                            expected(held)
+                        )),
+                    ),
+                    _ => (Effect::Confirmed, after, unreported.map(str::to_owned)),
+                },
                 Verdict::Missed { after, quiet } => {
                     if let Some(error) = clamped(action, &before, &after) {
                         return Err(error);
