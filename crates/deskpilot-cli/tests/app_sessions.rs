@@ -6,6 +6,8 @@
 
 #[path = "support/engine.rs"]
 mod support_engine;
+#[path = "support/pyatspi.rs"]
+mod support_pyatspi;
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +17,7 @@ use deskpilot_core::{
 };
 use deskpilot_desktop::{App, VirtualDesktop};
 use support_engine::engine_on;
+use support_pyatspi::pyatspi_nodes;
 
 fn by(selector: &str) -> Target {
     Target::Selector(Selector::parse(selector).unwrap())
@@ -374,6 +377,104 @@ async fn a_session_outlives_its_app_with_a_clear_answer() {
         .unwrap();
     assert!(
         snapshot.rendered.text.contains("Mousepad"),
+        "{}",
+        snapshot.rendered.text
+    );
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+/// gtk4-widget-factory connected by name: typing into its password field brings its window
+/// forward (it was refused window_not_foreground). Oracle: pyatspi counts the characters.
+#[tokio::test]
+async fn a_gtk4_password_field_takes_text_in_an_app_session() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _factory = launch(&desktop, "gtk4-widget-factory");
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "gtk4-widget-factory").await;
+    let typed = engine
+        .act(
+            &session,
+            &by("password"),
+            &Action::TypeText(InputText::plain("sesame")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(typed.effect, Effect::Confirmed, "{}", typed.summary());
+    let counted = pyatspi_nodes(&desktop, "gtk4-widget-factory")
+        .into_iter()
+        .any(|n| n["role"] == "password text" && n["chars"] == 6);
+    assert!(counted, "pyatspi saw no 6-character password");
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+/// LibreOffice Calc connected by name: keys without a target go to its window (the
+/// application object reports no enabled state: refused disabled before). Oracle: pyatspi
+/// reads cell A1.
+#[tokio::test]
+async fn calc_takes_keys_in_an_app_session() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _calc = desktop.launch_libreoffice(&["--calc"], None).unwrap();
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "soffice").await;
+    engine
+        .act_on_window(&session, &Action::TypeText(InputText::plain("4217\n")))
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let cells = pyatspi_nodes(&desktop, "soffice");
+        if cells
+            .iter()
+            .any(|n| n["role"] == "table cell" && n["text"] == "4217")
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "pyatspi never read 4217 in a cell"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+/// A session on Mousepad's window (by title) covers the file chooser that window opens: the
+/// chooser is in its snapshot and find, whatever its role, without connecting again.
+#[tokio::test]
+async fn a_window_session_covers_the_file_chooser_it_opens() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _mousepad = launch(&desktop, "mousepad");
+    let (_, engine) = engine_on(&desktop).await;
+    connect_by_name(&engine, "mousepad").await;
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Untitled 1 - Mousepad".into()))
+        .await
+        .unwrap()
+        .id;
+    engine
+        .act_on_window(&session, &key("ctrl+shift+s"))
+        .await
+        .unwrap();
+    let name = Selector::parse("filechooser >> textbox[name=\"Name:\"]").unwrap();
+    engine
+        .wait_for(
+            &session,
+            &name,
+            None,
+            &deskpilot_core::Condition::Appears,
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+    let snapshot = engine
+        .snapshot(&session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert!(
+        snapshot.rendered.text.contains("filechooser \"Save As\""),
         "{}",
         snapshot.rendered.text
     );

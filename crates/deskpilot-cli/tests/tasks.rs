@@ -8,8 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+#[path = "support/pyatspi.rs"]
+mod support_pyatspi;
+
 use deskpilot_desktop::{App, ChromiumPages, FormReceiver, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
+use support_pyatspi::pyatspi_nodes;
 
 /// An agent: one MCP server, counting what it is asked and what it answers.
 struct Agent {
@@ -161,26 +165,6 @@ fn file_text(path: &Path) -> String {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-}
-
-/// The nodes of app `name` as a second AT-SPI client (pyatspi) reads them.
-fn pyatspi_nodes(desktop: &VirtualDesktop, name: &str) -> Vec<Value> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tasks/pyatspi_dump.py");
-    let output = desktop
-        .command(deskpilot_desktop::SYSTEM_PYTHON)
-        .arg(script)
-        .arg(name)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "pyatspi: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// Waits until `done` holds, checking every 100 ms for `timeout`.

@@ -20,10 +20,13 @@ def walk(node, depth, out):
         return
     role = node.getRoleName()
     states = [pyatspi.stateToString(s) for s in node.getState().getStates()]
+    text = text_of(node)
     out.append({
         "role": role,
         "name": node.name,
-        "text": None if role == "password text" else text_of(node),
+        # A password's characters are never read, only how many there are.
+        "text": None if role == "password text" else text,
+        "chars": None if text is None else len(text),
         "states": states,
     })
     for i in range(min(node.childCount, 500)):
