@@ -138,11 +138,15 @@ impl Engine {
         self.run_ladder(subject, action).await
     }
 
-    /// Climbs the ladder, then maps back the keys typing remapped. Call with the input lock
-    /// held.
+    /// Climbs the ladder, then maps back the keys that typing secret text remapped. Call with
+    /// the input lock held.
     async fn run_ladder(&self, subject: Subject, action: &Action) -> Result<ActionReport> {
+        let secret = subject.resolved.secret || subject.node().is_secret() || action.secret();
         let mut result = self.climb(subject, action).await;
-        if matches!(action, Action::TypeText(_) | Action::SetValue(_))
+        // Only after secret text: remapping keys again makes some apps (Firefox) handle the
+        // next key late, out of order; ordinary text left in the keymap tells nothing new.
+        if secret
+            && matches!(action, Action::TypeText(_) | Action::SetValue(_))
             && let Ok(input) = self.input_device()
             && let Err(e) = input.restore_keymap().await
             && let Ok(report) = &mut result
