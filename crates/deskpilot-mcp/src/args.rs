@@ -83,8 +83,7 @@ pub struct SnapshotArgs {
     pub session: String,
     /// Only the subtree of this element: a ref (e12) or a selector.
     pub within: Option<String>,
-    /// For a session on an app: the window shown in full, by ref or title (default: the
-    /// active one). The app's other windows are listed one line each, `[folded]`.
+    /// App session: the window shown in full, ref or title (default: the active one).
     pub window: Option<String>,
     /// interactive (default: what can be acted on, plus context), text (also all text),
     /// all (every node).
@@ -167,8 +166,7 @@ pub struct WaitForArgs {
     pub selector: String,
     /// Search only within this element (a ref or a selector).
     pub within: Option<String>,
-    /// "appears" (default: a visible match), "attached" (a match, shown or not: an item of a
-    /// closed menu) or "disappears" (no visible match).
+    /// "appears" (visible; default), "attached" (shown or not) or "disappears".
     pub until: Option<String>,
     /// Wait until a match has this state on (`checked`) or off (`!checked`).
     pub state: Option<String>,
@@ -217,8 +215,7 @@ pub struct SetValueArgs {
     pub target: String,
     /// Text replaces the field's text; a number sets a range's value.
     pub value: ValueArg,
-    /// Keep the text secret: the result shows the field's length only, never its value
-    /// (password fields always are).
+    /// Keep the text out of the result (its length only).
     pub secret: Option<bool>,
 }
 
@@ -231,8 +228,7 @@ pub struct TypeTextArgs {
     pub text: String,
     /// Focus this element (ref or selector) first; else keys go to the window's focus.
     pub target: Option<String>,
-    /// Keep the text secret: the result shows the field's length only, never its value
-    /// (password fields always are).
+    /// Keep the text out of the result (its length only).
     pub secret: Option<bool>,
 }
 

@@ -192,7 +192,7 @@ pub struct ElementOut {
     pub reference: String,
     pub role: String,
     pub name: String,
-    /// Not shown (an item of a closed menu, a hidden page); absent when shown.
+    /// Not shown (absent when shown).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub hidden: bool,
 }
@@ -215,7 +215,7 @@ pub struct FindOut {
     pub matches: Vec<ElementOut>,
     /// All matches, before `limit`.
     pub total: usize,
-    /// How many of them are visible (listed first).
+    /// How many are visible (listed first).
     pub visible: usize,
     /// Matches whose name/value matched exactly.
     pub exact: usize,

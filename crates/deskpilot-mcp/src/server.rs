@@ -78,7 +78,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Open a session on an app (pid or the name list_apps shows: covers all its windows) or a window (title or X11 id: covers it and its dialogs); returns the session id the other tools take.",
+        description = "Open a session on an app (pid or list_apps name: all its windows) or a window (title or X11 id: it and its dialogs); returns the session id the other tools take.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ConnectArgs>(),
         output_schema = output_schema::<ConnectOut>()
@@ -105,7 +105,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. An app session shows its active window; its other windows are one [folded] line each (window: ref or title shows one). filter: interactive (default), text, all. A cut snapshot says why and returns a cursor to continue.",
+        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. An app session shows its active window, the others one [folded] line each. filter: interactive (default), text, all. A cut snapshot says why and returns a cursor to continue.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<SnapshotArgs>(),
         output_schema = output_schema::<SnapshotOut>()
@@ -128,7 +128,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Find elements at any depth by selector; visible matches first (others marked [hidden]), exact before partial, each with a ref. Names containers it could not search.",
+        description = "Find elements at any depth by selector; visible first (others [hidden]), exact before partial, each with a ref. Names containers it could not search.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<FindArgs>(),
         output_schema = output_schema::<FindOut>()
@@ -178,7 +178,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Wait until an element matching a selector appears visible (default), is attached (present, shown or not), disappears, has a state on or off (`state`: \"checked\" / \"!checked\"), or has a value (`value`). Fails with code timeout, saying what was last seen.",
+        description = "Wait until an element matching a selector appears (visible; default), is attached (shown or not), disappears, has a state on or off (`state`: \"checked\" / \"!checked\"), or has a value (`value`). Fails with code timeout, saying what was last seen.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<WaitForArgs>(),
         output_schema = output_schema::<WaitForOut>()
