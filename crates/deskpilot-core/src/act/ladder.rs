@@ -55,25 +55,25 @@ enum Verdict {
 }
 
 /// The element an action works on, with what the rungs need to know about it.
-struct Subject {
-    resolved: Resolved,
+pub(super) struct Subject {
+    pub(super) resolved: Resolved,
     /// The root of the app the element belongs to.
-    app: ElementId,
+    pub(super) app: ElementId,
     /// The subject is the session's window itself (keys sent to the window, nothing to focus).
-    window_level: bool,
+    pub(super) window_level: bool,
     /// The window the session works on: the element's window when the app cannot say which
     /// is (a parent walk that ends short of the app).
-    session_root: ElementId,
+    pub(super) session_root: ElementId,
     /// The session acting (refs of windows that open go to it).
-    session: String,
+    pub(super) session: String,
 }
 
 impl Subject {
-    fn node(&self) -> &Node {
+    pub(super) fn node(&self) -> &Node {
         &self.resolved.node
     }
 
-    fn secrecy(&self) -> Secrecy {
+    pub(super) fn secrecy(&self) -> Secrecy {
         Secrecy::of(self.resolved.secret)
     }
 }
@@ -185,101 +185,6 @@ impl Engine {
         expected.push_str(typed.expose());
         expected.extend(&chars[end..]);
         Some(Expect::Text(InputText::plain(expected)))
-    }
-
-    /// An element that is not shown is not acted on: an item of a closed menu is refused
-    /// naming the menu to open; one scrolled out of view is scrolled into it first where the
-    /// toolkit can (the note says so), else refused `offscreen`.
-    async fn ensure_shown(&self, subject: &mut Subject, action: &Action) -> Result<Option<String>> {
-        let node = subject.node();
-        if subject.window_level
-            || *action == Action::ScrollIntoView
-            || crate::visibility::shown(node)
-        {
-            return Ok(None);
-        }
-        let reference = subject.resolved.reference.clone();
-        let what = format!("{reference} ({} {:?})", node.role, node.display_name());
-        if let Some(menu) = self.closed_menu_of(&subject.session, node).await {
-            return Err(Error::new(
-                Code::NotVisible,
-                format!("{what} is in a closed menu: open {menu} first"),
-                "click the menu (or act expand on it), then act on the item",
-            ));
-        }
-        if node.states.is_not(State::Visible) {
-            return Err(Error::new(
-                Code::NotVisible,
-                format!("{what} is hidden"),
-                "show what contains it first (a tab, an expander, a dialog), then act on it",
-            ));
-        }
-        let id = node.id.clone();
-        if self
-            .backend()
-            .perform(&id, &NativeOp::ScrollTo)
-            .await
-            .is_ok()
-        {
-            let fresh = self.backend().node(&id, subject.secrecy()).await?;
-            if crate::visibility::shown(&fresh) {
-                subject.resolved.node = fresh;
-                return Ok(Some("scrolled into view first".into()));
-            }
-        }
-        Err(Error::new(
-            Code::Offscreen,
-            format!(
-                "{what} is not shown (scrolled out of view, or inside something hidden), and the app did not scroll it into view"
-            ),
-            "look for a visible element instead (find lists visible matches first), or scroll or open what contains it, then retry",
-        ))
-    }
-
-    /// For an element inside a menu that is not open: the outermost closed menu above it
-    /// (`menu "File" [ref=e5]`), the one to open first.
-    async fn closed_menu_of(&self, session: &str, node: &crate::model::Node) -> Option<String> {
-        let menu_like = |role: Role| matches!(role, Role::Menu | Role::MenuItem);
-        let item = menu_like(node.role)
-            || matches!(node.role, Role::MenuItemCheckbox | Role::MenuItemRadio);
-        let mut outermost = None;
-        let mut inside_menu = item;
-        let mut id = node.id.clone();
-        for _ in 0..12 {
-            let Ok(Some(parent)) = self.backend().parent(&id).await else {
-                break;
-            };
-            let Ok(up) = self.backend().node(&parent, Secrecy::InsideSecret).await else {
-                break;
-            };
-            if matches!(
-                up.role,
-                Role::MenuBar | Role::Window | Role::Dialog | Role::Application
-            ) {
-                break;
-            }
-            if menu_like(up.role) {
-                inside_menu = true;
-                if !up.display_name().is_empty() {
-                    outermost = Some(up.clone());
-                }
-            }
-            id = parent;
-        }
-        if !inside_menu {
-            return None;
-        }
-        Some(match outermost {
-            Some(menu) => format!(
-                "{} {:?}{}",
-                menu.role,
-                menu.display_name(),
-                self.lock_ref(session, &menu)
-                    .map(|r| format!(" [ref={r}]"))
-                    .unwrap_or_default()
-            ),
-            None => "its menu".to_owned(),
-        })
     }
 
     /// The ladder itself: the first rung that has an effect, read back.
@@ -778,34 +683,6 @@ impl Engine {
             ),
             "close what covers it (a popup, a dialog) or scroll it into view, then retry",
         )))
-    }
-
-    /// For a menu item: the nearest menu above it that is showing (an open popup).
-    async fn open_popup_of(&self, subject: &Subject) -> Option<ElementId> {
-        let node = subject.node();
-        if !matches!(
-            node.role,
-            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio
-        ) {
-            return None;
-        }
-        let mut id = node.id.clone();
-        for _ in 0..8 {
-            let parent = self.backend().parent(&id).await.ok()??;
-            let up = self
-                .backend()
-                .node(&parent, Secrecy::InsideSecret)
-                .await
-                .ok()?;
-            if up.role == Role::Menu && up.states.is(State::Showing) {
-                return Some(parent);
-            }
-            if matches!(up.role, Role::MenuBar | Role::Window | Role::Dialog) {
-                return None;
-            }
-            id = parent;
-        }
-        None
     }
 
     /// The element's ancestors up to (and with) `window`; best effort.

@@ -2,6 +2,7 @@
 //! input as a trait, and effects read back.
 
 mod action;
+mod actionable;
 mod drag;
 mod input;
 mod keys;
