@@ -50,16 +50,25 @@ pub fn place_tabs(labels: &[Label], width: i32, height: i32) -> Vec<Option<Rect>
             (r.x, r.y),
             (right, bottom),
         ];
-        let free = candidates
-            .iter()
-            .map(|&(x, y)| Rect::new(x, y, w, h))
-            .find(|tab| {
-                tab.x >= 0
-                    && tab.y >= 0
-                    && tab.x + tab.width <= width
-                    && tab.y + tab.height <= height
-                    && !placed.iter().any(|p| p.intersects(tab))
-            });
+        let fits = |tab: &Rect| {
+            tab.x >= 0
+                && tab.y >= 0
+                && tab.x + tab.width <= width
+                && tab.y + tab.height <= height
+                && !placed.iter().any(|p| p.intersects(tab))
+        };
+        // Best where it covers no other labelled element either (the text of the next row
+        // of a list); else the first free place.
+        let clear = |tab: &Rect| {
+            !labels
+                .iter()
+                .any(|other| other.rect != r && other.rect.intersects(tab))
+        };
+        let tabs = candidates.iter().map(|&(x, y)| Rect::new(x, y, w, h));
+        let free = tabs
+            .clone()
+            .find(|tab| fits(tab) && clear(tab))
+            .or_else(|| tabs.clone().find(|tab| fits(tab)));
         if let Some(tab) = free {
             placed.push(tab);
         }
@@ -233,6 +242,16 @@ mod tests {
         let top = [label(50, 0, 80, 20, "e7")];
         let tab = place_tabs(&top, 300, 200)[0].unwrap();
         assert!(!tab.intersects(&top[0].rect) && tab.y >= 20, "{tab:?}");
+    }
+
+    #[test]
+    fn tabs_prefer_places_that_cover_no_other_element() {
+        // Above the lower row is the upper row's element: its tab goes elsewhere.
+        let labels = [label(50, 20, 80, 18, "e1"), label(50, 38, 80, 18, "e2")];
+        let tabs = place_tabs(&labels, 300, 200);
+        let lower = tabs[1].unwrap();
+        assert!(!lower.intersects(&labels[0].rect), "{lower:?}");
+        assert!(!lower.intersects(&labels[1].rect), "{lower:?}");
     }
 
     #[test]
