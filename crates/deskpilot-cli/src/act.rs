@@ -220,11 +220,11 @@ pub async fn run(engine: &Engine, session: &str, command: &ActCommand) -> anyhow
     };
     match result {
         Ok(report) if command.json() => {
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
             Ok(ExitCode::SUCCESS)
         }
         Ok(report) => {
-            println!("{}", report.summary());
+            outln!("{}", report.summary());
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Ok(crate::report(&e)),

@@ -8,6 +8,28 @@ use clap::{Parser, Subcommand};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{AppInfo, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
 
+/// Writes to stdout like `print!`/`println!`, but a reader that went away
+/// (`deskpilot find ... | head`) ends the program quietly instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout(), $($arg)*)
+            && e.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// `out!` with a newline.
+macro_rules! outln {
+    () => { out!("\n") };
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
 mod act;
 mod launcher;
 
@@ -219,7 +241,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             match engine.window_action(&session, action).await {
                 Ok(report) => {
-                    println!("{}", report.summary());
+                    outln!("{}", report.summary());
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e) => Ok(report(&e)),
@@ -228,7 +250,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Launch { timeout, argv } => {
             match engine.launch_app(&argv, Duration::from_secs(timeout)).await {
                 Ok(launched) => {
-                    println!("started pid {}", launched.spawned_pid);
+                    outln!("started pid {}", launched.spawned_pid);
                     print_app(&launched.app);
                     Ok(ExitCode::SUCCESS)
                 }
@@ -265,7 +287,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Ok(shot) => {
                     std::fs::write(&out, &shot.png)
                         .with_context(|| format!("writing {}", out.display()))?;
-                    println!(
+                    outln!(
                         "{}: {}x{} ({} refs labelled)",
                         out.display(),
                         shot.width,
@@ -286,7 +308,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Apps { json } => {
             let apps = engine.apps().await?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&apps)?);
+                outln!("{}", serde_json::to_string_pretty(&apps)?);
             } else {
                 for app in &apps {
                     print_app(app);
@@ -295,8 +317,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 for w in engine.windows_off_the_bus(&apps).await {
                     let pid = w.pid.map_or("?".into(), |p| p.to_string());
                     let name = w.process.as_deref().unwrap_or("?");
-                    println!("{name} (pid {pid}) [not on the accessibility bus]");
-                    println!("  window {:?} (X11 0x{:x})", w.title, w.xid);
+                    outln!("{name} (pid {pid}) [not on the accessibility bus]");
+                    outln!("  window {:?} (X11 0x{:x})", w.title, w.xid);
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -332,11 +354,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Err(e) => return Ok(report(&e)),
             };
             if json {
-                println!("{}", serde_json::to_string_pretty(&snapshot.tree)?);
+                outln!("{}", serde_json::to_string_pretty(&snapshot.tree)?);
             } else {
-                print!("{}", snapshot.rendered.text);
+                out!("{}", snapshot.rendered.text);
                 if let Some(cut) = &snapshot.truncated {
-                    println!(
+                    outln!(
                         "# truncated: {} budget{}",
                         cut.reason.name(),
                         cut.at
@@ -355,7 +377,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let target = Target::Selector(Selector::parse(&selector)?);
             match engine.properties(&session, &target).await {
                 Ok(resolved) => {
-                    println!("{}", serde_json::to_string_pretty(&resolved.node)?);
+                    outln!("{}", serde_json::to_string_pretty(&resolved.node)?);
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e) => Ok(report(&e)),
@@ -373,7 +395,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let target = Target::Selector(Selector::parse(&selector)?);
             match engine.read_text(&session, &target, offset, length).await {
                 Ok(read) => {
-                    println!("{}", read.slice.text);
+                    outln!("{}", read.slice.text);
                     if let Some(next) = read.next_offset {
                         eprintln!(
                             "# characters {}..{} of {}; next --offset {next}",
@@ -398,13 +420,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let target = Target::Selector(Selector::parse(&selector)?);
             match engine.read_table(&session, &target, first_row, rows).await {
                 Ok(read) if json => {
-                    println!("{}", serde_json::to_string_pretty(&read)?);
+                    outln!("{}", serde_json::to_string_pretty(&read)?);
                     Ok(ExitCode::SUCCESS)
                 }
                 Ok(read) => {
-                    println!("{}", read.slice.headers.join("\t"));
+                    outln!("{}", read.slice.headers.join("\t"));
                     for row in &read.slice.rows {
-                        println!("{}", row.join("\t"));
+                        outln!("{}", row.join("\t"));
                     }
                     eprintln!(
                         "# rows {}..{} of {}",
@@ -429,10 +451,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let found = engine.find(&session, &selector, None, limit).await?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&found)?);
+                outln!("{}", serde_json::to_string_pretty(&found)?);
             } else {
                 for m in &found.matches {
-                    println!(
+                    outln!(
                         "- {} \"{}\"{} [ref={}]",
                         m.role,
                         deskpilot_core::escape(&m.name, 100),
@@ -440,14 +462,19 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         m.reference
                     );
                 }
-                println!(
+                outln!(
                     "# {} matches ({} visible, {} exact)",
-                    found.total, found.visible, found.exact
+                    found.total,
+                    found.visible,
+                    found.exact
                 );
                 for u in &found.unsearched {
-                    println!(
+                    outln!(
                         "# not searched: {} \"{}\" [ref={}]: {}",
-                        u.role, u.name, u.reference, u.why
+                        u.role,
+                        u.name,
+                        u.reference,
+                        u.why
                     );
                 }
             }
@@ -509,12 +536,12 @@ fn print_app(app: &AppInfo) {
     } else {
         " [not responding]"
     };
-    println!("{} (pid {pid}{toolkit}){responding}", app.name);
+    outln!("{} (pid {pid}{toolkit}){responding}", app.name);
     for window in &app.windows {
         let bounds = window
             .bounds
             .map(|b| format!(" {}x{}+{}+{}", b.width, b.height, b.x, b.y))
             .unwrap_or_default();
-        println!("  {} \"{}\"{bounds}", window.role, window.title);
+        outln!("  {} \"{}\"{bounds}", window.role, window.title);
     }
 }

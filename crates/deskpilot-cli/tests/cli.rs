@@ -51,6 +51,21 @@ fn the_cli_reads_the_fixture_with_honest_exit_codes() {
     assert!(apps.status.success());
     assert!(stdout(&apps).contains(window), "{}", stdout(&apps));
 
+    // A reader that goes away (`| head`) ends the output quietly, not with a panic.
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_deskpilot"));
+    cmd.args(["snapshot", window, "--filter", "all"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    drop(child.stdout.take());
+    let closed = child.wait_with_output().unwrap();
+    assert!(
+        closed.status.success(),
+        "{:?}: {}",
+        closed.status,
+        String::from_utf8_lossy(&closed.stderr)
+    );
+
     let snapshot = deskpilot(&desktop, &["snapshot", window]);
     assert!(snapshot.status.success());
     assert!(stdout(&snapshot).contains("- button \"Count\""));
