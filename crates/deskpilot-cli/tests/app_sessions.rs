@@ -418,7 +418,18 @@ async fn calc_takes_keys_in_an_app_session() {
     let _calc = desktop.launch_libreoffice(&["--calc"], None).unwrap();
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "soffice").await;
+    // As an agent would: wait for the sheet before typing into it.
     engine
+        .wait_for(
+            &session,
+            &Selector::parse("table").unwrap(),
+            None,
+            &deskpilot_core::Condition::Appears,
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    let typed = engine
         .act_on_window(&session, &Action::TypeText(InputText::plain("4217\n")))
         .await
         .unwrap();
@@ -433,7 +444,8 @@ async fn calc_takes_keys_in_an_app_session() {
         }
         assert!(
             Instant::now() < deadline,
-            "pyatspi never read 4217 in a cell"
+            "pyatspi never read 4217 in a cell; {}",
+            typed.summary()
         );
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
