@@ -29,6 +29,9 @@ const COORD_TYPE_SCREEN: u32 = 0;
 
 pub type Props = HashMap<String, OwnedValue>;
 
+/// Calls sent to one app, by (interface, method).
+type MethodCounts = HashMap<(&'static str, &'static str), u64>;
+
 /// A connection to the accessibility bus with the calls deskpilot makes on it, plus direct
 /// (peer-to-peer) connections to the apps that offer one: half the latency of a round trip
 /// through the bus daemon, and no daemon in the way of many calls in flight.
@@ -43,7 +46,7 @@ pub struct Proto {
     timeouts: Arc<std::sync::atomic::AtomicU64>,
     /// Per app (bus name) and method (`Interface.Method`, the interface's last segment): how
     /// many calls were sent, so that tests can check what a toolkit was asked.
-    sent: Arc<Mutex<HashMap<(String, String), u64>>>,
+    sent: Arc<Mutex<HashMap<String, MethodCounts>>>,
     /// Per app: localized action name -> real action name (see `action_names`).
     action_memo: Arc<Mutex<HashMap<(String, String), String>>>,
 }
@@ -74,11 +77,20 @@ impl Proto {
     /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to
     /// `app` (a bus name) so far.
     pub fn sent_to(&self, app: &str, method: &str) -> u64 {
+        let (short_iface, name) = method.split_once('.').unwrap_or(("", method));
         self.sent
             .lock()
             .expect("sent map")
-            .get(&(app.to_owned(), method.to_owned()))
-            .copied()
+            .get(app)
+            .map(|calls| {
+                calls
+                    .iter()
+                    .filter(|((iface, m), _)| {
+                        *m == name && iface.rsplit('.').next() == Some(short_iface)
+                    })
+                    .map(|(_, n)| n)
+                    .sum()
+            })
             .unwrap_or(0)
     }
 
@@ -125,8 +137,8 @@ impl Proto {
     pub(crate) async fn call<B, R>(
         &self,
         id: &ElementId,
-        iface: &str,
-        method: &str,
+        iface: &'static str,
+        method: &'static str,
         body: &B,
     ) -> zbus::Result<R>
     where
@@ -135,13 +147,15 @@ impl Proto {
     {
         self.calls
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let short_iface = iface.rsplit('.').next().unwrap_or(iface);
-        *self
-            .sent
-            .lock()
-            .expect("sent map")
-            .entry((id.app.clone(), format!("{short_iface}.{method}")))
-            .or_default() += 1;
+        {
+            // No allocation but an app's first call: this is every D-Bus call's path.
+            let mut sent = self.sent.lock().expect("sent map");
+            let calls = match sent.get_mut(&id.app) {
+                Some(calls) => calls,
+                None => sent.entry(id.app.clone()).or_default(),
+            };
+            *calls.entry((iface, method)).or_default() += 1;
+        }
         let reply = self
             .connection_for(&id.app)
             .call_method(

@@ -64,8 +64,8 @@ pub(super) struct Subject {
     pub(super) app: ElementId,
     /// The subject is the session's window itself (keys sent to the window, nothing to focus).
     pub(super) window_level: bool,
-    /// The window the session works on: the element's window when the app cannot say which
-    /// is (a parent walk that ends short of the app).
+    /// The window the session works on (for a session on an app, the app): the element's
+    /// window when the app cannot say which is (a parent walk that ends short of the app).
     pub(super) session_root: ElementId,
     /// The session acting (refs of windows that open go to it).
     pub(super) session: String,
@@ -96,19 +96,12 @@ impl Engine {
         let _input = self.input_lock().await;
         let resolved = self.resolve(session, target).await?;
         let info = self.session(session)?;
-        // Where the element's own window cannot be told: the session's window (for a session
-        // on an app, its active one).
-        let session_root = if info.root == info.app.id {
-            self.keys_window(session).await.unwrap_or(info.root)
-        } else {
-            info.root
-        };
         self.run_ladder(
             Subject {
                 resolved,
                 app: info.app.id,
                 window_level: false,
-                session_root,
+                session_root: info.root,
                 session: session.to_owned(),
             },
             action,
@@ -536,8 +529,13 @@ impl Engine {
         let window = match self.backend().toplevel(&node.id).await {
             Ok(window) => window,
             Err(e @ BackendError::Defunct { .. }) => return Err(NotSent::Fatal(e.into())),
-            // The element was just read, so it exists; its window is then the session's (a
-            // wrong guess is caught by the hit test before any click).
+            // The element was just read, so it exists; its window is then the session's (for a
+            // session on an app, its active one; a wrong guess is caught by the hit test before
+            // any click).
+            Err(_) if subject.session_root == subject.app => self
+                .keys_window(&subject.session)
+                .await
+                .map_err(NotSent::Fatal)?,
             Err(_) => subject.session_root.clone(),
         };
         let windows = self
