@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use deskpilot_core::model::{ElementId, Node, Tree};
-use deskpilot_core::window_system::{window_for, window_within};
+use deskpilot_core::platform::window_system::{window_for, window_within};
 use deskpilot_core::{
     AppInfo, Backend, BackendError, NativeOp, Secrecy, TableSlice, TextSlice, WalkLimits,
     WindowSystem,

@@ -2,7 +2,7 @@
 //! origin comes from the window system, matched by pid, title and size.
 
 use deskpilot_core::model::{ElementId, Role, Tree};
-use deskpilot_core::window_system::window_for;
+use deskpilot_core::platform::window_system::window_for;
 use deskpilot_core::{ClientWindow, WindowSystem};
 
 use crate::proto::{Proto, ROOT_PATH, prop_string};

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use deskpilot_core::launch::Launcher;
+use deskpilot_core::platform::Launcher;
 
 pub struct ProcessLauncher {
     env: Vec<(String, String)>,

@@ -218,8 +218,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Err(e) => tracing::warn!("no synthetic input: {e}"),
         }
     }
-    let mut engine =
-        Engine::new(std::sync::Arc::new(backend)).with_launcher(std::sync::Arc::new(launcher));
+    let mut engine = Engine::new(std::sync::Arc::new(backend))
+        .with_launcher(std::sync::Arc::new(launcher))
+        .with_devices_missing(deskpilot_core::DevicesMissing {
+            why: "deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
+            hint: "synthetic input and screenshots need an X11 display (pass --display); semantic actions still work".into(),
+        });
     if let Some(input) = input {
         engine = engine.with_input(input.clone()).with_capture(input);
     }

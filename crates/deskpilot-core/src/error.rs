@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::backend::BackendError;
+use crate::platform::BackendError;
 
 /// Stable failure codes (part of the MCP contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -113,6 +113,15 @@ impl Error {
 
     pub fn retryable(&self) -> bool {
         self.code.retryable()
+    }
+
+    /// `input_unavailable` as a device reports it (the display refuses input).
+    pub fn input_unavailable(why: impl Into<String>) -> Self {
+        Error::new(
+            Code::InputUnavailable,
+            why,
+            "semantic actions still work; this display takes no synthetic input or screenshots",
+        )
     }
 
     pub fn stale(message: impl Into<String>) -> Self {

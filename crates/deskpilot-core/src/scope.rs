@@ -4,10 +4,10 @@
 //! does not manage (menus in their own windows). And which of them is active now.
 
 use crate::app::{AppInfo, WindowInfo};
-use crate::backend::{BackendError, Secrecy, WalkLimits};
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::{ElementId, Node, Realization, Role, State, Tree, TreeNode};
+use crate::platform::{BackendError, Secrecy, WalkLimits};
 
 /// The windows a session covers now.
 #[derive(Debug, Clone)]
@@ -140,7 +140,7 @@ impl Engine {
             .and_then(|xid| windows.iter().position(|w| w.x11_window == Some(xid)))
             .or_else(|| windows.iter().position(|w| w.is_active() == Some(true)));
         if let Some(index) = active {
-            self.remember_active(session, &windows[index].id);
+            self.sessions().remember_active(session, &windows[index].id);
         }
         Ok(Scope {
             app,
@@ -161,7 +161,7 @@ impl Engine {
         let scope = self.scope(session).await?;
         let shown = match pick {
             None => scope
-                .main_window(self.last_active(session).as_ref())
+                .main_window(self.sessions().last_active(session).as_ref())
                 .map(|w| w.id.clone()),
             Some(WindowPick::Title(title)) => Some(
                 scope
@@ -215,7 +215,7 @@ impl Engine {
     /// says the foreground changed).
     pub(crate) async fn keys_window(&self, session: &str) -> Result<ElementId> {
         let scope = self.scope(session).await?;
-        let last = self.last_active(session);
+        let last = self.sessions().last_active(session);
         match scope.main_window(last.as_ref()) {
             Some(window) => Ok(window.id.clone()),
             None => Err(no_window("to send keys to", &scope)),

@@ -18,7 +18,7 @@
 //! `description`, `value`, `state`, `not_state`, `action`, `interface`, `within`, `nth`) and
 //! rejects unknown ones, so a misspelled field can never widen a match.
 
-use crate::model::{Interface, Node, NodeValue, Role, State};
+use crate::model::{Interface, Node, NodeValue, Role, State, Tree};
 
 /// How a text field is matched.
 #[derive(Debug, Clone)]
@@ -176,6 +176,34 @@ fn value_text(node: &Node) -> Option<String> {
 }
 
 impl Selector {
+    /// The nodes of `tree` the selector matches: each step searches the subtrees of the
+    /// previous step's matches. Returns (index, exact), exact first, then document order.
+    pub fn select(&self, tree: &Tree) -> Vec<(usize, bool)> {
+        let mut scope: Vec<usize> = vec![0];
+        let mut result = Vec::new();
+        for (step_index, step) in self.steps.iter().enumerate() {
+            let first = step_index == 0;
+            let mut found: Vec<(usize, bool)> = Vec::new();
+            for (index, tn) in tree.nodes.iter().enumerate() {
+                let in_scope = if first {
+                    true
+                } else {
+                    tree.ancestors(index).any(|a| scope.contains(&a))
+                };
+                if in_scope && step.matches(&tn.node) {
+                    found.push((index, step.is_exact(&tn.node)));
+                }
+            }
+            found.sort_by_key(|&(index, exact)| (!exact, index));
+            if let Some(n) = step.nth {
+                found = found.into_iter().nth(n).into_iter().collect();
+            }
+            scope = found.iter().map(|(i, _)| *i).collect();
+            result = found;
+        }
+        result
+    }
+
     /// Parses the text form.
     pub fn parse(text: &str) -> Result<Selector, SelectorError> {
         if text.trim().is_empty() {

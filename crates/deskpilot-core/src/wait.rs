@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::engine::{Engine, FindResult, Match, Target};
+use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::{NodeValue, State};
+use crate::read::{FindResult, Match, Target};
 use crate::selector::{Selector, TextMatch};
 
 /// What `wait_for` waits for.

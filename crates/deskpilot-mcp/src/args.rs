@@ -35,7 +35,7 @@ fn without_strings(message: &str) -> String {
 
 /// `window`: a ref (`e12`) or a window title.
 pub fn window_pick(text: &str) -> deskpilot_core::WindowPick {
-    if deskpilot_core::refs::parse_ref(text).is_some() {
+    if deskpilot_core::session::parse_ref(text).is_some() {
         deskpilot_core::WindowPick::Ref(text.to_owned())
     } else {
         deskpilot_core::WindowPick::Title(text.to_owned())
@@ -44,7 +44,7 @@ pub fn window_pick(text: &str) -> deskpilot_core::WindowPick {
 
 /// `target`: a ref from a snapshot or find (`e12`), or a selector (`button[name="Save"]`).
 pub fn target(text: &str) -> Result<Target, Error> {
-    if deskpilot_core::refs::parse_ref(text).is_some() {
+    if deskpilot_core::session::parse_ref(text).is_some() {
         Ok(Target::Ref(text.to_owned()))
     } else {
         Ok(Target::Selector(Selector::parse(text)?))

@@ -3,10 +3,11 @@
 
 use super::action::{Action, NativeOp};
 use super::ladder::Subject;
-use crate::backend::Secrecy;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::{ElementId, Role, State};
+use crate::platform::Secrecy;
+use crate::session::format_ref;
 
 impl Engine {
     /// An element that is not shown is not acted on: an item of a closed menu is refused
@@ -100,7 +101,10 @@ impl Engine {
                 "{} {:?}{}",
                 menu.role,
                 menu.display_name(),
-                self.lock_ref(session, &menu)
+                self.sessions()
+                    .issue(session, &menu)
+                    .ok()
+                    .map(format_ref)
                     .map(|r| format!(" [ref={r}]"))
                     .unwrap_or_default()
             ),

@@ -2,9 +2,10 @@
 //! element (the centre of its live bounds, hit-tested) or a screen point.
 
 use super::report::{ActionReport, Effect, Route, Rung};
-use crate::backend::Secrecy;
-use crate::engine::{Engine, Target};
+use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
+use crate::platform::Secrecy;
+use crate::read::Target;
 
 /// One end of a drag.
 #[derive(Debug, Clone)]

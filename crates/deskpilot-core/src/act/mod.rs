@@ -3,21 +3,24 @@
 
 mod action;
 mod actionable;
+mod deliver;
 mod drag;
-mod input;
 mod keys;
 pub(crate) mod ladder;
 mod observe;
 pub mod plan;
+mod policy;
+mod preflight;
 mod report;
 mod text;
+mod verify;
 mod window;
 
+pub use crate::platform::{InputDevice, InputError};
 pub use action::{
     Action, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
 };
 pub use drag::DragEnd;
-pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use observe::ObservedWindow;
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};

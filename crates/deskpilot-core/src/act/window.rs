@@ -30,7 +30,7 @@ impl Engine {
                 "the window may be closing; list_apps to check",
             )
         })?;
-        let display = |e: super::input::InputError| {
+        let display = |e: crate::platform::InputError| {
             Error::new(
                 Code::Backend,
                 e.to_string(),

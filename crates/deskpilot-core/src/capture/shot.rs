@@ -4,11 +4,12 @@
 use serde::Serialize;
 
 use super::{Image, Label};
-use crate::backend::Secrecy;
-use crate::engine::{Engine, Target};
+use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::Rect;
-use crate::refs::format_ref;
+use crate::platform::Secrecy;
+use crate::read::Target;
+use crate::session::format_ref;
 
 /// What to capture.
 #[derive(Debug, Clone)]
@@ -74,7 +75,8 @@ impl Engine {
         let mut image: Image = capture.capture(rect).await.map_err(capture_error)?;
         let scale = image.fit(request.max_side);
         let labels: Vec<Label> = if request.annotate {
-            self.boxes(session)?
+            self.sessions()
+                .placed_refs(session)?
                 .into_iter()
                 .filter(|(_, b)| overlaps(b, &rect))
                 .map(|(r, b)| Label {
@@ -123,7 +125,7 @@ fn overlaps(a: &Rect, b: &Rect) -> bool {
 
 fn capture_error(error: crate::act::InputError) -> Error {
     match error {
-        crate::act::InputError::Unavailable(why) => crate::act::ladder::unavailable(why),
+        crate::act::InputError::Unavailable(why) => Error::input_unavailable(why),
         other => Error::new(
             Code::Backend,
             other.to_string(),

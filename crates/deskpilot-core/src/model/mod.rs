@@ -1,5 +1,6 @@
 //! The platform-neutral model of an accessibility tree.
 
+mod content;
 mod geometry;
 mod interface;
 mod node;
@@ -7,6 +8,7 @@ mod role;
 mod state;
 mod tree;
 
+pub use content::{TableSlice, TextSlice};
 pub use geometry::Rect;
 pub use interface::{Interface, Interfaces};
 pub use node::{ElementId, Node, NodeValue};

@@ -6,8 +6,8 @@ use async_trait::async_trait;
 
 use crate::act::NativeOp;
 use crate::app::AppInfo;
-use crate::details::{TableSlice, TextSlice};
 use crate::model::{ElementId, Node, Tree};
+use crate::model::{TableSlice, TextSlice};
 
 /// Told how many nodes a walk has read so far (every hundred or so): long snapshots report
 /// progress to whoever asked for it.
@@ -200,7 +200,7 @@ pub trait Backend: Send + Sync {
     }
 
     /// The display's top-level windows, as the window system knows them (none without one).
-    async fn display_windows(&self) -> Vec<crate::window_system::ClientWindow> {
+    async fn display_windows(&self) -> Vec<crate::platform::window_system::ClientWindow> {
         Vec::new()
     }
 

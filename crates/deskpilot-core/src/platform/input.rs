@@ -3,9 +3,7 @@
 
 use async_trait::async_trait;
 
-use super::action::{Direction, MouseButton, WindowAction, WindowState};
-use super::keys::Chord;
-use super::text::InputText;
+use crate::act::{Chord, Direction, InputText, MouseButton, WindowAction, WindowState};
 
 /// Why synthetic input could not be sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,11 +1,10 @@
-//! Sessions: one agent's (or test's) connection to one app or window, owning its refs.
+//! What a session is opened on: the app or window a connect target names.
 
 use serde::Serialize;
 
 use crate::app::{AppInfo, WindowInfo};
 use crate::error::{Code, Error, Result};
 use crate::model::ElementId;
-use crate::refs::RefTable;
 
 /// How `connect` picks what to work on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,26 +26,6 @@ pub struct SessionInfo {
     /// The window the session was opened on, when one was named.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
-}
-
-pub(crate) struct SessionState {
-    pub info: SessionInfo,
-    pub refs: RefTable,
-    /// Where truncated snapshots continue, by cursor.
-    pub cursors: std::collections::HashMap<String, std::collections::VecDeque<Continue>>,
-    /// The refs of the latest snapshot and where they were (screenshots label them).
-    pub boxes: Vec<(crate::refs::RefId, crate::model::Rect)>,
-    /// The window of the session last seen active.
-    pub last_active: Option<ElementId>,
-}
-
-/// One subtree a later page reads: `root`, which belongs under `parent`.
-#[derive(Debug, Clone)]
-pub(crate) struct Continue {
-    pub parent: ElementId,
-    pub root: ElementId,
-    /// The subtree is inside a password field.
-    pub secret: bool,
 }
 
 /// Picks the app (and window) a target names. Exact matches beat partial ones; several

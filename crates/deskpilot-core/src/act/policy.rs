@@ -1,0 +1,311 @@
+//! The ladder's policy, with no I/O: what a postcondition that held before the action means,
+//! and what a rung's read-back decides (report, try the next rung, or fail). The ladder
+//! (`ladder.rs`) runs these decisions against the app; they are unit-tested on observations
+//! built by hand.
+
+use super::action::{Action, ValueInput};
+use super::observe::{Observation, changes};
+use super::plan::{Expect, is_on};
+use super::report::{ActionReport, Effect};
+use crate::error::{Code, Error};
+use crate::model::{Node, NodeValue, Role, State};
+
+/// The note of a selection the toolkit does not report on its own container.
+pub(super) const NO_SELECTION_STATE: &str =
+    "the toolkit reports no selection here: the effect cannot be read back";
+
+/// What the read-back after a rung saw.
+#[derive(Debug)]
+pub(super) enum Verdict {
+    Met(Observation),
+    /// No postcondition of its own, and something changed.
+    Changed(Observation),
+    /// Nothing expected was seen: before the deadline, or (`quiet`) before the app's events
+    /// said it was done.
+    Missed {
+        after: Observation,
+        quiet: bool,
+    },
+}
+
+impl Verdict {
+    pub(super) fn after(&self) -> &Observation {
+        match self {
+            Verdict::Met(after) | Verdict::Changed(after) | Verdict::Missed { after, .. } => after,
+        }
+    }
+}
+
+/// How the ladder starts, given the postcondition and the element before anything is sent.
+#[derive(Debug, PartialEq)]
+pub(super) enum Start {
+    /// The state the verb is for already holds: nothing is sent.
+    NothingToDo { held: String },
+    /// Send, and judge by `expect`.
+    Send(Judging),
+}
+
+/// What a rung's read-back is judged by.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Judging {
+    pub expect: Expect,
+    /// The postcondition, when it held before the action (then only another change counts,
+    /// and only while it still holds).
+    pub held_before: Option<Expect>,
+    /// Why a change cannot be confirmed precisely, when it cannot.
+    pub unreported: Option<&'static str>,
+}
+
+/// What a rung's read-back decides.
+#[derive(Debug)]
+pub(super) enum Next {
+    Report {
+        effect: Effect,
+        note: Option<String>,
+    },
+    /// No effect, and the verb is safe to repeat: the next rung may do it.
+    TryAnother {
+        why: String,
+    },
+    Fail(Error),
+}
+
+/// A postcondition confirms only what the action did: one that already held says nothing.
+/// Where holding it is the whole point (an idempotent verb), nothing is sent.
+pub(super) fn start(
+    action: &Action,
+    expect: Expect,
+    unreported: Option<&'static str>,
+    before: &Observation,
+) -> Start {
+    if expect != Expect::AnyChange && met(&expect, before) {
+        if nothing_to_do_when_held(action) {
+            return Start::NothingToDo {
+                held: format!("{} already", expected(&expect)),
+            };
+        }
+        return Start::Send(Judging {
+            expect: Expect::AnyChange,
+            held_before: Some(expect),
+            unreported: Some(
+                "its postcondition already held before: only another change confirms it",
+            ),
+        });
+    }
+    Start::Send(Judging {
+        expect,
+        held_before: None,
+        unreported,
+    })
+}
+
+/// Judges one rung's read-back. `how` is the route taken, `reference` the element's ref.
+pub(super) fn judge(
+    action: &Action,
+    judging: &Judging,
+    before: &Observation,
+    verdict: &Verdict,
+    reference: &str,
+    how: &str,
+) -> Next {
+    let report = |effect, note| Next::Report { effect, note };
+    match verdict {
+        Verdict::Met(_) => report(Effect::Confirmed, None),
+        Verdict::Changed(after) => match &judging.held_before {
+            // It held before and the action undid it: nothing to confirm.
+            Some(held) if !met(held, after) => report(
+                Effect::Unverified,
+                Some(format!(
+                    "{} held before, and no longer does",
+                    expected(held)
+                )),
+            ),
+            // A selection seen after all needs no excuse.
+            _ if judging.unreported == Some(NO_SELECTION_STATE)
+                && changes(before, after)
+                    .iter()
+                    .any(|c| c.starts_with("selected:")) =>
+            {
+                report(Effect::Confirmed, None)
+            }
+            _ => report(Effect::Confirmed, judging.unreported.map(str::to_owned)),
+        },
+        Verdict::Missed { after, quiet } => {
+            if let Some(error) = clamped(action, before, after) {
+                return Next::Fail(error);
+            }
+            let expect = &judging.expect;
+            if *expect == Expect::AnyChange {
+                let mut note = judging
+                    .unreported
+                    .unwrap_or("sent; nothing visible changed on the element or the app's windows")
+                    .to_owned();
+                if *quiet {
+                    note.push_str(" (the app's events said it was done)");
+                }
+                report(Effect::Unverified, Some(note))
+            } else if matches!(action, Action::SetValue(_)) && value_moved(expect, before, after) {
+                // A wrong effect is its own outcome: never "no effect", never another rung on
+                // top of it.
+                Next::Fail(Error::new(
+                    Code::UnexpectedEffect,
+                    format!(
+                        "{} {reference}: the element changed, but not to {} ({}), via {how}",
+                        action.verb(),
+                        expected(expect),
+                        changes(before, after).join("; "),
+                    ),
+                    "read the element with get_properties: it holds something else than asked; set it again (perhaps other text or another way) only after checking",
+                ))
+            } else if action.safe_to_repeat() {
+                Next::TryAnother {
+                    why: format!("{how}: no effect ({})", expected(expect)),
+                }
+            } else {
+                let effect = if changes(before, after).is_empty() {
+                    Effect::Noop
+                } else {
+                    Effect::Unverified
+                };
+                report(
+                    effect,
+                    Some(format!(
+                        "{} not seen; not sent again (repeating it is not safe)",
+                        expected(expect)
+                    )),
+                )
+            }
+        }
+    }
+}
+
+/// Whether the postcondition holds in `now`.
+pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
+    let Some(node) = &now.target else {
+        return false;
+    };
+    match expect {
+        Expect::AnyChange => false,
+        Expect::OnOff(want) => is_on(node) == Some(*want),
+        Expect::Flipped(was) => is_on(node).is_some() && is_on(node) != *was,
+        Expect::State { state, on } => node.states.get(*state) == Some(*on),
+        Expect::Text(text) => {
+            matches!(&node.value, Some(NodeValue::Text { text: t }) if t == text.expose())
+        }
+        Expect::Chars(n) => {
+            matches!(node.value, Some(NodeValue::Redacted { chars: Some(c) }) if c == *n)
+        }
+        // Where the caret was is unknown: the typed text in the field may have been there
+        // before. Never confirms.
+        Expect::Contains(_) => false,
+        Expect::Number(n) => matches!(
+            node.value,
+            Some(NodeValue::Number { current, .. }) if (current - n).abs() <= 1e-9 * n.abs().max(1.0)
+        ),
+        Expect::MenuOpen => {
+            now.showing_items.unwrap_or(0) > 0
+                || node.states.is(State::Expanded)
+                || (node.role == Role::Menu && node.states.is(State::Selected))
+        }
+    }
+}
+
+/// The report of an action whose state already held: confirmed, nothing sent.
+pub(super) fn nothing_sent(action: &Action, reference: String, held: String) -> ActionReport {
+    ActionReport {
+        verb: action.verb(),
+        reference,
+        route: None,
+        skipped: Vec::new(),
+        effect: Effect::Confirmed,
+        changes: Vec::new(),
+        foreground_changed: Some(false),
+        note: Some(format!("{held}: nothing sent")),
+    }
+}
+
+/// What changed that is evidence of an action's effect: not the focus, which deskpilot's own
+/// route moves (a click that only focused a button did nothing).
+pub(crate) fn evidence(before: &Observation, after: &Observation) -> Vec<String> {
+    changes(before, after)
+        .into_iter()
+        .filter(|c| !c.starts_with("focused:"))
+        .collect()
+}
+
+/// Verbs whose whole point is a state: when it already holds, nothing is sent.
+fn nothing_to_do_when_held(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::SetValue(_)
+            | Action::Select
+            | Action::AddToSelection
+            | Action::Deselect
+            | Action::Expand
+            | Action::Collapse
+            | Action::Focus
+            | Action::Click { .. }
+    )
+}
+
+fn bound(value: Option<f64>) -> String {
+    value.map_or_else(|| "unknown".to_owned(), |v| v.to_string())
+}
+
+/// A number that read back different from the one set, when the app was asked outright.
+fn clamped(action: &Action, before: &Observation, after: &Observation) -> Option<Error> {
+    let Action::SetValue(ValueInput::Number(wanted)) = action else {
+        return None;
+    };
+    let Some(Node {
+        value: Some(NodeValue::Number {
+            current, min, max, ..
+        }),
+        ..
+    }) = &after.target
+    else {
+        return None;
+    };
+    let outside = min.is_some_and(|m| *wanted < m) || max.is_some_and(|m| *wanted > m);
+    let value = |o: &Observation| o.target.as_ref().and_then(super::observe::value_text);
+    (outside || value(before) != value(after)).then(|| {
+        Error::new(
+            Code::ValueClamped,
+            format!(
+                "asked for {wanted}, the app kept {current} (range {} to {})",
+                bound(*min),
+                bound(*max)
+            ),
+            "choose a value within the range",
+        )
+    })
+}
+
+/// True when the value a value postcondition watches changed, yet not as expected.
+fn value_moved(expect: &Expect, before: &Observation, after: &Observation) -> bool {
+    let watches_value = matches!(
+        expect,
+        Expect::Text(_) | Expect::Chars(_) | Expect::Number(_)
+    );
+    let value = |o: &Observation| o.target.as_ref().map(|t| t.value.clone());
+    watches_value && value(before) != value(after)
+}
+
+/// The postcondition in words.
+pub(super) fn expected(expect: &Expect) -> String {
+    match expect {
+        Expect::AnyChange => "a change".into(),
+        Expect::OnOff(on) => format!("the control {}", if *on { "on" } else { "off" }),
+        Expect::Flipped(_) => "the control flipped".into(),
+        Expect::State { state, on } => format!("{state} {}", if *on { "on" } else { "off" }),
+        Expect::Text(_) => "the new text".into(),
+        Expect::Chars(n) => format!("{n} characters"),
+        Expect::Contains(_) => "the typed text".into(),
+        Expect::Number(n) => format!("the value {n}"),
+        Expect::MenuOpen => "the menu open".into(),
+    }
+}
+
+#[cfg(test)]
+#[path = "policy_tests.rs"]
+mod tests;

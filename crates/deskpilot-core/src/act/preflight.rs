@@ -1,0 +1,72 @@
+//! Refusals that need no input: a disabled element, a field that takes no text or number, an
+//! action the element does not offer.
+
+use super::action::{Action, ValueInput};
+use super::ladder::Subject;
+use crate::error::{Code, Error, Result};
+use crate::model::{Interface, State};
+
+/// Refusals that need no input: a disabled element, a field that takes no text.
+pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
+    let node = subject.node();
+    let reference = &subject.resolved.reference;
+    if node.states.is_not(State::Enabled) && *action != Action::ScrollIntoView {
+        return Err(Error::new(
+            Code::Disabled,
+            format!(
+                "{reference} ({} {:?}) is disabled",
+                node.role,
+                node.display_name()
+            ),
+            "wait until it is enabled (wait_for state enabled), or do what enables it first",
+        ));
+    }
+    match action {
+        Action::SetValue(ValueInput::Text(_)) => {
+            let takes_text = node.interfaces.contains(Interface::EditableText)
+                || node.states.is(State::Editable);
+            if !takes_text || node.states.is(State::ReadOnly) {
+                return Err(Error::new(
+                    Code::NotEditable,
+                    format!(
+                        "{reference} ({} {:?}) does not take text",
+                        node.role,
+                        node.display_name()
+                    ),
+                    "set_value needs an editable field; use click or act on other controls",
+                ));
+            }
+        }
+        Action::SetValue(ValueInput::Number(_)) => {
+            let takes_number = node.interfaces.contains(Interface::Value)
+                || node.interfaces.contains(Interface::EditableText);
+            if !takes_number || node.states.is(State::ReadOnly) {
+                return Err(Error::new(
+                    Code::NotEditable,
+                    format!(
+                        "{reference} ({} {:?}) does not take a number",
+                        node.role,
+                        node.display_name()
+                    ),
+                    "set a number on a slider, spin button or text field",
+                ));
+            }
+        }
+        Action::Activate(name) if !node.actions.iter().any(|a| a == name) => {
+            return Err(Error::new(
+                Code::Unsupported,
+                format!(
+                    "{reference} has no action {name:?} (it offers: {})",
+                    if node.actions.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        node.actions.join(", ")
+                    }
+                ),
+                "use one of the actions it offers (get_properties lists them)",
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! What deskpilot needs from a platform, in one place: the accessibility backend (the tree and
+//! native operations), synthetic input with the window manager's requests, the display's
+//! pixels and window list, and a way to start programs. Core only ever talks to these traits;
+//! the Linux crates implement them, `deskpilot-fake` imitates them.
+
+mod backend;
+mod capture;
+mod input;
+mod launcher;
+pub mod window_system;
+
+pub use backend::{Backend, BackendError, Caret, ProgressSink, Secrecy, WalkLimits};
+pub use capture::ScreenCapture;
+pub use input::{InputDevice, InputError};
+pub use launcher::Launcher;
+pub use window_system::{ClientWindow, WindowSystem};

@@ -1,0 +1,293 @@
+//! Finding elements by selector, and resolving a target strictly to one element.
+
+use std::time::Duration;
+
+use super::results::{FindResult, Match, Resolved, Target, Unsearched};
+use crate::derive::derive_names;
+use crate::engine::Engine;
+use crate::error::{Code, Error, Result};
+use crate::model::{ElementId, Realization, State, Tree};
+use crate::platform::{Secrecy, WalkLimits};
+use crate::selector::Selector;
+use crate::session::format_ref;
+
+impl Engine {
+    /// Finds elements at any depth of the realized tree; exact matches first, then document
+    /// order.
+    pub async fn find(
+        &self,
+        session: &str,
+        selector: &Selector,
+        within: Option<&Target>,
+        limit: usize,
+    ) -> Result<FindResult> {
+        self.find_within_time(session, selector, within, limit, Duration::from_secs(15))
+            .await
+    }
+
+    /// `find` whose walk stops after `time` (a cut walk names what it could not search).
+    pub async fn find_within_time(
+        &self,
+        session: &str,
+        selector: &Selector,
+        within: Option<&Target>,
+        limit: usize,
+        time: Duration,
+    ) -> Result<FindResult> {
+        let (root, secrecy) = self.root_for(session, within).await?;
+        let limits = WalkLimits {
+            max_nodes: 20_000,
+            secrecy,
+            ..WalkLimits::with_timeout(time)
+        };
+        let mut tree = self.backend().snapshot(&root, &limits).await?;
+        if within.is_none() {
+            self.add_windows_over(session, &mut tree, &limits).await;
+        }
+        derive_names(&mut tree);
+        self.read_wanted_ids(&mut tree, selector).await;
+        let mut found = selector.select(&tree);
+        let seen = crate::visibility::visible(&tree);
+        // Stable: within each group, exact before partial and document order stay.
+        found.sort_by_key(|&(index, _)| !seen[index]);
+        let exact_count = found.iter().filter(|(_, exact)| *exact).count();
+        let visible_count = found.iter().filter(|&&(index, _)| seen[index]).count();
+        let total = found.len();
+        let mut matches = Vec::new();
+        for &(index, exact) in found.iter().take(limit) {
+            let node = &tree.nodes[index].node;
+            let reference = format_ref(self.sessions().issue(session, node)?);
+            matches.push(Match {
+                reference,
+                role: node.role,
+                name: node.display_name().to_owned(),
+                exact,
+                visible: seen[index],
+                node: node.clone(),
+            });
+        }
+        let mut unsearched = Vec::new();
+        for (index, realization) in tree.incomplete() {
+            let node = &tree.nodes[index].node;
+            let why = match realization {
+                Realization::NotRealized { logical } => {
+                    format!("{logical} children not realized (use read_table or find within it)")
+                }
+                Realization::Partial { realized, logical } => {
+                    format!("only {realized} of {logical} children realized")
+                }
+                Realization::Cut { reason } => format!("not read: {} budget", reason.name()),
+                Realization::Complete | Realization::Folded => continue,
+            };
+            unsearched.push(Unsearched {
+                reference: format_ref(self.sessions().issue(session, node)?),
+                role: node.role,
+                name: node.display_name().to_owned(),
+                why,
+            });
+        }
+        Ok(FindResult {
+            matches,
+            total,
+            visible: visible_count,
+            exact: exact_count,
+            unsearched,
+        })
+    }
+
+    /// Exactly one element, re-validated: 0 matches is `not_found`, more than one `ambiguous`.
+    pub async fn resolve(&self, session: &str, target: &Target) -> Result<Resolved> {
+        match target {
+            Target::Ref(text) => self.resolve_ref(session, text).await,
+            Target::Selector(selector) => {
+                let found = self.find(session, selector, None, 5).await?;
+                // Strictness counts what can be seen: hidden matches (a closed menu's items, a
+                // hidden page) stand aside when some match is visible.
+                let mut found = found;
+                if found.visible > 0 {
+                    found.matches.retain(|m| m.visible);
+                    found.total = found.visible;
+                    found.exact = found.matches.iter().filter(|m| m.exact).count();
+                }
+                match found.total {
+                    0 => Err(Error::new(
+                        Code::NotFound,
+                        format!("nothing matches the selector{}", unsearched_note(&found)),
+                        "check the selector against a fresh snapshot; the element may not exist yet (use wait_for)",
+                    )),
+                    1 => {
+                        let m = found.matches.into_iter().next().expect("one match");
+                        let secret = self.sessions().is_secret_ref(session, &m.reference)
+                            || m.node.is_secret()
+                            || matches!(
+                                m.node.value,
+                                Some(crate::model::NodeValue::Redacted { .. })
+                            );
+                        Ok(Resolved {
+                            reference: m.reference,
+                            node: m.node,
+                            secret,
+                        })
+                    }
+                    n => Err(Error::new(
+                        Code::Ambiguous,
+                        format!(
+                            "{n} elements match ({} exact): {}",
+                            found.exact,
+                            found
+                                .matches
+                                .iter()
+                                .map(|m| format!(
+                                    "{} {:?}{} [ref={}]",
+                                    m.role,
+                                    m.name,
+                                    if m.visible { "" } else { " (hidden)" },
+                                    m.reference
+                                ))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        "narrow the selector (name, within, :nth(N)) or use one of the refs",
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Looks a ref up in its session and re-reads the element: refused when it belongs to
+    /// another session, was superseded, is gone, or changed role or name.
+    pub async fn resolve_ref(&self, session: &str, text: &str) -> Result<Resolved> {
+        let entry = self.sessions().lookup(session, text)?;
+        let node = self
+            .backend()
+            .node(&entry.element, Secrecy::of(entry.secret))
+            .await
+            .map_err(|e| {
+                let error = Error::from(e);
+                if error.code == Code::StaleRef {
+                    Error::stale(format!(
+                        "ref {text} ({} {:?}) no longer exists",
+                        entry.role, entry.name
+                    ))
+                } else {
+                    error
+                }
+            })?;
+        if node.states.is(State::Defunct) {
+            return Err(Error::stale(format!(
+                "ref {text} ({} {:?}) is defunct",
+                entry.role, entry.name
+            )));
+        }
+        if node.role != entry.role || node.name != entry.name {
+            return Err(Error::stale(format!(
+                "ref {text} was {} {:?} and is now {} {:?}",
+                entry.role, entry.name, node.role, node.name
+            )));
+        }
+        let mut node = node;
+        if node.name.is_empty() && node.derived_name.is_none() && !entry.display_name.is_empty() {
+            // A single read has no children or labels to derive a name from: keep the one
+            // shown in the snapshot that issued the ref.
+            node.derived_name = Some(entry.display_name);
+        }
+        let secret = entry.secret || node.is_secret();
+        Ok(Resolved {
+            reference: text.to_owned(),
+            node,
+            secret,
+        })
+    }
+
+    /// Reads the ids a snapshot left unread, for the nodes that an `id` criterion could match.
+    async fn read_wanted_ids(&self, tree: &mut Tree, selector: &Selector) {
+        let steps: Vec<_> = selector.steps.iter().filter(|s| s.wants_id()).collect();
+        if steps.is_empty() {
+            return;
+        }
+        let wanted: Vec<usize> = (0..tree.len())
+            .filter(|&i| {
+                let node = &tree.nodes[i].node;
+                node.accessible_id_unread && steps.iter().any(|s| s.matches_ignoring_id(node))
+            })
+            .collect();
+        let ids: Vec<ElementId> = wanted
+            .iter()
+            .map(|&i| tree.nodes[i].node.id.clone())
+            .collect();
+        let read = self.backend().accessible_ids(&ids).await;
+        for (index, id) in wanted.into_iter().zip(read) {
+            let node = &mut tree.nodes[index].node;
+            node.accessible_id = id.filter(|s| !s.is_empty());
+            node.accessible_id_unread = false;
+        }
+    }
+
+    /// A session on a window also sees the windows over it (a dialog or file chooser it
+    /// opened, a popup menu: part of working with it): each is appended to `tree` as a
+    /// further root, within what is left of the node budget. Best effort: a window that cannot
+    /// be read is left out.
+    pub(super) async fn add_windows_over(
+        &self,
+        session: &str,
+        tree: &mut Tree,
+        limits: &WalkLimits,
+    ) {
+        let Ok(scope) = self.scope(session).await else {
+            return;
+        };
+        if scope.app_wide {
+            return; // an app-wide walk already holds every window
+        }
+        for window in scope.windows.iter().skip(1) {
+            if window.is_minimized() == Some(true) {
+                continue;
+            }
+            let budget = limits.max_nodes.saturating_sub(tree.len());
+            if budget == 0 {
+                break;
+            }
+            let window_limits = WalkLimits {
+                max_nodes: budget,
+                ..limits.clone()
+            };
+            if let Ok(sub) = self.backend().snapshot(&window.id, &window_limits).await {
+                tree.append(sub);
+            }
+        }
+    }
+
+    /// Where a walk starts, and whether that is inside a password field.
+    pub(super) async fn root_for(
+        &self,
+        session: &str,
+        within: Option<&Target>,
+    ) -> Result<(ElementId, Secrecy)> {
+        let root = self.session(session)?.root;
+        match within {
+            None => Ok((root, Secrecy::Plain)),
+            // Boxed: resolving a selector runs `find`, which comes back here with no `within`.
+            Some(target) => {
+                let resolved = Box::pin(self.resolve(session, target)).await?;
+                Ok((resolved.node.id, Secrecy::of(resolved.secret)))
+            }
+        }
+    }
+}
+
+fn unsearched_note(found: &FindResult) -> String {
+    if found.unsearched.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({} containers could not be searched: {})",
+            found.unsearched.len(),
+            found
+                .unsearched
+                .iter()
+                .map(|u| format!("{} {:?} [ref={}]: {}", u.role, u.name, u.reference, u.why))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    }
+}

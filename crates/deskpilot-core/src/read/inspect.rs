@@ -1,0 +1,148 @@
+//! Reading one element closer: its properties, what is at a point, the focus, its text and
+//! its table, page by page.
+
+use std::time::Duration;
+
+use super::results::{Match, Resolved, TableRead, Target, TextRead};
+use crate::derive::derive_names;
+use crate::engine::Engine;
+use crate::error::{Code, Error, Result};
+use crate::model::State;
+use crate::platform::{Secrecy, WalkLimits};
+use crate::session::format_ref;
+
+impl Engine {
+    /// Everything the backend knows about one element.
+    pub async fn properties(&self, session: &str, target: &Target) -> Result<Resolved> {
+        let resolved = self.resolve(session, target).await?;
+        let mut node = self
+            .backend()
+            .properties(&resolved.node.id, Secrecy::of(resolved.secret))
+            .await?;
+        if node.derived_name.is_none() {
+            node.derived_name = resolved.node.derived_name.clone();
+        }
+        if resolved.secret {
+            node.value = Some(crate::model::NodeValue::Redacted {
+                chars: match resolved.node.value {
+                    Some(crate::model::NodeValue::Redacted { chars }) => chars,
+                    _ => None,
+                },
+            });
+        }
+        Ok(Resolved { node, ..resolved })
+    }
+
+    /// The chain of elements at a screen point in the session's window, outermost first, each
+    /// with a ref; the last is the deepest.
+    pub async fn hit_test(&self, session: &str, x: i32, y: i32) -> Result<Vec<Match>> {
+        let root = self.session(session)?.root;
+        let path = self.backend().hit_test(&root, x, y).await?;
+        path.into_iter()
+            .map(|node| {
+                Ok(Match {
+                    reference: format_ref(self.sessions().issue(session, &node)?),
+                    role: node.role,
+                    name: node.display_name().to_owned(),
+                    exact: true,
+                    visible: crate::visibility::shown(&node),
+                    node,
+                })
+            })
+            .collect()
+    }
+
+    /// The focused element in the session's window (the deepest one with `focused`), if any.
+    pub async fn focus(&self, session: &str) -> Result<Option<Match>> {
+        let root = self.session(session)?.root;
+        let limits = WalkLimits {
+            max_nodes: 20_000,
+            ..WalkLimits::with_timeout(Duration::from_secs(15))
+        };
+        let mut tree = self.backend().snapshot(&root, &limits).await?;
+        derive_names(&mut tree);
+        let focused = tree
+            .nodes
+            .iter()
+            .filter(|n| n.node.states.is(State::Focused))
+            .max_by_key(|n| n.depth);
+        let Some(focused) = focused else {
+            return Ok(None);
+        };
+        let node = focused.node.clone();
+        let reference = format_ref(self.sessions().issue(session, &node)?);
+        Ok(Some(Match {
+            reference,
+            role: node.role,
+            name: node.display_name().to_owned(),
+            exact: true,
+            visible: crate::visibility::shown(&node),
+            node,
+        }))
+    }
+
+    /// Characters `offset..offset + length` of an element's text (all of it up to `MAX` when
+    /// no length). A password field's text is never read: that is refused.
+    pub async fn read_text(
+        &self,
+        session: &str,
+        target: &Target,
+        offset: u32,
+        length: Option<u32>,
+    ) -> Result<TextRead> {
+        const MAX: u32 = 10_000;
+        let resolved = self.resolve(session, target).await?;
+        if resolved.secret {
+            return Err(Error::new(
+                Code::Unsupported,
+                format!(
+                    "{} is a password field: its text is never read{}",
+                    resolved.reference,
+                    match resolved.node.value {
+                        Some(crate::model::NodeValue::Redacted { chars: Some(n) }) =>
+                            format!(" (it holds {n} characters)"),
+                        _ => String::new(),
+                    }
+                ),
+                "a password's content cannot be read back; type it again if needed",
+            ));
+        }
+        let length = length.unwrap_or(MAX).min(MAX);
+        let slice = self
+            .backend()
+            .text(
+                &resolved.node.id,
+                offset,
+                Some(offset.saturating_add(length)),
+            )
+            .await?;
+        let next_offset = (slice.end < slice.total).then_some(slice.end);
+        Ok(TextRead {
+            reference: resolved.reference,
+            slice,
+            next_offset,
+        })
+    }
+
+    /// A page of a table's rows with its headers (repeated on every page).
+    pub async fn read_table(
+        &self,
+        session: &str,
+        target: &Target,
+        first_row: u32,
+        rows: u32,
+    ) -> Result<TableRead> {
+        let resolved = self.resolve(session, target).await?;
+        let slice = self
+            .backend()
+            .table(&resolved.node.id, first_row, rows.clamp(1, 500))
+            .await?;
+        let end = slice.first_row + slice.rows.len() as u32;
+        let next_row = (end < slice.row_count).then_some(end);
+        Ok(TableRead {
+            reference: resolved.reference,
+            slice,
+            next_row,
+        })
+    }
+}

@@ -1,0 +1,12 @@
+//! Reading: snapshots and their pages, find and strict resolution, one element's details.
+
+mod find;
+mod inspect;
+mod results;
+mod snapshot;
+
+pub use crate::scope::WindowPick;
+pub use results::{
+    FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,
+    Truncation, Unsearched,
+};
