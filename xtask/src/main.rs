@@ -5,6 +5,7 @@ mod demo;
 mod desktop;
 mod install;
 mod matrix;
+mod structure;
 mod tasks;
 mod test;
 mod venv;
@@ -46,6 +47,9 @@ enum Command {
     /// Run the real-app task suite (third-party apps driven through deskpilot mcp, each judged
     /// by an oracle that is not deskpilot) and print its table (rows in target/tasks/).
     Tasks,
+    /// Check the layout rules: files of at most 500 lines, no import cycles within a crate,
+    /// no platform names in deskpilot-core (also run by `test`).
+    Structure,
     /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
     /// keeps it up until Ctrl-C.
     Desktop {
@@ -63,6 +67,7 @@ fn main() -> anyhow::Result<()> {
         Command::Matrix => matrix::run(),
         Command::Tasks => tasks::run(),
         Command::Bench { which, filter } => bench::run(&which, &filter),
+        Command::Structure => structure::run(&root()),
         Command::Desktop { fixtures } => desktop::run(&fixtures),
     }
 }

@@ -27,13 +27,17 @@ fn declined(id: &ElementId, what: &str) -> BackendError {
 pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
     let fail = |e: zbus::Error, what: &str| to_backend(e, id, what, proto.timeout());
     let accepted = match op {
-        NativeOp::DoAction(name) => {
-            let index = action_index(proto, id, name)
+        NativeOp::Named(_) | NativeOp::Press | NativeOp::Toggle | NativeOp::Expand | NativeOp::Collapse => {
+            let wanted: Vec<&str> = match op {
+                NativeOp::Named(name) => vec![name.as_str()],
+                verb => crate::mapping::names_of(verb).to_vec(),
+            };
+            let index = action_index(proto, id, &wanted)
                 .await
                 .map_err(|e| fail(e, "Action"))?
                 .ok_or_else(|| BackendError::Unsupported {
                     id: id.clone(),
-                    what: format!("action {name:?}"),
+                    what: format!("action {:?}", wanted.join("/")),
                 })?;
             proto
                 .call::<_, bool>(id, ACTION, "DoAction", &(index,))
@@ -56,7 +60,7 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                 .map_err(|e| fail(e, "Value.CurrentValue"))?;
             true
         }
-        NativeOp::GrabFocus => proto
+        NativeOp::Focus => proto
             .call::<_, bool>(id, COMPONENT, "GrabFocus", &())
             .await
             .map_err(|e| fail(e, "Component.GrabFocus"))?,
@@ -88,7 +92,7 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                 .await
                 .map_err(|e| fail(e, "EditableText.InsertText"))?
         }
-        NativeOp::ScrollTo => proto
+        NativeOp::ScrollIntoView => proto
             .call::<_, bool>(id, COMPONENT, "ScrollTo", &(SCROLL_ANYWHERE,))
             .await
             .map_err(|e| fail(e, "Component.ScrollTo"))?,
@@ -103,20 +107,25 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
     }
 }
 
-/// The index of the action named `name` (case-insensitive), asked name by name: never index 0
-/// by default.
-async fn action_index(proto: &Proto, id: &ElementId, name: &str) -> zbus::Result<Option<i32>> {
+/// The index of the first of `wanted` the element offers (case-insensitive, in the order of
+/// `wanted`), asked name by name: never index 0 by default.
+async fn action_index(proto: &Proto, id: &ElementId, wanted: &[&str]) -> zbus::Result<Option<i32>> {
     let count = proto.action_count(id).await?;
+    let mut names = Vec::new();
     for i in 0..count.min(64) {
-        let found: String = match proto.call(id, ACTION, "GetName", &(i,)).await {
-            Ok(n) => n,
-            Err(_) => continue,
-        };
-        if found.eq_ignore_ascii_case(name) {
-            return Ok(Some(i));
+        if let Ok(name) = proto.call::<_, String>(id, ACTION, "GetName", &(i,)).await {
+            if wanted.first().is_some_and(|w| name.eq_ignore_ascii_case(w)) {
+                return Ok(Some(i)); // the first choice: nothing to compare with
+            }
+            names.push((i, name));
         }
     }
-    Ok(None)
+    Ok(wanted.iter().find_map(|w| {
+        names
+            .iter()
+            .find(|(_, name)| name.eq_ignore_ascii_case(w))
+            .map(|(i, _)| *i)
+    }))
 }
 
 /// Selects or deselects `id` in its container: the parent's Selection interface, or, for a

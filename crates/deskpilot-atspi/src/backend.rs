@@ -280,6 +280,16 @@ impl AtspiBackend {
     }
 }
 
+impl deskpilot_core::NativeRoutes for AtspiBackend {
+    fn native_route(
+        &self,
+        node: &Node,
+        op: &NativeOp,
+    ) -> Result<deskpilot_core::NativeRoute, String> {
+        crate::mapping::route(node, op)
+    }
+}
+
 #[async_trait]
 impl Backend for AtspiBackend {
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
@@ -410,7 +420,7 @@ impl Backend for AtspiBackend {
             .expect("traits lock")
             .get(&node.id.app)
             .is_some_and(|t| t.menu_actions_block);
-        (menu_item && blocks && matches!(op, NativeOp::DoAction(_))).then_some(
+        (menu_item && blocks && matches!(op, NativeOp::Named(_))).then_some(
             "this toolkit runs a menu item's handler inside the call: a dialog it opens would freeze the app's accessibility until closed",
         )
     }

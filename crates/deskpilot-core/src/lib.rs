@@ -32,8 +32,8 @@ pub use error::{Code, Error};
 pub use filter::Filter;
 pub use model::{TableSlice, TextSlice};
 pub use platform::{
-    Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, ProgressSink, Secrecy,
-    WalkLimits, WindowSystem,
+    Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, NativeRoute,
+    NativeRoutes, ProgressSink, Secrecy, WalkLimits, WindowSystem,
 };
 pub use read::{
     FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,

@@ -44,7 +44,7 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
     };
     let n = &mut node.node;
     match op {
-        NativeOp::DoAction(name) => {
+        NativeOp::Named(name) => {
             if !n.actions.iter().any(|a| a == name) {
                 return Err(unsupported(&format!("action {name:?}")));
             }
@@ -56,6 +56,9 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
                 click_effect(node);
             }
         }
+        NativeOp::Press | NativeOp::Toggle => click_effect(node),
+        NativeOp::Expand => n.states.set(State::Expanded, true),
+        NativeOp::Collapse => n.states.set(State::Expanded, false),
         NativeOp::SetText(text) => {
             n.value = Some(if n.role == Role::Password {
                 NodeValue::Redacted {
@@ -83,8 +86,8 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
         },
         NativeOp::Select | NativeOp::AddToSelection => n.states.set(State::Selected, true),
         NativeOp::Deselect => n.states.set(State::Selected, false),
-        NativeOp::ScrollTo => n.states.set(State::Showing, true),
-        NativeOp::GrabFocus | NativeOp::CaretToEnd => {}
+        NativeOp::ScrollIntoView => n.states.set(State::Showing, true),
+        NativeOp::Focus | NativeOp::CaretToEnd => {}
     }
     Ok(())
 }
@@ -133,7 +136,7 @@ impl FakeBackend {
                 .lock()
                 .unwrap()
                 .push((id.clone(), op.clone()));
-            if *op == NativeOp::GrabFocus {
+            if *op == NativeOp::Focus {
                 let inert = crate::find(&app.root, id)
                     .ok_or_else(|| BackendError::Defunct { id: id.clone() })?
                     .inert;

@@ -13,6 +13,7 @@
 
 mod acting;
 mod parse;
+mod routes;
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -173,6 +174,16 @@ fn remove_from(node: &mut FakeNode, id: &ElementId) {
     node.children.retain(|c| &c.node.id != id);
     for child in &mut node.children {
         remove_from(child, id);
+    }
+}
+
+impl deskpilot_core::NativeRoutes for FakeBackend {
+    fn native_route(
+        &self,
+        node: &deskpilot_core::model::Node,
+        op: &deskpilot_core::NativeOp,
+    ) -> Result<deskpilot_core::NativeRoute, String> {
+        routes::route(node, op)
     }
 }
 

@@ -167,7 +167,7 @@ async fn a_plain_click_or_typing_is_never_sent_twice() {
         rig.backend
             .performed()
             .iter()
-            .filter(|(_, op)| matches!(op, NativeOp::DoAction(_)))
+            .filter(|(_, op)| matches!(op, NativeOp::Named(_)))
             .count(),
         2
     );

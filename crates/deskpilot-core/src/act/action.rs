@@ -163,23 +163,32 @@ pub struct WindowState {
     pub maximized: bool,
 }
 
-/// What a backend does natively on one element (the semantic rung).
+/// What a backend does natively on one element (the semantic rung): closed verbs that each
+/// backend maps to its toolkit's own operations (`NativeRoutes` says how, or why not).
 #[derive(Debug, Clone, PartialEq)]
 pub enum NativeOp {
-    /// Run the action with this name (never picked by index).
-    DoAction(String),
-    /// Replace the element's whole text (EditableText).
+    /// Press or click the element (a button, a link, a menu item).
+    Press,
+    /// Flip a two-state control.
+    Toggle,
+    /// Open a tree item or an expander.
+    Expand,
+    /// Close a tree item or an expander.
+    Collapse,
+    /// Run the action the element itself offers under this name (never picked by index).
+    Named(String),
+    /// Replace the element's whole text.
     SetText(InputText),
-    /// Set the element's numeric value (Value).
+    /// Set the element's numeric value.
     SetNumber(f64),
     /// Move keyboard focus to the element.
-    GrabFocus,
+    Focus,
     /// Put the text caret after the last character (nothing selected).
     CaretToEnd,
-    /// Insert text after the last character (EditableText).
+    /// Insert text after the last character.
     AppendText(InputText),
     /// Scroll the element's ancestors until it is visible.
-    ScrollTo,
+    ScrollIntoView,
     /// Make the element the only selected one in its container (Selection, or a table's
     /// row selection).
     Select,

@@ -44,7 +44,7 @@ impl Engine {
         let id = node.id.clone();
         if self
             .backend()
-            .perform(&id, &NativeOp::ScrollTo)
+            .perform(&id, &NativeOp::ScrollIntoView)
             .await
             .is_ok()
         {

@@ -37,8 +37,8 @@ impl Engine {
     ) -> std::result::Result<String, NotSent> {
         let node = subject.node();
         match &step.send {
-            Send::Native(op) => {
-                let how = describe(op);
+            Send::Native(route) => {
+                let (op, how) = (&route.op, route.how.clone());
                 if let Some(why) = self.backend().semantic_trap(node, op) {
                     return Err(NotSent::Skip(format!("{how}: {why}")));
                 }
@@ -48,7 +48,7 @@ impl Engine {
                     // item) answers the call only once the dialog closes. When the app still
                     // answers other calls, the action is running: read back what it did.
                     Err(BackendError::AppNotResponding { .. })
-                        if matches!(op, NativeOp::DoAction(_))
+                        if matches!(op, NativeOp::Named(_))
                             && self.backend().app(&subject.app).await.is_ok() =>
                     {
                         Ok(format!(
@@ -206,14 +206,19 @@ impl Engine {
         &self,
         subject: &Subject,
         window: &ElementId,
-    ) -> std::result::Result<Option<&'static str>, NotSent> {
+    ) -> std::result::Result<Option<String>, NotSent> {
         let node = subject.node();
         if subject.window_level || node.states.is(State::Focused) {
             return Ok(None);
         }
-        let why = match self.backend().perform(&node.id, &NativeOp::GrabFocus).await {
+        let focus = self.backend().native_route(node, &NativeOp::Focus);
+        let (op, how) = match focus {
+            Ok(route) => (route.op, route.how),
+            Err(why) => (NativeOp::Focus, why),
+        };
+        let why = match self.backend().perform(&node.id, &op).await {
             Ok(()) => match self.wait_focus(subject).await? {
-                true => return Ok(Some("Component.GrabFocus")),
+                true => return Ok(Some(how)),
                 false => "focus did not move to it".to_owned(),
             },
             Err(e) => format!("cannot focus it: {e}"),
@@ -238,7 +243,7 @@ impl Engine {
             .await
             .map_err(input_failure)?;
         match self.wait_focus(subject).await? {
-            true => Ok(Some("a click into it")),
+            true => Ok(Some("a click into it".to_owned())),
             false => Err(NotSent::Skip(format!(
                 "{why}; a click into it did not focus it either"
             ))),
@@ -342,21 +347,6 @@ fn takes_text(role: Role) -> bool {
         role,
         Role::TextBox | Role::Password | Role::SpinButton | Role::ComboBox
     )
-}
-
-fn describe(op: &NativeOp) -> String {
-    match op {
-        NativeOp::DoAction(name) => format!("action {name:?}"),
-        NativeOp::SetText(_) => "EditableText.SetTextContents".into(),
-        NativeOp::SetNumber(n) => format!("Value.CurrentValue = {n}"),
-        NativeOp::GrabFocus => "Component.GrabFocus".into(),
-        NativeOp::CaretToEnd => "Text.SetCaretOffset".into(),
-        NativeOp::AppendText(text) => format!("EditableText.InsertText at the end ({text})"),
-        NativeOp::ScrollTo => "Component.ScrollTo".into(),
-        NativeOp::Select => "Selection.SelectChild".into(),
-        NativeOp::AddToSelection => "Selection.SelectChild (added)".into(),
-        NativeOp::Deselect => "Selection.DeselectChild".into(),
-    }
 }
 
 fn not_foreground(why: String) -> NotSent {

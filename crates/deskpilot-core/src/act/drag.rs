@@ -70,7 +70,7 @@ impl Engine {
             }),
             skipped: vec![super::report::Skipped {
                 rung: Rung::Semantic,
-                why: "AT-SPI has no drag".into(),
+                why: "no semantic drag".into(),
             }],
             effect: if changed {
                 Effect::Confirmed

@@ -142,7 +142,7 @@ impl Engine {
                 return Ok(nothing_sent(action, reference, format!("already {state}")));
             }
         }
-        let mut plan = plan(action, subject.node());
+        let mut plan = plan(action, subject.node(), self.backend().as_ref());
         if let Some(expect) = self.typed_text_expected(&subject, action).await {
             plan.expect = expect;
         }

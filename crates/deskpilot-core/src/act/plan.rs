@@ -7,11 +7,13 @@ use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::report::{Rung, Skipped};
 use super::text::InputText;
 use crate::model::{Interface, Node, NodeValue, Role, State};
+use crate::platform::{NativeRoute, NativeRoutes};
 
 /// What one rung sends.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Send {
-    Native(NativeOp),
+    /// A semantic operation, as the backend will do it.
+    Native(NativeRoute),
     /// Focus the element (unless it has focus), then these keys.
     Keys(Vec<KeyInput>),
     /// A pointer click at the centre of the element's live bounds.
@@ -75,22 +77,6 @@ pub struct Plan {
     pub expect: Expect,
 }
 
-/// Action names that mean "click" on some toolkit, in order of preference.
-const CLICK_NAMES: &[&str] = &["click", "press", "activate", "jump", "open", "toggle"];
-const TOGGLE_NAMES: &[&str] = &["toggle", "click", "press", "activate"];
-const EXPAND_NAMES: &[&str] = &["expand", "expand or contract", "open"];
-const COLLAPSE_NAMES: &[&str] = &["collapse", "expand or contract"];
-
-/// The first of `wanted` that the element offers (by name, case-insensitive; never by index).
-pub fn pick_action(node: &Node, wanted: &[&str]) -> Option<String> {
-    wanted.iter().find_map(|w| {
-        node.actions
-            .iter()
-            .find(|a| a.eq_ignore_ascii_case(w))
-            .cloned()
-    })
-}
-
 /// Whether the control reads as on: checked, else pressed; unknown when it reports neither.
 pub fn is_on(node: &Node) -> Option<bool> {
     match (
@@ -103,10 +89,20 @@ pub fn is_on(node: &Node) -> Option<bool> {
     }
 }
 
-fn semantic(op: NativeOp) -> Step {
-    Step {
-        rung: Rung::Semantic,
-        send: Send::Native(op),
+/// The semantic rung for `op`, when the backend can do it on `node`; else why not.
+fn semantic(
+    routes: &dyn NativeRoutes,
+    node: &Node,
+    op: NativeOp,
+    steps: &mut Vec<Step>,
+    skipped: &mut Vec<Skipped>,
+) {
+    match routes.native_route(node, &op) {
+        Ok(route) => steps.push(Step {
+            rung: Rung::Semantic,
+            send: Send::Native(route),
+        }),
+        Err(why) => skipped.push(skip(Rung::Semantic, why)),
     }
 }
 
@@ -135,21 +131,6 @@ fn skip(rung: Rung, why: impl Into<String>) -> Skipped {
     }
 }
 
-fn no_action(node: &Node, wanted: &[&str]) -> Skipped {
-    skip(
-        Rung::Semantic,
-        format!(
-            "no {} action (it offers: {})",
-            wanted.join("/"),
-            if node.actions.is_empty() {
-                "none".to_owned()
-            } else {
-                node.actions.join(", ")
-            }
-        ),
-    )
-}
-
 fn button_like(role: Role) -> bool {
     matches!(
         role,
@@ -162,17 +143,17 @@ fn button_like(role: Role) -> bool {
     )
 }
 
-/// The ladder for `action` on `node`.
-pub fn plan(action: &Action, node: &Node) -> Plan {
+/// The ladder for `action` on `node`; `routes` says which semantic operations the backend
+/// can do on it.
+pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
+    let semantic =
+        |op, steps: &mut Vec<Step>, skipped: &mut Vec<Skipped>| semantic(routes, node, op, steps, skipped);
     let expect = match action {
         Action::Click { button, double } => {
             if *button == MouseButton::Left && !double {
-                match pick_action(node, CLICK_NAMES) {
-                    Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
-                    None => skipped.push(no_action(node, CLICK_NAMES)),
-                }
+                semantic(NativeOp::Press, &mut steps, &mut skipped);
                 if node.role == Role::Menu {
                     // Opening a menu is safe to repeat: a semantic click that left it closed
                     // (peers saw this on GNOME) falls through to the real pointer.
@@ -206,11 +187,7 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             }
         }
         Action::SetValue(ValueInput::Text(text)) => {
-            if node.interfaces.contains(Interface::EditableText) {
-                steps.push(semantic(NativeOp::SetText(text.clone())));
-            } else {
-                skipped.push(skip(Rung::Semantic, "no EditableText interface"));
-            }
+            semantic(NativeOp::SetText(text.clone()), &mut steps, &mut skipped);
             steps.push(keys(vec![
                 KeyInput::Chord(Chord {
                     modifiers: vec![Modifier::Ctrl],
@@ -226,13 +203,13 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             }
         }
         Action::SetValue(ValueInput::Number(number)) => {
-            if node.interfaces.contains(Interface::Value) {
-                steps.push(semantic(NativeOp::SetNumber(*number)));
-            } else {
-                skipped.push(skip(Rung::Semantic, "no Value interface"));
-            }
+            semantic(NativeOp::SetNumber(*number), &mut steps, &mut skipped);
             if node.interfaces.contains(Interface::EditableText) {
-                steps.push(semantic(NativeOp::SetText(format_number(*number).into())));
+                semantic(
+                    NativeOp::SetText(format_number(*number).into()),
+                    &mut steps,
+                    &mut skipped,
+                );
                 steps.push(keys(vec![
                     KeyInput::Chord(Chord {
                         modifiers: vec![Modifier::Ctrl],
@@ -257,14 +234,10 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
                 input.insert(0, KeyInput::CaretToEndIfFocused);
             }
             steps.push(keys(input));
-            if node.interfaces.contains(Interface::EditableText) {
-                // Only reached when no key could be sent (typing is never sent twice): an
-                // element that takes no focus but edits (LibreOffice's paragraphs), or no
-                // display to type on.
-                steps.push(semantic(NativeOp::AppendText(text.clone())));
-            } else {
-                skipped.push(skip(Rung::Semantic, "no EditableText to insert into"));
-            }
+            // Only reached when no key could be sent (typing is never sent twice): an element
+            // that takes no focus but edits (an office suite's paragraphs), or no display to
+            // type on.
+            semantic(NativeOp::AppendText(text.clone()), &mut steps, &mut skipped);
             let focused = node.states.is(State::Focused);
             match (&node.value, text_field) {
                 (Some(NodeValue::Redacted { chars: Some(n) }), _) => {
@@ -284,10 +257,7 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             Expect::AnyChange
         }
         Action::Toggle { ensure } => {
-            match pick_action(node, TOGGLE_NAMES) {
-                Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
-                None => skipped.push(no_action(node, TOGGLE_NAMES)),
-            }
+            semantic(NativeOp::Toggle, &mut steps, &mut skipped);
             steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
             steps.push(pointer(MouseButton::Left, false));
             match ensure {
@@ -301,15 +271,12 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             } else {
                 NativeOp::AddToSelection
             };
-            steps.push(semantic(op));
+            semantic(op, &mut steps, &mut skipped);
             if *action == Action::Select
                 && matches!(node.role, Role::Tab | Role::Radio | Role::MenuItemRadio)
             {
                 // Pressing a tab (or a radio item) is what selects it.
-                match pick_action(node, CLICK_NAMES) {
-                    Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
-                    None => skipped.push(no_action(node, CLICK_NAMES)),
-                }
+                semantic(NativeOp::Press, &mut steps, &mut skipped);
             }
             if *action == Action::Select {
                 steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
@@ -327,7 +294,7 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             }
         }
         Action::Deselect => {
-            steps.push(semantic(NativeOp::Deselect));
+            semantic(NativeOp::Deselect, &mut steps, &mut skipped);
             steps.push(keys(vec![KeyInput::Chord(Chord {
                 modifiers: vec![Modifier::Ctrl],
                 key: Key::Named(NamedKey::Space),
@@ -340,11 +307,12 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
         }
         Action::Expand | Action::Collapse => {
             let expand = *action == Action::Expand;
-            let names = if expand { EXPAND_NAMES } else { COLLAPSE_NAMES };
-            match pick_action(node, names) {
-                Some(name) => steps.push(semantic(NativeOp::DoAction(name))),
-                None => skipped.push(no_action(node, names)),
-            }
+            let op = if expand {
+                NativeOp::Expand
+            } else {
+                NativeOp::Collapse
+            };
+            semantic(op, &mut steps, &mut skipped);
             let key = if expand { '+' } else { '-' };
             steps.push(keys(vec![chord(Key::Char(key))]));
             skipped.push(skip(
@@ -357,7 +325,7 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             }
         }
         Action::Focus => {
-            steps.push(semantic(NativeOp::GrabFocus));
+            semantic(NativeOp::Focus, &mut steps, &mut skipped);
             skipped.push(skip(Rung::Keyboard, "no key focuses a given element"));
             skipped.push(skip(Rung::Pointer, "a click may activate the element"));
             Expect::State {
@@ -366,7 +334,7 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             }
         }
         Action::ScrollIntoView => {
-            steps.push(semantic(NativeOp::ScrollTo));
+            semantic(NativeOp::ScrollIntoView, &mut steps, &mut skipped);
             skipped.push(skip(Rung::Keyboard, "no key scrolls to a given element"));
             skipped.push(skip(Rung::Pointer, "the element may be off screen"));
             Expect::State {
@@ -393,7 +361,7 @@ pub fn plan(action: &Action, node: &Node) -> Plan {
             Expect::AnyChange
         }
         Action::Activate(name) => {
-            steps.push(semantic(NativeOp::DoAction(name.clone())));
+            semantic(NativeOp::Named(name.clone()), &mut steps, &mut skipped);
             skipped.push(skip(Rung::Keyboard, "a named action has no key"));
             skipped.push(skip(Rung::Pointer, "a named action has no pointer route"));
             Expect::AnyChange
@@ -427,21 +395,41 @@ mod tests {
         n
     }
 
+    /// A backend that presses through an action named "click" and does nothing else.
+    struct ClickOnly;
+
+    impl NativeRoutes for ClickOnly {
+        fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
+            match op {
+                NativeOp::Press | NativeOp::Toggle if node.actions.iter().any(|a| a == "click") => {
+                    Ok(NativeRoute {
+                        op: NativeOp::Named("click".into()),
+                        how: "click".into(),
+                    })
+                }
+                _ => Err(format!("cannot {op:?} (it offers: {})", node.actions.join(", "))),
+            }
+        }
+    }
+
     #[test]
-    fn actions_are_picked_by_name_never_by_index() {
-        let n = node(Role::Button, &["activate", "click"]);
-        assert_eq!(pick_action(&n, CLICK_NAMES).as_deref(), Some("click"));
-        let n = node(Role::Button, &["customize"]);
-        assert_eq!(pick_action(&n, CLICK_NAMES), None);
-        let plan = plan(
-            &Action::Click {
-                button: MouseButton::Left,
-                double: false,
-            },
-            &n,
+    fn semantic_rungs_are_what_the_backend_can_do_else_skipped_with_its_reason() {
+        let click = Action::Click {
+            button: MouseButton::Left,
+            double: false,
+        };
+        let p = plan(&click, &node(Role::Button, &["click"]), &ClickOnly);
+        assert_eq!(
+            p.steps[0].send,
+            Send::Native(NativeRoute {
+                op: NativeOp::Named("click".into()),
+                how: "click".into()
+            })
         );
-        assert_eq!(plan.steps[0].rung, Rung::Keyboard);
-        assert!(plan.skipped[0].why.contains("customize"));
+        let p = plan(&click, &node(Role::Button, &["customize"]), &ClickOnly);
+        assert_eq!(p.steps[0].rung, Rung::Keyboard);
+        assert_eq!(p.skipped[0].rung, Rung::Semantic);
+        assert!(p.skipped[0].why.contains("customize"), "{:?}", p.skipped);
     }
 
     #[test]
@@ -453,6 +441,7 @@ mod tests {
                 double: false,
             },
             &n,
+            &ClickOnly,
         );
         assert_eq!(p.steps.len(), 1);
         assert_eq!(p.steps[0].rung, Rung::Pointer);
@@ -462,13 +451,14 @@ mod tests {
     fn postconditions() {
         let mut check = node(Role::Checkbox, &["click"]);
         check.states.set(State::Checked, true);
-        let p = plan(&Action::Toggle { ensure: None }, &check);
+        let p = plan(&Action::Toggle { ensure: None }, &check, &ClickOnly);
         assert_eq!(p.expect, Expect::Flipped(Some(true)));
         let p = plan(
             &Action::Toggle {
                 ensure: Some(OnOff::Off),
             },
             &check,
+            &ClickOnly,
         );
         assert_eq!(p.expect, Expect::OnOff(false));
         let mut password = node(Role::Password, &[]);
@@ -477,11 +467,16 @@ mod tests {
             .into_iter()
             .collect();
         assert_eq!(
-            plan(&Action::TypeText("abc".into()), &password).expect,
+            plan(&Action::TypeText("abc".into()), &password, &ClickOnly).expect,
             Expect::Chars(5)
         );
         assert_eq!(
-            plan(&Action::SetValue(ValueInput::Text("xy".into())), &password).expect,
+            plan(
+                &Action::SetValue(ValueInput::Text("xy".into())),
+                &password,
+                &ClickOnly
+            )
+            .expect,
             Expect::Chars(2)
         );
         assert_eq!(format_number(5.0), "5");

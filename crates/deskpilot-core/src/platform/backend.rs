@@ -125,10 +125,28 @@ impl BackendError {
     }
 }
 
-/// A platform's accessibility tree, read-only part. Implementations keep their threading and
-/// their timeouts inside: every call returns within a bounded time even when an app is frozen.
+/// How a backend does a semantic operation on one element: the operation it performs (a
+/// closed verb mapped to the toolkit's own action, say) and how reports describe it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NativeRoute {
+    pub op: NativeOp,
+    /// The route as reports show it (`action "click"`, the platform call's name).
+    pub how: String,
+}
+
+/// Which semantic operations a backend can do on an element, decided from the element as
+/// read (no call to the app): the action ladder plans its semantic rungs with it.
+pub trait NativeRoutes {
+    /// How `op` is done on `node`, or why it cannot be (a sentence for the report's
+    /// `skipped`).
+    fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String>;
+}
+
+/// A platform's accessibility tree and its native operations. Implementations keep their
+/// threading and their timeouts inside: every call returns within a bounded time even when
+/// an app is frozen.
 #[async_trait]
-pub trait Backend: Send + Sync {
+pub trait Backend: NativeRoutes + Send + Sync {
     /// The applications registered now, with their top-level windows.
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError>;
 

@@ -9,7 +9,9 @@ mod input;
 mod launcher;
 pub mod window_system;
 
-pub use backend::{Backend, BackendError, Caret, ProgressSink, Secrecy, WalkLimits};
+pub use backend::{
+    Backend, BackendError, Caret, NativeRoute, NativeRoutes, ProgressSink, Secrecy, WalkLimits,
+};
 pub use capture::ScreenCapture;
 pub use input::{InputDevice, InputError};
 pub use launcher::Launcher;

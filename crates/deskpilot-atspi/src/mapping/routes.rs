@@ -1,0 +1,151 @@
+//! The semantic verbs on AT-SPI: which toolkit action (by name, never by index) or interface
+//! call does each, and how reports name it. Pure: decided from the node as read.
+
+use deskpilot_core::model::{Interface, Node};
+use deskpilot_core::{NativeOp, NativeRoute};
+
+/// Action names that mean "click" in some toolkit (GTK "click", Qt "Press", LibreOffice
+/// "press", Gecko "jump"/"open"/"activate"), in order of preference.
+const PRESS_NAMES: &[&str] = &["click", "press", "activate", "jump", "open", "toggle"];
+const TOGGLE_NAMES: &[&str] = &["toggle", "click", "press", "activate"];
+const EXPAND_NAMES: &[&str] = &["expand", "expand or contract", "open"];
+const COLLAPSE_NAMES: &[&str] = &["collapse", "expand or contract"];
+
+/// The first of `wanted` that the element offers (case-insensitive), as the element names it.
+pub fn pick_action(node: &Node, wanted: &[&str]) -> Option<String> {
+    wanted.iter().find_map(|w| {
+        node.actions
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(w))
+            .cloned()
+    })
+}
+
+/// How `op` is done on `node` over AT-SPI, or why it cannot be.
+pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
+    let named = |wanted: &[&str]| match pick_action(node, wanted) {
+        Some(name) => Ok(action(name)),
+        None => Err(format!(
+            "no {} action (it offers: {})",
+            wanted.join("/"),
+            if node.actions.is_empty() {
+                "none".to_owned()
+            } else {
+                node.actions.join(", ")
+            }
+        )),
+    };
+    let editable = |how: String, why: &str| {
+        if node.interfaces.contains(Interface::EditableText) {
+            Ok(NativeRoute {
+                op: op.clone(),
+                how,
+            })
+        } else {
+            Err(why.to_owned())
+        }
+    };
+    let call = |how: &str| {
+        Ok(NativeRoute {
+            op: op.clone(),
+            how: how.to_owned(),
+        })
+    };
+    match op {
+        NativeOp::Press => named(PRESS_NAMES),
+        NativeOp::Toggle => named(TOGGLE_NAMES),
+        NativeOp::Expand => named(EXPAND_NAMES),
+        NativeOp::Collapse => named(COLLAPSE_NAMES),
+        // The action is checked against what the element offers before the ladder starts.
+        NativeOp::Named(name) => Ok(action(name.clone())),
+        NativeOp::SetText(_) => editable(
+            "EditableText.SetTextContents".into(),
+            "no EditableText interface",
+        ),
+        NativeOp::AppendText(text) => editable(
+            format!("EditableText.InsertText at the end ({text})"),
+            "no EditableText to insert into",
+        ),
+        NativeOp::SetNumber(n) => {
+            if node.interfaces.contains(Interface::Value) {
+                call(&format!("Value.CurrentValue = {n}"))
+            } else {
+                Err("no Value interface".into())
+            }
+        }
+        NativeOp::Focus => call("Component.GrabFocus"),
+        NativeOp::CaretToEnd => call("Text.SetCaretOffset"),
+        NativeOp::ScrollIntoView => call("Component.ScrollTo"),
+        NativeOp::Select => call("Selection.SelectChild"),
+        NativeOp::AddToSelection => call("Selection.SelectChild (added)"),
+        NativeOp::Deselect => call("Selection.DeselectChild"),
+    }
+}
+
+/// The names a verb may go by, for a verb sent without a route (looked up on the live
+/// element).
+pub fn names_of(op: &NativeOp) -> &'static [&'static str] {
+    match op {
+        NativeOp::Press => PRESS_NAMES,
+        NativeOp::Toggle => TOGGLE_NAMES,
+        NativeOp::Expand => EXPAND_NAMES,
+        NativeOp::Collapse => COLLAPSE_NAMES,
+        _ => &[],
+    }
+}
+
+fn action(name: String) -> NativeRoute {
+    NativeRoute {
+        how: format!("action {name:?}"),
+        op: NativeOp::Named(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskpilot_core::model::{ElementId, Role};
+
+    fn node(actions: &[&str]) -> Node {
+        let mut n = Node::new(ElementId::new(":1.1", "/x"), Role::Button);
+        n.actions = actions.iter().map(|s| s.to_string()).collect();
+        n
+    }
+
+    #[test]
+    fn actions_are_picked_by_name_never_by_index() {
+        let n = node(&["activate", "click"]);
+        assert_eq!(
+            route(&n, &NativeOp::Press),
+            Ok(NativeRoute {
+                op: NativeOp::Named("click".into()),
+                how: "action \"click\"".into()
+            })
+        );
+        let n = node(&["customize"]);
+        let why = route(&n, &NativeOp::Press).unwrap_err();
+        assert!(why.contains("it offers: customize"), "{why}");
+        assert_eq!(
+            route(&node(&["Press"]), &NativeOp::Press).map(|r| r.op),
+            Ok(NativeOp::Named("Press".into()))
+        );
+    }
+
+    #[test]
+    fn text_and_values_need_their_interfaces() {
+        let mut n = node(&[]);
+        assert!(route(&n, &NativeOp::SetText("x".into())).is_err());
+        assert!(route(&n, &NativeOp::SetNumber(1.0)).is_err());
+        n.interfaces = [Interface::EditableText, Interface::Value]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            route(&n, &NativeOp::SetText("x".into())).unwrap().how,
+            "EditableText.SetTextContents"
+        );
+        assert_eq!(
+            route(&n, &NativeOp::SetNumber(2.0)).unwrap().how,
+            "Value.CurrentValue = 2"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! The fake toolkit's semantic vocabulary: which of a node's actions (by name) or which
+//! interface does each verb, described as an AT-SPI toolkit's would be (the fake imitates one,
+//! so that engine tests read like real reports).
+
+use deskpilot_core::model::{Interface, Node};
+use deskpilot_core::{NativeOp, NativeRoute};
+
+const PRESS: &[&str] = &["click", "press", "activate"];
+const TOGGLE: &[&str] = &["toggle", "click", "press"];
+const EXPAND: &[&str] = &["expand"];
+const COLLAPSE: &[&str] = &["collapse"];
+
+/// How the fake does `op` on `node`, or why it cannot.
+pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
+    let ok = |how: String| {
+        Ok(NativeRoute {
+            op: op.clone(),
+            how,
+        })
+    };
+    let named = |wanted: &[&str]| {
+        let name = wanted
+            .iter()
+            .find(|w| node.actions.iter().any(|a| a == *w))
+            .ok_or_else(|| {
+                format!(
+                    "no {} action (it offers: {})",
+                    wanted.join("/"),
+                    node.actions.join(", ")
+                )
+            })?;
+        Ok(NativeRoute {
+            op: NativeOp::Named((*name).to_owned()),
+            how: format!("action {name:?}"),
+        })
+    };
+    let editable = node.interfaces.contains(Interface::EditableText);
+    match op {
+        NativeOp::Press => named(PRESS),
+        NativeOp::Toggle => named(TOGGLE),
+        NativeOp::Expand => named(EXPAND),
+        NativeOp::Collapse => named(COLLAPSE),
+        NativeOp::Named(name) => ok(format!("action {name:?}")),
+        NativeOp::SetText(_) if editable => ok("EditableText.SetTextContents".into()),
+        NativeOp::SetText(_) => Err("no EditableText interface".into()),
+        NativeOp::AppendText(text) if editable => {
+            ok(format!("EditableText.InsertText at the end ({text})"))
+        }
+        NativeOp::AppendText(_) => Err("no EditableText to insert into".into()),
+        NativeOp::SetNumber(n) if node.interfaces.contains(Interface::Value) => {
+            ok(format!("Value.CurrentValue = {n}"))
+        }
+        NativeOp::SetNumber(_) => Err("no Value interface".into()),
+        NativeOp::Focus => ok("Component.GrabFocus".into()),
+        NativeOp::CaretToEnd => ok("Text.SetCaretOffset".into()),
+        NativeOp::ScrollIntoView => ok("Component.ScrollTo".into()),
+        NativeOp::Select => ok("Selection.SelectChild".into()),
+        NativeOp::AddToSelection => ok("Selection.SelectChild (added)".into()),
+        NativeOp::Deselect => ok("Selection.DeselectChild".into()),
+    }
+}
