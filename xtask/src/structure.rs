@@ -14,11 +14,44 @@ pub const MAX_LINES: usize = 500;
 /// Words platform-neutral core code never uses (comments aside): platform, toolkit and
 /// protocol names, and AT-SPI interface methods.
 pub const PLATFORM_WORDS: &[&str] = &[
-    "AT-SPI", "atspi", "Atspi", "D-Bus", "dbus", "DBus", "zbus", "X11", "x11", "xid", "XTEST",
-    "EWMH", "Xvfb", "GTK", "Gtk", "gtk", "Qt", "QT_", "Gecko", "LibreOffice", "ATK", "Wayland",
-    "Chromium", "Electron", "Firefox", "EditableText.", "Component.", "Selection.", "Value.",
-    "Text.", "Action.", "Accessible.", "DoAction", "GrabFocus", "SetTextContents", "ScrollTo",
-    "GetActions", "SelectChild",
+    "AT-SPI",
+    "atspi",
+    "Atspi",
+    "D-Bus",
+    "dbus",
+    "DBus",
+    "zbus",
+    "X11",
+    "x11",
+    "xid",
+    "XTEST",
+    "EWMH",
+    "Xvfb",
+    "GTK",
+    "Gtk",
+    "gtk",
+    "Qt",
+    "QT_",
+    "Gecko",
+    "LibreOffice",
+    "ATK",
+    "Wayland",
+    "Chromium",
+    "Electron",
+    "Firefox",
+    "EditableText.",
+    "Component.",
+    "Selection.",
+    "Value.",
+    "Text.",
+    "Action.",
+    "Accessible.",
+    "DoAction",
+    "GrabFocus",
+    "SetTextContents",
+    "ScrollTo",
+    "GetActions",
+    "SelectChild",
 ];
 
 pub fn run(root: &Path) -> anyhow::Result<()> {
@@ -81,7 +114,10 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
 }
 
 fn rel(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root).unwrap_or(path).display().to_string()
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// Every `.rs` file under `dir`, with its text.
@@ -181,7 +217,10 @@ fn paths_in(module: &[String], is_dir_module: bool, text: &str) -> Vec<Vec<Strin
         let starts = ["crate::", "super::", "self::"]
             .iter()
             .find(|p| rest.starts_with(**p));
-        let boundary = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':');
+        let boundary = i == 0
+            || !(bytes[i - 1].is_ascii_alphanumeric()
+                || bytes[i - 1] == b'_'
+                || bytes[i - 1] == b':');
         match starts {
             Some(_) if boundary => {
                 let len = path_len(rest);
@@ -217,7 +256,9 @@ fn pub_uses(code: &str) -> Vec<(usize, usize)> {
     let mut from = 0;
     while let Some(at) = code[from..].find("pub use ") {
         let start = from + at;
-        let end = code[start..].find(';').map_or(code.len(), |e| start + e + 1);
+        let end = code[start..]
+            .find(';')
+            .map_or(code.len(), |e| start + e + 1);
         out.push((start, end));
         from = end;
     }
@@ -495,10 +536,17 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("act")).unwrap();
         std::fs::write(dir.join("lib.rs"), "mod act;\nmod engine;\n").unwrap();
-        std::fs::write(dir.join("act/mod.rs"), "mod ladder;\npub use ladder::unavailable;\n")
-            .unwrap();
+        std::fs::write(
+            dir.join("act/mod.rs"),
+            "mod ladder;\npub use ladder::unavailable;\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("act/ladder.rs"), "use crate::engine::Engine;\n").unwrap();
-        std::fs::write(dir.join("engine.rs"), "fn f() { crate::act::unavailable(); }\n").unwrap();
+        std::fs::write(
+            dir.join("engine.rs"),
+            "fn f() { crate::act::unavailable(); }\n",
+        )
+        .unwrap();
         let files = rust_files(&dir).unwrap();
         let found = cycles(&dir, &files);
         assert_eq!(found.len(), 1, "{found:?}");

@@ -27,7 +27,11 @@ fn declined(id: &ElementId, what: &str) -> BackendError {
 pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
     let fail = |e: zbus::Error, what: &str| to_backend(e, id, what, proto.timeout());
     let accepted = match op {
-        NativeOp::Named(_) | NativeOp::Press | NativeOp::Toggle | NativeOp::Expand | NativeOp::Collapse => {
+        NativeOp::Named(_)
+        | NativeOp::Press
+        | NativeOp::Toggle
+        | NativeOp::Expand
+        | NativeOp::Collapse => {
             let wanted: Vec<&str> = match op {
                 NativeOp::Named(name) => vec![name.as_str()],
                 verb => crate::mapping::names_of(verb).to_vec(),

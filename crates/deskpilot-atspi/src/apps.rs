@@ -159,7 +159,7 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
         title: prop_string(&props.ok()?, "Name"),
         bounds,
         states,
-        x11_window: None,
+        system_id: None,
         transient_for: None,
     })
 }

@@ -261,7 +261,7 @@ impl AtspiBackend {
                     _ => None,
                 }
             });
-            window.x11_window = client.map(|c| c.xid);
+            window.system_id = client.map(|c| c.id);
             window.transient_for = client.and_then(|c| c.transient_for);
             if app.traits.window_relative_extents
                 && let (Some(client), Some(bounds)) = (client, window.bounds)

@@ -165,7 +165,7 @@ async fn gtk4_bounds_are_on_screen_and_missing_states_unknown() {
         .with_window_system(std::sync::Arc::new(x11));
     let apps = backend.apps().await.unwrap();
     let window = &app_of(&apps, &fixture).windows[0];
-    assert!(window.x11_window.is_some(), "mapped to its X window");
+    assert!(window.system_id.is_some(), "mapped to its X window");
     let frame = window.bounds.unwrap();
     assert!(
         frame.x > 0 || frame.y > 0,

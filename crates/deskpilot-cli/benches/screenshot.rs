@@ -27,16 +27,19 @@ fn resize(desktop: &VirtualDesktop, title: &str) {
         .into_iter()
         .find(|w| w.title == title)
         .expect("the fixture's window")
-        .xid;
-    conn.configure_window(xid, &ConfigureWindowAux::new().width(1280).height(800))
-        .unwrap();
+        .id;
+    conn.configure_window(
+        xid.0 as u32,
+        &ConfigureWindowAux::new().width(1280).height(800),
+    )
+    .unwrap();
     conn.flush().unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let now = windows.client_windows().unwrap();
         if now
             .iter()
-            .any(|w| w.xid == xid && w.bounds.width == 1280 && w.bounds.height == 800)
+            .any(|w| w.id == xid && w.bounds.width == 1280 && w.bounds.height == 800)
         {
             return;
         }

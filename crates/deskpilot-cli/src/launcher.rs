@@ -5,13 +5,13 @@ use std::collections::HashMap;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use deskpilot_core::platform::Launcher;
+use deskpilot_core::platform::{Exited, Launcher};
 
 pub struct ProcessLauncher {
     env: Vec<(String, String)>,
     /// How each started process ended (a thread per child waits for it, so none is left a
     /// zombie).
-    exits: Arc<Mutex<HashMap<u32, String>>>,
+    exits: Arc<Mutex<HashMap<u32, Exited>>>,
 }
 
 impl ProcessLauncher {
@@ -51,11 +51,17 @@ impl Launcher for ProcessLauncher {
         let exits = self.exits.clone();
         std::thread::spawn(move || {
             let status = match child.wait() {
-                Ok(status) => match status.code() {
-                    Some(code) => format!("exit code {code}"),
-                    None => format!("{status}"),
+                Ok(status) => Exited {
+                    success: status.success(),
+                    description: match status.code() {
+                        Some(code) => format!("exit code {code}"),
+                        None => format!("{status}"),
+                    },
                 },
-                Err(e) => format!("unknown ({e})"),
+                Err(e) => Exited {
+                    success: false,
+                    description: format!("unknown ({e})"),
+                },
             };
             exits.lock().expect("exits").insert(pid, status);
         });
@@ -76,8 +82,12 @@ impl Launcher for ProcessLauncher {
         false
     }
 
-    fn exit_status(&self, pid: u32) -> Option<String> {
+    fn exit_status(&self, pid: u32) -> Option<Exited> {
         self.exits.lock().expect("exits").get(&pid).cloned()
+    }
+
+    fn not_registered_hint(&self) -> String {
+        "it may not support accessibility (Chromium/Electron need --force-renderer-accessibility; Qt needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, which deskpilot sets), or it reused an instance already running".into()
     }
 }
 

@@ -322,7 +322,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     let pid = w.pid.map_or("?".into(), |p| p.to_string());
                     let name = w.process.as_deref().unwrap_or("?");
                     outln!("{name} (pid {pid}) [not on the accessibility bus]");
-                    outln!("  window {:?} (X11 0x{:x})", w.title, w.xid);
+                    outln!("  window {:?} (X11 {})", w.title, w.id);
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -4,6 +4,18 @@ use serde::Serialize;
 
 use crate::model::{ElementId, Rect, Role, State, StateSet};
 
+/// A top-level window as the display's window system names it. Opaque to core: only the
+/// platform that issued it reads the number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct WindowId(pub u64);
+
+impl std::fmt::Display for WindowId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
 /// One application registered with the accessibility system.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AppInfo {
@@ -32,12 +44,12 @@ pub struct WindowInfo {
     pub bounds: Option<Rect>,
     #[serde(skip)]
     pub states: StateSet,
-    /// The X11 window id, when the window system could map the window to one.
+    /// The window system's id of the window, when it could be matched to one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub x11_window: Option<u32>,
-    /// The X11 window this one is transient for (a dialog's owner), when known.
+    pub system_id: Option<WindowId>,
+    /// The window this one is transient for (a dialog's owner), when known.
     #[serde(skip)]
-    pub transient_for: Option<u32>,
+    pub transient_for: Option<WindowId>,
 }
 
 impl WindowInfo {

@@ -69,23 +69,23 @@ impl Engine {
                             argv[0],
                             launcher
                                 .exit_status(pid)
-                                .map(|s| format!("; it exited: {s}"))
+                                .map(|s| format!("; it exited: {}", s.description))
                                 .unwrap_or_default()
                         ),
-                        "it may not support accessibility (Chromium/Electron need --force-renderer-accessibility; Qt needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, which deskpilot sets), or it reused an instance already running",
+                        launcher.not_registered_hint(),
                     )),
                 };
             }
             if let Some(status) = launcher.exit_status(pid)
                 && registered.is_none()
                 && started.elapsed() > Duration::from_secs(5)
-                && !status.contains("code 0")
+                && !status.success
             {
                 return Err(Error::new(
                     Code::AppGone,
                     format!(
-                        "{:?} (pid {pid}) exited before registering: {status}",
-                        argv[0]
+                        "{:?} (pid {pid}) exited before registering: {}",
+                        argv[0], status.description
                     ),
                     "run it by hand to see why; check its arguments",
                 ));

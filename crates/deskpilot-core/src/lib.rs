@@ -26,14 +26,14 @@ pub use act::{
     Action, ActionReport, Chord, Direction, Effect, InputText, MouseButton, NativeOp, OnOff, Route,
     Rung, Skipped, ValueInput,
 };
-pub use app::{AppInfo, WindowInfo};
+pub use app::{AppInfo, WindowId, WindowInfo};
 pub use engine::{DevicesMissing, Engine};
 pub use error::{Code, Error};
 pub use filter::Filter;
 pub use model::{TableSlice, TextSlice};
 pub use platform::{
-    Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, NativeRoute,
-    NativeRoutes, ProgressSink, Secrecy, WalkLimits, WindowSystem,
+    Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, NativeRoute, NativeRoutes,
+    ProgressSink, Secrecy, WalkLimits, WindowSystem,
 };
 pub use read::{
     FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,

@@ -50,7 +50,7 @@ pub(crate) fn windows_over(windows: &[WindowInfo], root: &ElementId) -> Vec<Wind
     let Some(main) = windows.iter().find(|w| &w.id == root) else {
         return Vec::new();
     };
-    let mut owners: Vec<u32> = main.x11_window.into_iter().collect();
+    let mut owners: Vec<crate::app::WindowId> = main.system_id.into_iter().collect();
     let mut chosen: Vec<WindowInfo> = vec![main.clone()];
     loop {
         let before = chosen.len();
@@ -62,9 +62,9 @@ pub(crate) fn windows_over(windows: &[WindowInfo], root: &ElementId) -> Vec<Wind
             let unowned_dialog = w.transient_for.is_none()
                 && (matches!(w.role, Role::Dialog | Role::Alert | Role::FileChooser)
                     || w.states.is(State::Modal));
-            let unmanaged = w.x11_window.is_none() && w.states.get(State::Showing) != Some(false);
-            if owned || unowned_dialog || (unmanaged && main.x11_window.is_some()) {
-                owners.extend(w.x11_window);
+            let unmanaged = w.system_id.is_none() && w.states.get(State::Showing) != Some(false);
+            if owned || unowned_dialog || (unmanaged && main.system_id.is_some()) {
+                owners.extend(w.system_id);
                 chosen.push(w.clone());
             }
         }
@@ -132,12 +132,12 @@ impl Engine {
         } else {
             windows_over(&app.windows, &info.root)
         };
-        let active_xid = match self.input_device() {
+        let active_id = match self.input_device() {
             Ok(input) => input.active_window().await.ok().flatten(),
             Err(_) => None,
         };
-        let active = active_xid
-            .and_then(|xid| windows.iter().position(|w| w.x11_window == Some(xid)))
+        let active = active_id
+            .and_then(|window_id| windows.iter().position(|w| w.system_id == Some(window_id)))
             .or_else(|| windows.iter().position(|w| w.is_active() == Some(true)));
         if let Some(index) = active {
             self.sessions().remember_active(session, &windows[index].id);
@@ -249,15 +249,15 @@ mod tests {
     use super::*;
     use crate::model::StateSet;
 
-    fn window(n: u32, role: Role, owner: Option<u32>) -> WindowInfo {
+    fn window(n: u64, role: Role, owner: Option<u64>) -> WindowInfo {
         WindowInfo {
             id: ElementId::new(":1.1", format!("/w{n}")),
             role,
             title: format!("w{n}"),
             bounds: None,
             states: StateSet::default(),
-            x11_window: Some(n),
-            transient_for: owner,
+            system_id: Some(crate::app::WindowId(n)),
+            transient_for: owner.map(crate::app::WindowId),
         }
     }
 

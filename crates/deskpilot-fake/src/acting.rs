@@ -12,7 +12,7 @@ use deskpilot_core::act::{
     WindowState,
 };
 use deskpilot_core::model::{ElementId, NodeValue, Role, State};
-use deskpilot_core::{BackendError, NativeOp};
+use deskpilot_core::{BackendError, NativeOp, WindowId};
 
 use crate::{FakeBackend, FakeNode};
 
@@ -199,23 +199,23 @@ impl FakeBackend {
 }
 
 /// The window-system id a fake window gets: its app's number times 16 plus its index.
-pub fn fake_xid(app: &ElementId, window_index: usize) -> u32 {
-    let n: u32 = app
+pub fn fake_window_id(app: &ElementId, window_index: usize) -> WindowId {
+    let n: u64 = app
         .app
         .rsplit('.')
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
-    0x100 + n * 16 + window_index as u32
+    WindowId(0x100 + n * 16 + window_index as u64)
 }
 
 /// Synthetic input into fake apps, with a log of what was sent.
 pub struct FakeInput {
     backend: Arc<FakeBackend>,
     sent: Mutex<Vec<String>>,
-    active: Mutex<Option<u32>>,
+    active: Mutex<Option<WindowId>>,
     refuse_activation: AtomicBool,
-    windows: Mutex<std::collections::HashMap<u32, Option<WindowState>>>,
+    windows: Mutex<std::collections::HashMap<WindowId, Option<WindowState>>>,
     /// Typing stops after this many characters (as a timed-out typing job does).
     typing_limit: Mutex<Option<usize>>,
 }
@@ -328,7 +328,7 @@ impl InputDevice for FakeInput {
         Ok(())
     }
 
-    async fn active_window(&self) -> Result<Option<u32>, InputError> {
+    async fn active_window(&self) -> Result<Option<WindowId>, InputError> {
         Ok(*self.active.lock().unwrap())
     }
 
@@ -347,8 +347,8 @@ impl InputDevice for FakeInput {
         Ok(())
     }
 
-    async fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError> {
-        self.log(format!("window {xid:#x} {}", action.verb()));
+    async fn window_action(&self, xid: WindowId, action: WindowAction) -> Result<(), InputError> {
+        self.log(format!("window {xid} {}", action.verb()));
         let mut states = self.windows.lock().unwrap();
         let state = states.entry(xid).or_insert(Some(WindowState {
             minimized: false,
@@ -374,7 +374,7 @@ impl InputDevice for FakeInput {
         Ok(())
     }
 
-    async fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError> {
+    async fn window_state(&self, xid: WindowId) -> Result<Option<WindowState>, InputError> {
         Ok(*self
             .windows
             .lock()
@@ -386,11 +386,11 @@ impl InputDevice for FakeInput {
             })))
     }
 
-    async fn activate_window(&self, xid: u32) -> Result<(), InputError> {
-        self.log(format!("activate {xid:#x}"));
+    async fn activate_window(&self, xid: WindowId) -> Result<(), InputError> {
+        self.log(format!("activate {xid}"));
         if self.refuse_activation.load(Ordering::SeqCst) {
             return Err(InputError::NotForeground {
-                xid,
+                window: xid,
                 why: "the fake window manager said no".into(),
             });
         }

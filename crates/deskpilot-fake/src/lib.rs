@@ -26,7 +26,7 @@ use deskpilot_core::{
     AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowInfo,
 };
 
-pub use acting::{FakeInput, fake_xid};
+pub use acting::{FakeInput, fake_window_id};
 pub use parse::parse_app;
 
 /// One node of a fake tree.
@@ -212,8 +212,8 @@ impl Backend for FakeBackend {
                             title: w.node.name.clone(),
                             bounds: w.node.bounds,
                             states: w.node.states,
-                            x11_window: Some(fake_xid(&a.root.node.id, i)),
-                            transient_for: w.owner.map(|o| fake_xid(&a.root.node.id, o)),
+                            system_id: Some(fake_window_id(&a.root.node.id, i)),
+                            transient_for: w.owner.map(|o| fake_window_id(&a.root.node.id, o)),
                         })
                         .collect()
                 },

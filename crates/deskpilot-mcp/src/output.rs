@@ -75,7 +75,7 @@ impl AppOut {
                         .filter(|s| w.states.is(*s))
                         .map(|s| s.name().to_owned())
                         .collect(),
-                    x11_window: w.x11_window,
+                    x11_window: w.system_id.and_then(|id| u32::try_from(id.0).ok()),
                 })
                 .collect(),
             responding: app.responding,
@@ -96,7 +96,7 @@ impl AppOut {
                 role: "window".into(),
                 bounds: Some(Bounds::from(w.bounds)),
                 states: Vec::new(),
-                x11_window: Some(w.xid),
+                x11_window: u32::try_from(w.id.0).ok(),
             };
             match out.iter_mut().find(|a| a.pid == w.pid) {
                 Some(app) => app.windows.push(window),

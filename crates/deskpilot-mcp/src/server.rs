@@ -276,7 +276,9 @@ impl DeskpilotServer {
             (Some(pid), None, None, None) => ConnectTarget::Pid(pid),
             (None, Some(app), None, None) => ConnectTarget::AppName(app),
             (None, None, Some(window), None) => ConnectTarget::WindowTitle(window),
-            (None, None, None, Some(xid)) => ConnectTarget::X11Window(xid),
+            (None, None, None, Some(xid)) => {
+                ConnectTarget::SystemWindow(deskpilot_core::WindowId(u64::from(xid)))
+            }
             _ => {
                 return Err(invalid_arguments(
                     "give exactly one of pid, app, window, x11_window",

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use deskpilot_core::WindowId;
 use deskpilot_core::act::{
     Chord, Direction, InputDevice, InputError, InputText, MouseButton, WindowAction, WindowState,
 };
@@ -515,8 +516,9 @@ impl InputDevice for X11Input {
         self.run(|s| s.restore_spares()).await
     }
 
-    async fn active_window(&self) -> Result<Option<u32>, InputError> {
-        self.run(|s| s.active_window()).await
+    async fn active_window(&self) -> Result<Option<WindowId>, InputError> {
+        let active = self.run(|s| s.active_window()).await?;
+        Ok(active.map(|xid| WindowId(u64::from(xid))))
     }
 
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
@@ -542,15 +544,22 @@ impl InputDevice for X11Input {
         .await
     }
 
-    async fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError> {
+    async fn window_action(
+        &self,
+        window: WindowId,
+        action: WindowAction,
+    ) -> Result<(), InputError> {
+        let xid = crate::xid(window)?;
         self.run(move |s| s.window_action(xid, action)).await
     }
 
-    async fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError> {
+    async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, InputError> {
+        let xid = crate::xid(window)?;
         self.run(move |s| s.window_state(xid)).await
     }
 
-    async fn activate_window(&self, xid: u32) -> Result<(), InputError> {
+    async fn activate_window(&self, window: WindowId) -> Result<(), InputError> {
+        let xid = crate::xid(window)?;
         self.run(move |s| {
             if s.active_window()? == Some(xid) {
                 return Ok(());
@@ -568,7 +577,7 @@ impl InputDevice for X11Input {
                         return Ok(());
                     }
                     return Err(InputError::NotForeground {
-                        xid,
+                        window,
                         why: format!(
                             "still not active after {ACTIVATE_WAIT:?} (now {:?})",
                             s.active_window()?

@@ -6,5 +6,12 @@ mod input;
 mod keymap;
 mod windows;
 
+/// The X11 window behind a window id (ids this crate issued are X11 window ids).
+fn xid(window: deskpilot_core::WindowId) -> Result<u32, deskpilot_core::InputError> {
+    u32::try_from(window.0).map_err(|_| {
+        deskpilot_core::InputError::Display(format!("{window} is not an X11 window id"))
+    })
+}
+
 pub use input::X11Input;
 pub use windows::X11Windows;

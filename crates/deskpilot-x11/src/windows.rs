@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use deskpilot_core::model::Rect;
-use deskpilot_core::{ClientWindow, WindowSystem};
+use deskpilot_core::{ClientWindow, WindowId, WindowSystem};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, Window};
 use x11rb::rust_connection::RustConnection;
@@ -110,7 +110,7 @@ impl WindowSystem for X11Windows {
             };
             let pid = pid.value32().and_then(|mut v| v.next());
             windows.push(ClientWindow {
-                xid,
+                id: WindowId(u64::from(xid)),
                 pid,
                 // _NET_WM_PID is a pid on this machine (clients set it with WM_CLIENT_MACHINE).
                 process: pid.and_then(|p| {
@@ -118,7 +118,7 @@ impl WindowSystem for X11Windows {
                     Some(comm.trim_end().to_owned())
                 }),
                 title: String::from_utf8_lossy(&name.value).into_owned(),
-                transient_for,
+                transient_for: transient_for.map(|t| WindowId(u64::from(t))),
                 bounds: Rect::new(
                     i32::from(origin.dst_x),
                     i32::from(origin.dst_y),

@@ -2,7 +2,7 @@
 //! (an open popup menu over its window). Used by the ladder before and while it sends input.
 
 use super::action::{Action, NativeOp};
-use super::ladder::Subject;
+use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::{ElementId, Role, State};

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::action::{MouseButton, NativeOp};
 use super::keys::{Chord, Key, Modifier, NamedKey};
-use super::ladder::Subject;
 use super::plan::{KeyInput, Send, Step};
+use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error};
 use crate::model::{ElementId, Role, State};
@@ -190,12 +190,15 @@ impl Engine {
             .windows_of(&subject.app)
             .await
             .map_err(NotSent::Fatal)?;
-        let xid = windows
+        let window_id = windows
             .iter()
             .find(|w| w.id == window)
-            .and_then(|w| w.x11_window)
+            .and_then(|w| w.system_id)
             .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
-        input.activate_window(xid).await.map_err(input_failure)?;
+        input
+            .activate_window(window_id)
+            .await
+            .map_err(input_failure)?;
         Ok(window)
     }
 

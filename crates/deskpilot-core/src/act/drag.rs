@@ -26,8 +26,8 @@ impl Engine {
         let _input = self.input_lock().await;
         let before = self.drag_look(source.as_ref(), &info.app.id).await;
         {
-            if let Some(xid) = self.window_xid(session).await {
-                input.activate_window(xid).await.map_err(|e| {
+            if let Some(window_id) = self.window_system_id(session).await {
+                input.activate_window(window_id).await.map_err(|e| {
                     Error::new(
                         Code::WindowNotForeground,
                         e.to_string(),
@@ -147,7 +147,7 @@ impl Engine {
     }
 
     /// The session window's window-system id, if known.
-    pub(crate) async fn window_xid(&self, session: &str) -> Option<u32> {
-        self.session_window(session).await.ok()??.x11_window
+    pub(crate) async fn window_system_id(&self, session: &str) -> Option<crate::app::WindowId> {
+        self.session_window(session).await.ok()??.system_id
     }
 }

@@ -9,36 +9,13 @@ use super::plan::{Expect, is_on, plan};
 use super::policy::{Judging, NO_SELECTION_STATE, Next, Start, judge, nothing_sent, start};
 use super::preflight::preflight;
 use super::report::{ActionReport, Route, Skipped, rung_name};
+use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
-use crate::model::{ElementId, Node, State};
+use crate::model::{Node, State};
 use crate::platform::Secrecy;
 use crate::read::{Resolved, Target};
 use crate::session::format_ref;
-
-/// The element an action works on, with what the rungs need to know about it.
-pub(super) struct Subject {
-    pub(super) resolved: Resolved,
-    /// The root of the app the element belongs to.
-    pub(super) app: ElementId,
-    /// The subject is the session's window itself (keys sent to the window, nothing to focus).
-    pub(super) window_level: bool,
-    /// The window the session works on (for a session on an app, the app): the element's
-    /// window when the app cannot say which is (a parent walk that ends short of the app).
-    pub(super) session_root: ElementId,
-    /// The session acting (refs of windows that open go to it).
-    pub(super) session: String,
-}
-
-impl Subject {
-    pub(super) fn node(&self) -> &Node {
-        &self.resolved.node
-    }
-
-    pub(super) fn secrecy(&self) -> Secrecy {
-        Secrecy::of(self.resolved.secret)
-    }
-}
 
 impl Engine {
     /// Does `action` on `target`, through the first rung of its ladder that has an effect,

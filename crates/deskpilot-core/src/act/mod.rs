@@ -12,6 +12,7 @@ pub mod plan;
 mod policy;
 mod preflight;
 mod report;
+mod subject;
 mod text;
 mod verify;
 mod window;

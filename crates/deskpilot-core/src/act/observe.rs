@@ -19,7 +19,7 @@ pub struct Observation {
     /// The app's top-level windows.
     pub windows: Vec<ObservedWindow>,
     /// The active window's window-system id, when known.
-    pub active: Option<u32>,
+    pub active: Option<crate::app::WindowId>,
     /// For a menu: how many of its items are showing (it is open when some are).
     pub showing_items: Option<usize>,
 }

@@ -17,15 +17,9 @@ pub enum Send {
     /// Focus the element (unless it has focus), then these keys.
     Keys(Vec<KeyInput>),
     /// A pointer click at the centre of the element's live bounds.
-    Pointer {
-        button: MouseButton,
-        double: bool,
-    },
+    Pointer { button: MouseButton, double: bool },
     /// The mouse wheel over the centre of the element's live bounds.
-    Wheel {
-        direction: Direction,
-        amount: u32,
-    },
+    Wheel { direction: Direction, amount: u32 },
 }
 
 /// Keyboard input of a rung.
@@ -148,8 +142,9 @@ fn button_like(role: Role) -> bool {
 pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
-    let semantic =
-        |op, steps: &mut Vec<Step>, skipped: &mut Vec<Skipped>| semantic(routes, node, op, steps, skipped);
+    let semantic = |op, steps: &mut Vec<Step>, skipped: &mut Vec<Skipped>| {
+        semantic(routes, node, op, steps, skipped)
+    };
     let expect = match action {
         Action::Click { button, double } => {
             if *button == MouseButton::Left && !double {
@@ -407,7 +402,10 @@ mod tests {
                         how: "click".into(),
                     })
                 }
-                _ => Err(format!("cannot {op:?} (it offers: {})", node.actions.join(", "))),
+                _ => Err(format!(
+                    "cannot {op:?} (it offers: {})",
+                    node.actions.join(", ")
+                )),
             }
         }
     }

@@ -2,7 +2,7 @@
 //! action the element does not offer.
 
 use super::action::{Action, ValueInput};
-use super::ladder::Subject;
+use super::subject::Subject;
 use crate::error::{Code, Error, Result};
 use crate::model::{Interface, State};
 

@@ -4,10 +4,10 @@
 use std::time::{Duration, Instant};
 
 use super::action::Action;
-use super::ladder::Subject;
 use super::observe::{Observation, ObservedWindow};
 use super::plan::Expect;
 use super::policy::{Verdict, evidence, met};
+use super::subject::Subject;
 use super::text::InputText;
 use crate::engine::Engine;
 use crate::error::Result;

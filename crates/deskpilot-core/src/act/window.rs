@@ -23,7 +23,7 @@ impl Engine {
                 "list_apps, then connect to a window that exists",
             )
         })?;
-        let xid = window.x11_window.ok_or_else(|| {
+        let window_id = window.system_id.ok_or_else(|| {
             Error::new(
                 Code::WindowNotForeground,
                 format!("the window system does not know window {:?}", window.title),
@@ -39,13 +39,16 @@ impl Engine {
         };
         // Held through the read-back: another session's request cannot pass for this one.
         let _input = self.input_lock().await;
-        let before = input.window_state(xid).await.map_err(display)?;
-        input.window_action(xid, action).await.map_err(display)?;
+        let before = input.window_state(window_id).await.map_err(display)?;
+        input
+            .window_action(window_id, action)
+            .await
+            .map_err(display)?;
         let deadline = Instant::now() + WAIT;
         let after = loop {
-            let state = input.window_state(xid).await.map_err(display)?;
+            let state = input.window_state(window_id).await.map_err(display)?;
             let active = input.active_window().await.map_err(display)?;
-            if reached(action, state, active == Some(xid)) {
+            if reached(action, state, active == Some(window_id)) {
                 break state;
             }
             if Instant::now() >= deadline {
@@ -75,7 +78,7 @@ impl Engine {
             reference: "window".into(),
             route: Some(Route {
                 rung: Rung::WindowManager,
-                how: format!("EWMH request for window {xid:#x}"),
+                how: format!("window manager request for window {window_id}"),
             }),
             skipped: Vec::new(),
             effect: Effect::Confirmed,

@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 
 use crate::act::{Chord, Direction, InputText, MouseButton, WindowAction, WindowState};
+use crate::app::WindowId;
 
 /// Why synthetic input could not be sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -12,8 +13,8 @@ pub enum InputError {
     #[error("no input device: {0}")]
     Unavailable(String),
     /// The window could not be brought to the front.
-    #[error("window {xid:#x} could not be brought to the front: {why}")]
-    NotForeground { xid: u32, why: String },
+    #[error("window {window} could not be brought to the front: {why}")]
+    NotForeground { window: WindowId, why: String },
     /// The character or key cannot be typed on this keyboard.
     #[error("cannot type {0}")]
     Untypable(String),
@@ -65,17 +66,18 @@ pub trait InputDevice: Send + Sync {
     }
 
     /// The window that has the keyboard now (window-system id), if any.
-    async fn active_window(&self) -> Result<Option<u32>, InputError>;
+    async fn active_window(&self) -> Result<Option<WindowId>, InputError>;
 
     /// Brings a top-level window to the front and waits until it is active.
-    async fn activate_window(&self, xid: u32) -> Result<(), InputError>;
+    async fn activate_window(&self, window: WindowId) -> Result<(), InputError>;
 
     /// Presses at `from`, moves to `to` in steps, releases (also on error).
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError>;
 
     /// Asks the window manager to do `action` with a top-level window (does not wait).
-    async fn window_action(&self, xid: u32, action: WindowAction) -> Result<(), InputError>;
+    async fn window_action(&self, window: WindowId, action: WindowAction)
+    -> Result<(), InputError>;
 
     /// A top-level window's state; `None` when the window is gone.
-    async fn window_state(&self, xid: u32) -> Result<Option<WindowState>, InputError>;
+    async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, InputError>;
 }

@@ -1,5 +1,14 @@
 //! Starting programs on the desktop.
 
+/// How a started process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exited {
+    /// It exited with status 0.
+    pub success: bool,
+    /// How, in words (`exit code 1`, `signal 9`).
+    pub description: String,
+}
+
 /// Starts processes on the desktop the engine reads (its display and session bus).
 pub trait Launcher: Send + Sync {
     /// Starts `argv` and returns its pid.
@@ -7,5 +16,10 @@ pub trait Launcher: Send + Sync {
     /// Whether `pid` is `ancestor` or one of its descendants.
     fn descends_from(&self, pid: u32, ancestor: u32) -> bool;
     /// How the process ended, if it has.
-    fn exit_status(&self, pid: u32) -> Option<String>;
+    fn exit_status(&self, pid: u32) -> Option<Exited>;
+    /// What to suggest when a started program never shows up to the accessibility system
+    /// (which toolkits need asking, and how).
+    fn not_registered_hint(&self) -> String {
+        "it may not support accessibility, or it reused an instance already running".into()
+    }
 }

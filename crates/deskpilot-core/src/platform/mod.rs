@@ -14,5 +14,5 @@ pub use backend::{
 };
 pub use capture::ScreenCapture;
 pub use input::{InputDevice, InputError};
-pub use launcher::Launcher;
+pub use launcher::{Exited, Launcher};
 pub use window_system::{ClientWindow, WindowSystem};

@@ -1,23 +1,23 @@
 //! The window system beside the accessibility tree: top-level windows as the display server
-//! knows them (X11 today). Backends use it where the tree alone is not enough: GTK 4.8 reports
+//! knows them. Backends use it where the tree alone is not enough: GTK 4.8 reports
 //! window-relative extents, and only the display server knows where the window is.
 
-use crate::app::AppInfo;
+use crate::app::{AppInfo, WindowId};
 use crate::model::Rect;
 
 /// One top-level client window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientWindow {
-    /// The window system's id (X11 window id).
-    pub xid: u32,
+    /// The window system's id.
+    pub id: WindowId,
     pub pid: Option<u32>,
     pub title: String,
     /// The client area in screen coordinates.
     pub bounds: Rect,
     /// The name of the window's process, where the system can tell.
     pub process: Option<String>,
-    /// The window this one is transient for (a dialog's owner: X11 `WM_TRANSIENT_FOR`).
-    pub transient_for: Option<u32>,
+    /// The window this one is transient for (a dialog's owner).
+    pub transient_for: Option<WindowId>,
 }
 
 /// A display server's list of top-level windows. Every call is bounded in time.
@@ -76,13 +76,13 @@ pub fn window_within(windows: &[ClientWindow], pid: u32, frame: Rect) -> Option<
 /// without a pid is left out: whose it is cannot be told.
 pub fn off_the_bus(apps: &[AppInfo], windows: &[ClientWindow]) -> Vec<ClientWindow> {
     let pids: std::collections::HashSet<u32> = apps.iter().filter_map(|a| a.pid).collect();
-    let xids: std::collections::HashSet<u32> = apps
+    let known: std::collections::HashSet<WindowId> = apps
         .iter()
-        .flat_map(|a| a.windows.iter().filter_map(|w| w.x11_window))
+        .flat_map(|a| a.windows.iter().filter_map(|w| w.system_id))
         .collect();
     windows
         .iter()
-        .filter(|w| w.pid.is_some_and(|p| !pids.contains(&p)) && !xids.contains(&w.xid))
+        .filter(|w| w.pid.is_some_and(|p| !pids.contains(&p)) && !known.contains(&w.id))
         .cloned()
         .collect()
 }
@@ -92,9 +92,9 @@ mod tests {
     use super::*;
     use crate::model::ElementId;
 
-    fn window(xid: u32, pid: Option<u32>, title: &str) -> ClientWindow {
+    fn window(id: u64, pid: Option<u32>, title: &str) -> ClientWindow {
         ClientWindow {
-            xid,
+            id: WindowId(id),
             pid,
             title: title.into(),
             bounds: Rect::new(0, 0, 100, 100),
@@ -115,7 +115,10 @@ mod tests {
             window_for(&windows, Some(7), "Question", Some((516, 133))),
             None
         );
-        assert_eq!(window_within(&windows, 7, frame).map(|w| w.xid), Some(2));
+        assert_eq!(
+            window_within(&windows, 7, frame).map(|w| w.id),
+            Some(WindowId(2))
+        );
         assert_eq!(window_within(&windows, 8, frame), None);
     }
 
@@ -135,10 +138,7 @@ mod tests {
             window(2, Some(20), "Browser"),
             window(3, None, "Unknown owner"),
         ];
-        let off: Vec<u32> = off_the_bus(&[app], &windows)
-            .iter()
-            .map(|w| w.xid)
-            .collect();
-        assert_eq!(off, vec![2]);
+        let off: Vec<WindowId> = off_the_bus(&[app], &windows).iter().map(|w| w.id).collect();
+        assert_eq!(off, vec![WindowId(2)]);
     }
 }

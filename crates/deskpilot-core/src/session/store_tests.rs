@@ -41,7 +41,7 @@ fn sessions_are_numbered_and_rooted_at_their_window_or_app() {
         title: "Main".into(),
         bounds: None,
         states: Default::default(),
-        x11_window: None,
+        system_id: None,
         transient_for: None,
     };
     let b = store.open(app("a"), Some(window));

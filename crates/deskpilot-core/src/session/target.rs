@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::app::{AppInfo, WindowInfo};
+use crate::app::{AppInfo, WindowId, WindowInfo};
 use crate::error::{Code, Error, Result};
 use crate::model::ElementId;
 
@@ -12,7 +12,8 @@ pub enum ConnectTarget {
     Pid(u32),
     AppName(String),
     WindowTitle(String),
-    X11Window(u32),
+    /// A top-level window by the window system's id.
+    SystemWindow(WindowId),
 }
 
 /// What a session works on.
@@ -104,12 +105,12 @@ pub fn choose(apps: &[AppInfo], target: &ConnectTarget) -> Result<(AppInfo, Opti
                 )),
             }
         }
-        ConnectTarget::X11Window(xid) => apps
+        ConnectTarget::SystemWindow(id) => apps
             .iter()
             .flat_map(|a| a.windows.iter().map(move |w| (a, w)))
-            .find(|(_, w)| w.x11_window == Some(*xid))
+            .find(|(_, w)| w.system_id == Some(*id))
             .map(|(a, w)| (a.clone(), Some(w.clone())))
-            .ok_or_else(|| not_found(&format!("X11 window 0x{xid:x}"), apps)),
+            .ok_or_else(|| not_found(&format!("window {id}"), apps)),
     }
 }
 
