@@ -325,6 +325,9 @@ fn browser_form(desktop: &VirtualDesktop, app_name: &str, receiver: &FormReceive
         "type_text",
         json!({"target": "textbox[name=Email]", "text": "zoe@example.org"}),
     );
+    // Under the full suite's load Chromium once had no checkbox named so right after the
+    // typing (not_found, retryable): an agent waits for it, as here.
+    agent.wait_for("checkbox[name*=terms]", json!({}));
     agent.ok(
         "act",
         json!({"target": "checkbox[name*=terms]", "verb": "check"}),
