@@ -265,7 +265,7 @@ async fn a_quiet_gtk3_app_ends_the_wait_after_a_plain_click() {
             .as_deref()
             .is_some_and(|n| n.contains("events said it was done")),
         "{}",
-        report.summary()
+        deskpilot_core::present::action(&report)
     );
 }
 
@@ -279,6 +279,6 @@ async fn gtk4_events_do_not_end_the_wait() {
             .as_deref()
             .is_some_and(|n| n.contains("events said it was done")),
         "{}",
-        report.summary()
+        deskpilot_core::present::action(&report)
     );
 }

@@ -91,7 +91,7 @@ async fn main() {
             let started = Instant::now();
             let report = engine.act(&session, target, action).await.unwrap();
             times.push(started.elapsed().as_secs_f64() * 1000.0);
-            summary = report.summary();
+            summary = deskpilot_core::present::action(&report);
         }
         let (min, max) = (
             times.iter().cloned().fold(f64::MAX, f64::min),

@@ -224,7 +224,7 @@ pub async fn run(engine: &Engine, session: &str, command: &ActCommand) -> anyhow
             Ok(ExitCode::SUCCESS)
         }
         Ok(report) => {
-            outln!("{}", report.summary());
+            outln!("{}", deskpilot_core::present::action(&report));
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Ok(crate::report(&e)),

@@ -245,7 +245,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             match engine.window_action(&session, action).await {
                 Ok(report) => {
-                    outln!("{}", report.summary());
+                    outln!("{}", deskpilot_core::present::action(&report));
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e) => Ok(report(&e)),

@@ -117,12 +117,12 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
             .iter()
             .any(|c| c.starts_with("window renamed:")),
         "{}",
-        typed.summary()
+        deskpilot_core::present::action(&typed)
     );
     assert!(
         !typed.changes.iter().any(|c| c.starts_with("window opened")),
         "{}",
-        typed.summary()
+        deskpilot_core::present::action(&typed)
     );
 
     let saved = engine
@@ -133,7 +133,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         .changes
         .iter()
         .find(|c| c.starts_with("window opened: filechooser"))
-        .unwrap_or_else(|| panic!("{}", saved.summary()));
+        .unwrap_or_else(|| panic!("{}", deskpilot_core::present::action(&saved)));
     let chooser_ref = opened
         .split("[ref=")
         .nth(1)
@@ -181,7 +181,12 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         )
         .await
         .unwrap();
-    assert_eq!(name.effect, Effect::Confirmed, "{}", name.summary());
+    assert_eq!(
+        name.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&name)
+    );
     // The chooser enables Save once it has looked at the name (asynchronously).
     let enabled = Condition::State {
         state: deskpilot_core::model::State::Enabled,
@@ -212,7 +217,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
             .iter()
             .any(|c| c.starts_with("window closed: filechooser")),
         "{}",
-        closed.summary()
+        deskpilot_core::present::action(&closed)
     );
     let deadline = Instant::now() + Duration::from_secs(10);
     let written = loop {
@@ -242,7 +247,12 @@ async fn featherpad_takes_keys_in_an_app_session() {
         .act_on_window(&session, &Action::TypeText(InputText::plain("qt text")))
         .await
         .unwrap();
-    assert_ne!(typed.effect, Effect::Noop, "{}", typed.summary());
+    assert_ne!(
+        typed.effect,
+        Effect::Noop,
+        "{}",
+        deskpilot_core::present::action(&typed)
+    );
     let found = engine
         .find(&session, &Selector::parse("textbox").unwrap(), None, 5)
         .await
@@ -410,7 +420,12 @@ async fn a_gtk4_password_field_takes_text_in_an_app_session() {
         )
         .await
         .unwrap();
-    assert_eq!(typed.effect, Effect::Confirmed, "{}", typed.summary());
+    assert_eq!(
+        typed.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&typed)
+    );
     let counted = pyatspi_nodes(&desktop, "gtk4-widget-factory")
         .into_iter()
         .any(|n| n["role"] == "password text" && n["chars"] == 6);
@@ -446,7 +461,7 @@ async fn calc_takes_keys_in_an_app_session() {
         assert!(
             Instant::now() < deadline,
             "pyatspi never read 4217 in a cell; {}",
-            typed.summary()
+            deskpilot_core::present::action(&typed)
         );
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
@@ -516,7 +531,7 @@ async fn keys_reach_a_dialog_titled_otherwise_on_the_display() {
         assert!(
             Instant::now() < deadline,
             "the alert stayed: {}",
-            escaped.summary()
+            deskpilot_core::present::action(&escaped)
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }

@@ -186,12 +186,12 @@ async fn firefox_text_outside_the_bmp_arrives_whole() {
         )
         .await
         .unwrap();
-    eprintln!("typed: {}", typed.summary());
+    eprintln!("typed: {}", deskpilot_core::present::action(&typed));
     assert_eq!(
         typed.effect,
         deskpilot_core::Effect::Confirmed,
         "{}",
-        typed.summary()
+        deskpilot_core::present::action(&typed)
     );
     let set = b
         .engine
@@ -202,14 +202,18 @@ async fn firefox_text_outside_the_bmp_arrives_whole() {
         )
         .await
         .unwrap();
-    eprintln!("set: {}", set.summary());
+    eprintln!("set: {}", deskpilot_core::present::action(&set));
     assert_eq!(
         set.effect,
         deskpilot_core::Effect::Confirmed,
         "{}",
-        set.summary()
+        deskpilot_core::present::action(&set)
     );
-    assert!(!set.summary().contains('\u{feff}'), "{}", set.summary());
+    assert!(
+        !deskpilot_core::present::action(&set).contains('\u{feff}'),
+        "{}",
+        deskpilot_core::present::action(&set)
+    );
     let form = b.submit().await;
     assert_eq!(form.field("city"), Some("Genève ⛰ 🇨🇭 😀"));
     b.assert_alive("typing outside the BMP");

@@ -68,7 +68,12 @@ async fn typed_keys_leave_the_keymap_as_it_was() {
     app.oracle
         .wait_value("password", "text", json!(secret), ORACLE_WAIT)
         .unwrap();
-    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert_eq!(
+        report.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&report)
+    );
     let after = keysyms_mapped(desktop.display());
     for keysym in keysyms {
         assert!(
@@ -142,7 +147,12 @@ fn value_change(report: &ActionReport) -> (String, String) {
         .changes
         .iter()
         .find_map(|c| c.strip_prefix("value: "))
-        .unwrap_or_else(|| panic!("no value change in {}", report.summary()));
+        .unwrap_or_else(|| {
+            panic!(
+                "no value change in {}",
+                deskpilot_core::present::action(&report)
+            )
+        });
     let (before, after) = line.split_once(" -> ").unwrap();
     let unquote = |s: &str| serde_json::from_str::<String>(s).unwrap();
     (unquote(before), unquote(after))
@@ -182,9 +192,19 @@ async fn two_sessions_acting_at_once_never_confirm_each_others_effects() {
         "{final_text}"
     );
     for (report, text) in [(&first, "abc"), (&second, "xyz")] {
-        assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+        assert_eq!(
+            report.effect,
+            Effect::Confirmed,
+            "{}",
+            deskpilot_core::present::action(&report)
+        );
         let (before, after) = value_change(report);
-        assert_eq!(after, format!("{before}{text}"), "{}", report.summary());
+        assert_eq!(
+            after,
+            format!("{before}{text}"),
+            "{}",
+            deskpilot_core::present::action(&report)
+        );
     }
     drop(engine);
     desktop.stop().unwrap();

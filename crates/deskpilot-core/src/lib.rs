@@ -10,10 +10,12 @@ pub mod capture;
 mod derive;
 pub mod engine;
 pub mod error;
+pub mod escape;
 pub mod filter;
 pub mod launch;
 pub mod model;
 pub mod platform;
+pub mod present;
 pub mod read;
 pub mod render;
 mod scope;
@@ -36,8 +38,8 @@ pub use platform::{
     ProgressSink, Secrecy, WalkLimits, WindowSystem,
 };
 pub use read::{
-    FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,
-    Truncation, WindowPick,
+    FindResult, ListedApp, ListedWindow, Match, Resolved, Snapshot, SnapshotRequest, TableRead,
+    Target, TextRead, Truncation, WindowPick,
 };
 pub use render::{Rendered, escape, render, render_with_notes};
 pub use selector::{Selector, SelectorError, Step, TextMatch};

@@ -117,8 +117,8 @@ impl Engine {
                 error = Error::new(
                     Code::AppGone,
                     format!(
-                        "{:?} (pid {}) of session {session} has quit",
-                        info.app.name,
+                        "{} (pid {}) of session {session} has quit",
+                        crate::escape::quoted(&info.app.name, 80),
                         info.app.pid.map_or("?".into(), |p| p.to_string())
                     ),
                     "list_apps, then connect again (a restarted app is a new one)",
@@ -227,15 +227,15 @@ fn no_window(what: &str, scope: &Scope) -> Error {
     Error::new(
         Code::NotFound,
         format!(
-            "no window {what} in {:?}; its windows: {}",
-            scope.app.name,
+            "no window {what} in {}; its windows: {}",
+            crate::escape::quoted(&scope.app.name, 80),
             if scope.windows.is_empty() {
                 "none".to_owned()
             } else {
                 scope
                     .windows
                     .iter()
-                    .map(|w| format!("{} {:?}", w.role, w.title))
+                    .map(|w| format!("{} {}", w.role, crate::escape::quoted(&w.title, 100)))
                     .collect::<Vec<_>>()
                     .join(", ")
             }

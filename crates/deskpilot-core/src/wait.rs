@@ -127,14 +127,14 @@ fn last_seen(found: &FindResult) -> String {
         .map(|m| {
             let states: Vec<&str> = m.node.states.iter_on().map(|s| s.name()).collect();
             let value = match &m.node.value {
-                Some(NodeValue::Text { text }) => format!(": {text:?}"),
+                Some(NodeValue::Text { text }) => format!(": {}", crate::escape::quoted(text, 100)),
                 Some(NodeValue::Number { current, .. }) => format!(": {current}"),
                 _ => String::new(),
             };
             format!(
-                "{} {:?}{value} [{}] [ref={}]",
+                "{} {}{value} [{}] [ref={}]",
                 m.role,
-                m.name,
+                crate::escape::quoted(&m.name, 100),
                 states.join(", "),
                 m.reference
             )

@@ -26,7 +26,7 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
                 format!(
                     "no {} action (it offers: {})",
                     wanted.join("/"),
-                    node.actions.join(", ")
+                    deskpilot_core::model::action_list(&node.actions)
                 )
             })?;
         Ok(NativeRoute {

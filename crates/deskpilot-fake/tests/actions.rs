@@ -112,7 +112,12 @@ async fn a_lying_semantic_action_falls_through_to_the_pointer() {
         .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap();
-    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert_eq!(
+        report.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&report)
+    );
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Pointer);
     let skipped: Vec<_> = report.skipped.iter().map(|s| s.rung).collect();
     assert_eq!(skipped, vec![Rung::Semantic, Rung::Keyboard]);
@@ -139,7 +144,12 @@ async fn an_element_without_a_known_window_is_reached_through_the_sessions_windo
         .act(&rig.session, &by("checkbox[name=Stray]"), &CHECK)
         .await
         .unwrap();
-    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert_eq!(
+        report.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&report)
+    );
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Pointer);
     assert_eq!(clicks(&rig), 1);
 }
@@ -231,14 +241,24 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing() {
         )
         .await
         .unwrap();
-    assert_ne!(typed.effect, Effect::Confirmed, "{}", typed.summary());
+    assert_ne!(
+        typed.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&typed)
+    );
 
     let clicked = rig
         .engine
         .act(&rig.session, &by("button[name=Mute]"), &CLICK)
         .await
         .unwrap();
-    assert_ne!(clicked.effect, Effect::Confirmed, "{}", clicked.summary());
+    assert_ne!(
+        clicked.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&clicked)
+    );
 
     let scrolled = rig
         .engine
@@ -249,7 +269,12 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing() {
         )
         .await
         .unwrap();
-    assert_ne!(scrolled.effect, Effect::Confirmed, "{}", scrolled.summary());
+    assert_ne!(
+        scrolled.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&scrolled)
+    );
 }
 
 #[tokio::test]
@@ -356,7 +381,12 @@ async fn text_is_set_outright_or_typed_at_the_end() {
         )
         .await
         .unwrap();
-    assert_eq!(report.effect, Effect::Confirmed, "{}", report.summary());
+    assert_eq!(
+        report.effect,
+        Effect::Confirmed,
+        "{}",
+        deskpilot_core::present::action(&report)
+    );
     assert!(
         report.changes.iter().any(|c| c.contains("\"Bea Cho\"")),
         "{:?}",
@@ -415,7 +445,11 @@ async fn an_ensure_is_judged_on_a_fresh_read() {
         .act(&rig.session, &by("checkbox[name=Lagging]"), &CHECK)
         .await
         .unwrap();
-    assert!(report.route.is_none(), "{}", report.summary());
+    assert!(
+        report.route.is_none(),
+        "{}",
+        deskpilot_core::present::action(&report)
+    );
     assert!(
         rig.backend.performed().is_empty(),
         "{:?}",

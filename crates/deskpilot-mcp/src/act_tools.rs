@@ -28,7 +28,10 @@ pub const INPUT_TOOLS: &[&str] = &[
 ];
 
 fn reported(report: ActionReport) -> CallToolResult {
-    success(report.summary(), ActionOut::from(&report))
+    success(
+        deskpilot_core::present::action(&report),
+        ActionOut::from(&report),
+    )
 }
 
 #[tool_router(router = act_router, vis = "pub(crate)")]

@@ -28,11 +28,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         None => Err(format!(
             "no {} action (it offers: {})",
             wanted.join("/"),
-            if node.actions.is_empty() {
-                "none".to_owned()
-            } else {
-                node.actions.join(", ")
-            }
+            deskpilot_core::model::action_list(&node.actions)
         )),
     };
     let editable = |how: String, why: &str| {

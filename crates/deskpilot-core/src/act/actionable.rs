@@ -26,7 +26,11 @@ impl Engine {
             return Ok(None);
         }
         let reference = subject.resolved.reference.clone();
-        let what = format!("{reference} ({} {:?})", node.role, node.display_name());
+        let what = format!(
+            "{reference} ({} {})",
+            node.role,
+            crate::escape::quoted(node.display_name(), 100)
+        );
         if let Some(menu) = self.closed_menu_of(&subject.session, node).await {
             return Err(Error::new(
                 Code::NotVisible,
@@ -98,9 +102,9 @@ impl Engine {
         }
         Some(match outermost {
             Some(menu) => format!(
-                "{} {:?}{}",
+                "{} {}{}",
                 menu.role,
-                menu.display_name(),
+                crate::escape::quoted(menu.display_name(), 100),
                 self.sessions()
                     .issue(session, &menu)
                     .ok()

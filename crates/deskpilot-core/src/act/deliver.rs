@@ -313,7 +313,11 @@ impl Engine {
         if self.ancestors(target, window).await.contains(&deepest.id) {
             return Ok(false);
         }
-        let what = format!("{} {:?}", deepest.role, deepest.display_name());
+        let what = format!(
+            "{} {}",
+            deepest.role,
+            crate::escape::quoted(deepest.display_name(), 100)
+        );
         Err(NotSent::Refuse(Error::new(
             Code::Obscured,
             format!(

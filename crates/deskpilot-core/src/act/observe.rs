@@ -1,5 +1,6 @@
 //! Before and after: what the ladder reads back to judge an action's effect.
 
+use crate::escape::quoted;
 use crate::model::{ElementId, Node, NodeValue, Role, State};
 
 /// One of the app's top-level windows as observed.
@@ -47,7 +48,7 @@ fn on_off(value: Option<bool>) -> &'static str {
 /// The value as a reader sees it (a secret shows only its length).
 pub fn value_text(node: &Node) -> Option<String> {
     match &node.value {
-        Some(NodeValue::Text { text }) => Some(format!("{text:?}")),
+        Some(NodeValue::Text { text }) => Some(quoted(text, 200)),
         Some(NodeValue::Number { current, .. }) => Some(format!("{current}")),
         Some(NodeValue::Redacted { chars: Some(n) }) => Some(format!("{n} hidden characters")),
         Some(NodeValue::Redacted { chars: None }) => Some("hidden".into()),
@@ -84,7 +85,11 @@ pub fn changes_with_refs(
                 ));
             }
             if b.name != a.name {
-                out.push(format!("name: {:?} -> {:?}", b.name, a.name));
+                out.push(format!(
+                    "name: {} -> {}",
+                    quoted(&b.name, 100),
+                    quoted(&a.name, 100)
+                ));
             }
         }
         (Some(_), None) => out.push("the element is gone".into()),
@@ -94,9 +99,9 @@ pub fn changes_with_refs(
     for window in &after.windows {
         match before.windows.iter().find(|w| w.id == window.id) {
             None => out.push(format!(
-                "window opened: {} {:?}{}",
+                "window opened: {} {}{}",
                 window.role,
-                window.title,
+                quoted(&window.title, 100),
                 ref_of(window)
                     .map(|r| format!(" [ref={r}]"))
                     .unwrap_or_default()
@@ -104,14 +109,16 @@ pub fn changes_with_refs(
             Some(previous) => {
                 if previous.title != window.title {
                     out.push(format!(
-                        "window renamed: {} {:?} -> {:?}",
-                        window.role, previous.title, window.title
+                        "window renamed: {} {} -> {}",
+                        window.role,
+                        quoted(&previous.title, 100),
+                        quoted(&window.title, 100)
                     ));
                 }
                 if previous.minimized != window.minimized && window.minimized.is_some() {
                     out.push(format!(
-                        "window {:?} minimized: {} -> {}",
-                        window.title,
+                        "window {} minimized: {} -> {}",
+                        quoted(&window.title, 100),
                         on_off(previous.minimized),
                         on_off(window.minimized)
                     ));
@@ -121,7 +128,11 @@ pub fn changes_with_refs(
     }
     for window in &before.windows {
         if !after.windows.iter().any(|w| w.id == window.id) {
-            out.push(format!("window closed: {} {:?}", window.role, window.title));
+            out.push(format!(
+                "window closed: {} {}",
+                window.role,
+                quoted(&window.title, 100)
+            ));
         }
     }
     match (before.showing_items, after.showing_items) {

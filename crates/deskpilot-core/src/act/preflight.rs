@@ -14,9 +14,9 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
         return Err(Error::new(
             Code::Disabled,
             format!(
-                "{reference} ({} {:?}) is disabled",
+                "{reference} ({} {}) is disabled",
                 node.role,
-                node.display_name()
+                crate::escape::quoted(node.display_name(), 100)
             ),
             "wait until it is enabled (wait_for state enabled), or do what enables it first",
         ));
@@ -29,9 +29,9 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                 return Err(Error::new(
                     Code::NotEditable,
                     format!(
-                        "{reference} ({} {:?}) does not take text",
+                        "{reference} ({} {}) does not take text",
                         node.role,
-                        node.display_name()
+                        crate::escape::quoted(node.display_name(), 100)
                     ),
                     "set_value needs an editable field; use click or act on other controls",
                 ));
@@ -44,9 +44,9 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                 return Err(Error::new(
                     Code::NotEditable,
                     format!(
-                        "{reference} ({} {:?}) does not take a number",
+                        "{reference} ({} {}) does not take a number",
                         node.role,
-                        node.display_name()
+                        crate::escape::quoted(node.display_name(), 100)
                     ),
                     "set a number on a slider, spin button or text field",
                 ));
@@ -57,11 +57,7 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                 Code::Unsupported,
                 format!(
                     "{reference} has no action {name:?} (it offers: {})",
-                    if node.actions.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        node.actions.join(", ")
-                    }
+                    crate::model::action_list(&node.actions)
                 ),
                 "use one of the actions it offers (get_properties lists them)",
             ));

@@ -64,38 +64,6 @@ pub struct ActionReport {
     pub note: Option<String>,
 }
 
-impl ActionReport {
-    /// One line for a model to read.
-    pub fn summary(&self) -> String {
-        let mut line = format!(
-            "{} {}: {}",
-            self.verb,
-            self.reference,
-            effect_name(self.effect)
-        );
-        if let Some(route) = &self.route {
-            line.push_str(&format!(" via {}", route.how));
-        }
-        if !self.changes.is_empty() {
-            line.push_str(&format!(" ({})", self.changes.join("; ")));
-        }
-        if let Some(note) = &self.note {
-            line.push_str(&format!(". {note}"));
-        }
-        for skipped in &self.skipped {
-            line.push_str(&format!(
-                "\nskipped {}: {}",
-                rung_name(skipped.rung),
-                skipped.why
-            ));
-        }
-        if self.foreground_changed == Some(true) {
-            line.push_str("\nthe active window changed");
-        }
-        line
-    }
-}
-
 pub fn rung_name(rung: Rung) -> &'static str {
     match rung {
         Rung::Semantic => "semantic",

@@ -26,7 +26,10 @@ impl Engine {
         let window_id = window.system_id.ok_or_else(|| {
             Error::new(
                 Code::WindowNotForeground,
-                format!("the window system does not know window {:?}", window.title),
+                format!(
+                    "the window system does not know window {}",
+                    crate::escape::quoted(&window.title, 100)
+                ),
                 "the window may be closing; list_apps to check",
             )
         })?;
@@ -55,9 +58,9 @@ impl Engine {
                 return Err(Error::new(
                     Code::NoEffect,
                     format!(
-                        "{} {:?}: the window manager did not do it within {WAIT:?} (state now {})",
+                        "{} {}: the window manager did not do it within {WAIT:?} (state now {})",
                         action.verb(),
-                        window.title,
+                        crate::escape::quoted(&window.title, 100),
                         describe(state)
                     ),
                     "the window may refuse it (a modal dialog, a fixed-size window); check with list_apps",

@@ -11,7 +11,7 @@ mod tree;
 pub use content::{TableSlice, TextSlice};
 pub use geometry::Rect;
 pub use interface::{Interface, Interfaces};
-pub use node::{ElementId, Node, NodeValue};
+pub use node::{ElementId, Node, NodeValue, action_list};
 pub use role::Role;
 pub use state::{State, StateSet};
 pub use tree::{CutReason, Pending, Realization, Tree, TreeNode};

@@ -132,3 +132,15 @@ impl Node {
         self.role == super::Role::Password || self.inside_secret
     }
 }
+
+/// An element's action names for a message, escaped (they come from the app), or `none`.
+pub fn action_list(actions: &[String]) -> String {
+    if actions.is_empty() {
+        return "none".to_owned();
+    }
+    actions
+        .iter()
+        .map(|a| crate::escape::escape(a, 40))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

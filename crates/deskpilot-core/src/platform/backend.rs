@@ -222,6 +222,20 @@ pub trait Backend: NativeRoutes + Send + Sync {
         Vec::new()
     }
 
+    /// Whether `app` is a web runtime whose page content shows only when asked for: its tree
+    /// with window controls but no document is then blind.
+    fn is_web_runtime(&self, app: &AppInfo) -> bool {
+        let _ = app;
+        false
+    }
+
+    /// How to switch accessibility on for `app`, which shows (nearly) nothing; for `None`, a
+    /// process with windows on the display but no app on the accessibility bus.
+    fn accessibility_hint(&self, app: Option<&AppInfo>) -> String {
+        let _ = app;
+        "the app exposes almost no accessibility tree; check its accessibility settings".into()
+    }
+
     /// Why doing `op` on `node` through the app's semantics is known to freeze the app's
     /// accessibility (`None`: it is not). The ladder then skips that rung for real input.
     fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {

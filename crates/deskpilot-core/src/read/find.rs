@@ -6,6 +6,7 @@ use super::results::{FindResult, Match, Resolved, Target, Unsearched};
 use crate::derive::derive_names;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
+use crate::escape::quoted;
 use crate::model::{ElementId, Realization, State, Tree};
 use crate::platform::{Secrecy, WalkLimits};
 use crate::selector::Selector;
@@ -138,9 +139,9 @@ impl Engine {
                                 .matches
                                 .iter()
                                 .map(|m| format!(
-                                    "{} {:?}{} [ref={}]",
+                                    "{} {}{} [ref={}]",
                                     m.role,
-                                    m.name,
+                                    quoted(&m.name, 100),
                                     if m.visible { "" } else { " (hidden)" },
                                     m.reference
                                 ))
@@ -166,8 +167,9 @@ impl Engine {
                 let error = Error::from(e);
                 if error.code == Code::StaleRef {
                     Error::stale(format!(
-                        "ref {text} ({} {:?}) no longer exists",
-                        entry.role, entry.name
+                        "ref {text} ({} {}) no longer exists",
+                        entry.role,
+                        quoted(&entry.name, 100)
                     ))
                 } else {
                     error
@@ -175,14 +177,18 @@ impl Engine {
             })?;
         if node.states.is(State::Defunct) {
             return Err(Error::stale(format!(
-                "ref {text} ({} {:?}) is defunct",
-                entry.role, entry.name
+                "ref {text} ({} {}) is defunct",
+                entry.role,
+                quoted(&entry.name, 100)
             )));
         }
         if node.role != entry.role || node.name != entry.name {
             return Err(Error::stale(format!(
-                "ref {text} was {} {:?} and is now {} {:?}",
-                entry.role, entry.name, node.role, node.name
+                "ref {text} was {} {} and is now {} {}",
+                entry.role,
+                quoted(&entry.name, 100),
+                node.role,
+                quoted(&node.name, 100)
             )));
         }
         let mut node = node;
@@ -285,7 +291,15 @@ fn unsearched_note(found: &FindResult) -> String {
             found
                 .unsearched
                 .iter()
-                .map(|u| format!("{} {:?} [ref={}]: {}", u.role, u.name, u.reference, u.why))
+                .map(|u| {
+                    format!(
+                        "{} {} [ref={}]: {}",
+                        u.role,
+                        quoted(&u.name, 60),
+                        u.reference,
+                        u.why
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         )

@@ -1,11 +1,13 @@
 //! Reading: snapshots and their pages, find and strict resolution, one element's details.
 
+mod apps;
 mod find;
 mod inspect;
 mod results;
 mod snapshot;
 
 pub use crate::scope::WindowPick;
+pub use apps::{ListedApp, ListedWindow};
 pub use results::{
     FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,
     Truncation, Unsearched,

@@ -97,7 +97,11 @@ pub fn choose(apps: &[AppInfo], target: &ConnectTarget) -> Result<(AppInfo, Opti
                         "window title {title:?} matches {} windows: {}",
                         many.len(),
                         many.iter()
-                            .map(|(a, w)| format!("{:?} of {}", w.title, describe(a)))
+                            .map(|(a, w)| format!(
+                                "{} of {}",
+                                crate::escape::quoted(&w.title, 100),
+                                describe(a)
+                            ))
                             .collect::<Vec<_>>()
                             .join("; ")
                     ),
@@ -116,8 +120,8 @@ pub fn choose(apps: &[AppInfo], target: &ConnectTarget) -> Result<(AppInfo, Opti
 
 fn describe(app: &AppInfo) -> String {
     format!(
-        "{:?} (pid {})",
-        app.name,
+        "{} (pid {})",
+        crate::escape::quoted(&app.name, 80),
         app.pid.map_or("?".into(), |p| p.to_string())
     )
 }

@@ -1,0 +1,95 @@
+//! What acting, launching and capturing report, and failures.
+
+use super::escape;
+use crate::act::{ActionReport, effect_name, rung_name};
+use crate::capture::Shot;
+use crate::error::Error;
+use crate::launch::Launched;
+
+/// An action's report: the verb, the ref, the effect and its route, what changed, then the
+/// rungs skipped (one line each).
+pub fn action(report: &ActionReport) -> String {
+    let mut line = format!(
+        "{} {}: {}",
+        report.verb,
+        report.reference,
+        effect_name(report.effect)
+    );
+    if let Some(route) = &report.route {
+        line.push_str(&format!(" via {}", route.how));
+    }
+    if !report.changes.is_empty() {
+        line.push_str(&format!(" ({})", report.changes.join("; ")));
+    }
+    if let Some(note) = &report.note {
+        line.push_str(&format!(". {note}"));
+    }
+    for skipped in &report.skipped {
+        line.push_str(&format!(
+            "\nskipped {}: {}",
+            rung_name(skipped.rung),
+            skipped.why
+        ));
+    }
+    if report.foreground_changed == Some(true) {
+        line.push_str("\nthe active window changed");
+    }
+    line
+}
+
+/// A failure as a model reads it: `code (retryable): message Hint: hint`.
+pub fn failure(error: &Error) -> String {
+    format!(
+        "{} ({}): {} Hint: {}",
+        error.code.name(),
+        if error.retryable() {
+            "retryable"
+        } else {
+            "not retryable"
+        },
+        error.message,
+        error.hint
+    )
+}
+
+/// A failure on one line for a shell: `code (message): hint`.
+pub fn failure_line(error: &Error) -> String {
+    format!("{} ({}): {}", error.code.name(), error.message, error.hint)
+}
+
+/// A program started and registered.
+pub fn launched(program: &str, launched: &Launched) -> String {
+    let app = &launched.app;
+    format!(
+        "started \"{}\" (pid {}); registered as \"{}\" pid {} with {} window(s): {}",
+        escape(program, 200),
+        launched.spawned_pid,
+        escape(&app.name, 80),
+        app.pid.map_or("?".into(), |p| p.to_string()),
+        app.windows.len(),
+        app.windows
+            .iter()
+            .map(|w| format!("\"{}\"", escape(&w.title, 100)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// A screenshot taken.
+pub fn shot(shot: &Shot) -> String {
+    format!(
+        "{}x{} PNG of ({}, {}) {}x{}{}, {} refs labelled",
+        shot.width,
+        shot.height,
+        shot.region.x,
+        shot.region.y,
+        shot.region.width,
+        shot.region.height,
+        if shot.scale < 1.0 {
+            format!(" scaled by {:.2}", shot.scale)
+        } else {
+            String::new()
+        },
+        shot.labels
+    )
+}
