@@ -294,7 +294,7 @@ async fn run_rows(engine: &Engine, session: &str, oracle: &Oracle, rows: Vec<Row
                 "row {} {verb}: {verdict}: {}",
                 row.widget,
                 match &result {
-                    Ok(report) => deskpilot_core::present::action(&report),
+                    Ok(report) => deskpilot_core::present::action(report),
                     Err(e) => format!("{e:?}"),
                 }
             );
