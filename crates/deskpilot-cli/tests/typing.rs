@@ -150,7 +150,7 @@ fn value_change(report: &ActionReport) -> (String, String) {
         .unwrap_or_else(|| {
             panic!(
                 "no value change in {}",
-                deskpilot_core::present::action(&report)
+                deskpilot_core::present::action(report)
             )
         });
     let (before, after) = line.split_once(" -> ").unwrap();
@@ -196,14 +196,14 @@ async fn two_sessions_acting_at_once_never_confirm_each_others_effects() {
             report.effect,
             Effect::Confirmed,
             "{}",
-            deskpilot_core::present::action(&report)
+            deskpilot_core::present::action(report)
         );
         let (before, after) = value_change(report);
         assert_eq!(
             after,
             format!("{before}{text}"),
             "{}",
-            deskpilot_core::present::action(&report)
+            deskpilot_core::present::action(report)
         );
     }
     drop(engine);
