@@ -164,6 +164,32 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
     })
 }
 
+/// Chromium and Electron apps: their page content shows only with a switch (Debian's
+/// Chromium 156 turns it on for any AT-SPI client that reads it).
+pub fn is_web_runtime(app: &AppInfo) -> bool {
+    let name = app.name.to_lowercase();
+    let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
+    ["chrom", "electron"]
+        .iter()
+        .any(|w| name.contains(w) || toolkit.contains(w))
+}
+
+/// How to switch an app's accessibility on, by what it looks like; for `None`, a process
+/// with windows but no app on the accessibility bus.
+pub fn accessibility_hint(app: Option<&AppInfo>) -> String {
+    let Some(app) = app else {
+        return "not on the accessibility bus: restart it with GNOME_ACCESSIBILITY=1 (GTK, Chromium, Electron, Firefox) or QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (Qt), as launch_app does".into();
+    };
+    let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
+    if is_web_runtime(app) {
+        "restart it with --force-renderer-accessibility (Chromium and Electron apps expose no page content without it)".into()
+    } else if toolkit == "qt" {
+        "start it with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the accessibility bus running".into()
+    } else {
+        "the app exposes almost no accessibility tree; check its accessibility settings or restart it with GTK_A11Y/QT/Chromium accessibility switches".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -407,6 +407,14 @@ impl Backend for AtspiBackend {
         .await
     }
 
+    fn is_web_runtime(&self, app: &AppInfo) -> bool {
+        crate::apps::is_web_runtime(app)
+    }
+
+    fn accessibility_hint(&self, app: Option<&AppInfo>) -> String {
+        crate::apps::accessibility_hint(app)
+    }
+
     fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
         let menu_item = matches!(
             node.role,

@@ -1,33 +1,19 @@
-//! The CLI's action verbs: `click`, `type`, `press`, `set`, `act`, over the engine's ladder.
+//! The commands that act: `click`, `type`, `press`, `set`, `act` (every semantic verb),
+//! `drag`, `window`, `launch`, over the engine's ladder; the same verbs as the MCP server's.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::anyhow;
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
+use deskpilot_core::act::{DragEnd, Verb, VerbOptions, WindowAction};
 use deskpilot_core::{
-    Action, Chord, Engine, InputText, MouseButton, OnOff, Selector, Target, ValueInput,
+    Action, ActionReport, Chord, Direction, Engine, InputText, MouseButton, OnOff, ValueInput,
+    present,
 };
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Button {
-    Left,
-    Right,
-    Middle,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Verb {
-    Toggle,
-    Check,
-    Uncheck,
-    Select,
-    AddToSelection,
-    Deselect,
-    Expand,
-    Collapse,
-    Focus,
-    ScrollIntoView,
-}
+use crate::words::{named, selector};
+use crate::{connect, finish};
 
 #[derive(Subcommand)]
 pub enum ActCommand {
@@ -35,8 +21,8 @@ pub enum ActCommand {
     Click {
         target: String,
         selector: String,
-        #[arg(long, value_enum, default_value = "left")]
-        button: Button,
+        #[arg(long, default_value = "left", value_parser = named::<MouseButton>())]
+        button: MouseButton,
         #[arg(long)]
         double: bool,
         #[arg(long)]
@@ -87,146 +73,163 @@ pub enum ActCommand {
         #[arg(long)]
         json: bool,
     },
-    /// A semantic verb: toggle, check, uncheck, select, expand, collapse, focus, ...
+    /// A semantic verb: toggle, check, uncheck, select, expand, collapse, focus, scroll,
+    /// activate (a named action), ...
     Act {
         target: String,
         selector: String,
-        #[arg(value_enum)]
+        #[arg(value_parser = named::<Verb>())]
         verb: Verb,
+        /// For toggle: only act when it is not already on (or off).
+        #[arg(long, value_parser = named::<OnOff>())]
+        ensure: Option<OnOff>,
+        /// For activate: the action's name as `props` lists it.
+        #[arg(long)]
+        name: Option<String>,
+        /// For scroll: which way.
+        #[arg(long, value_parser = named::<Direction>())]
+        direction: Option<Direction>,
+        /// For scroll: wheel clicks (default 3).
+        #[arg(long)]
+        amount: Option<u32>,
         #[arg(long)]
         json: bool,
     },
-}
-
-impl ActCommand {
-    pub fn target(&self) -> &str {
-        match self {
-            ActCommand::Click { target, .. }
-            | ActCommand::Type { target, .. }
-            | ActCommand::Press { target, .. }
-            | ActCommand::Set { target, .. }
-            | ActCommand::Drag { target, .. }
-            | ActCommand::Act { target, .. } => target,
-        }
-    }
-
-    fn json(&self) -> bool {
-        match self {
-            ActCommand::Click { json, .. }
-            | ActCommand::Type { json, .. }
-            | ActCommand::Press { json, .. }
-            | ActCommand::Set { json, .. }
-            | ActCommand::Drag { json, .. }
-            | ActCommand::Act { json, .. } => *json,
-        }
-    }
-
-    /// The element (None: the window) and the action.
-    fn action(&self) -> anyhow::Result<(Option<&str>, Action)> {
-        Ok(match self {
-            ActCommand::Drag { .. } => unreachable!("drags are run by `drag`"),
-            ActCommand::Click {
-                selector,
-                button,
-                double,
-                ..
-            } => (
-                Some(selector),
-                Action::Click {
-                    button: match button {
-                        Button::Left => MouseButton::Left,
-                        Button::Right => MouseButton::Right,
-                        Button::Middle => MouseButton::Middle,
-                    },
-                    double: *double,
-                },
-            ),
-            ActCommand::Type {
-                text, into, secret, ..
-            } => (
-                into.as_deref(),
-                Action::TypeText(InputText::new(text.as_str(), *secret)),
-            ),
-            ActCommand::Press { key, on, .. } => {
-                let chord: Chord = key.parse().map_err(|e| anyhow!("{e}"))?;
-                (on.as_deref(), Action::PressKey(chord))
-            }
-            ActCommand::Set {
-                selector,
-                value,
-                number,
-                secret,
-                ..
-            } => {
-                let value = if *number {
-                    ValueInput::Number(
-                        value
-                            .parse()
-                            .map_err(|_| anyhow!("--number: the value is not a number"))?,
-                    )
-                } else {
-                    ValueInput::Text(InputText::new(value.as_str(), *secret))
-                };
-                (Some(selector), Action::SetValue(value))
-            }
-            ActCommand::Act { selector, verb, .. } => (
-                Some(selector),
-                match verb {
-                    Verb::Toggle => Action::Toggle { ensure: None },
-                    Verb::Check => Action::Toggle {
-                        ensure: Some(OnOff::On),
-                    },
-                    Verb::Uncheck => Action::Toggle {
-                        ensure: Some(OnOff::Off),
-                    },
-                    Verb::Select => Action::Select,
-                    Verb::AddToSelection => Action::AddToSelection,
-                    Verb::Deselect => Action::Deselect,
-                    Verb::Expand => Action::Expand,
-                    Verb::Collapse => Action::Collapse,
-                    Verb::Focus => Action::Focus,
-                    Verb::ScrollIntoView => Action::ScrollIntoView,
-                },
-            ),
-        })
-    }
+    /// Activate, minimize, maximize, restore or close a window.
+    Window {
+        target: String,
+        #[arg(value_parser = named::<WindowAction>())]
+        action: WindowAction,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start a program (no shell, a clean environment) and wait until it registers on the
+    /// accessibility bus.
+    Launch {
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        argv: Vec<String>,
+    },
 }
 
 /// `x,y` is a screen point; anything else a selector.
-fn drag_end(text: &str) -> anyhow::Result<deskpilot_core::act::DragEnd> {
+fn drag_end(text: &str) -> anyhow::Result<DragEnd> {
     if let Some((x, y)) = text.split_once(',')
         && let (Ok(x), Ok(y)) = (x.trim().parse(), y.trim().parse())
     {
-        return Ok(deskpilot_core::act::DragEnd::Point { x, y });
+        return Ok(DragEnd::Point { x, y });
     }
-    Ok(deskpilot_core::act::DragEnd::Element(Target::Selector(
-        Selector::parse(text)?,
-    )))
+    Ok(DragEnd::Element(selector(text)?))
 }
 
-/// Runs one action verb in `session` and prints its report.
-pub async fn run(engine: &Engine, session: &str, command: &ActCommand) -> anyhow::Result<ExitCode> {
-    let result = if let ActCommand::Drag { from, to, .. } = command {
-        engine.drag(session, &drag_end(from)?, &drag_end(to)?).await
-    } else {
-        let (selector, action) = command.action()?;
-        match selector {
-            Some(selector) => {
-                let target = Target::Selector(Selector::parse(selector)?);
-                engine.act(session, &target, &action).await
-            }
-            None => engine.act_on_window(session, &action).await,
+/// Prints an action's report (JSON or text).
+fn reported(result: deskpilot_core::error::Result<ActionReport>, json: bool) -> ExitCode {
+    finish(result, |report| {
+        if json {
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            );
+        } else {
+            outln!("{}", present::action(&report));
         }
-    };
-    match result {
-        Ok(report) if command.json() => {
-            outln!("{}", serde_json::to_string_pretty(&report)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        Ok(report) => {
-            outln!("{}", deskpilot_core::present::action(&report));
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => Ok(crate::report(&e)),
+    })
+}
+
+/// Runs one action command.
+pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCode> {
+    if let ActCommand::Launch { timeout, argv } = &command {
+        let launched = engine.launch_app(argv, Duration::from_secs(*timeout)).await;
+        return Ok(finish(launched, |launched| {
+            outln!("{}", present::launched(&argv[0], &launched));
+        }));
     }
+    let target = match &command {
+        ActCommand::Click { target, .. }
+        | ActCommand::Type { target, .. }
+        | ActCommand::Press { target, .. }
+        | ActCommand::Set { target, .. }
+        | ActCommand::Drag { target, .. }
+        | ActCommand::Act { target, .. }
+        | ActCommand::Window { target, .. } => target,
+        ActCommand::Launch { .. } => unreachable!("handled above"),
+    };
+    let Some(session) = connect(engine, target).await? else {
+        return Ok(ExitCode::from(1));
+    };
+    let session = session.as_str();
+    // The element (None: the window), the action, and whether to print JSON.
+    let (element, action, json) = match command {
+        ActCommand::Drag { from, to, json, .. } => {
+            let result = engine
+                .drag(session, &drag_end(&from)?, &drag_end(&to)?)
+                .await;
+            return Ok(reported(result, json));
+        }
+        ActCommand::Window { action, json, .. } => {
+            return Ok(reported(engine.window_action(session, action).await, json));
+        }
+        ActCommand::Click {
+            selector,
+            button,
+            double,
+            json,
+            ..
+        } => (Some(selector), Action::Click { button, double }, json),
+        ActCommand::Type {
+            text,
+            into,
+            secret,
+            json,
+            ..
+        } => (into, Action::TypeText(InputText::new(text, secret)), json),
+        ActCommand::Press { key, on, json, .. } => {
+            let chord: Chord = key.parse().map_err(|e| anyhow!("{e}"))?;
+            (on, Action::PressKey(chord), json)
+        }
+        ActCommand::Set {
+            selector,
+            value,
+            number,
+            secret,
+            json,
+            ..
+        } => {
+            let value = if number {
+                let n = value
+                    .parse()
+                    .map_err(|_| anyhow!("--number: the value is not a number"))?;
+                ValueInput::Number(n)
+            } else {
+                ValueInput::Text(InputText::new(value, secret))
+            };
+            (Some(selector), Action::SetValue(value), json)
+        }
+        ActCommand::Act {
+            selector,
+            verb,
+            ensure,
+            name,
+            direction,
+            amount,
+            json,
+            ..
+        } => {
+            let options = VerbOptions {
+                ensure,
+                name,
+                direction,
+                amount,
+            };
+            (Some(selector), verb.action(options)?, json)
+        }
+        ActCommand::Launch { .. } => unreachable!("handled above"),
+    };
+    let result = match element {
+        Some(text) => engine.act(session, &selector(&text)?, &action).await,
+        None => engine.act_on_window(session, &action).await,
+    };
+    Ok(reported(result, json))
 }

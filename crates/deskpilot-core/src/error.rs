@@ -45,11 +45,41 @@ pub enum Code {
     /// Synthetic input stopped part way (a timeout): some of it was delivered, not all; the
     /// message says how much. Not retryable: repeating would deliver the first part twice.
     InputIncomplete,
-    /// No synthetic input or screen capture here (no X11 display, e.g. Wayland).
+    /// No synthetic input or screen capture here (no display that takes it).
     InputUnavailable,
+    /// The client cancelled the request before it finished.
+    Cancelled,
 }
 
 impl Code {
+    /// Every code, in the order the documentation lists them.
+    pub const ALL: &[Code] = &[
+        Code::StaleRef,
+        Code::NotFound,
+        Code::Ambiguous,
+        Code::Timeout,
+        Code::AppNotResponding,
+        Code::AppGone,
+        Code::InvalidSelector,
+        Code::InvalidArguments,
+        Code::UnknownSession,
+        Code::InputNotAllowed,
+        Code::Unsupported,
+        Code::Backend,
+        Code::Offscreen,
+        Code::NotVisible,
+        Code::Obscured,
+        Code::Disabled,
+        Code::NotEditable,
+        Code::WindowNotForeground,
+        Code::ValueClamped,
+        Code::NoEffect,
+        Code::UnexpectedEffect,
+        Code::InputIncomplete,
+        Code::InputUnavailable,
+        Code::Cancelled,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Code::StaleRef => "stale_ref",
@@ -75,6 +105,7 @@ impl Code {
             Code::UnexpectedEffect => "unexpected_effect",
             Code::InputIncomplete => "input_incomplete",
             Code::InputUnavailable => "input_unavailable",
+            Code::Cancelled => "cancelled",
         }
     }
 

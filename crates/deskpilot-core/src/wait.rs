@@ -27,6 +27,45 @@ pub enum Condition {
     Value(TextMatch),
 }
 
+impl Condition {
+    /// The condition the faces' words name: `until` (appears, attached, disappears), or a
+    /// `state` (`checked`, `!checked`), or a `value`; at most one of them.
+    pub fn from_words(
+        until: Option<&str>,
+        state: Option<&str>,
+        value: Option<String>,
+    ) -> Result<Condition> {
+        let invalid = |message: String| {
+            Error::new(
+                Code::InvalidArguments,
+                message,
+                "give one of until (appears, attached, disappears), state or value",
+            )
+        };
+        Ok(match (until, state, value) {
+            (None | Some("appears"), None, None) => Condition::Appears,
+            (Some("attached"), None, None) => Condition::Attached,
+            (Some("disappears"), None, None) => Condition::Disappears,
+            (None, Some(state), None) => {
+                let (on, name) = match state.strip_prefix('!') {
+                    Some(name) => (false, name),
+                    None => (true, state),
+                };
+                let state = State::from_name(name)
+                    .ok_or_else(|| invalid(format!("unknown state {name:?}")))?;
+                Condition::State { state, on }
+            }
+            (None, None, Some(value)) => Condition::Value(TextMatch::Exact(value)),
+            (Some(other), None, None) => {
+                return Err(invalid(format!(
+                    "until {other:?}: use appears, attached or disappears"
+                )));
+            }
+            _ => return Err(invalid("give one of until, state, value".into())),
+        })
+    }
+}
+
 /// What a finished wait saw.
 #[derive(Debug, Clone, Serialize)]
 pub struct WaitOutcome {

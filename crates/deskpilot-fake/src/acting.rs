@@ -348,7 +348,10 @@ impl InputDevice for FakeInput {
     }
 
     async fn window_action(&self, xid: WindowId, action: WindowAction) -> Result<(), InputError> {
-        self.log(format!("window {xid} {}", action.verb()));
+        self.log(format!(
+            "window {xid} {}",
+            deskpilot_core::act::Named::name(action)
+        ));
         let mut states = self.windows.lock().unwrap();
         let state = states.entry(xid).or_insert(Some(WindowState {
             minimized: false,

@@ -14,14 +14,12 @@
 mod acting;
 mod parse;
 mod routes;
+mod walk;
 
 use std::sync::Mutex;
-use std::time::Instant;
 
 use async_trait::async_trait;
-use deskpilot_core::model::{
-    CutReason, ElementId, Node, NodeValue, Pending, Realization, Role, State, Tree, TreeNode,
-};
+use deskpilot_core::model::{ElementId, Node, NodeValue, Role, Tree};
 use deskpilot_core::{
     AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowInfo,
 };
@@ -189,6 +187,20 @@ impl deskpilot_core::NativeRoutes for FakeBackend {
 
 #[async_trait]
 impl Backend for FakeBackend {
+    fn is_web_runtime(&self, app: &AppInfo) -> bool {
+        let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
+        ["chrom", "electron"].iter().any(|w| toolkit.contains(w))
+    }
+
+    fn accessibility_hint(&self, app: Option<&AppInfo>) -> String {
+        match app {
+            Some(app) if self.is_web_runtime(app) => {
+                "restart it with --force-renderer-accessibility".into()
+            }
+            _ => "switch its accessibility on".into(),
+        }
+    }
+
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
         let apps = self.apps.lock().unwrap();
         Ok(apps
@@ -226,7 +238,7 @@ impl Backend for FakeBackend {
         self.with_app(root, |app| {
             let start =
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
-            let mut tree = walk(start, limits);
+            let mut tree = walk::walk(start, limits);
             // Like a real backend: what lies inside a password field has no text.
             for index in 0..tree.nodes.len() {
                 let inside = tree.nodes[index]
@@ -379,125 +391,6 @@ impl Backend for FakeBackend {
                 })
                 .ok_or_else(|| BackendError::Defunct { id: id.clone() })
         })
-    }
-}
-
-/// Breadth-first within the limits, like the real backends; returned in document order.
-fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
-    struct Slot<'a> {
-        fake: &'a FakeNode,
-        parent: Option<usize>,
-        children: Vec<usize>,
-        depth: u32,
-        realization: Realization,
-    }
-    let mut slots = vec![Slot {
-        fake: root,
-        parent: None,
-        children: Vec::new(),
-        depth: 0,
-        realization: Realization::Complete,
-    }];
-    let mut next = 0;
-    while next < slots.len() {
-        let index = next;
-        next += 1;
-        let fake = slots[index].fake;
-        let depth = slots[index].depth;
-        let count = fake.node.child_count;
-        let managed = fake.node.states.is(State::ManagesDescendants);
-        slots[index].realization = if count == 0 {
-            Realization::Complete
-        } else if Instant::now() >= limits.deadline {
-            Realization::Cut {
-                reason: CutReason::Deadline,
-            }
-        } else if depth >= limits.max_depth {
-            Realization::Cut {
-                reason: CutReason::Depth,
-            }
-        } else if count > limits.max_children || (managed && count > limits.max_managed_children) {
-            Realization::NotRealized { logical: count }
-        } else {
-            let room = limits.max_nodes.saturating_sub(slots.len());
-            for child in fake.children.iter().take(room) {
-                let child_index = slots.len();
-                slots.push(Slot {
-                    fake: child,
-                    parent: Some(index),
-                    children: Vec::new(),
-                    depth: depth + 1,
-                    realization: Realization::Complete,
-                });
-                slots[index].children.push(child_index);
-            }
-            if fake.children.len() > room {
-                Realization::Cut {
-                    reason: CutReason::Nodes,
-                }
-            } else if managed && (fake.children.len() as u32) < count {
-                Realization::Partial {
-                    realized: fake.children.len() as u32,
-                    logical: count,
-                }
-            } else {
-                Realization::Complete
-            }
-        };
-    }
-    // Pre-order.
-    let mut order = Vec::with_capacity(slots.len());
-    let mut stack = vec![0];
-    while let Some(i) = stack.pop() {
-        order.push(i);
-        stack.extend(slots[i].children.iter().rev());
-    }
-    let mut new_index = vec![0; slots.len()];
-    for (new, &old) in order.iter().enumerate() {
-        new_index[old] = new;
-    }
-    let pending = order
-        .iter()
-        .enumerate()
-        .filter_map(|(new, &old)| {
-            let s = &slots[old];
-            let Realization::Cut { reason } = s.realization else {
-                return None;
-            };
-            let unread = match reason {
-                CutReason::Nodes => s.fake.children[s.children.len()..]
-                    .iter()
-                    .map(|c| c.node.id.clone())
-                    .collect(),
-                _ => Vec::new(),
-            };
-            Some(Pending {
-                parent: new,
-                unread,
-            })
-        })
-        .collect();
-    Tree {
-        pending,
-        nodes: order
-            .iter()
-            .map(|&old| {
-                let s = &slots[old];
-                let mut node = s.fake.node.clone();
-                if s.fake.lags
-                    && let Some(checked) = node.states.get(State::Checked)
-                {
-                    node.states.set(State::Checked, !checked);
-                }
-                TreeNode {
-                    node,
-                    parent: s.parent.map(|p| new_index[p]),
-                    children: s.children.iter().map(|&c| new_index[c]).collect(),
-                    depth: s.depth,
-                    realization: s.realization,
-                }
-            })
-            .collect(),
     }
 }
 

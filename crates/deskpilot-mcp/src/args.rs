@@ -1,9 +1,15 @@
 //! Tool arguments. Every struct rejects unknown fields: a misspelled selector field must
 //! never silently widen a match.
 
-use deskpilot_core::{Error, Selector, Target};
+use std::borrow::Cow;
+
+use deskpilot_core::act::WindowAction;
+use deskpilot_core::act::{Named, Verb};
+use deskpilot_core::{Direction, Error, MouseButton, OnOff, Selector, Target};
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::JsonObject;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -13,6 +19,49 @@ use crate::outcome::invalid_arguments;
 pub fn parse<T: DeserializeOwned>(args: Option<JsonObject>) -> Result<T, Error> {
     let value = serde_json::Value::Object(args.unwrap_or_default());
     serde_json::from_value(value).map_err(|e| invalid_arguments(without_strings(&e.to_string())))
+}
+
+/// A tool's typed arguments, or why they did not decode. Unlike rmcp's `Parameters`, whose
+/// decoding failure becomes a JSON-RPC error, a failure here is answered by the tool as an
+/// `invalid_arguments` result (the contract every tool keeps).
+pub struct Args<T>(pub Result<T, Error>);
+
+impl<S, T: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Args<T> {
+    fn from_context_part(context: &mut ToolCallContext<S>) -> Result<Self, rmcp::ErrorData> {
+        Ok(Args(parse(context.arguments.take())))
+    }
+}
+
+/// One of a closed set of words (a verb, a button, ...), by the name core gives it: the
+/// schema lists the names, decoding accepts nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OneOf<T>(pub T);
+
+impl<T: Named> JsonSchema for OneOf<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        T::KIND.into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "enum": T::names()})
+    }
+}
+
+impl<'de, T: Named> Deserialize<'de> for OneOf<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        T::from_name(&name).map(OneOf).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown {}: use {}",
+                T::KIND,
+                T::names().join(", ")
+            ))
+        })
+    }
 }
 
 /// A decoding error without the string values it quotes (`invalid type: string "..."`): an
@@ -176,15 +225,6 @@ pub struct WaitForArgs {
     pub timeout_ms: Option<u64>,
 }
 
-/// A pointer button.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ButtonArg {
-    Left,
-    Right,
-    Middle,
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickArgs {
@@ -193,7 +233,7 @@ pub struct ClickArgs {
     /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
     /// Default left.
-    pub button: Option<ButtonArg>,
+    pub button: Option<OneOf<MouseButton>>,
     /// A double click.
     pub double: Option<bool>,
 }
@@ -243,32 +283,6 @@ pub struct PressKeyArgs {
     pub target: Option<String>,
 }
 
-/// A semantic verb for `act`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum VerbArg {
-    Toggle,
-    Check,
-    Uncheck,
-    Select,
-    AddToSelection,
-    Deselect,
-    Expand,
-    Collapse,
-    Focus,
-    ScrollIntoView,
-    Scroll,
-    Activate,
-}
-
-/// on or off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OnOffArg {
-    On,
-    Off,
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActArgs {
@@ -277,36 +291,15 @@ pub struct ActArgs {
     /// A ref or a selector matching exactly one element.
     pub target: String,
     /// What to do (activate runs the action `name`).
-    pub verb: VerbArg,
+    pub verb: OneOf<Verb>,
     /// For toggle: only act when it is not already on (or off).
-    pub ensure: Option<OnOffArg>,
+    pub ensure: Option<OneOf<OnOff>>,
     /// For activate: the action's name as get_properties lists it.
     pub name: Option<String>,
     /// For scroll: up, down, left or right.
-    pub direction: Option<DirectionArg>,
+    pub direction: Option<OneOf<Direction>>,
     /// For scroll: wheel clicks (default 3).
     pub amount: Option<u32>,
-}
-
-/// A scroll direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DirectionArg {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
-/// A window manager request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum WindowActionArg {
-    Activate,
-    Minimize,
-    Maximize,
-    Restore,
-    Close,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -314,7 +307,7 @@ pub enum WindowActionArg {
 pub struct WindowActionArgs {
     /// Session id (from connect).
     pub session: String,
-    pub action: WindowActionArg,
+    pub action: OneOf<WindowAction>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -356,7 +349,7 @@ pub struct ScreenshotArgs {
     pub plain: Option<bool>,
     /// Longest side in pixels (default 1280, at most 4096); larger captures are scaled down.
     pub max_size: Option<u32>,
-    /// Write the PNG to this file instead of returning it (needs --allow-input).
+    /// Write the PNG to this file instead of returning it (needs --allow files).
     pub path: Option<String>,
 }
 

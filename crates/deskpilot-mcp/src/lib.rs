@@ -1,19 +1,20 @@
 //! deskpilot's MCP server: the engine's tools for agents, over rmcp.
 //!
-//! Read-only tools are always listed; tools that change an app are listed and callable only
-//! with `--allow-input` (otherwise a call is refused with `input_not_allowed`). Failures are tool results with `isError: true` and a structured
+//! Read-only tools are always listed; the others only with the capability they need
+//! (`--allow input`, `launch`, `files`; see `grants.rs`): otherwise a call is refused with
+//! `input_not_allowed`. Failures are tool results with `isError: true` and a structured
 //! `{ok: false, code, message, retryable, hint}`; unknown arguments are `invalid_arguments`.
 
-mod act_tools;
 mod args;
-mod blind;
+mod grants;
 mod outcome;
 mod output;
 mod server;
-mod shot_tool;
 mod stdio;
+mod tools;
 
-pub use server::{DeskpilotServer, INSTRUCTIONS};
+pub use grants::{Capability, FilesDir, Grants};
+pub use server::{DeskpilotServer, instructions};
 pub use stdio::serve_stdio;
 
 /// Why serving stopped.

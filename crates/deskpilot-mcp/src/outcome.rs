@@ -11,9 +11,7 @@ use serde::Serialize;
 /// The failure half of every tool's output.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Failure {
-    /// A stable code: stale_ref, not_found, ambiguous, timeout, app_not_responding, app_gone,
-    /// invalid_selector, invalid_arguments, unknown_session, input_not_allowed, unsupported,
-    /// backend.
+    /// A stable code (`deskpilot_core::Code::ALL`; the README's "Failures" lists them all).
     pub code: String,
     pub message: String,
     /// Whether the same call may succeed if repeated later.

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use deskpilot_core::model::{Node, NodeValue, Rect, State};
-use deskpilot_core::{AppInfo, Match};
+use deskpilot_core::{ListedApp, Match};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -57,8 +57,8 @@ pub struct AppOut {
     pub hint: Option<String>,
 }
 
-impl AppOut {
-    pub fn new(app: &AppInfo, blind: bool) -> Self {
+impl From<&ListedApp> for AppOut {
+    fn from(app: &ListedApp) -> Self {
         AppOut {
             name: app.name.clone(),
             pid: app.pid,
@@ -70,63 +70,18 @@ impl AppOut {
                     title: w.title.clone(),
                     role: w.role.name().to_owned(),
                     bounds: w.bounds.map(Bounds::from),
-                    states: [State::Active, State::Minimized]
+                    states: [(State::Active, w.active), (State::Minimized, w.minimized)]
                         .into_iter()
-                        .filter(|s| w.states.is(*s))
-                        .map(|s| s.name().to_owned())
+                        .filter(|(_, on)| *on)
+                        .map(|(s, _)| s.name().to_owned())
                         .collect(),
                     x11_window: w.system_id.and_then(|id| u32::try_from(id.0).ok()),
                 })
                 .collect(),
             responding: app.responding,
-            blind,
-            hint: blind.then(|| blind_hint(app)),
+            blind: app.blind,
+            hint: app.hint.clone(),
         }
-    }
-}
-
-impl AppOut {
-    /// Processes with windows on the display but no app on the accessibility bus, one entry
-    /// each (blind, with how to switch their accessibility on).
-    pub fn off_the_bus(windows: &[deskpilot_core::ClientWindow]) -> Vec<AppOut> {
-        let mut out: Vec<AppOut> = Vec::new();
-        for w in windows {
-            let window = WindowOut {
-                title: w.title.clone(),
-                role: "window".into(),
-                bounds: Some(Bounds::from(w.bounds)),
-                states: Vec::new(),
-                x11_window: u32::try_from(w.id.0).ok(),
-            };
-            match out.iter_mut().find(|a| a.pid == w.pid) {
-                Some(app) => app.windows.push(window),
-                None => out.push(AppOut {
-                    name: w.process.clone().unwrap_or_else(|| w.title.clone()),
-                    pid: w.pid,
-                    toolkit: None,
-                    windows: vec![window],
-                    responding: true,
-                    blind: true,
-                    hint: Some(OFF_THE_BUS_HINT.into()),
-                }),
-            }
-        }
-        out
-    }
-}
-
-/// For an app with windows but no accessibility tree at all.
-const OFF_THE_BUS_HINT: &str = "not on the accessibility bus: restart it with GNOME_ACCESSIBILITY=1 (GTK, Chromium, Electron, Firefox) or QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (Qt), as launch_app does";
-
-/// How to switch an app's accessibility on, by what it looks like.
-fn blind_hint(app: &AppInfo) -> String {
-    let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
-    if crate::blind::is_web_runtime(app) {
-        "restart it with --force-renderer-accessibility (Chromium and Electron apps expose no page content without it)".into()
-    } else if toolkit == "qt" {
-        "start it with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the accessibility bus running".into()
-    } else {
-        "the app exposes almost no accessibility tree; check its accessibility settings or restart it with GTK_A11Y/QT/Chromium accessibility switches".into()
     }
 }
 

@@ -14,7 +14,7 @@ use rmcp::ServiceExt;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use crate::{DeskpilotServer, ServeError};
+use crate::{DeskpilotServer, Grants, ServeError};
 
 /// The largest request line accepted (a screenshot path or a long text fits easily).
 const MAX_LINE: usize = 4 << 20;
@@ -22,8 +22,8 @@ const MAX_LINE: usize = 4 << 20;
 const PIPE: usize = 4 << 20;
 
 /// Serves MCP on stdin/stdout until the client closes stdin. Input tools only with
-/// `allow_input`.
-pub async fn serve_stdio(engine: Arc<Engine>, allow_input: bool) -> Result<(), ServeError> {
+/// the capabilities in `grants`.
+pub async fn serve_stdio(engine: Arc<Engine>, grants: Grants) -> Result<(), ServeError> {
     let (mut to_server, server_in) = tokio::io::duplex(PIPE);
     let (server_out, from_server) = tokio::io::duplex(PIPE);
     let (errors, mut error_lines) = mpsc::channel::<String>(16);
@@ -89,7 +89,7 @@ pub async fn serve_stdio(engine: Arc<Engine>, allow_input: bool) -> Result<(), S
         }
     });
 
-    let service = DeskpilotServer::with_input(engine, allow_input)
+    let service = DeskpilotServer::with_grants(engine, grants)
         .serve((server_in, server_out))
         .await
         .map_err(|e| ServeError(e.to_string()))?;

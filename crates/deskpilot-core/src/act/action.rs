@@ -144,18 +144,6 @@ pub enum WindowAction {
     Close,
 }
 
-impl WindowAction {
-    pub fn verb(self) -> &'static str {
-        match self {
-            WindowAction::Activate => "activate",
-            WindowAction::Minimize => "minimize",
-            WindowAction::Maximize => "maximize",
-            WindowAction::Restore => "restore",
-            WindowAction::Close => "close",
-        }
-    }
-}
-
 /// A top-level window's state as the window manager has it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowState {

@@ -14,6 +14,7 @@ mod preflight;
 mod report;
 mod subject;
 mod text;
+mod verbs;
 mod verify;
 mod window;
 
@@ -26,3 +27,4 @@ pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use observe::ObservedWindow;
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};
 pub use text::InputText;
+pub use verbs::{Named, Verb, VerbOptions};

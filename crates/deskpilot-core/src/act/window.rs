@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::action::{WindowAction, WindowState};
 use super::report::{ActionReport, Effect, Route, Rung};
+use super::verbs::Named;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 
@@ -59,7 +60,7 @@ impl Engine {
                     Code::NoEffect,
                     format!(
                         "{} {}: the window manager did not do it within {WAIT:?} (state now {})",
-                        action.verb(),
+                        action.name(),
                         crate::escape::quoted(&window.title, 100),
                         describe(state)
                     ),
@@ -77,7 +78,7 @@ impl Engine {
             ));
         }
         Ok(ActionReport {
-            verb: action.verb(),
+            verb: action.name(),
             reference: "window".into(),
             route: Some(Route {
                 rung: Rung::WindowManager,

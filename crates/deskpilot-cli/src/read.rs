@@ -1,0 +1,245 @@
+//! The reading commands: `apps`, `snapshot`, `find`, `props`, `text`, `table`, `at`,
+//! `focused`, `wait`. Text comes from core's presentation layer, as the MCP server's does.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::anyhow;
+use clap::Subcommand;
+use deskpilot_core::{Condition, Engine, Filter, Selector, SnapshotRequest, present};
+
+use crate::words::selector;
+use crate::{connect, finish};
+
+#[derive(Subcommand)]
+pub enum ReadCommand {
+    /// List applications and their windows; apps deskpilot cannot read are flagged, with how
+    /// to switch their accessibility on.
+    Apps {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the accessibility tree of an application (by name or pid) or window (by title).
+    Snapshot {
+        target: String,
+        /// interactive (default), text or all.
+        #[arg(long, default_value = "interactive")]
+        filter: String,
+        /// Stop after this many nodes.
+        #[arg(long, default_value_t = 2000)]
+        max_nodes: usize,
+        /// Only the subtree of the element this selector matches (exactly one).
+        #[arg(long, value_name = "SELECTOR")]
+        within: Option<String>,
+        /// For an app: the window shown in full, by title (default: the active one; the
+        /// others are listed one line each).
+        #[arg(long, value_name = "TITLE")]
+        window: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Find elements by selector, e.g. 'button[name="Save"]' (see docs/selectors.md).
+    Find {
+        target: String,
+        selector: String,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Everything known about one element (selected by a selector that matches exactly one).
+    Props { target: String, selector: String },
+    /// An element's text, paged by characters.
+    Text {
+        target: String,
+        selector: String,
+        #[arg(long, default_value_t = 0)]
+        offset: u32,
+        #[arg(long)]
+        length: Option<u32>,
+    },
+    /// A table's rows with its headers, paged (tab-separated).
+    Table {
+        target: String,
+        selector: String,
+        #[arg(long, default_value_t = 0)]
+        first_row: u32,
+        #[arg(long, default_value_t = 50)]
+        rows: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The element at a screen point, with its ancestors.
+    At { target: String, x: i32, y: i32 },
+    /// The element that has the keyboard focus.
+    Focused { target: String },
+    /// Wait until an element appears (default), is attached, disappears, has a state
+    /// (`--state checked`, `--state '!checked'`) or a value (`--value`).
+    Wait {
+        target: String,
+        selector: String,
+        /// appears, attached or disappears.
+        #[arg(long, conflicts_with_all = ["state", "value"])]
+        until: Option<String>,
+        #[arg(long, conflicts_with = "value")]
+        state: Option<String>,
+        #[arg(long)]
+        value: Option<String>,
+        /// Give up after this many milliseconds.
+        #[arg(long, default_value_t = 5000)]
+        timeout_ms: u64,
+    },
+}
+
+impl ReadCommand {
+    fn target(&self) -> Option<&str> {
+        match self {
+            ReadCommand::Apps { .. } => None,
+            ReadCommand::Snapshot { target, .. }
+            | ReadCommand::Find { target, .. }
+            | ReadCommand::Props { target, .. }
+            | ReadCommand::Text { target, .. }
+            | ReadCommand::Table { target, .. }
+            | ReadCommand::At { target, .. }
+            | ReadCommand::Focused { target }
+            | ReadCommand::Wait { target, .. } => Some(target),
+        }
+    }
+}
+
+pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCode> {
+    let session = match command.target() {
+        None => String::new(),
+        Some(target) => match connect(engine, target).await? {
+            Some(session) => session,
+            None => return Ok(ExitCode::from(1)),
+        },
+    };
+    let session = session.as_str();
+    Ok(match command {
+        ReadCommand::Apps { json } => {
+            let apps = engine.list_apps().await?;
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&apps)?);
+            } else {
+                out!("{}", present::apps(&apps));
+            }
+            ExitCode::SUCCESS
+        }
+        ReadCommand::Snapshot {
+            filter,
+            max_nodes,
+            within,
+            window,
+            json,
+            ..
+        } => {
+            let filter = Filter::from_name(&filter)
+                .ok_or_else(|| anyhow!("unknown filter {filter:?} (interactive, text, all)"))?;
+            let request = SnapshotRequest {
+                filter,
+                max_nodes,
+                within: within.as_deref().map(selector).transpose()?,
+                window: window.map(deskpilot_core::WindowPick::Title),
+                ..SnapshotRequest::default()
+            };
+            let snapshot = engine.snapshot(session, &request).await;
+            finish(snapshot, |snapshot| {
+                if json {
+                    let tree = serde_json::to_string_pretty(&snapshot.tree).unwrap_or_default();
+                    outln!("{tree}");
+                } else {
+                    out!("{}", present::snapshot(&snapshot).joined());
+                }
+            })
+        }
+        ReadCommand::Find {
+            selector: text,
+            limit,
+            json,
+            ..
+        } => {
+            let selector = Selector::parse(&text)?;
+            let found = engine.find(session, &selector, None, limit).await?;
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&found)?);
+            } else {
+                out!("{}", present::find(&found));
+            }
+            if found.total == 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        ReadCommand::Props { selector: text, .. } => {
+            let resolved = engine.properties(session, &selector(&text)?).await;
+            finish(resolved, |resolved| {
+                let json = serde_json::to_string_pretty(&resolved.node).unwrap_or_default();
+                outln!("{json}");
+            })
+        }
+        ReadCommand::Text {
+            selector: text,
+            offset,
+            length,
+            ..
+        } => {
+            let read = engine
+                .read_text(session, &selector(&text)?, offset, length)
+                .await;
+            finish(read, |read| {
+                let page = present::text_page(&read);
+                outln!("{}", page.body);
+                if let Some(trailer) = page.trailer {
+                    eprint!("{}", trailer.trim_start());
+                }
+            })
+        }
+        ReadCommand::Table {
+            selector: text,
+            first_row,
+            rows,
+            json,
+            ..
+        } => {
+            let read = engine
+                .read_table(session, &selector(&text)?, first_row, rows)
+                .await;
+            finish(read, |read| {
+                if json {
+                    outln!(
+                        "{}",
+                        serde_json::to_string_pretty(&read).unwrap_or_default()
+                    );
+                } else {
+                    let page = present::table_tsv(&read);
+                    out!("{}", page.body);
+                    eprint!("{}", page.trailer.unwrap_or_default());
+                }
+            })
+        }
+        ReadCommand::At { x, y, .. } => finish(engine.hit_test(session, x, y).await, |path| {
+            out!("{}", present::hit_path(&path, x, y))
+        }),
+        ReadCommand::Focused { .. } => finish(engine.focus(session).await, |focused| {
+            out!("{}", present::focus(focused.as_ref()))
+        }),
+        ReadCommand::Wait {
+            selector: text,
+            until,
+            state,
+            value,
+            timeout_ms,
+            ..
+        } => {
+            let condition = Condition::from_words(until.as_deref(), state.as_deref(), value)?;
+            let selector = Selector::parse(&text)?;
+            let timeout = Duration::from_millis(timeout_ms);
+            let waited = engine
+                .wait_for(session, &selector, None, &condition, timeout)
+                .await;
+            finish(waited, |outcome| out!("{}", present::waited(&outcome)))
+        }
+    })
+}

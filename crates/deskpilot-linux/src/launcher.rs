@@ -1,0 +1,216 @@
+//! Starts programs on the desktop deskpilot reads: no shell, a clean environment (only the
+//! session's locale, directories and toolkit settings pass from deskpilot's own, never its
+//! tokens or keys), the desktop's display and session bus, and accessibility switched on for
+//! toolkits that need asking.
+
+use std::collections::HashMap;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use deskpilot_core::platform::{Exited, Launcher};
+
+/// What a started program gets from deskpilot's environment: these names, and the names
+/// starting with a prefix given as `PREFIX*`; nothing else.
+pub const LAUNCH_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TERM",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TMPDIR",
+    "XAUTHORITY",
+    "LC_*",
+    "XDG_*",
+    "GTK_*",
+    "GDK_*",
+    "GSK_*",
+    "GSETTINGS_*",
+    "QT_*",
+    "LIBGL_*",
+    // Marks the processes of deskpilot's own headless desktops, which are torn down by it.
+    "DESKPILOT_*",
+];
+
+/// Whether `name` passes into a started program's environment.
+pub fn passes(name: &str) -> bool {
+    LAUNCH_ENV
+        .iter()
+        .any(|allowed| match allowed.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == *allowed,
+        })
+}
+
+pub struct ProcessLauncher {
+    env: Vec<(String, String)>,
+    /// How each started process ended (a thread per child waits for it, so none is left a
+    /// zombie).
+    exits: Arc<Mutex<HashMap<u32, Exited>>>,
+}
+
+impl ProcessLauncher {
+    /// Programs get what passes of this process's environment.
+    pub fn new(bus: &str, display: Option<&str>) -> Self {
+        Self::with_environment(bus, display, std::env::vars())
+    }
+
+    /// Programs get what passes of `inherited`.
+    pub fn with_environment(
+        bus: &str,
+        display: Option<&str>,
+        inherited: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        let mut env: Vec<(String, String)> = inherited
+            .into_iter()
+            .filter(|(name, _)| passes(name))
+            .collect();
+        env.extend([
+            ("DBUS_SESSION_BUS_ADDRESS".to_owned(), bus.to_owned()),
+            // Qt 5 shows itself on AT-SPI only when asked; Firefox likewise.
+            (
+                "QT_LINUX_ACCESSIBILITY_ALWAYS_ON".to_owned(),
+                "1".to_owned(),
+            ),
+            ("GNOME_ACCESSIBILITY".to_owned(), "1".to_owned()),
+            ("QT_ACCESSIBILITY".to_owned(), "1".to_owned()),
+        ]);
+        if let Some(display) = display {
+            env.push(("DISPLAY".to_owned(), display.to_owned()));
+        }
+        ProcessLauncher {
+            env,
+            exits: Arc::default(),
+        }
+    }
+}
+
+impl Launcher for ProcessLauncher {
+    fn spawn(&self, argv: &[String]) -> Result<u32, String> {
+        let mut child = Command::new(&argv[0])
+            .args(&argv[1..])
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        let pid = child.id();
+        let exits = self.exits.clone();
+        std::thread::spawn(move || {
+            let status = match child.wait() {
+                Ok(status) => Exited {
+                    success: status.success(),
+                    description: match status.code() {
+                        Some(code) => format!("exit code {code}"),
+                        None => format!("{status}"),
+                    },
+                },
+                Err(e) => Exited {
+                    success: false,
+                    description: format!("unknown ({e})"),
+                },
+            };
+            exits.lock().expect("exits").insert(pid, status);
+        });
+        Ok(pid)
+    }
+
+    fn descends_from(&self, pid: u32, ancestor: u32) -> bool {
+        let mut current = pid;
+        for _ in 0..64 {
+            if current == ancestor {
+                return true;
+            }
+            match parent_pid(current) {
+                Some(parent) if parent > 1 => current = parent,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn exit_status(&self, pid: u32) -> Option<Exited> {
+        self.exits.lock().expect("exits").get(&pid).cloned()
+    }
+
+    fn not_registered_hint(&self) -> String {
+        "it may not support accessibility (Chromium/Electron need --force-renderer-accessibility; Qt needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, which deskpilot sets), or it reused an instance already running".into()
+    }
+}
+
+/// The parent of `pid`, from /proc/<pid>/stat (the field after the command's closing paren).
+fn parent_pid(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_descends_from_its_parent() {
+        let launcher = ProcessLauncher::new("unix:path=/nonexistent", None);
+        let me = std::process::id();
+        let parent = parent_pid(me).unwrap();
+        assert!(launcher.descends_from(me, parent));
+        assert!(launcher.descends_from(me, me));
+        assert!(!launcher.descends_from(parent, me));
+    }
+
+    #[test]
+    fn a_started_program_gets_a_clean_environment() {
+        let dir = std::env::temp_dir().join(format!("deskpilot-launch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("env.txt");
+        let inherited = [
+            ("PATH", "/usr/bin:/bin"),
+            ("HOME", "/home/someone"),
+            ("LC_TIME", "C"),
+            ("XDG_RUNTIME_DIR", "/run/user/1"),
+            ("AWS_SECRET_ACCESS_KEY", "hunter2"),
+            ("GITHUB_TOKEN", "ghp_x"),
+            ("NO_AT_BRIDGE", "1"),
+            ("DISPLAY", ":99"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()));
+        let launcher = ProcessLauncher::with_environment("unix:path=/x", Some(":7"), inherited);
+        let script = format!("env > {}", out.display());
+        let pid = launcher
+            .spawn(&["/bin/sh".into(), "-c".into(), script])
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = launcher.exit_status(pid) {
+                break status;
+            }
+            assert!(std::time::Instant::now() < deadline, "sh did not finish");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(status.success, "{status:?}");
+        let env = std::fs::read_to_string(&out).unwrap();
+        for present in [
+            "HOME=/home/someone",
+            "LC_TIME=C",
+            "XDG_RUNTIME_DIR=/run/user/1",
+            "DISPLAY=:7",
+            "DBUS_SESSION_BUS_ADDRESS=unix:path=/x",
+            "GNOME_ACCESSIBILITY=1",
+        ] {
+            assert!(
+                env.lines().any(|l| l == present),
+                "{present} missing:\n{env}"
+            );
+        }
+        for absent in ["AWS_SECRET", "GITHUB_TOKEN", "NO_AT_BRIDGE", "DISPLAY=:99"] {
+            assert!(!env.contains(absent), "{absent} passed:\n{env}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

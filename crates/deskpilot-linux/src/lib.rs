@@ -1,0 +1,78 @@
+//! deskpilot on Linux: one place that wires the engine to the platform (AT-SPI2 for the tree
+//! and native operations, X11 for the window list, synthetic input and pixels) and starts
+//! programs on the desktop. The binary, the tests and the benchmarks all build their engine
+//! here; the MCP server and the test library never name a backend.
+
+mod launcher;
+
+use std::sync::Arc;
+
+use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_core::{BackendError, DevicesMissing, Engine};
+use deskpilot_x11::{X11Input, X11Windows};
+
+pub use launcher::{LAUNCH_ENV, ProcessLauncher};
+
+/// Where the engine reads and acts.
+pub struct LinuxOptions {
+    /// The D-Bus session bus address (the accessibility bus is found through it).
+    pub bus: String,
+    /// The X11 display; without one, no window ids, synthetic input or screenshots.
+    pub display: Option<String>,
+    /// Talk to apps over direct connections where they offer them (`false`: every call
+    /// through the bus daemon, for dbus-monitor).
+    pub use_peers: bool,
+    /// An input device configured by the caller, instead of one opened on `display`.
+    pub input: Option<X11Input>,
+}
+
+impl LinuxOptions {
+    pub fn new(bus: impl Into<String>, display: Option<String>) -> Self {
+        LinuxOptions {
+            bus: bus.into(),
+            display,
+            use_peers: true,
+            input: None,
+        }
+    }
+}
+
+/// The engine and the backend under it (whose call counters tests and benchmarks read).
+pub struct LinuxEngine {
+    pub engine: Engine,
+    pub backend: Arc<AtspiBackend>,
+}
+
+/// The engine on this desktop: AT-SPI with the X11 window list, X11 input and capture when
+/// there is a display, and programs started with `LAUNCH_ENV`.
+pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendError> {
+    let mut connect = ConnectOptions::new(options.bus.clone());
+    connect.use_peers = options.use_peers;
+    let mut backend = AtspiBackend::connect(connect).await?;
+    let mut input = options.input;
+    if let Some(display) = &options.display {
+        match X11Windows::connect(display) {
+            Ok(x11) => backend = backend.with_window_system(Arc::new(x11)),
+            Err(e) => tracing::warn!("no X11 window information: {e}"),
+        }
+        if input.is_none() {
+            match X11Input::connect(display) {
+                Ok(device) => input = Some(device),
+                Err(e) => tracing::warn!("no synthetic input: {e}"),
+            }
+        }
+    }
+    let backend = Arc::new(backend);
+    let launcher = ProcessLauncher::new(&options.bus, options.display.as_deref());
+    let mut engine = Engine::new(backend.clone())
+        .with_launcher(Arc::new(launcher))
+        .with_devices_missing(DevicesMissing {
+            why: "deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
+            hint: "synthetic input and screenshots need an X11 display (pass --display); semantic actions still work".into(),
+        });
+    if let Some(input) = input {
+        let input = Arc::new(input);
+        engine = engine.with_input(input.clone()).with_capture(input);
+    }
+    Ok(LinuxEngine { engine, backend })
+}

@@ -1,0 +1,155 @@
+//! The tools that act on an app (capability `input`): clicks, values, typing, keys,
+//! semantic verbs, drags.
+
+use deskpilot_core::act::{DragEnd, KeyError, VerbOptions};
+use deskpilot_core::{Action, Chord, Error, InputText, MouseButton, ValueInput};
+use rmcp::{tool, tool_router};
+
+use super::{ToolResult, reported, respond};
+use crate::DeskpilotServer;
+use crate::args::{self, *};
+use crate::outcome::{input_schema, invalid_arguments, output_schema};
+use crate::output::ActionOut;
+
+#[tool_router(router = input_router, vis = "pub(crate)")]
+impl DeskpilotServer {
+    #[tool(
+        description = "Click an element: its own action first (left single click), else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped and effect: confirmed (change read back), unverified, noop. Never sent twice.",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<ClickArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn click(&self, Args(a): Args<ClickArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let action = Action::Click {
+                button: a.button.map_or(MouseButton::Left, |b| b.0),
+                double: a.double.unwrap_or(false),
+            };
+            let target = args::target(&a.target)?;
+            Ok(reported(
+                self.engine().act(&a.session, &target, &action).await?,
+            ))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Set a field's whole text, or a slider/spin button's number, then read it back. A clamped number fails with value_clamped and the kept value.",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<SetValueArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn set_value(&self, Args(a): Args<SetValueArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let value = match a.value {
+                ValueArg::Number(n) => ValueInput::Number(n),
+                ValueArg::Text(t) => ValueInput::Text(InputText::new(t, a.secret == Some(true))),
+            };
+            let target = args::target(&a.target)?;
+            let action = Action::SetValue(value);
+            Ok(reported(
+                self.engine().act(&a.session, &target, &action).await?,
+            ))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Type text as keystrokes into `target` (focused first, typed at its end) or the focused element. Never sent twice; the text never appears in results.",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<TypeTextArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn type_text(&self, Args(a): Args<TypeTextArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let action = Action::TypeText(InputText::new(a.text, a.secret == Some(true)));
+            self.act_on(&a.session, a.target.as_deref(), &action).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Press a key or chord in the session's window, on `target` (focused first) if given.",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<PressKeyArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn press_key(&self, Args(a): Args<PressKeyArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let chord: Chord = a
+                .key
+                .parse()
+                .map_err(|e: KeyError| invalid_arguments(e.to_string()))?;
+            let action = Action::PressKey(chord);
+            self.act_on(&a.session, a.target.as_deref(), &action).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "A semantic verb on one element, confirmed by the state it should produce; a no-op moves on to keys, then the pointer, and fails with no_effect when nothing works.",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<ActArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn act(&self, Args(a): Args<ActArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let action = a.verb.0.action(VerbOptions {
+                ensure: a.ensure.map(|e| e.0),
+                name: a.name,
+                direction: a.direction.map(|d| d.0),
+                amount: a.amount,
+            })?;
+            let target = args::target(&a.target)?;
+            Ok(reported(
+                self.engine().act(&a.session, &target, &action).await?,
+            ))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Drag with the left button from an element or point to another (real pointer input, in steps).",
+        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
+        input_schema = input_schema::<DragArgs>(),
+        output_schema = output_schema::<ActionOut>()
+    )]
+    async fn drag(&self, Args(a): Args<DragArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let end = |e: DragEndArg| -> Result<DragEnd, Error> {
+                Ok(match e {
+                    DragEndArg::Target(t) => DragEnd::Element(args::target(&t)?),
+                    DragEndArg::Point { x, y } => DragEnd::Point { x, y },
+                })
+            };
+            let (from, to) = (end(a.from)?, end(a.to)?);
+            Ok(reported(self.engine().drag(&a.session, &from, &to).await?))
+        })
+        .await
+    }
+}
+
+impl DeskpilotServer {
+    /// `action` on `target` when given, else on the session's window.
+    async fn act_on(
+        &self,
+        session: &str,
+        target: Option<&str>,
+        action: &Action,
+    ) -> Result<rmcp::model::CallToolResult, Error> {
+        let report = match target {
+            Some(target) => {
+                let target = args::target(target)?;
+                self.engine().act(session, &target, action).await?
+            }
+            None => self.engine().act_on_window(session, action).await?,
+        };
+        Ok(reported(report))
+    }
+}

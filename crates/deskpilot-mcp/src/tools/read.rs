@@ -1,0 +1,360 @@
+//! The reading tools: always listed, never change an app.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deskpilot_core::{
+    Condition, ConnectTarget, Error, Filter, ProgressSink, Selector, SnapshotRequest, WindowId,
+    present,
+};
+use rmcp::model::{CallToolResult, ProgressNotificationParam};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+use super::{ToolResult, cancelled, respond};
+use crate::DeskpilotServer;
+use crate::args::{self, *};
+use crate::outcome::{input_schema, invalid_arguments, output_schema, success};
+use crate::output::*;
+
+#[tool_router(router = read_router, vis = "pub(crate)")]
+impl DeskpilotServer {
+    #[tool(
+        description = "Apps on the desktop: pid, toolkit, windows (title, bounds, states, X11 id). An app with a nearly empty tree is flagged blind, with a hint.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<ListAppsArgs>(),
+        output_schema = output_schema::<ListAppsOut>()
+    )]
+    async fn list_apps(&self, Args(a): Args<ListAppsArgs>) -> ToolResult {
+        respond(async {
+            let _ = a?;
+            let apps = self.engine().list_apps().await?;
+            let text = present::apps(&apps);
+            let out = ListAppsOut {
+                text: text.clone(),
+                apps: apps.iter().map(AppOut::from).collect(),
+            };
+            Ok(success(text, out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Open a session on an app (pid or list_apps name: all its windows) or a window (title or X11 id: it and its dialogs); returns the session id the other tools take.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<ConnectArgs>(),
+        output_schema = output_schema::<ConnectOut>()
+    )]
+    async fn connect(&self, Args(a): Args<ConnectArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let target = match (a.pid, a.app, a.window, a.x11_window) {
+                (Some(pid), None, None, None) => ConnectTarget::Pid(pid),
+                (None, Some(app), None, None) => ConnectTarget::AppName(app),
+                (None, None, Some(window), None) => ConnectTarget::WindowTitle(window),
+                (None, None, None, Some(xid)) => {
+                    ConnectTarget::SystemWindow(WindowId(u64::from(xid)))
+                }
+                _ => {
+                    return Err(invalid_arguments(
+                        "give exactly one of pid, app, window, x11_window",
+                    ));
+                }
+            };
+            let info = self.engine().connect(&target).await?;
+            let out = ConnectOut {
+                session: info.id.clone(),
+                app: info.app.name.clone(),
+                pid: info.app.pid,
+                toolkit: info.app.toolkit.clone(),
+                window: info.window.clone(),
+                windows: info.app.windows.iter().map(|w| w.title.clone()).collect(),
+            };
+            Ok(success(present::connected(&info), out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Close a session; its refs stop working.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<SessionArgs>(),
+        output_schema = output_schema::<DisconnectOut>()
+    )]
+    async fn disconnect(&self, Args(a): Args<SessionArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            self.engine().disconnect(&a.session)?;
+            Ok(success(
+                format!("closed {}", a.session),
+                DisconnectOut { session: a.session },
+            ))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. An app session shows its active window, the others one [folded] line each. filter: interactive (default), text, all. A cut snapshot says why and returns a cursor to continue.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<SnapshotArgs>(),
+        output_schema = output_schema::<SnapshotOut>()
+    )]
+    async fn snapshot(
+        &self,
+        Args(a): Args<SnapshotArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let progress = progress_sink(&context);
+        // A cancelled request stops the walk (its future is dropped).
+        cancelled(&context.ct, self.snapshot_of(a, progress)).await
+    }
+
+    #[tool(
+        description = "Find elements at any depth by selector; visible first (others [hidden]), exact before partial, each with a ref. Names containers it could not search.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<FindArgs>(),
+        output_schema = output_schema::<FindOut>()
+    )]
+    async fn find(&self, Args(a): Args<FindArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let selector = Selector::parse(&a.selector)?;
+            let within = a.within.as_deref().map(args::target).transpose()?;
+            let limit = a.limit.unwrap_or(20).clamp(1, 500);
+            let found = self
+                .engine()
+                .find(&a.session, &selector, within.as_ref(), limit)
+                .await?;
+            let text = present::find(&found);
+            let out = FindOut {
+                text: text.clone(),
+                matches: found.matches.iter().map(ElementOut::from).collect(),
+                total: found.total,
+                visible: found.visible,
+                exact: found.exact,
+                unsearched: present::unsearched_lines(&found),
+            };
+            Ok(success(text, out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Everything known about one element: states (and which are unknown), actions, interfaces, bounds, id, attributes.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<TargetArgs>(),
+        output_schema = output_schema::<PropertiesOut>()
+    )]
+    async fn get_properties(&self, Args(a): Args<TargetArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let target = args::target(&a.target)?;
+            let resolved = self.engine().properties(&a.session, &target).await?;
+            let out = PropertiesOut::new(resolved.reference, &resolved.node);
+            let text = serde_json::to_string(&out).unwrap_or_default();
+            Ok(success(text, out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The element at a screen point in the session's window, with its ancestors (outermost first).",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<HitTestArgs>(),
+        output_schema = output_schema::<HitTestOut>()
+    )]
+    async fn hit_test(&self, Args(a): Args<HitTestArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let path = self.engine().hit_test(&a.session, a.x, a.y).await?;
+            let text = present::hit_path(&path, a.x, a.y);
+            let out = HitTestOut {
+                text: text.clone(),
+                path: path.iter().map(ElementOut::from).collect(),
+            };
+            Ok(success(text, out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The element that has the keyboard focus in the session's window.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<SessionArgs>(),
+        output_schema = output_schema::<FocusOut>()
+    )]
+    async fn get_focus(&self, Args(a): Args<SessionArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let focused = self.engine().focus(&a.session).await?;
+            let text = present::focus(focused.as_ref());
+            let out = FocusOut {
+                text: text.clone(),
+                focused: focused.as_ref().map(ElementOut::from),
+            };
+            Ok(success(text, out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "An element's text, paged by characters (offset, length). A password field's text is never read.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<ReadTextArgs>(),
+        output_schema = output_schema::<ReadTextOut>()
+    )]
+    async fn read_text(&self, Args(a): Args<ReadTextArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let target = args::target(&a.target)?;
+            let read = self
+                .engine()
+                .read_text(&a.session, &target, a.offset.unwrap_or(0), a.length)
+                .await?;
+            let text = present::text_page(&read).joined();
+            let out = ReadTextOut {
+                reference: read.reference,
+                text: read.slice.text,
+                start: read.slice.start,
+                end: read.slice.end,
+                total: read.slice.total,
+                next_offset: read.next_offset,
+            };
+            Ok(success(text, out))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Wait until an element matching a selector appears (visible; default), is attached (shown or not), disappears, has a state on or off (`state`: \"checked\" / \"!checked\"), or has a value (`value`). Fails with code timeout, saying what was last seen.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<WaitForArgs>(),
+        output_schema = output_schema::<WaitForOut>()
+    )]
+    async fn wait_for(
+        &self,
+        Args(a): Args<WaitForArgs>,
+        cancel: tokio_util::sync::CancellationToken,
+    ) -> ToolResult {
+        // A cancelled request stops polling at once (dropping the wait).
+        cancelled(&cancel, self.wait_for_with(a)).await
+    }
+
+    #[tool(
+        description = "A table's rows, paged (first_row, rows), with its column headers on every page and the row count the table reports.",
+        annotations(read_only_hint = true, open_world_hint = true),
+        input_schema = input_schema::<ReadTableArgs>(),
+        output_schema = output_schema::<ReadTableOut>()
+    )]
+    async fn read_table(&self, Args(a): Args<ReadTableArgs>) -> ToolResult {
+        respond(async {
+            let a = a?;
+            let target = args::target(&a.target)?;
+            let (first, rows) = (a.first_row.unwrap_or(0), a.rows.unwrap_or(50));
+            let read = self
+                .engine()
+                .read_table(&a.session, &target, first, rows)
+                .await?;
+            let text = present::table(&read);
+            let out = ReadTableOut {
+                reference: read.reference,
+                text: text.clone(),
+                headers: read.slice.headers,
+                rows: read.slice.rows,
+                first_row: read.slice.first_row,
+                row_count: read.slice.row_count,
+                column_count: read.slice.column_count,
+                next_row: read.next_row,
+            };
+            Ok(success(text, out))
+        })
+        .await
+    }
+}
+
+impl DeskpilotServer {
+    async fn snapshot_of(
+        &self,
+        a: Result<SnapshotArgs, Error>,
+        progress: Option<ProgressSink>,
+    ) -> Result<CallToolResult, Error> {
+        let a = a?;
+        let filter = match a.filter.as_deref() {
+            None => Filter::Interactive,
+            Some(name) => Filter::from_name(name).ok_or_else(|| {
+                invalid_arguments(format!("filter {name:?}: use interactive, text or all"))
+            })?,
+        };
+        let json = match a.format.as_deref() {
+            None | Some("text") => false,
+            Some("json") => true,
+            Some(other) => {
+                return Err(invalid_arguments(format!(
+                    "format {other:?}: use text or json"
+                )));
+            }
+        };
+        let request = SnapshotRequest {
+            within: a.within.as_deref().map(args::target).transpose()?,
+            window: a.window.as_deref().map(args::window_pick),
+            cursor: a.cursor,
+            filter,
+            max_nodes: a.max_nodes.unwrap_or(2000).clamp(1, 20_000),
+            progress,
+            ..SnapshotRequest::default()
+        };
+        let snapshot = self.engine().snapshot(&a.session, &request).await?;
+        let out = SnapshotOut {
+            tree: snapshot.rendered.text.clone(),
+            nodes: snapshot.tree.len(),
+            shown: snapshot.rendered.lines,
+            truncated: snapshot.truncated.as_ref().map(|t| TruncatedOut {
+                reason: t.reason.name().to_owned(),
+                at: t.at.clone(),
+                cursor: t.cursor.clone(),
+            }),
+            minimized: snapshot.minimized,
+            json: json.then(|| serde_json::to_value(&snapshot.tree).unwrap_or_default()),
+        };
+        Ok(success(present::snapshot(&snapshot).joined(), out))
+    }
+
+    async fn wait_for_with(&self, a: Result<WaitForArgs, Error>) -> Result<CallToolResult, Error> {
+        let a = a?;
+        let selector = Selector::parse(&a.selector)?;
+        let within = a.within.as_deref().map(args::target).transpose()?;
+        let condition = Condition::from_words(a.until.as_deref(), a.state.as_deref(), a.value)?;
+        let timeout = Duration::from_millis(a.timeout_ms.unwrap_or(5000).min(60_000));
+        let outcome = self
+            .engine()
+            .wait_for(&a.session, &selector, within.as_ref(), &condition, timeout)
+            .await?;
+        let text = present::waited(&outcome);
+        let out = WaitForOut {
+            text: text.clone(),
+            element: outcome.element.as_ref().map(ElementOut::from),
+            elapsed_ms: outcome.elapsed_ms,
+        };
+        Ok(success(text, out))
+    }
+}
+
+/// When the client asked for progress (a `progressToken` in the request's `_meta`), a sink
+/// that turns "nodes read so far" into `notifications/progress`, in order.
+fn progress_sink(context: &RequestContext<RoleServer>) -> Option<ProgressSink> {
+    let token = context.meta.get_progress_token()?;
+    let peer = context.peer.clone();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+    tokio::spawn(async move {
+        while let Some(nodes) = rx.recv().await {
+            let mut param = ProgressNotificationParam::new(token.clone(), nodes as f64);
+            param.message = Some(format!("{nodes} elements read"));
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    });
+    Some(ProgressSink(Arc::new(move |nodes| {
+        let _ = tx.send(nodes);
+    })))
+}

@@ -1,0 +1,203 @@
+//! Each tool is listed and callable exactly under its capability: read-only tools always,
+//! the input tools with `input`, `launch_app` with `launch`, a screenshot's `path` with
+//! `files` and only under the files directory. Judged by the tools/list a host sees and by
+//! calling every tool on the fake backend.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use deskpilot_core::Engine;
+use deskpilot_fake::{FakeBackend, FakeInput};
+use deskpilot_mcp::{DeskpilotServer, Grants};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use serde_json::{Value, json};
+
+mod support;
+
+const APP: &str = r#"
+application "Editor" pid=42 toolkit=GTK
+  window "Main" bounds=0,0,800,600
+    button "OK" id=ok actions=click bounds=10,10,80,30
+"#;
+
+const READ: &[&str] = &[
+    "connect",
+    "disconnect",
+    "find",
+    "get_focus",
+    "get_properties",
+    "hit_test",
+    "list_apps",
+    "read_table",
+    "read_text",
+    "screenshot",
+    "snapshot",
+    "wait_for",
+];
+const INPUT: &[&str] = &[
+    "act",
+    "click",
+    "drag",
+    "press_key",
+    "set_value",
+    "type_text",
+    "window_action",
+];
+const LAUNCH: &[&str] = &["launch_app"];
+
+/// A call of each tool that gets past argument checks.
+fn call_of(tool: &str) -> Value {
+    let s = "s1";
+    match tool {
+        "list_apps" => json!({}),
+        "connect" => json!({"app": "Editor"}),
+        "disconnect" | "get_focus" | "snapshot" => json!({"session": s}),
+        "find" => json!({"session": s, "selector": "button"}),
+        "get_properties" | "read_text" | "read_table" => json!({"session": s, "target": "button"}),
+        "hit_test" => json!({"session": s, "x": 20, "y": 20}),
+        "wait_for" => json!({"session": s, "selector": "button", "timeout_ms": 10}),
+        "screenshot" => json!({"session": s}),
+        "click" => json!({"session": s, "target": "button"}),
+        "set_value" => json!({"session": s, "target": "button", "value": "x"}),
+        "type_text" => json!({"session": s, "text": "x"}),
+        "press_key" => json!({"session": s, "key": "Escape"}),
+        "act" => json!({"session": s, "target": "button", "verb": "focus"}),
+        "drag" => json!({"session": s, "from": {"x": 1, "y": 1}, "to": {"x": 2, "y": 2}}),
+        "window_action" => json!({"session": s, "action": "activate"}),
+        "launch_app" => json!({"argv": ["/nonexistent/program"], "timeout_ms": 10}),
+        other => panic!("no call for {other}"),
+    }
+}
+
+async fn server_with(grants: Grants) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    let input = Arc::new(FakeInput::new(fake.clone()));
+    let engine = Engine::new(fake).with_input(input);
+    support::client_for(DeskpilotServer::with_grants(Arc::new(engine), grants)).await
+}
+
+async fn call(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
+    client
+        .call_tool(
+            CallToolRequestParams::new(tool.to_owned())
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+        .await
+        .unwrap()
+}
+
+fn code(result: &CallToolResult) -> Option<String> {
+    let content = result.structured_content.as_ref()?;
+    content["code"].as_str().map(str::to_owned)
+}
+
+#[tokio::test]
+async fn each_tool_is_listed_and_callable_exactly_under_its_capability() {
+    let dir = std::env::temp_dir();
+    let words = |w: &str| vec![w.to_owned()];
+    let cases: Vec<(&str, Grants, Vec<&[&str]>)> = vec![
+        ("read-only", Grants::read_only(), vec![READ]),
+        (
+            "input",
+            Grants::parse(&words("input"), None).unwrap(),
+            vec![READ, INPUT],
+        ),
+        (
+            "launch",
+            Grants::parse(&words("launch"), None).unwrap(),
+            vec![READ, LAUNCH],
+        ),
+        (
+            "files",
+            Grants::parse(&words("files"), Some(&dir)).unwrap(),
+            vec![READ],
+        ),
+        (
+            "all",
+            Grants::parse(&words("all"), Some(&dir)).unwrap(),
+            vec![READ, INPUT, LAUNCH],
+        ),
+        (
+            "--allow-input",
+            Grants::legacy_allow_input(),
+            vec![READ, INPUT, LAUNCH],
+        ),
+    ];
+    let every: BTreeSet<&str> = [READ, INPUT, LAUNCH].concat().into_iter().collect();
+    for (name, grants, groups) in cases {
+        let client = server_with(grants).await;
+        let listed: BTreeSet<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        let expected: BTreeSet<String> = groups.concat().into_iter().map(str::to_owned).collect();
+        assert_eq!(listed, expected, "{name}: tools/list");
+        let connected = call(&client, "connect", call_of("connect")).await;
+        assert_eq!(code(&connected), None, "{name}: {connected:?}");
+        for tool in &every {
+            let result = call(&client, tool, call_of(tool)).await;
+            let refused = code(&result).as_deref() == Some("input_not_allowed");
+            assert_eq!(
+                refused,
+                !expected.contains(*tool),
+                "{name}: {tool} refused={refused}: {:?}",
+                result.content
+            );
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_screenshot_path_needs_files_and_stays_in_its_directory() {
+    let root = std::env::temp_dir().join(format!("deskpilot-files-{}", std::process::id()));
+    let inside = root.join("shots");
+    std::fs::create_dir_all(&inside).unwrap();
+    let shot = |path: &str| json!({"session": "s1", "path": path});
+    // Read-only and input-only servers write nothing.
+    for grants in [
+        Grants::read_only(),
+        Grants::parse(&["input".into()], None).unwrap(),
+    ] {
+        let client = server_with(grants).await;
+        call(&client, "connect", call_of("connect")).await;
+        let path = inside.join("a.png");
+        let result = call(&client, "screenshot", shot(path.to_str().unwrap())).await;
+        assert_eq!(code(&result).as_deref(), Some("input_not_allowed"));
+        client.cancel().await.unwrap();
+    }
+    let grants = Grants::parse(&["files".into()], Some(&inside)).unwrap();
+    let client = server_with(grants).await;
+    call(&client, "connect", call_of("connect")).await;
+    for outside in [
+        root.join("b.png").to_str().unwrap().to_owned(),
+        "../c.png".to_owned(),
+        "/tmp/d.png".to_owned(),
+    ] {
+        let result = call(&client, "screenshot", shot(&outside)).await;
+        assert_eq!(
+            code(&result).as_deref(),
+            Some("input_not_allowed"),
+            "{outside}: {:?}",
+            result.content
+        );
+    }
+    // Inside the directory the capability lets it through (the fake has no pixels: the
+    // capture itself is what fails then).
+    let result = call(&client, "screenshot", shot("e.png")).await;
+    assert_eq!(
+        code(&result).as_deref(),
+        Some("input_unavailable"),
+        "{result:?}"
+    );
+    client.cancel().await.unwrap();
+    let _ = std::fs::remove_dir_all(&root);
+}
