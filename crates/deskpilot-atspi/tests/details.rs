@@ -1,20 +1,17 @@
 //! Targeted reads on the real fixtures: read_table, read_text, hit_test, focus, properties.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{ConnectTarget, Engine, Selector, Target};
 use deskpilot_desktop::{Fixture, VirtualDesktop};
 use serde_json::json;
 
 async fn engine_on(desktop: &VirtualDesktop, fixture: Fixture) -> (Engine, String) {
-    let x11 = deskpilot_x11::X11Windows::connect(desktop.display()).unwrap();
-    let backend = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-        .await
-        .unwrap()
-        .with_window_system(Arc::new(x11));
-    let engine = Engine::new(Arc::new(backend));
+    let options = deskpilot_linux::LinuxOptions::new(
+        desktop.session_bus_address(),
+        Some(desktop.display().to_owned()),
+    );
+    let engine = deskpilot_linux::linux_engine(options).await.unwrap().engine;
     let session = engine
         .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
         .await

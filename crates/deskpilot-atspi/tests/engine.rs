@@ -1,12 +1,11 @@
 //! The engine over the AT-SPI backend on a real fixture: refs across snapshots and a reorder,
 //! find at any depth, strict resolution.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::{Code, ConnectTarget, Engine, Selector, SnapshotRequest, Target};
 use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_linux::{LinuxEngine, LinuxOptions, linux_engine};
 use serde_json::json;
 
 fn ref_in(rendered: &deskpilot_core::Rendered, part: &str) -> String {
@@ -15,10 +14,9 @@ fn ref_in(rendered: &deskpilot_core::Rendered, part: &str) -> String {
 }
 
 async fn engine_on(desktop: &VirtualDesktop, fixture: Fixture) -> (Engine, String) {
-    let backend = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-        .await
-        .unwrap();
-    let engine = Engine::new(Arc::new(backend));
+    // The engine with no display: semantic routes only.
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let engine = linux_engine(options).await.unwrap().engine;
     let session = engine
         .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
         .await
@@ -210,12 +208,8 @@ async fn a_minimized_window_says_so() {
 async fn plain_click_settles(fixture_kind: Fixture) -> deskpilot_core::ActionReport {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(fixture_kind).unwrap();
-    let backend = Arc::new(
-        AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-            .await
-            .unwrap(),
-    );
-    let engine = Engine::new(backend.clone());
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let LinuxEngine { engine, backend } = linux_engine(options).await.unwrap();
     let session = engine
         .connect(&ConnectTarget::WindowTitle(
             fixture_kind.window_title().into(),

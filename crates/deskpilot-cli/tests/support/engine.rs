@@ -1,12 +1,13 @@
-//! The engine as `deskpilot mcp --allow-input` builds it, on a test desktop: AT-SPI with the
-//! X11 window list, X11 input and capture. Shared by the action matrix, the real-app tests and
-//! the benchmarks (included with `#[path]`).
+//! The engine as `deskpilot mcp --allow input` builds it, on a test desktop (deskpilot-linux's
+//! `linux_engine`: AT-SPI with the X11 window list, X11 input and capture). Shared by the
+//! action matrix, the real-app tests and the benchmarks (included with `#[path]`).
 
 use std::sync::Arc;
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_atspi::AtspiBackend;
 use deskpilot_core::Engine;
 use deskpilot_desktop::VirtualDesktop;
+use deskpilot_linux::{LinuxOptions, linux_engine};
 use deskpilot_x11::X11Input;
 
 /// The engine on `desktop`, and its backend (for its counters).
@@ -20,16 +21,11 @@ pub async fn engine_with_input(
     desktop: &VirtualDesktop,
     input: X11Input,
 ) -> (Arc<AtspiBackend>, Engine) {
-    let x11 = Arc::new(deskpilot_x11::X11Windows::connect(desktop.display()).unwrap());
-    let backend = Arc::new(
-        AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-            .await
-            .unwrap()
-            .with_window_system(x11),
+    let mut options = LinuxOptions::new(
+        desktop.session_bus_address(),
+        Some(desktop.display().to_owned()),
     );
-    let input = Arc::new(input);
-    let engine = Engine::new(backend.clone())
-        .with_input(input.clone())
-        .with_capture(input);
-    (backend, engine)
+    options.input = Some(input);
+    let linux = linux_engine(options).await.unwrap();
+    (linux.backend, linux.engine)
 }
