@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use anyhow::{Context, bail};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 
 pub fn run() -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
@@ -103,7 +103,7 @@ fn mcp_session(deskpilot: &std::path::Path, desktop: &VirtualDesktop) -> anyhow:
         "--display",
         desktop.display(),
     ]);
-    let mut client = deskpilot_desktop::McpClient::spawn(cmd).context("starting deskpilot mcp")?;
+    let mut client = deskpilot_testkit::McpClient::spawn(cmd).context("starting deskpilot mcp")?;
     let init = client.initialize();
     println!(
         "    initialize -> {} {}",

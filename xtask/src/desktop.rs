@@ -1,7 +1,7 @@
 //! `cargo xtask desktop`: a headless desktop for a person, up until Ctrl-C.
 
 use anyhow::{Context, bail};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use nix::sys::signal::{SigSet, Signal};
 
 pub fn run(fixture_names: &[String]) -> anyhow::Result<()> {

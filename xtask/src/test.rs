@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use anyhow::{Context, bail};
-use deskpilot_desktop::procs;
+use deskpilot_testkit::procs;
 
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::Backend;
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::ElementId;
 use deskpilot_core::{Backend, ConnectTarget, Engine, SnapshotRequest, WalkLimits};
-use deskpilot_desktop::{App, Fixture, LaunchOptions, Registration, SYSTEM_PYTHON, VirtualDesktop};
+use deskpilot_testkit::{App, Fixture, LaunchOptions, Registration, SYSTEM_PYTHON, VirtualDesktop};
 use futures_util::StreamExt;
 use serde_json::json;
 use zbus::zvariant::OwnedObjectPath;
@@ -126,7 +126,7 @@ async fn settled_window(backend: &AtspiBackend, pid: u32, title: &str) -> Elemen
             .iter()
             .filter(|a| {
                 a.pid
-                    .is_some_and(|p| deskpilot_desktop::procs::descends_from(p, pid))
+                    .is_some_and(|p| deskpilot_testkit::procs::descends_from(p, pid))
             })
             .flat_map(|a| a.windows.iter())
             .find(|w| w.title.contains(title))

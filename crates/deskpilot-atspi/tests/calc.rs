@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::{ElementId, Realization};
 use deskpilot_core::{Backend, WalkLimits};
-use deskpilot_desktop::VirtualDesktop;
+use deskpilot_testkit::VirtualDesktop;
 
 fn rss_mb(pid: u32) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::{NodeValue, Role, State};
 use deskpilot_core::{AppInfo, Backend, BackendError, Filter, WalkLimits, render};
-use deskpilot_desktop::{Fixture, FixtureApp, VirtualDesktop};
+use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::json;
 
 async fn backend(desktop: &VirtualDesktop) -> AtspiBackend {

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use deskpilot_core::{ConnectTarget, Engine, Selector, Target};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
 async fn engine_on(desktop: &VirtualDesktop, fixture: Fixture) -> (Engine, String) {

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use deskpilot_core::{Code, ConnectTarget, Engine, Selector, SnapshotRequest, Target};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
 use deskpilot_linux::{LinuxEngine, LinuxOptions, linux_engine};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
 fn ref_in(rendered: &deskpilot_core::Rendered, part: &str) -> String {

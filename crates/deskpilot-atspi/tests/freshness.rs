@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::{Interface, State};
 use deskpilot_core::{Backend, WalkLimits};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use deskpilot_core::{Action, ConnectTarget, MouseButton, OnOff, SnapshotRequest, Target};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 use support_engine::engine_on;
 

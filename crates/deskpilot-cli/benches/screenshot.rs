@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::{ConnectTarget, SnapshotRequest, WindowSystem};
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use support_engine::engine_on;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConfigureWindowAux, ConnectionExt};

@@ -15,7 +15,7 @@ use deskpilot_core::{
     Action, Chord, Condition, ConnectTarget, Effect, Engine, InputText, Selector, SnapshotRequest,
     Target, ValueInput, WindowPick,
 };
-use deskpilot_desktop::{App, VirtualDesktop};
+use deskpilot_testkit::{App, VirtualDesktop};
 use support_engine::engine_on;
 use support_pyatspi::pyatspi_nodes;
 

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use deskpilot_desktop::{ChromiumPages, McpClient, VirtualDesktop};
+use deskpilot_testkit::{ChromiumPages, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
 
 fn chromium_entry(server: &mut McpClient, desktop: &VirtualDesktop, pid: u32) -> Value {
@@ -21,7 +21,7 @@ fn chromium_entry(server: &mut McpClient, desktop: &VirtualDesktop, pid: u32) ->
         .any(|w| {
             w.title.contains("Chromium")
                 && w.pid
-                    .is_some_and(|p| deskpilot_desktop::procs::descends_from(p, pid))
+                    .is_some_and(|p| deskpilot_testkit::procs::descends_from(p, pid))
         })
     {
         assert!(Instant::now() < deadline, "Chromium showed no window");
@@ -35,7 +35,7 @@ fn chromium_entry(server: &mut McpClient, desktop: &VirtualDesktop, pid: u32) ->
         .find(|a| {
             a["pid"]
                 .as_u64()
-                .is_some_and(|p| deskpilot_desktop::procs::descends_from(p as u32, pid))
+                .is_some_and(|p| deskpilot_testkit::procs::descends_from(p as u32, pid))
         })
         .cloned()
         .unwrap_or_else(|| panic!("Chromium (pid {pid}) is not in list_apps: {apps}"))

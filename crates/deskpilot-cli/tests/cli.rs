@@ -4,7 +4,7 @@
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use deskpilot_desktop::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
 fn deskpilot(desktop: &VirtualDesktop, args: &[&str]) -> Output {
@@ -198,7 +198,7 @@ fn the_cli_launches_a_program_and_closes_its_window() {
         stdout(&launched).contains(Fixture::Gtk3.window_title()),
         "{launched:?}"
     );
-    let oracle = deskpilot_desktop::Oracle::new(&oracle_path);
+    let oracle = deskpilot_testkit::Oracle::new(&oracle_path);
     oracle
         .wait_value("app", "ready", json!(true), Duration::from_secs(10))
         .unwrap();

@@ -11,7 +11,7 @@ use deskpilot_atspi::AtspiBackend;
 use deskpilot_core::{
     Action, Condition, ConnectTarget, Engine, MouseButton, OnOff, Selector, SnapshotRequest, Target,
 };
-use deskpilot_desktop::{App, FormReceiver, VirtualDesktop};
+use deskpilot_testkit::{App, FormReceiver, VirtualDesktop};
 use support_engine::engine_on;
 
 const PAGE: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>Café 東京 😀</title></head>
@@ -81,7 +81,7 @@ impl Browser {
     }
 
     /// Clicks the page's Send button and returns what the loopback server received.
-    async fn submit(&self) -> deskpilot_desktop::SubmittedForm {
+    async fn submit(&self) -> deskpilot_testkit::SubmittedForm {
         self.engine
             .act(
                 &self.session,

@@ -14,7 +14,7 @@ use deskpilot_core::{
     Action, ActionReport, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, OnOff, Selector,
     Target, ValueInput,
 };
-use deskpilot_desktop::{Fixture, Oracle, VirtualDesktop};
+use deskpilot_testkit::{Fixture, Oracle, VirtualDesktop};
 use serde_json::{Value, json};
 use support_engine::engine_on;
 

@@ -3,7 +3,7 @@
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
+use deskpilot_testkit::{Fixture, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
 
 const INPUT_TOOLS: &[&str] = &[
@@ -275,7 +275,7 @@ fn windows_and_programs_through_the_window_manager() {
     server.initialize();
 
     let oracle_path = desktop.dir().join("launched-oracle.jsonl");
-    let script = deskpilot_desktop::Fixture::Gtk3.script();
+    let script = deskpilot_testkit::Fixture::Gtk3.script();
     let launched = server.call(
         "launch_app",
         json!({"argv": ["/usr/bin/python3", script.to_str().unwrap(), "--oracle", oracle_path.to_str().unwrap()]}),
@@ -283,7 +283,7 @@ fn windows_and_programs_through_the_window_manager() {
     assert_eq!(launched["isError"], false, "{launched}");
     let windows = &launched["structuredContent"]["windows"];
     assert_eq!(windows[0], Fixture::Gtk3.window_title(), "{launched}");
-    let oracle = deskpilot_desktop::Oracle::new(&oracle_path);
+    let oracle = deskpilot_testkit::Oracle::new(&oracle_path);
     oracle
         .wait_value("app", "ready", json!(true), Duration::from_secs(10))
         .unwrap();

@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use deskpilot_desktop::{Fixture, McpClient, VirtualDesktop};
+use deskpilot_testkit::{Fixture, McpClient, VirtualDesktop};
 use serde_json::json;
 
 /// An initialized server and a session on the GTK3 fixture's window.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 #[path = "support/pyatspi.rs"]
 mod support_pyatspi;
 
-use deskpilot_desktop::{App, ChromiumPages, FormReceiver, McpClient, VirtualDesktop};
+use deskpilot_testkit::{App, ChromiumPages, FormReceiver, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
 use support_pyatspi::pyatspi_nodes;
 
@@ -397,7 +397,7 @@ fn writer_saves_a_document() {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let output = desktop
-                .command(deskpilot_desktop::SYSTEM_PYTHON)
+                .command(deskpilot_testkit::SYSTEM_PYTHON)
                 .args([
                     "-c",
                     "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('content.xml').decode())",

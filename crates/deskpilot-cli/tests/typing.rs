@@ -11,7 +11,7 @@ use std::time::Duration;
 use deskpilot_core::{
     Action, ActionReport, Code, ConnectTarget, Effect, Engine, InputText, Selector, Target,
 };
-use deskpilot_desktop::{Fixture, FixtureApp, VirtualDesktop};
+use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::json;
 use support_engine::{engine_on, engine_with_input};
 use x11rb::connection::Connection;

@@ -1,8 +1,10 @@
 //! deskpilot on Linux: one place that wires the engine to the platform (AT-SPI2 for the tree
-//! and native operations, X11 for the window list, synthetic input and pixels) and starts
-//! programs on the desktop. The binary, the tests and the benchmarks all build their engine
-//! here; the MCP server and the test library never name a backend.
+//! and native operations, X11 for the window list, synthetic input and pixels), starts
+//! programs on the desktop, and runs a private headless desktop (`headless`). The binary, the
+//! tests and the benchmarks all build their engine here; the MCP server and the test library
+//! never name a backend.
 
+pub mod headless;
 mod launcher;
 
 use std::sync::Arc;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use deskpilot_atspi::AtspiBackend;
 use deskpilot_core::Engine;
-use deskpilot_desktop::VirtualDesktop;
 use deskpilot_linux::{LinuxOptions, linux_engine};
+use deskpilot_testkit::VirtualDesktop;
 use deskpilot_x11::X11Input;
 
 /// The engine on `desktop`, and its backend (for its counters).

@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use deskpilot_desktop::VirtualDesktop;
+use deskpilot_testkit::VirtualDesktop;
 use serde_json::Value;
 
 /// The nodes of app `name`: role, name, text (never a password's), chars, states.
 pub fn pyatspi_nodes(desktop: &VirtualDesktop, name: &str) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tasks/pyatspi_dump.py");
     let output = desktop
-        .command(deskpilot_desktop::SYSTEM_PYTHON)
+        .command(deskpilot_testkit::SYSTEM_PYTHON)
         .arg(script)
         .arg(name)
         .output()

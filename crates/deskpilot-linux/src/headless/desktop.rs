@@ -1,4 +1,4 @@
-//! `VirtualDesktop`: one private headless desktop, started for one test and stopped on drop.
+//! `HeadlessDesktop`: one private headless desktop, started for one test and stopped on drop.
 
 use std::ffi::OsString;
 use std::fs;
@@ -9,18 +9,17 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use crate::app::{App, LaunchOptions};
-use crate::bus::{Bus, RegisteredApp};
-use crate::error::{DesktopError, Result};
-use crate::procs::{self, MARKER_VAR};
-use crate::tail::tail_of_file;
-use crate::wait;
-use crate::x11::Display;
+use super::bus::{Bus, RegisteredApp};
+use super::error::{DesktopError, Result};
+use super::procs::{self, MARKER_VAR};
+use super::tail::tail_of_file;
+use super::wait;
+use super::x11::Display;
 
 /// How long each part of the desktop may take to come up.
 const START_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Options for [`VirtualDesktop::start_with`].
+/// Options for [`HeadlessDesktop::start_with`].
 #[derive(Debug, Clone)]
 pub struct DesktopOptions {
     /// Screen size in pixels.
@@ -45,7 +44,7 @@ impl Default for DesktopOptions {
 ///
 /// Everything it starts, and everything those start (D-Bus activation included), is stopped by
 /// pid when it is dropped, also when the test panics.
-pub struct VirtualDesktop {
+pub struct HeadlessDesktop {
     id: String,
     dir: tempfile::TempDir,
     display: String,
@@ -58,7 +57,7 @@ pub struct VirtualDesktop {
     next_log: AtomicU32,
 }
 
-impl VirtualDesktop {
+impl HeadlessDesktop {
     /// Starts a desktop with the default options (1280x800, openbox).
     pub fn start() -> Result<Self> {
         Self::start_with(DesktopOptions::default())
@@ -79,7 +78,7 @@ impl VirtualDesktop {
                 path: std::env::temp_dir(),
                 source,
             })?;
-        let mut desktop = VirtualDesktop {
+        let mut desktop = HeadlessDesktop {
             id,
             dir,
             display: String::new(),
@@ -177,16 +176,6 @@ impl VirtualDesktop {
         cmd
     }
 
-    /// Starts `cmd` (built with [`Self::command`]) and waits until it, or a process it started,
-    /// has registered on the AT-SPI bus.
-    pub fn launch(&self, cmd: Command) -> Result<App> {
-        self.launch_with(cmd, LaunchOptions::default())
-    }
-
-    pub fn launch_with(&self, cmd: Command, options: LaunchOptions) -> Result<App> {
-        App::launch(self, cmd, options)
-    }
-
     /// The applications registered on this desktop's AT-SPI bus.
     pub fn registered_apps(&self) -> Result<Vec<RegisteredApp>> {
         self.bus().registered_apps()
@@ -204,7 +193,7 @@ impl VirtualDesktop {
     }
 
     /// A fresh path for a log file in the desktop's directory.
-    pub(crate) fn log_path(&self, stem: &str, ext: &str) -> PathBuf {
+    pub fn log_path(&self, stem: &str, ext: &str) -> PathBuf {
         let n = self.next_log.fetch_add(1, Ordering::Relaxed);
         self.dir.path().join(format!("{stem}-{n}.{ext}"))
     }
@@ -297,7 +286,7 @@ impl VirtualDesktop {
         let address = self.a11y_bus_address();
         if display.at_spi_bus()?.as_deref() != Some(address) {
             eprintln!(
-                "deskpilot-desktop: AT_SPI_BUS was not set on {}; setting it to {address}",
+                "deskpilot: AT_SPI_BUS was not set on {}; setting it to {address}",
                 self.display
             );
             display.set_at_spi_bus(address)?;
@@ -355,12 +344,12 @@ impl VirtualDesktop {
     }
 }
 
-impl Drop for VirtualDesktop {
+impl Drop for HeadlessDesktop {
     fn drop(&mut self) {
         let left = self.shutdown();
         if !left.is_empty() {
             eprintln!(
-                "deskpilot-desktop: processes {left:?} of desktop {} survived teardown",
+                "deskpilot: processes {left:?} of desktop {} survived teardown",
                 self.id
             );
         }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::wait;
+use deskpilot_linux::headless::wait;
 
 /// How long any reply may take.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
@@ -114,7 +114,7 @@ impl McpClient {
             json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {},
-                "clientInfo": {"name": "deskpilot-desktop", "version": "0"}
+                "clientInfo": {"name": "deskpilot-testkit", "version": "0"}
             }),
         );
         self.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use deskpilot_desktop::{
+use deskpilot_testkit::{
     DesktopError, Fixture, LaunchOptions, Registration, VirtualDesktop, procs,
 };
 use serde_json::json;
@@ -237,7 +237,7 @@ fn every_fixture_obeys_the_shared_control_commands() {
     let desktop = VirtualDesktop::start().expect("desktop starts");
     for kind in Fixture::ALL {
         let mut fixture = desktop.launch_fixture(kind).unwrap();
-        let wait = |fixture: &deskpilot_desktop::FixtureApp, widget: &str, prop: &str, value| {
+        let wait = |fixture: &deskpilot_testkit::FixtureApp, widget: &str, prop: &str, value| {
             fixture
                 .oracle
                 .wait_value(widget, prop, value, Duration::from_secs(5))

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::Duration;
 
-use crate::bus::RegisteredApp;
-use crate::desktop::VirtualDesktop;
-use crate::error::{DesktopError, Result};
-use crate::procs;
-use crate::tail::tail_of_file;
-use crate::wait;
+use super::bus::RegisteredApp;
+use super::desktop::HeadlessDesktop;
+use super::error::{DesktopError, Result};
+use super::procs;
+use super::tail::tail_of_file;
+use super::wait;
 
 /// What `launch` waits for before returning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,8 +45,8 @@ pub struct App {
 }
 
 impl App {
-    pub(crate) fn launch(
-        desktop: &VirtualDesktop,
+    pub fn launch(
+        desktop: &HeadlessDesktop,
         mut cmd: Command,
         options: LaunchOptions,
     ) -> Result<App> {
@@ -88,7 +88,7 @@ impl App {
     /// AT-SPI bus. Fails early, with the tail of its stderr, if the process exits.
     pub fn wait_registered(
         &mut self,
-        desktop: &VirtualDesktop,
+        desktop: &HeadlessDesktop,
         timeout: Duration,
     ) -> Result<RegisteredApp> {
         let pid = self.pid();

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::error::{DesktopError, Result};
-use crate::wait;
+use crate::{DesktopError, Result};
+use deskpilot_linux::headless::wait;
 
 /// One line of a fixture's oracle: `{"widget": "<fixture id>", "prop": "checked", "value": true}`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -4,7 +4,7 @@ use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, PropMode};
 use x11rb::wrapper::ConnectionExt as _;
 
-use crate::error::{DesktopError, Result};
+use super::error::{DesktopError, Result};
 
 /// An X connection to one display, used to watch the window manager come up.
 pub struct Display {

@@ -134,7 +134,7 @@ pub fn stop_marked(id: &str, grace: Duration) -> Vec<u32> {
 
 /// Reaps and drops pids from `alive` until none is left or `timeout` passes.
 fn wait_gone(alive: &mut Vec<u32>, timeout: Duration) {
-    crate::wait::until(timeout, || {
+    super::wait::until(timeout, || {
         reap(alive);
         alive.retain(|&p| is_alive(p));
         alive.is_empty().then_some(())

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::app::{App, LaunchOptions, Registration};
-use crate::desktop::VirtualDesktop;
-use crate::error::Result;
+use crate::Result;
+use crate::VirtualDesktop;
+use crate::{App, LaunchOptions, Registration};
 
 /// LibreOffice starts slowly on a cold machine.
 const SLOW_START: Duration = Duration::from_secs(90);
@@ -85,14 +85,14 @@ impl VirtualDesktop {
     /// Starts Firefox ESR on `url` with a fresh profile and accessibility on.
     pub fn launch_firefox(&self, url: &str) -> Result<App> {
         let profile = self.dir().join("firefox-profile");
-        std::fs::create_dir_all(&profile).map_err(|source| crate::error::DesktopError::Io {
+        std::fs::create_dir_all(&profile).map_err(|source| crate::DesktopError::Io {
             path: profile.clone(),
             source,
         })?;
         // No first-run tabs: a fresh profile otherwise opens the privacy notice, which fails
         // offline as a second tab, "Problem loading page".
         let prefs = profile.join("user.js");
-        std::fs::write(&prefs, FIREFOX_PREFS).map_err(|source| crate::error::DesktopError::Io {
+        std::fs::write(&prefs, FIREFOX_PREFS).map_err(|source| crate::DesktopError::Io {
             path: prefs.clone(),
             source,
         })?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use zbus::zvariant::OwnedObjectPath;
 
-use crate::error::{DesktopError, Result};
+use super::error::{DesktopError, Result};
 
 /// Every call made by the harness gives up after this long.
 const CALL_TIMEOUT: Duration = Duration::from_secs(3);
@@ -45,7 +45,7 @@ impl Bus {
     pub fn activate(session_address: &str) -> Result<Self> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
-            .thread_name("deskpilot-desktop-bus")
+            .thread_name("deskpilot-headless-bus")
             .enable_all()
             .build()
             .map_err(|source| DesktopError::Io {

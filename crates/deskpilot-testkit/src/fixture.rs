@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::app::{App, LaunchOptions, Registration};
-use crate::desktop::VirtualDesktop;
-use crate::error::Result;
+use crate::Result;
+use crate::VirtualDesktop;
 use crate::oracle::Oracle;
+use crate::{App, LaunchOptions, Registration};
 
 /// Debian's Python: the one that sees python3-gi, pyatspi and PyQt5 (the `python3` first on
 /// PATH may be another build).

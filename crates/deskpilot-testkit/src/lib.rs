@@ -1,0 +1,68 @@
+//! Test support for deskpilot: the private headless desktop (deskpilot-linux's
+//! `HeadlessDesktop`) with what tests start on it (the fixture apps with their oracles, the
+//! real apps as tests need them), an MCP client for `deskpilot mcp`, and a loopback server
+//! that receives browsers' forms.
+//!
+//! ```no_run
+//! use deskpilot_testkit::{Fixture, VirtualDesktop};
+//! let desktop = VirtualDesktop::start()?;
+//! let gtk = desktop.launch_fixture(Fixture::Gtk3)?;
+//! // ... drive the app through `desktop.session_bus_address()` ...
+//! gtk.oracle.wait_for(std::time::Duration::from_secs(5), |e| e.is("counter", "clicks"))?;
+//! # Ok::<(), deskpilot_testkit::DesktopError>(())
+//! ```
+
+mod fixture;
+mod form_receiver;
+mod mcp_client;
+mod oracle;
+mod real_apps;
+
+use std::process::Command;
+
+pub use deskpilot_linux::headless::{
+    App, DesktopError, DesktopOptions, HeadlessDesktop, LaunchOptions, RegisteredApp, Registration,
+    Result, procs,
+};
+pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
+pub use form_receiver::{FormReceiver, SubmittedForm};
+pub use mcp_client::McpClient;
+pub use oracle::{Oracle, OracleEvent};
+pub use real_apps::ChromiumPages;
+
+/// A headless desktop with the launching tests need (fixtures, real apps); everything else is
+/// the `HeadlessDesktop` it derefs to.
+pub struct VirtualDesktop(HeadlessDesktop);
+
+impl VirtualDesktop {
+    pub fn start() -> Result<Self> {
+        HeadlessDesktop::start().map(VirtualDesktop)
+    }
+
+    pub fn start_with(options: DesktopOptions) -> Result<Self> {
+        HeadlessDesktop::start_with(options).map(VirtualDesktop)
+    }
+
+    /// Stops everything and reports processes that survived (there should be none).
+    pub fn stop(self) -> std::result::Result<(), Vec<u32>> {
+        self.0.stop()
+    }
+
+    /// Starts `cmd` (built with `command`) and waits until it, or a process it started, has
+    /// registered on the AT-SPI bus.
+    pub fn launch(&self, cmd: Command) -> Result<App> {
+        self.launch_with(cmd, LaunchOptions::default())
+    }
+
+    pub fn launch_with(&self, cmd: Command, options: LaunchOptions) -> Result<App> {
+        App::launch(&self.0, cmd, options)
+    }
+}
+
+impl std::ops::Deref for VirtualDesktop {
+    type Target = HeadlessDesktop;
+
+    fn deref(&self) -> &HeadlessDesktop {
+        &self.0
+    }
+}
