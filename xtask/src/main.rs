@@ -3,8 +3,10 @@
 mod bench;
 mod demo;
 mod desktop;
+mod imports;
 mod install;
 mod matrix;
+mod source;
 mod structure;
 mod tasks;
 mod test;
@@ -23,7 +25,8 @@ struct Cli {
 enum Command {
     /// Install the Debian packages the tests and the demo need (apt-get when root).
     Install,
-    /// Install what is missing, build, and run every test, real-desktop tests included.
+    /// Check the layout rules, install what is missing, build, and run every test,
+    /// real-desktop tests included.
     Test {
         /// Extra arguments passed to `cargo test` (e.g. a test name filter).
         #[arg(trailing_var_arg = true)]

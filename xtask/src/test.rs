@@ -1,5 +1,5 @@
-//! `cargo xtask test`: install, build, run every test, then check that no desktop process
-//! outlived the tests.
+//! `cargo xtask test`: check the layout rules, install, build, run every test, then check that
+//! no desktop process outlived the tests.
 
 use std::process::Command;
 
@@ -7,6 +7,8 @@ use anyhow::{Context, bail};
 use deskpilot_testkit::procs;
 
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
+    // The layout rules first: cheap, and a broken one fails the run before any desktop.
+    crate::structure::run(&crate::root())?;
     crate::install::ensure_packages()?;
     crate::venv::ensure()?;
     let before = procs::marked_pids(None);

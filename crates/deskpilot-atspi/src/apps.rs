@@ -6,8 +6,9 @@ use futures_util::future::join_all;
 
 use crate::error::{Failure, classify};
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
+use crate::proto::ActionList;
 use crate::proto::{Proto, prop_string};
-use crate::read::{ActionList, AppTraits};
+use crate::read::AppTraits;
 
 /// What the registry knows of one app, plus what it tells about itself.
 pub struct AppRead {

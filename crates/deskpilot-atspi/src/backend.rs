@@ -13,8 +13,9 @@ use deskpilot_core::{
 
 use crate::apps::{list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
-use crate::cache::{CacheIndex, is_unreachable, read_cache};
+use crate::cache::{CacheIndex, read_cache};
 use crate::details;
+use crate::error::is_unreachable;
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
 use crate::proto::{Proto, ROOT_PATH};

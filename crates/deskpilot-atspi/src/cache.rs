@@ -37,7 +37,7 @@ pub async fn read_cache(proto: &Proto, app: &str) -> zbus::Result<Option<CacheIn
     );
     let items: Vec<Item> = match proto.cache_items(app).await {
         Ok(items) => items,
-        Err(e) if is_unreachable(&e) => return Err(e),
+        Err(e) if crate::error::is_unreachable(&e) => return Err(e),
         Err(e) => {
             tracing::debug!(app, error = %e, "no usable Cache.GetItems");
             return Ok(None);
@@ -67,10 +67,4 @@ pub async fn read_cache(proto: &Proto, app: &str) -> zbus::Result<Option<CacheIn
         );
     }
     Ok(Some(index))
-}
-
-/// True for failures that say the app does not answer or is gone.
-pub fn is_unreachable(error: &zbus::Error) -> bool {
-    use crate::error::{Failure, classify};
-    matches!(classify(error), Failure::Timeout | Failure::AppGone)
 }

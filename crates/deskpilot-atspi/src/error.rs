@@ -80,3 +80,8 @@ pub fn to_backend(
         Failure::Other => BackendError::Bus(format!("{what} on {id}: {error}")),
     }
 }
+
+/// True for failures that say the app does not answer or is gone.
+pub fn is_unreachable(error: &zbus::Error) -> bool {
+    matches!(classify(error), Failure::Timeout | Failure::AppGone)
+}

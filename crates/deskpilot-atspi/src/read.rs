@@ -4,7 +4,7 @@
 use deskpilot_core::model::{ElementId, Interface, Node, NodeValue, Rect, Role, State};
 
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
-use crate::proto::{Proto, prop_f64, prop_i32, prop_string};
+use crate::proto::{ActionList, Proto, prop_f64, prop_i32, prop_string};
 
 /// The most text read for a node's value in a snapshot.
 const MAX_VALUE_CHARS: i32 = 1000;
@@ -53,19 +53,6 @@ pub fn unmark_surrogates(text: String, traits: AppTraits) -> String {
         out.push(c);
     }
     out
-}
-
-/// How an app's action names may be asked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum ActionList {
-    /// `Action.GetActions`, one call for all (GTK, LibreOffice, Chromium, Qt).
-    Bulk,
-    /// `NActions`, then `GetName` per index. Gecko's ATK callbacks return every action string
-    /// from one static buffer, so atk-bridge's `GetActions` (which fetches name, description and
-    /// key binding before appending them) sends a freed pointer when the buffer grows: libdbus
-    /// aborts Firefox on the invalid UTF-8. An unknown bridge is not trusted with it either.
-    #[default]
-    ByIndex,
 }
 
 /// True for a GTK class name standing in for a missing name.

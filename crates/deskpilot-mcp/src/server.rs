@@ -57,7 +57,7 @@ impl DeskpilotServer {
 
     /// A server with exactly these capabilities.
     pub fn with_grants(engine: Arc<Engine>, grants: Grants) -> Self {
-        let (tool_router, withheld) = crate::tools::catalog(&grants);
+        let (tool_router, withheld) = catalog(&grants);
         DeskpilotServer {
             engine,
             tool_router,
@@ -98,4 +98,28 @@ impl ServerHandler for DeskpilotServer {
         config.server_info.version = env!("CARGO_PKG_VERSION").into();
         config
     }
+}
+
+/// The tools a server with `grants` lists, and the capability each withheld one needs.
+fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Capability>) {
+    let groups = [
+        (DeskpilotServer::read_router(), None),
+        (DeskpilotServer::files_router(), None),
+        (DeskpilotServer::input_router(), Some(Capability::Input)),
+        (DeskpilotServer::windows_router(), Some(Capability::Input)),
+        (DeskpilotServer::launch_router(), Some(Capability::Launch)),
+    ];
+    let mut listed = ToolRouter::new();
+    let mut withheld = HashMap::new();
+    for (router, needs) in groups {
+        match needs {
+            Some(capability) if !grants.has(capability) => {
+                for tool in router.list_all() {
+                    withheld.insert(tool.name.to_string(), capability);
+                }
+            }
+            _ => listed.merge(router),
+        }
+    }
+    (listed, withheld)
 }

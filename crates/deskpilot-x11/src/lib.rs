@@ -4,6 +4,7 @@
 mod capture;
 mod input;
 mod keymap;
+mod window_manager;
 mod windows;
 
 /// The X11 window behind a window id (ids this crate issued are X11 window ids).

@@ -9,17 +9,13 @@ mod launch;
 mod read;
 mod windows;
 
-use std::collections::HashMap;
 use std::future::Future;
 
 use deskpilot_core::{ActionReport, Code, Error, present};
 use rmcp::ErrorData;
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::CallToolResult;
 use tokio_util::sync::CancellationToken;
 
-use crate::DeskpilotServer;
-use crate::grants::{Capability, Grants};
 use crate::outcome::{failure, success};
 use crate::output::ActionOut;
 
@@ -50,30 +46,4 @@ pub(crate) async fn cancelled(
 /// An action's report as a tool result.
 pub(crate) fn reported(report: ActionReport) -> CallToolResult {
     success(present::action(&report), ActionOut::from(&report))
-}
-
-/// The tools a server with `grants` lists, and the capability each withheld one needs.
-pub(crate) fn catalog(
-    grants: &Grants,
-) -> (ToolRouter<DeskpilotServer>, HashMap<String, Capability>) {
-    let groups = [
-        (DeskpilotServer::read_router(), None),
-        (DeskpilotServer::files_router(), None),
-        (DeskpilotServer::input_router(), Some(Capability::Input)),
-        (DeskpilotServer::windows_router(), Some(Capability::Input)),
-        (DeskpilotServer::launch_router(), Some(Capability::Launch)),
-    ];
-    let mut listed = ToolRouter::new();
-    let mut withheld = HashMap::new();
-    for (router, needs) in groups {
-        match needs {
-            Some(capability) if !grants.has(capability) => {
-                for tool in router.list_all() {
-                    withheld.insert(tool.name.to_string(), capability);
-                }
-            }
-            _ => listed.merge(router),
-        }
-    }
-    (listed, withheld)
 }
