@@ -2,7 +2,9 @@
 //! value, with a deadline. Bounded polling of `find` for now; an event-driven cache replaces
 //! the polling later.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use serde::Serialize;
 

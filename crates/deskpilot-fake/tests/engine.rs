@@ -591,6 +591,35 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
     );
 }
 
+/// The engine's waits run on tokio's clock, which a test drives: a minute-long wait that can
+/// never succeed ends at once in paused time, having polled the whole minute.
+#[tokio::test(start_paused = true)]
+async fn waits_run_on_a_clock_tests_can_drive() {
+    use deskpilot_core::Condition;
+    use std::time::Duration;
+
+    let (_fake, engine) = engine();
+    let s = session(&engine).await;
+    let wall = std::time::Instant::now();
+    let error = engine
+        .wait_for(
+            &s,
+            &sel("button[name=Nope]"),
+            None,
+            &Condition::Appears,
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Timeout);
+    assert!(error.message.contains("60"), "{}", error.message);
+    assert!(
+        wall.elapsed() < Duration::from_secs(10),
+        "the wait took real time: {:?}",
+        wall.elapsed()
+    );
+}
+
 /// Nothing inside a password field shows its text, whichever way it is reached: a snapshot, a
 /// snapshot within it, a later page, a hit-test, properties, read_text, a selector.
 #[tokio::test]

@@ -2,7 +2,9 @@
 //! window is raised and the element focused, pointer input at its live bounds after a hit
 //! test. Says how it was done, or why it was not (skip, refuse, stop).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::action::{MouseButton, NativeOp};
 use super::keys::{Chord, Key, Modifier, NamedKey};

@@ -44,13 +44,13 @@ impl Engine {
             })?;
         }
         // Look for a change for a short while (a drop is handled at once or not at all).
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(600);
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(600);
         let changed = loop {
             let after = self.drag_look(source.as_ref(), &info.app.id).await;
             if after != before {
                 break true;
             }
-            if std::time::Instant::now() >= deadline {
+            if tokio::time::Instant::now() >= deadline {
                 break false;
             }
             tokio::time::sleep(std::time::Duration::from_millis(40)).await;

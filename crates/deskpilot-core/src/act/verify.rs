@@ -1,7 +1,9 @@
 //! Reading back: the target, the app's windows and the active window before and after a rung,
 //! until the postcondition holds, a change held still, the app went quiet, or time ran out.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::action::Action;
 use super::observe::{Observation, ObservedWindow};

@@ -1,7 +1,9 @@
 //! `Engine::window_action`: activate, minimize, maximize, restore or close the session's
 //! window through the window manager, confirmed by the window's state read back.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::action::{WindowAction, WindowState};
 use super::report::{ActionReport, Effect, Route, Rung};
