@@ -384,7 +384,7 @@ impl Backend for AtspiBackend {
         end: Option<u32>,
     ) -> Result<TextSlice, BackendError> {
         // The engine refuses secrets before asking; this read needs no text either way.
-        let node = self.node(id, Secrecy::InsideSecret).await?;
+        let node = self.node(id, Secrecy::NoText).await?;
         let traits = self.traits_of(&id.app).await;
         details::text(&self.proto, &node, start, end, traits).await
     }
@@ -396,7 +396,7 @@ impl Backend for AtspiBackend {
         max_rows: u32,
     ) -> Result<TableSlice, BackendError> {
         let traits = self.traits_of(&id.app).await;
-        let node = self.node(id, Secrecy::InsideSecret).await?;
+        let node = self.node(id, Secrecy::NoText).await?;
         details::table(&self.proto, &node, first_row, max_rows, traits).await
     }
 

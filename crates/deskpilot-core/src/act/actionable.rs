@@ -80,7 +80,7 @@ impl Engine {
             let Ok(Some(parent)) = self.backend().parent(&id).await else {
                 break;
             };
-            let Ok(up) = self.backend().node(&parent, Secrecy::InsideSecret).await else {
+            let Ok(up) = self.backend().node(&parent, Secrecy::NoText).await else {
                 break;
             };
             if matches!(
@@ -128,11 +128,7 @@ impl Engine {
         let mut id = node.id.clone();
         for _ in 0..8 {
             let parent = self.backend().parent(&id).await.ok()??;
-            let up = self
-                .backend()
-                .node(&parent, Secrecy::InsideSecret)
-                .await
-                .ok()?;
+            let up = self.backend().node(&parent, Secrecy::NoText).await.ok()?;
             if up.role == Role::Menu && up.states.is(State::Showing) {
                 return Some(parent);
             }

@@ -8,7 +8,7 @@ use tokio::time::Instant;
 
 use super::action::{MouseButton, NativeOp};
 use super::keys::{Chord, Key, Modifier, NamedKey};
-use super::plan::{KeyInput, Send, Step};
+use super::plan::{Attempt, Delivery, KeyInput};
 use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error};
@@ -32,14 +32,14 @@ pub(super) enum NotSent {
 
 impl Engine {
     /// Sends one rung. Returns how it was done.
-    pub(super) async fn send(
+    pub(super) async fn deliver(
         &self,
         subject: &Subject,
-        step: &Step,
+        attempt: &Attempt,
     ) -> std::result::Result<String, NotSent> {
         let node = subject.node();
-        match &step.send {
-            Send::Native(route) => {
+        match &attempt.delivery {
+            Delivery::Native(route) => {
                 let (op, how) = (&route.op, route.how.clone());
                 if let Some(why) = self.backend().semantic_trap(node, op) {
                     return Err(NotSent::Skip(format!("{how}: {why}")));
@@ -63,7 +63,7 @@ impl Engine {
                     Err(e) => Err(NotSent::Skip(format!("{how}: {e}"))),
                 }
             }
-            Send::Keys(inputs) => {
+            Delivery::Keys(inputs) => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let window = self.bring_to_front(subject).await?;
                 let focused_by = self.focus_for_keys(subject, &window).await?;
@@ -107,7 +107,7 @@ impl Engine {
                 }
                 Ok(how.join(", "))
             }
-            Send::Pointer { button, double } => {
+            Delivery::Pointer { button, double } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let (x, y, note) = self.pointer_target(subject).await?;
                 input
@@ -124,7 +124,7 @@ impl Engine {
                     },
                 ))
             }
-            Send::Wheel { direction, amount } => {
+            Delivery::Wheel { direction, amount } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let (x, y, note) = self.pointer_target(subject).await?;
                 input

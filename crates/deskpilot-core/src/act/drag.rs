@@ -124,7 +124,7 @@ impl Engine {
             // evidence of a drag: only its value, name or place moving is.
             Some(n) => self
                 .backend()
-                .node(&n.id, Secrecy::InsideSecret)
+                .node(&n.id, Secrecy::NoText)
                 .await
                 .ok()
                 .map(|n| {

@@ -142,19 +142,19 @@ impl Engine {
         };
         let mut skipped: Vec<Skipped> = plan.skipped.clone();
         let mut refusal: Option<Error> = None;
-        for step in &plan.steps {
-            let how = match self.send(&subject, step).await {
+        for attempt in &plan.attempts {
+            let how = match self.deliver(&subject, attempt).await {
                 Ok(how) => how,
                 Err(NotSent::Skip(why)) => {
                     skipped.push(Skipped {
-                        rung: step.rung,
+                        rung: attempt.rung,
                         why,
                     });
                     continue;
                 }
                 Err(NotSent::Refuse(error)) => {
                     skipped.push(Skipped {
-                        rung: step.rung,
+                        rung: attempt.rung,
                         why: format!("{}: {}", error.code.name(), error.message),
                     });
                     refusal = Some(error);
@@ -170,7 +170,7 @@ impl Engine {
                 Next::Report { effect, note } => (effect, note),
                 Next::TryAnother { why } => {
                     skipped.push(Skipped {
-                        rung: step.rung,
+                        rung: attempt.rung,
                         why,
                     });
                     continue;
@@ -186,7 +186,7 @@ impl Engine {
                 verb: action.verb(),
                 reference,
                 route: Some(Route {
-                    rung: step.rung,
+                    rung: attempt.rung,
                     how,
                 }),
                 skipped,

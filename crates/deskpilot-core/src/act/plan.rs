@@ -11,7 +11,7 @@ use crate::platform::{NativeRoute, NativeRoutes};
 
 /// What one rung sends.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Send {
+pub enum Delivery {
     /// A semantic operation, as the backend will do it.
     Native(NativeRoute),
     /// Focus the element (unless it has focus), then these keys.
@@ -34,9 +34,9 @@ pub enum KeyInput {
 
 /// One rung to try.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub struct Attempt {
     pub rung: Rung,
-    pub send: Send,
+    pub delivery: Delivery,
 }
 
 /// The postcondition that confirms an action.
@@ -65,7 +65,7 @@ pub enum Expect {
 /// The ladder for an action.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
-    pub steps: Vec<Step>,
+    pub attempts: Vec<Attempt>,
     /// Rungs ruled out before trying anything.
     pub skipped: Vec<Skipped>,
     pub expect: Expect,
@@ -88,29 +88,29 @@ fn semantic(
     routes: &dyn NativeRoutes,
     node: &Node,
     op: NativeOp,
-    steps: &mut Vec<Step>,
+    steps: &mut Vec<Attempt>,
     skipped: &mut Vec<Skipped>,
 ) {
     match routes.native_route(node, &op) {
-        Ok(route) => steps.push(Step {
+        Ok(route) => steps.push(Attempt {
             rung: Rung::Semantic,
-            send: Send::Native(route),
+            delivery: Delivery::Native(route),
         }),
         Err(why) => skipped.push(skip(Rung::Semantic, why)),
     }
 }
 
-fn keys(input: Vec<KeyInput>) -> Step {
-    Step {
+fn keys(input: Vec<KeyInput>) -> Attempt {
+    Attempt {
         rung: Rung::Keyboard,
-        send: Send::Keys(input),
+        delivery: Delivery::Keys(input),
     }
 }
 
-fn pointer(button: MouseButton, double: bool) -> Step {
-    Step {
+fn pointer(button: MouseButton, double: bool) -> Attempt {
+    Attempt {
         rung: Rung::Pointer,
-        send: Send::Pointer { button, double },
+        delivery: Delivery::Pointer { button, double },
     }
 }
 
@@ -142,7 +142,7 @@ fn button_like(role: Role) -> bool {
 pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
-    let semantic = |op, steps: &mut Vec<Step>, skipped: &mut Vec<Skipped>| {
+    let semantic = |op, steps: &mut Vec<Attempt>, skipped: &mut Vec<Skipped>| {
         semantic(routes, node, op, steps, skipped)
     };
     let expect = match action {
@@ -346,9 +346,9 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
                 Rung::Keyboard,
                 "arrow keys would move focus or a value",
             ));
-            steps.push(Step {
+            steps.push(Attempt {
                 rung: Rung::Pointer,
-                send: Send::Wheel {
+                delivery: Delivery::Wheel {
                     direction: *direction,
                     amount: *amount,
                 },
@@ -363,7 +363,7 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
         }
     };
     Plan {
-        steps,
+        attempts: steps,
         skipped,
         expect,
     }
@@ -418,14 +418,14 @@ mod tests {
         };
         let p = plan(&click, &node(Role::Button, &["click"]), &ClickOnly);
         assert_eq!(
-            p.steps[0].send,
-            Send::Native(NativeRoute {
+            p.attempts[0].delivery,
+            Delivery::Native(NativeRoute {
                 op: NativeOp::Named("click".into()),
                 how: "click".into()
             })
         );
         let p = plan(&click, &node(Role::Button, &["customize"]), &ClickOnly);
-        assert_eq!(p.steps[0].rung, Rung::Keyboard);
+        assert_eq!(p.attempts[0].rung, Rung::Keyboard);
         assert_eq!(p.skipped[0].rung, Rung::Semantic);
         assert!(p.skipped[0].why.contains("customize"), "{:?}", p.skipped);
     }
@@ -441,8 +441,8 @@ mod tests {
             &n,
             &ClickOnly,
         );
-        assert_eq!(p.steps.len(), 1);
-        assert_eq!(p.steps[0].rung, Rung::Pointer);
+        assert_eq!(p.attempts.len(), 1);
+        assert_eq!(p.attempts[0].rung, Rung::Pointer);
     }
 
     #[test]

@@ -26,12 +26,17 @@ impl ProgressSink {
     }
 }
 
-/// Whether a read starts inside a password field (then nothing below may have its text read).
+/// Whether a read may read text: not inside a password field (nothing below one may have its
+/// text read), and not where the caller needs none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Secrecy {
     #[default]
     Plain,
+    /// The read starts inside a password field.
     InsideSecret,
+    /// The caller needs no text (a parent's role, an element's bounds): none is read, and the
+    /// node comes back as one inside a secret would, its text unread.
+    NoText,
 }
 
 impl Secrecy {
@@ -43,8 +48,9 @@ impl Secrecy {
         }
     }
 
+    /// No text may be read (inside a secret, or none needed).
     pub fn is_secret(self) -> bool {
-        self == Secrecy::InsideSecret
+        self != Secrecy::Plain
     }
 }
 
@@ -266,7 +272,7 @@ pub trait Backend: NativeRoutes + Send + Sync {
         for id in ids {
             out.push(
                 // Only the id is wanted: never read text on the way.
-                self.node(id, Secrecy::InsideSecret)
+                self.node(id, Secrecy::NoText)
                     .await
                     .ok()
                     .and_then(|n| n.accessible_id),
