@@ -211,3 +211,110 @@ fn the_cli_launches_a_program_and_closes_its_window() {
         "not found exits 1: {missing:?}"
     );
 }
+
+/// The CLI has the MCP server's verbs and reads, with the same words: a named action, a verb's
+/// options (and their refusal where they do not go), the hit test, the focus, waits, and the
+/// server's capabilities. Judged by the fixture's oracle where something changes.
+#[test]
+fn the_cli_has_the_servers_verbs_and_reads() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let window = Fixture::Gtk3.window_title();
+    let run = |args: &[&str]| deskpilot(&desktop, args);
+    let ok = |args: &[&str]| {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "deskpilot {args:?}: {}{}",
+            stdout(&out),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout(&out)
+    };
+    // activate: the element's own action by name.
+    ok(&[
+        "act",
+        window,
+        "button[name=Count]",
+        "activate",
+        "--name",
+        "click",
+    ]);
+    fixture
+        .oracle
+        .wait_value("counter", "clicks", json!(1), Duration::from_secs(5))
+        .unwrap();
+    // toggle --ensure: sent once, then nothing to do.
+    ok(&[
+        "act",
+        window,
+        "checkbox[name*=notif]",
+        "toggle",
+        "--ensure",
+        "on",
+    ]);
+    fixture
+        .oracle
+        .wait_value("check", "checked", json!(true), Duration::from_secs(5))
+        .unwrap();
+    let again = ok(&[
+        "act",
+        window,
+        "checkbox[name*=notif]",
+        "toggle",
+        "--ensure",
+        "on",
+    ]);
+    assert!(again.contains("nothing sent"), "{again}");
+    // An option that does not go with the verb is refused before anything is sent.
+    let wrong = run(&[
+        "act",
+        window,
+        "button[name=Count]",
+        "select",
+        "--ensure",
+        "on",
+    ]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("ensure goes with verb toggle only"),
+        "{wrong:?}"
+    );
+    let unknown = run(&["act", window, "button[name=Count]", "press_hard"]);
+    assert_eq!(
+        unknown.status.code(),
+        Some(2),
+        "clap refuses an unknown verb"
+    );
+    // at: what is at the centre of the Count button.
+    let props: serde_json::Value =
+        serde_json::from_str(&ok(&["props", window, "button[name=Count]"])).unwrap();
+    let b = &props["bounds"];
+    let (x, y) = (
+        b["x"].as_i64().unwrap() + b["width"].as_i64().unwrap() / 2,
+        b["y"].as_i64().unwrap() + b["height"].as_i64().unwrap() / 2,
+    );
+    let at = ok(&["at", window, &x.to_string(), &y.to_string()]);
+    assert!(at.contains("button \"Count\""), "{at}");
+    // focused and wait.
+    let focused = ok(&["focused", window]);
+    assert!(
+        focused.contains("[ref=e") || focused.contains("nothing"),
+        "{focused}"
+    );
+    let met = ok(&["wait", window, "button[name=Count]"]);
+    assert!(met.contains("# met after"), "{met}");
+    let late = run(&["wait", window, "button[name=Nope]", "--timeout-ms", "300"]);
+    assert_eq!(late.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&late.stderr).contains("timeout"),
+        "{late:?}"
+    );
+    // The server's capabilities: files need a directory.
+    let no_dir = run(&["mcp", "--allow", "files"]);
+    assert_eq!(no_dir.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&no_dir.stderr).contains("--files-dir"),
+        "{no_dir:?}"
+    );
+}
