@@ -26,6 +26,18 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Runs deskpilot, asserts it succeeded, and gives its stdout.
+fn succeeds(desktop: &VirtualDesktop, args: &[&str]) -> String {
+    let out = deskpilot(desktop, args);
+    assert!(
+        out.status.success(),
+        "deskpilot {args:?}: {}{}",
+        stdout(&out),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout(&out)
+}
+
 #[test]
 fn the_cli_reads_the_fixture_with_honest_exit_codes() {
     let desktop = VirtualDesktop::start().unwrap();
@@ -122,16 +134,7 @@ fn the_cli_acts_and_the_fixture_sees_it() {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let window = Fixture::Gtk3.window_title();
-    let ok = |args: &[&str]| {
-        let out = deskpilot(&desktop, args);
-        assert!(
-            out.status.success(),
-            "deskpilot {args:?}: {}{}",
-            stdout(&out),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        stdout(&out)
-    };
+    let ok = |args: &[&str]| succeeds(&desktop, args);
     let wait = |widget: &str, prop: &str, value: serde_json::Value| {
         fixture
             .oracle
@@ -221,16 +224,7 @@ fn the_cli_has_the_servers_verbs_and_reads() {
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let window = Fixture::Gtk3.window_title();
     let run = |args: &[&str]| deskpilot(&desktop, args);
-    let ok = |args: &[&str]| {
-        let out = run(args);
-        assert!(
-            out.status.success(),
-            "deskpilot {args:?}: {}{}",
-            stdout(&out),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        stdout(&out)
-    };
+    let ok = |args: &[&str]| succeeds(&desktop, args);
     // activate: the element's own action by name.
     ok(&[
         "act",

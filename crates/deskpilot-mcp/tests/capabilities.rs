@@ -9,10 +9,11 @@ use std::sync::Arc;
 use deskpilot_core::Engine;
 use deskpilot_fake::{FakeBackend, FakeInput};
 use deskpilot_mcp::{DeskpilotServer, Grants};
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
 mod support;
+use support::call;
 
 const APP: &str = r#"
 application "Editor" pid=42 toolkit=GTK
@@ -75,20 +76,6 @@ async fn server_with(grants: Grants) -> rmcp::service::RunningService<rmcp::Role
     let input = Arc::new(FakeInput::new(fake.clone()));
     let engine = Engine::new(fake).with_input(input);
     support::client_for(DeskpilotServer::with_grants(Arc::new(engine), grants)).await
-}
-
-async fn call(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &str,
-    args: Value,
-) -> CallToolResult {
-    client
-        .call_tool(
-            CallToolRequestParams::new(tool.to_owned())
-                .with_arguments(args.as_object().cloned().unwrap()),
-        )
-        .await
-        .unwrap()
 }
 
 fn code(result: &CallToolResult) -> Option<String> {

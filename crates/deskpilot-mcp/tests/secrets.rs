@@ -4,6 +4,7 @@
 //! A plain field's new value may appear: it is what the agent needs to see.
 
 mod support;
+use support::call;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -11,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use deskpilot_core::Engine;
 use deskpilot_fake::{FakeBackend, FakeInput};
 use deskpilot_mcp::DeskpilotServer;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use serde_json::{Value, json};
+use rmcp::model::CallToolResult;
+use serde_json::json;
 
 const SECRET: &str = "hunter2-Zoë";
 
@@ -42,20 +43,6 @@ impl Write for Logs {
 
 fn everything(result: &CallToolResult) -> String {
     serde_json::to_string(result).unwrap()
-}
-
-async fn call(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &str,
-    args: Value,
-) -> CallToolResult {
-    client
-        .call_tool(
-            CallToolRequestParams::new(tool.to_owned())
-                .with_arguments(args.as_object().cloned().unwrap()),
-        )
-        .await
-        .unwrap()
 }
 
 #[tokio::test]

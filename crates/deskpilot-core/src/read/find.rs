@@ -288,20 +288,7 @@ fn unsearched_note(found: &FindResult) -> String {
         format!(
             " ({} containers could not be searched: {})",
             found.unsearched.len(),
-            found
-                .unsearched
-                .iter()
-                .map(|u| {
-                    format!(
-                        "{} {} [ref={}]: {}",
-                        u.role,
-                        quoted(&u.name, 60),
-                        u.reference,
-                        u.why
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
+            crate::present::unsearched_lines(found).join("; ")
         )
     }
 }

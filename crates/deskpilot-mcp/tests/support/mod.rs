@@ -2,6 +2,8 @@
 
 use deskpilot_mcp::DeskpilotServer;
 use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use serde_json::Value;
 
 /// `server`, in process, and rmcp's client connected to it.
 pub async fn client_for(
@@ -13,4 +15,20 @@ pub async fn client_for(
         let _ = running.waiting().await;
     });
     ().serve(client_io).await.unwrap()
+}
+
+/// Calls `tool` with `args` (a JSON object).
+#[allow(dead_code)] // not every test file calls tools this way
+pub async fn call(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
+    client
+        .call_tool(
+            CallToolRequestParams::new(tool.to_owned())
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+        .await
+        .unwrap()
 }
