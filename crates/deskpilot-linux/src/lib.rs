@@ -26,6 +26,9 @@ pub struct LinuxOptions {
     pub use_peers: bool,
     /// An input device configured by the caller, instead of one opened on `display`.
     pub input: Option<X11Input>,
+    /// The environment started programs inherit from (filtered by `LAUNCH_ENV`); `None`:
+    /// this process's. A headless desktop passes its own.
+    pub launch_environment: Option<Vec<(String, String)>>,
 }
 
 impl LinuxOptions {
@@ -35,6 +38,7 @@ impl LinuxOptions {
             display,
             use_peers: true,
             input: None,
+            launch_environment: None,
         }
     }
 }
@@ -65,7 +69,12 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
         }
     }
     let backend = Arc::new(backend);
-    let launcher = ProcessLauncher::new(&options.bus, options.display.as_deref());
+    let launcher = match options.launch_environment {
+        Some(inherited) => {
+            ProcessLauncher::with_environment(&options.bus, options.display.as_deref(), inherited)
+        }
+        None => ProcessLauncher::new(&options.bus, options.display.as_deref()),
+    };
     let mut engine = Engine::new(backend.clone())
         .with_launcher(Arc::new(launcher))
         .with_devices_missing(DevicesMissing {

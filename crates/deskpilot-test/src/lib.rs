@@ -1,1 +1,48 @@
-//! deskpilot-test
+//! Playwright-style tests for desktop apps, in Rust.
+//!
+//! A test starts a private headless desktop (or uses yours), launches or attaches to an app,
+//! finds elements with strict locators that are searched afresh at every use, acts on them
+//! through the engine's verified ladder (semantic action first, then keys, then a real
+//! pointer at live bounds; every effect read back), and expects states that are waited for.
+//!
+//! ```no_run
+//! use deskpilot_test::{Desktop, Role, expect};
+//!
+//! #[tokio::test]
+//! async fn counts_clicks() -> deskpilot_test::Result<()> {
+//!     let desktop = Desktop::headless().await?;
+//!     let app = desktop.launch(["gnome-calculator"]).await?;
+//!     app.get_by_role(Role::Button).name("7").click().await?;
+//!     app.get_by_role(Role::Button).name("×").click().await?;
+//!     app.get_by_role(Role::Button).name("6").click().await?;
+//!     app.get_by_role(Role::Button).name("=").click().await?;
+//!     expect(&app.get_by_text("42")).to_be_visible().await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Runs under tokio (`#[tokio::test]`, either flavour); at most two headless desktops run at
+//! once in a test process (`DESKPILOT_TEST_DESKTOPS`). The desktop, its apps and their
+//! processes are stopped when the `Desktop` is dropped, also when the test panics.
+//!
+//! Strict by default: an action or an expectation on an element fails at once when several
+//! visible elements match, listing them. An action waits (up to the timeout, 5 s by default)
+//! until exactly one visible element matches and is enabled (and editable, for text), then
+//! returns the engine's report; `expect_confirmed()` (or `Locator::confirmed_only`) turns an
+//! effect that could not be read back into a failure.
+
+mod app;
+mod desktop;
+mod error;
+mod expect;
+mod locator;
+mod selector_text;
+mod session;
+
+pub use app::App;
+pub use deskpilot_core::model::{Role, State};
+pub use deskpilot_core::{ActionReport, Effect};
+pub use desktop::{AppRef, Desktop};
+pub use error::{Result, TestError};
+pub use expect::{Expect, expect};
+pub use locator::{Acted, Locator};

@@ -128,6 +128,19 @@ impl HeadlessDesktop {
 
     /// The exact environment given to every process started on this desktop. Nothing of the
     /// caller's environment leaks in beyond PATH, HOME, USER and the locale.
+    /// The desktop's environment as strings (for a launcher).
+    pub fn env_strings(&self) -> Vec<(String, String)> {
+        self.env()
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
+            .collect()
+    }
+
     pub fn env(&self) -> Vec<(OsString, OsString)> {
         let dir = self.dir.path();
         let mut env: Vec<(OsString, OsString)> = Vec::new();

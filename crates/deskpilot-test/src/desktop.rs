@@ -1,0 +1,172 @@
+//! The desktop a test runs on: a private headless one (torn down when dropped, also when the
+//! test panics) or the person's own, and the apps started on it or attached to.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deskpilot_core::{ConnectTarget, Engine};
+use deskpilot_linux::headless::HeadlessDesktop;
+use deskpilot_linux::{LinuxOptions, linux_engine};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::app::App;
+use crate::error::{Result, TestError};
+
+/// How many headless desktops run at once in one test process, unless
+/// `DESKPILOT_TEST_DESKTOPS` says otherwise (each costs an X server, a D-Bus daemon and its
+/// apps; two cores here).
+const DEFAULT_DESKTOPS: usize = 2;
+
+fn desktops() -> Arc<Semaphore> {
+    static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
+    SLOTS
+        .get_or_init(|| {
+            let n = std::env::var("DESKPILOT_TEST_DESKTOPS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(DEFAULT_DESKTOPS);
+            Arc::new(Semaphore::new(n))
+        })
+        .clone()
+}
+
+/// A desktop with deskpilot's engine on it.
+pub struct Desktop {
+    engine: Arc<Engine>,
+    /// The private desktop, when this one is headless (dropped last: its teardown stops every
+    /// process started on it).
+    headless: Option<HeadlessDesktop>,
+    _slot: Option<OwnedSemaphorePermit>,
+    /// How long locators and expectations wait by default.
+    timeout: Duration,
+}
+
+impl Desktop {
+    /// A private headless desktop (Xvfb, its own D-Bus session and accessibility bus, a window
+    /// manager) for this test alone; at most `DESKPILOT_TEST_DESKTOPS` (default 2) run at once.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// let desktop = deskpilot_test::Desktop::headless().await?;
+    /// let app = desktop.launch(["mousepad"]).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn headless() -> Result<Desktop> {
+        let slot = desktops()
+            .acquire_owned()
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?;
+        let headless = tokio::task::spawn_blocking(HeadlessDesktop::start)
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?
+            .map_err(|e| TestError::Desktop(e.to_string()))?;
+        let mut options = LinuxOptions::new(
+            headless.session_bus_address(),
+            Some(headless.display().to_owned()),
+        );
+        options.launch_environment = Some(headless.env_strings());
+        let engine = linux_engine(options)
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?
+            .engine;
+        Ok(Desktop {
+            engine: Arc::new(engine),
+            headless: Some(headless),
+            _slot: Some(slot),
+            timeout: Duration::from_secs(5),
+        })
+    }
+
+    /// The desktop this process runs on (`DBUS_SESSION_BUS_ADDRESS`, `DISPLAY`): for watching
+    /// a test, or testing an app already open. Nothing is torn down.
+    pub async fn current() -> Result<Desktop> {
+        let bus = std::env::var("DBUS_SESSION_BUS_ADDRESS")
+            .map_err(|_| TestError::Desktop("DBUS_SESSION_BUS_ADDRESS is not set".into()))?;
+        let options = LinuxOptions::new(bus, std::env::var("DISPLAY").ok());
+        let engine = linux_engine(options)
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?
+            .engine;
+        Ok(Desktop {
+            engine: Arc::new(engine),
+            headless: None,
+            _slot: None,
+            timeout: Duration::from_secs(5),
+        })
+    }
+
+    /// The same desktop with another default timeout for its locators and expectations.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Starts a program (no shell) and waits until it shows a window; returns a handle on all
+    /// its windows.
+    pub async fn launch<S: AsRef<str>>(&self, argv: impl IntoIterator<Item = S>) -> Result<App> {
+        let argv: Vec<String> = argv.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let what = format!("launch {argv:?}");
+        let launched = self
+            .engine
+            .launch_app(&argv, Duration::from_secs(60))
+            .await
+            .map_err(|e| TestError::engine(&what, e))?;
+        let target = match launched.app.pid {
+            Some(pid) => ConnectTarget::Pid(pid),
+            None => ConnectTarget::AppName(launched.app.name.clone()),
+        };
+        self.connect(&target, &what).await
+    }
+
+    /// An app already running, by its name as the accessibility bus lists it, or its pid.
+    pub async fn attach(&self, app: impl Into<AppRef>) -> Result<App> {
+        let target = match app.into() {
+            AppRef::Name(name) => ConnectTarget::AppName(name),
+            AppRef::Pid(pid) => ConnectTarget::Pid(pid),
+        };
+        self.connect(&target, "attach").await
+    }
+
+    async fn connect(&self, target: &ConnectTarget, what: &str) -> Result<App> {
+        let session = self
+            .engine
+            .connect(target)
+            .await
+            .map_err(|e| TestError::engine(what, e))?;
+        Ok(App::new(self.engine.clone(), session, self.timeout))
+    }
+
+    /// The engine underneath, for what the locators do not cover.
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// The headless desktop's display (`:N`), when this one is headless.
+    pub fn display(&self) -> Option<&str> {
+        self.headless.as_ref().map(|h| h.display())
+    }
+
+    /// The headless desktop's working directory (logs, and a place for test files).
+    pub fn dir(&self) -> Option<&std::path::Path> {
+        self.headless.as_ref().map(|h| h.dir())
+    }
+}
+
+/// An app by name or pid.
+pub enum AppRef {
+    Name(String),
+    Pid(u32),
+}
+
+impl From<&str> for AppRef {
+    fn from(name: &str) -> Self {
+        AppRef::Name(name.to_owned())
+    }
+}
+
+impl From<u32> for AppRef {
+    fn from(pid: u32) -> Self {
+        AppRef::Pid(pid)
+    }
+}

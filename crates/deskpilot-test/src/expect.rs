@@ -1,0 +1,171 @@
+//! Expectations that retry: `expect(&locator).to_be_checked().await?` looks again until the
+//! condition holds or the timeout passes, then fails saying what it last saw.
+
+use std::time::Duration;
+
+use deskpilot_core::model::{NodeValue, State};
+use deskpilot_core::{FindResult, Match};
+use tokio::time::Instant;
+
+use crate::error::{Result, TestError};
+use crate::locator::{Locator, seen};
+
+const POLL: Duration = Duration::from_millis(50);
+
+/// An expectation on what `locator` matches.
+pub fn expect(locator: &Locator) -> Expect {
+    Expect {
+        locator: locator.clone(),
+        negate: false,
+        timeout: locator.default_timeout(),
+    }
+}
+
+/// A condition to wait for; see [`expect`].
+#[must_use = "an expectation does nothing until awaited"]
+pub struct Expect {
+    locator: Locator,
+    negate: bool,
+    timeout: Duration,
+}
+
+/// What one look decides.
+enum Look {
+    Holds(bool),
+    /// Several visible elements where one is meant.
+    Ambiguous,
+}
+
+impl Expect {
+    /// The opposite condition (`expect(&x).not().to_be_visible()`), spelled as Playwright
+    /// spells it.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(mut self) -> Self {
+        self.negate = !self.negate;
+        self
+    }
+
+    /// Waits up to `timeout` instead of the locator's.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Some matching element is visible.
+    pub async fn to_be_visible(self) -> Result<()> {
+        self.until("visible", |found| Look::Holds(found.visible > 0))
+            .await
+    }
+
+    /// No matching element is visible (none at all, or all hidden).
+    pub async fn to_be_hidden(self) -> Result<()> {
+        self.until("hidden", |found| Look::Holds(found.visible == 0))
+            .await
+    }
+
+    /// Exactly `n` elements match (visible or not).
+    pub async fn to_have_count(self, n: usize) -> Result<()> {
+        let what = format!("matched by {n} elements");
+        self.until(&what, move |found| Look::Holds(found.total == n))
+            .await
+    }
+
+    /// The element is enabled (a toolkit that does not say counts as enabled).
+    pub async fn to_be_enabled(self) -> Result<()> {
+        self.one("enabled", |m| !m.node.states.is_not(State::Enabled))
+            .await
+    }
+
+    /// The element is known to be disabled.
+    pub async fn to_be_disabled(self) -> Result<()> {
+        self.one("disabled", |m| m.node.states.is_not(State::Enabled))
+            .await
+    }
+
+    /// The element is checked (or pressed).
+    pub async fn to_be_checked(self) -> Result<()> {
+        self.one("checked", |m| {
+            m.node.states.is(State::Checked) || m.node.states.is(State::Pressed)
+        })
+        .await
+    }
+
+    /// The element has the keyboard focus.
+    pub async fn to_be_focused(self) -> Result<()> {
+        self.one("focused", |m| m.node.states.is(State::Focused))
+            .await
+    }
+
+    /// The element's value is exactly `value` (a text, or a number as written).
+    pub async fn to_have_value(self, value: &str) -> Result<()> {
+        let what = format!("holding {value:?}");
+        let value = value.to_owned();
+        self.one(&what, move |m| {
+            value_of(m).as_deref() == Some(value.as_str())
+        })
+        .await
+    }
+
+    /// The element's name or value contains `text`.
+    pub async fn to_contain_text(self, text: &str) -> Result<()> {
+        let what = format!("containing {text:?}");
+        let text = text.to_owned();
+        self.one(&what, move |m| {
+            m.name.contains(&text) || value_of(m).is_some_and(|v| v.contains(&text))
+        })
+        .await
+    }
+
+    /// A condition on the one visible element the locator means (strict).
+    async fn one(self, what: &str, holds: impl Fn(&Match) -> bool) -> Result<()> {
+        self.until(what, |found| {
+            let visible: Vec<&Match> = found.matches.iter().filter(|m| m.visible).collect();
+            match visible.as_slice() {
+                [] => Look::Holds(false),
+                [one] => Look::Holds(holds(one)),
+                _ => Look::Ambiguous,
+            }
+        })
+        .await
+    }
+
+    async fn until(self, what: &str, look: impl Fn(&FindResult) -> Look) -> Result<()> {
+        let deadline = Instant::now() + self.timeout;
+        let wanted = if self.negate {
+            format!("not {what}")
+        } else {
+            what.to_owned()
+        };
+        loop {
+            let found = self.locator.find().await?;
+            match look(&found) {
+                Look::Holds(holds) if holds != self.negate => return Ok(()),
+                Look::Ambiguous => {
+                    return Err(TestError::Ambiguous {
+                        locator: self.locator.selector(),
+                        count: found.visible,
+                        lines: seen(&found).trim_start().to_owned(),
+                    });
+                }
+                Look::Holds(_) if Instant::now() >= deadline => {
+                    return Err(TestError::NotActionable {
+                        locator: self.locator.selector(),
+                        wanted,
+                        timeout_ms: self.timeout.as_millis(),
+                        seen: seen(&found),
+                    });
+                }
+                Look::Holds(_) => tokio::time::sleep(POLL).await,
+            }
+        }
+    }
+}
+
+/// An element's value as text: a text as it is, a number as written.
+fn value_of(m: &Match) -> Option<String> {
+    match &m.node.value {
+        Some(NodeValue::Text { text }) => Some(text.clone()),
+        Some(NodeValue::Number { current, .. }) => Some(current.to_string()),
+        _ => None,
+    }
+}

@@ -1,0 +1,391 @@
+//! Locators: lazy, strict descriptions of an element, re-resolved at every use. An action waits
+//! until exactly one visible element matches and can take it (enabled; editable for text),
+//! then runs the engine's verified action on that element.
+
+use std::time::Duration;
+
+use deskpilot_core::act::DragEnd;
+use deskpilot_core::model::{Interface, State};
+use deskpilot_core::{
+    Action, ActionReport, Chord, Effect, FindResult, InputText, Match, MouseButton, OnOff,
+    Selector, Target, ValueInput, present,
+};
+use tokio::time::Instant;
+
+use std::sync::Arc;
+
+use crate::error::{Result, TestError};
+use crate::selector_text::quote;
+use crate::session::Session;
+
+/// Time between two looks while waiting.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Elements of an app, described by a selector built step by step. Nothing is searched until
+/// the locator is used; every use searches afresh.
+#[derive(Clone)]
+pub struct Locator {
+    session: Arc<Session>,
+    /// Selector steps, joined by ` >> ` (each step searches within the previous one's matches).
+    steps: Vec<String>,
+    timeout: Duration,
+    confirmed_only: bool,
+}
+
+/// What an element must be before an action is sent to it.
+#[derive(Clone, Copy, Default)]
+struct Needs {
+    enabled: bool,
+    editable: bool,
+}
+
+impl Locator {
+    pub(crate) fn new(session: Arc<Session>, step: String) -> Self {
+        let timeout = session.timeout;
+        Locator {
+            session,
+            steps: vec![step],
+            timeout,
+            confirmed_only: false,
+        }
+    }
+
+    fn with_last(mut self, criterion: String) -> Self {
+        if let Some(last) = self.steps.last_mut() {
+            last.push_str(&criterion);
+        }
+        self
+    }
+
+    /// Only elements named exactly `name`.
+    pub fn name(self, name: &str) -> Self {
+        self.with_last(format!("[name={}]", quote(name)))
+    }
+
+    /// Only elements whose name contains `text` (any case).
+    pub fn name_contains(self, text: &str) -> Self {
+        self.with_last(format!("[name*={}]", quote(text)))
+    }
+
+    /// Only elements with `state` known on.
+    pub fn with_state(self, state: State) -> Self {
+        self.with_last(format!("[{}]", state.name()))
+    }
+
+    /// The `n`-th match (0-based, exact matches first, then document order). Picking by
+    /// position is a smell: it breaks when the app adds an element; prefer a name or `within`.
+    pub fn nth(self, n: usize) -> Self {
+        self.with_last(format!(":nth({n})"))
+    }
+
+    /// The first match (a smell, as `nth` is).
+    pub fn first(self) -> Self {
+        self.nth(0)
+    }
+
+    /// Elements `selector` matches inside this locator's matches.
+    pub fn locator(mut self, selector: &str) -> Self {
+        self.steps.push(selector.to_owned());
+        self
+    }
+
+    /// This locator's elements, searched only inside `container`'s.
+    pub fn within(mut self, container: &Locator) -> Self {
+        let mut steps = container.steps.clone();
+        steps.append(&mut self.steps);
+        self.steps = steps;
+        self
+    }
+
+    /// Waits up to `timeout` (instead of the desktop's default) for actionability.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Every action through this locator must be `confirmed`; `unverified` or `noop` fails.
+    pub fn confirmed_only(mut self) -> Self {
+        self.confirmed_only = true;
+        self
+    }
+
+    /// The selector text (what messages show).
+    pub fn selector(&self) -> String {
+        self.steps.join(" >> ")
+    }
+
+    pub(crate) fn default_timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    fn parsed(&self) -> Result<Selector> {
+        Selector::parse(&self.selector()).map_err(|e| {
+            TestError::engine(
+                self.selector(),
+                deskpilot_core::Error::new(
+                    deskpilot_core::Code::InvalidSelector,
+                    e.to_string(),
+                    "see docs/selectors.md",
+                ),
+            )
+        })
+    }
+
+    /// What the locator matches now (no waiting).
+    pub async fn find(&self) -> Result<FindResult> {
+        let selector = self.parsed()?;
+        self.session
+            .engine
+            .find(self.session.id(), &selector, None, 50)
+            .await
+            .map_err(|e| TestError::engine(self.selector(), e))
+    }
+
+    /// How many elements match now, visible ones and hidden ones.
+    pub async fn count(&self) -> Result<usize> {
+        Ok(self.find().await?.total)
+    }
+
+    /// Waits until exactly one visible element matches and meets `needs`; several visible
+    /// matches fail at once (strict).
+    async fn actionable(&self, needs: Needs) -> Result<Match> {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let found = self.find().await?;
+            let visible: Vec<&Match> = found.matches.iter().filter(|m| m.visible).collect();
+            if visible.len() > 1 {
+                return Err(TestError::Ambiguous {
+                    locator: self.selector(),
+                    count: found.visible,
+                    lines: visible
+                        .iter()
+                        .map(|m| present::element(m))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                });
+            }
+            let ready = visible.first().filter(|m| {
+                let states = &m.node.states;
+                let enabled = !needs.enabled || !states.is_not(State::Enabled);
+                let takes_text = states.is(State::Editable)
+                    || m.node.interfaces.contains(Interface::EditableText);
+                let editable = !needs.editable || (takes_text && !states.is(State::ReadOnly));
+                enabled && editable
+            });
+            if let Some(m) = ready {
+                return Ok((*m).clone());
+            }
+            if Instant::now() >= deadline {
+                let wanted = match (needs.enabled, needs.editable) {
+                    (_, true) => "visible, enabled and editable",
+                    (true, false) => "visible and enabled",
+                    _ => "visible",
+                };
+                return Err(TestError::NotActionable {
+                    locator: self.selector(),
+                    wanted: wanted.into(),
+                    timeout_ms: self.timeout.as_millis(),
+                    seen: seen(&found),
+                });
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    async fn act(&self, needs: Needs, action: Action) -> Result<Acted> {
+        let element = self.actionable(needs).await?;
+        let report = self
+            .session
+            .engine
+            .act(
+                self.session.id(),
+                &Target::Ref(element.reference.clone()),
+                &action,
+            )
+            .await
+            .map_err(|e| TestError::engine(self.selector(), e))?;
+        let acted = Acted {
+            report,
+            locator: self.selector(),
+        };
+        if self.confirmed_only {
+            acted.expect_confirmed()
+        } else {
+            Ok(acted)
+        }
+    }
+
+    const ACTIONABLE: Needs = Needs {
+        enabled: true,
+        editable: false,
+    };
+
+    /// Clicks the element: its own action first, else focus and Space, else a real click at
+    /// its live bounds; the effect read back.
+    pub async fn click(&self) -> Result<Acted> {
+        let action = Action::Click {
+            button: MouseButton::Left,
+            double: false,
+        };
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Double-clicks the element (real pointer input).
+    pub async fn dblclick(&self) -> Result<Acted> {
+        let action = Action::Click {
+            button: MouseButton::Left,
+            double: true,
+        };
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Replaces the element's whole text with `text`, then reads it back.
+    pub async fn fill(&self, text: &str) -> Result<Acted> {
+        let needs = Needs {
+            enabled: true,
+            editable: true,
+        };
+        let action = Action::SetValue(ValueInput::Text(InputText::plain(text)));
+        self.act(needs, action).await
+    }
+
+    /// Replaces the element's text with a secret: no result, error or trace shows it.
+    pub async fn fill_secret(&self, text: &str) -> Result<Acted> {
+        let needs = Needs {
+            enabled: true,
+            editable: true,
+        };
+        let action = Action::SetValue(ValueInput::Text(InputText::new(text, true)));
+        self.act(needs, action).await
+    }
+
+    /// Sets a slider's or spin button's number.
+    pub async fn set_number(&self, value: f64) -> Result<Acted> {
+        let action = Action::SetValue(ValueInput::Number(value));
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Types `text` as keystrokes into the element (focused first, at the end of its text).
+    pub async fn type_text(&self, text: &str) -> Result<Acted> {
+        let action = Action::TypeText(InputText::plain(text));
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Presses a key or chord (`Enter`, `ctrl+a`) with the element focused.
+    pub async fn press(&self, key: &str) -> Result<Acted> {
+        let chord: Chord = key
+            .parse()
+            .map_err(|e: deskpilot_core::act::KeyError| TestError::Desktop(e.to_string()))?;
+        self.act(Self::ACTIONABLE, Action::PressKey(chord)).await
+    }
+
+    /// Checks the element; nothing is sent when it is checked already.
+    pub async fn check(&self) -> Result<Acted> {
+        let action = Action::Toggle {
+            ensure: Some(OnOff::On),
+        };
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Unchecks the element; nothing is sent when it is unchecked already.
+    pub async fn uncheck(&self) -> Result<Acted> {
+        let action = Action::Toggle {
+            ensure: Some(OnOff::Off),
+        };
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Selects the element (a list item, a row, a tab, a radio item).
+    pub async fn select(&self) -> Result<Acted> {
+        self.act(Self::ACTIONABLE, Action::Select).await
+    }
+
+    /// Selects the option named `name` among this element's items (a list, a combo box's
+    /// popup, a tab list).
+    pub async fn select_option(&self, name: &str) -> Result<Acted> {
+        let option = self.clone().locator(&format!("*[name={}]", quote(name)));
+        option.select().await
+    }
+
+    pub async fn expand(&self) -> Result<Acted> {
+        self.act(Self::ACTIONABLE, Action::Expand).await
+    }
+
+    pub async fn collapse(&self) -> Result<Acted> {
+        self.act(Self::ACTIONABLE, Action::Collapse).await
+    }
+
+    pub async fn focus(&self) -> Result<Acted> {
+        self.act(Self::ACTIONABLE, Action::Focus).await
+    }
+
+    pub async fn scroll_into_view(&self) -> Result<Acted> {
+        let needs = Needs::default();
+        self.act(needs, Action::ScrollIntoView).await
+    }
+
+    /// Drags the element onto `target` (real pointer input, in steps).
+    pub async fn drag_to(&self, target: &Locator) -> Result<Acted> {
+        let from = self.actionable(Self::ACTIONABLE).await?;
+        let to = target.actionable(Needs::default()).await?;
+        let report = self
+            .session
+            .engine
+            .drag(
+                self.session.id(),
+                &DragEnd::Element(Target::Ref(from.reference)),
+                &DragEnd::Element(Target::Ref(to.reference)),
+            )
+            .await
+            .map_err(|e| TestError::engine(self.selector(), e))?;
+        Ok(Acted {
+            report,
+            locator: self.selector(),
+        })
+    }
+}
+
+impl std::fmt::Display for Locator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.selector())
+    }
+}
+
+/// What a find saw, for a message: the matches as lines (or that there were none).
+pub(crate) fn seen(found: &FindResult) -> String {
+    if found.total == 0 {
+        return "nothing matches".into();
+    }
+    let mut text = present::find(found);
+    text.truncate(text.trim_end().len());
+    format!("\n{text}")
+}
+
+/// An action done, with its report (route, rungs skipped, effect, what changed).
+#[derive(Debug)]
+pub struct Acted {
+    pub report: ActionReport,
+    locator: String,
+}
+
+impl Acted {
+    /// The report, or a failure when its effect was not confirmed (read back).
+    pub fn expect_confirmed(self) -> Result<Acted> {
+        if self.report.effect == Effect::Confirmed {
+            Ok(self)
+        } else {
+            Err(TestError::NotConfirmed {
+                locator: self.locator,
+                report: present::action(&self.report),
+            })
+        }
+    }
+}
+
+impl std::ops::Deref for Acted {
+    type Target = ActionReport;
+
+    fn deref(&self) -> &ActionReport {
+        &self.report
+    }
+}

@@ -1,0 +1,93 @@
+//! The test library on the GTK3 fixture, judged by the fixture's own oracle (its JSON lines),
+//! never by deskpilot's report: locators, auto-waiting actions, strictness, expectations.
+
+use std::time::Duration;
+
+use deskpilot_test::{Desktop, Effect, Role, TestError, expect};
+use deskpilot_testkit::{Fixture, Oracle, SYSTEM_PYTHON};
+use serde_json::json;
+
+/// The GTK3 fixture on a headless desktop, with its oracle once it says it is ready.
+async fn fixture(desktop: &Desktop) -> (deskpilot_test::App, Oracle) {
+    let dir = desktop.dir().expect("headless").to_owned();
+    let oracle = Oracle::new(dir.join("oracle-gtk3.jsonl"));
+    let app = desktop
+        .launch([
+            SYSTEM_PYTHON,
+            Fixture::Gtk3.script().to_str().unwrap(),
+            "--oracle",
+            oracle.path().to_str().unwrap(),
+        ])
+        .await
+        .unwrap();
+    oracle
+        .wait_value("app", "ready", json!(true), Duration::from_secs(10))
+        .unwrap();
+    (app, oracle)
+}
+
+#[tokio::test]
+async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
+    let desktop = Desktop::headless().await?;
+    let (app, oracle) = fixture(&desktop).await;
+    let wait = |widget: &str, prop: &str, value: serde_json::Value| {
+        oracle
+            .wait_value(widget, prop, value, Duration::from_secs(5))
+            .unwrap()
+    };
+
+    let count = app.get_by_role(Role::Button).name("Count");
+    let clicked = count.click().await?;
+    // A plain click has no postcondition of its own: unverified is the honest answer, and
+    // expect_confirmed says so.
+    assert_ne!(clicked.effect, Effect::Noop, "{:?}", clicked.report);
+    wait("counter", "clicks", json!(1));
+
+    let notify = app.get_by_role(Role::Checkbox).name_contains("notif");
+    let checked = notify.check().await?;
+    assert_eq!(checked.effect, Effect::Confirmed, "{:?}", checked.report);
+    wait("check", "checked", json!(true));
+    expect(&notify).to_be_checked().await?;
+    // check is idempotent: nothing sent the second time.
+    let again = notify.check().await?;
+    assert!(again.route.is_none(), "{:?}", again.report);
+
+    let name = app.get_by_role(Role::TextBox).name("Name");
+    name.fill("Ada Lovelace").await?.expect_confirmed()?;
+    wait("name", "text", json!("Ada Lovelace"));
+    expect(&name).to_have_value("Ada Lovelace").await?;
+    expect(&name).not().to_have_value("Grace").await?;
+
+    // Strict: several visible radio buttons are refused at once, listed.
+    let radios = app.get_by_role(Role::Radio);
+    match radios.click().await {
+        Err(TestError::Ambiguous { count, lines, .. }) => {
+            assert!(count > 1, "{lines}");
+            assert_eq!(lines.lines().count(), count, "{lines}");
+        }
+        other => panic!("expected ambiguous, got {other:?}"),
+    }
+    // A disabled button is waited for, then refused with what was seen.
+    let locked = app
+        .get_by_role(Role::Button)
+        .name("Locked")
+        .timeout(Duration::from_millis(300));
+    match locked.click().await {
+        Err(TestError::NotActionable { wanted, seen, .. }) => {
+            assert_eq!(wanted, "visible and enabled");
+            assert!(seen.contains("Locked"), "{seen}");
+        }
+        other => panic!("expected not actionable, got {other:?}"),
+    }
+    expect(&locked).to_be_disabled().await?;
+    // An expectation that never holds says what it saw.
+    let missing = expect(&app.get_by_name("No such thing"))
+        .timeout(Duration::from_millis(200))
+        .to_be_visible()
+        .await;
+    assert!(
+        matches!(&missing, Err(TestError::NotActionable { seen, .. }) if seen == "nothing matches"),
+        "{missing:?}"
+    );
+    Ok(())
+}
