@@ -83,6 +83,11 @@ impl Locator {
         self.nth(0)
     }
 
+    /// Elements of `role` inside this locator's matches.
+    pub fn get_by_role(&self, role: deskpilot_core::model::Role) -> Locator {
+        self.clone().locator(role.name())
+    }
+
     /// Elements `selector` matches inside this locator's matches.
     pub fn locator(mut self, selector: &str) -> Self {
         self.steps.push(selector.to_owned());

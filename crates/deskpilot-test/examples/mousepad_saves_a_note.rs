@@ -1,0 +1,59 @@
+//! Mousepad (a GTK 3 editor) saves a note: type it, File > Save As, name the file in the file
+//! chooser, Save; the test reads the file on disk.
+//!
+//! Run it with `cargo test -p deskpilot-test --example mousepad_saves_a_note`.
+
+#[tokio::test]
+async fn mousepad_saves_a_note() -> deskpilot_test::Result<()> {
+    use std::time::Duration;
+
+    use deskpilot_test::{Desktop, Role};
+
+    let desktop = Desktop::headless().await?;
+    let mousepad = desktop.launch(["mousepad"]).await?;
+    mousepad
+        .type_text("Dear diary: deskpilot was here.")
+        .await?;
+
+    mousepad
+        .get_by_role(Role::Menu)
+        .name("File")
+        .click()
+        .await?;
+    let save_as = mousepad
+        .get_by_role(Role::MenuItem)
+        .name_contains("Save As");
+    save_as.click().await?;
+
+    let chooser = mousepad.get_by_role(Role::FileChooser);
+    let path = desktop.dir().expect("a headless desktop").join("diary.txt");
+    chooser
+        .get_by_role(Role::TextBox)
+        .name("Name:")
+        .fill(path.to_str().unwrap())
+        .await?;
+    // Save is enabled once the chooser has looked at the name: the click waits for it.
+    chooser
+        .get_by_role(Role::Button)
+        .name("Save")
+        .click()
+        .await?;
+
+    // The oracle is the file itself.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if text.trim_end() == "Dear diary: deskpilot was here." {
+            return Ok(());
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the file holds {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn main() {
+    eprintln!("a test: run it with cargo test -p deskpilot-test --example mousepad_saves_a_note");
+}
