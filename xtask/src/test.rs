@@ -15,7 +15,9 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     cargo(&["build", "--workspace", "--all-targets"])?;
     let mut args = vec!["test", "--workspace"];
     args.extend(extra.iter().map(String::as_str));
-    let result = cargo(&args);
+    // Tests written with deskpilot-test leave a trace (target/deskpilot-traces) when they fail.
+    let trace = std::env::var("DESKPILOT_TRACE").unwrap_or_else(|_| "retain-on-failure".into());
+    let result = cargo_with(&args, &[("DESKPILOT_TRACE", trace.as_str())]);
     let leftovers: Vec<u32> = procs::marked_pids(None)
         .into_iter()
         .filter(|p| !before.contains(p))
@@ -28,10 +30,16 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
 }
 
 pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
+    cargo_with(args, &[])
+}
+
+/// `cargo` with these environment variables set.
+pub fn cargo_with(args: &[&str], env: &[(&str, &str)]) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     eprintln!("xtask: cargo {}", args.join(" "));
     let status = Command::new(cargo)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(crate::root())
         .status()
         .context("running cargo")?;

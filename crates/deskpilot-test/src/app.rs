@@ -13,6 +13,7 @@ use crate::error::{Result, TestError};
 use crate::locator::Locator;
 use crate::selector_text::quote;
 use crate::session::Session;
+use crate::trace::Trace;
 
 /// An app on the desktop (all its windows, dialogs included). Cheap to clone.
 #[derive(Clone)]
@@ -21,12 +22,18 @@ pub struct App {
 }
 
 impl App {
-    pub(crate) fn new(engine: Arc<Engine>, session: SessionInfo, timeout: Duration) -> Self {
+    pub(crate) fn new(
+        engine: Arc<Engine>,
+        session: SessionInfo,
+        timeout: Duration,
+        trace: Option<Arc<Trace>>,
+    ) -> Self {
         App {
             inner: Arc::new(Session {
                 engine,
                 info: session,
                 timeout,
+                trace,
             }),
         }
     }
@@ -89,10 +96,21 @@ impl App {
     }
 
     async fn on_window(&self, action: Action, what: &str) -> Result<ActionReport> {
-        self.engine()
+        let step = self
+            .inner
+            .step(|| format!("{} in {}", crate::trace::describe(&action), self.name()))
+            .await;
+        let result = self
+            .engine()
             .act_on_window(self.session(), &action)
             .await
-            .map_err(|e| TestError::engine(format!("{} ({what})", self.name()), e))
+            .map_err(|e| TestError::engine(format!("{} ({what})", self.name()), e));
+        let outcome = match &result {
+            Ok(report) => Ok(present::action(report)),
+            Err(e) => Err(e.to_string()),
+        };
+        self.inner.step_done(step, outcome).await;
+        result
     }
 
     /// The app's active window as the compact tree a model reads (the others folded).

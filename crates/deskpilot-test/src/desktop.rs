@@ -11,6 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
+use crate::trace::{Trace, TraceMode};
 
 /// How many headless desktops run at once in one test process, unless
 /// `DESKPILOT_TEST_DESKTOPS` says otherwise (each costs an X server, a D-Bus daemon and its
@@ -33,6 +34,8 @@ fn desktops() -> Arc<Semaphore> {
 
 /// A desktop with deskpilot's engine on it.
 pub struct Desktop {
+    /// This test's trace (`DESKPILOT_TRACE`), written when the desktop goes away.
+    trace: Option<Arc<Trace>>,
     engine: Arc<Engine>,
     /// The private desktop, when this one is headless (dropped last: its teardown stops every
     /// process started on it).
@@ -71,6 +74,7 @@ impl Desktop {
             .map_err(|e| TestError::Desktop(e.to_string()))?
             .engine;
         Ok(Desktop {
+            trace: Trace::for_this_test(TraceMode::from_env()).map(Arc::new),
             engine: Arc::new(engine),
             headless: Some(headless),
             _slot: Some(slot),
@@ -89,11 +93,25 @@ impl Desktop {
             .map_err(|e| TestError::Desktop(e.to_string()))?
             .engine;
         Ok(Desktop {
+            trace: Trace::for_this_test(TraceMode::from_env()).map(Arc::new),
             engine: Arc::new(engine),
             headless: None,
             _slot: None,
             timeout: Duration::from_secs(5),
         })
+    }
+
+    /// Records this test's trace whatever `DESKPILOT_TRACE` says (`TraceMode::On`: always
+    /// written; `RetainOnFailure`: written when a step failed or the test panicked).
+    pub fn with_trace(mut self, mode: TraceMode) -> Self {
+        self.trace = Trace::for_this_test(mode).map(Arc::new);
+        self
+    }
+
+    /// Where this test's trace is written (`trace.html`, `trace.jsonl`, the screenshots), when
+    /// it is traced.
+    pub fn trace_dir(&self) -> Option<&std::path::Path> {
+        self.trace.as_deref().map(Trace::dir)
     }
 
     /// The same desktop with another default timeout for its locators and expectations.
@@ -134,7 +152,12 @@ impl Desktop {
             .connect(target)
             .await
             .map_err(|e| TestError::engine(what, e))?;
-        Ok(App::new(self.engine.clone(), session, self.timeout))
+        Ok(App::new(
+            self.engine.clone(),
+            session,
+            self.timeout,
+            self.trace.clone(),
+        ))
     }
 
     /// The engine underneath, for what the locators do not cover.
@@ -150,6 +173,15 @@ impl Desktop {
     /// The headless desktop's working directory (logs, and a place for test files).
     pub fn dir(&self) -> Option<&std::path::Path> {
         self.headless.as_ref().map(|h| h.dir())
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        // Before the desktop's teardown: the trace's last captures are already on disk.
+        if let Some(trace) = &self.trace {
+            trace.write();
+        }
     }
 }
 

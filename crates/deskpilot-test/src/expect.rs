@@ -130,12 +130,26 @@ impl Expect {
     }
 
     async fn until(self, what: &str, look: impl Fn(&FindResult) -> Look) -> Result<()> {
-        let deadline = Instant::now() + self.timeout;
         let wanted = if self.negate {
             format!("not {what}")
         } else {
             what.to_owned()
         };
+        let session = self.locator.session();
+        let step = session
+            .step(|| format!("expect {} to be {wanted}", self.locator.selector()))
+            .await;
+        let result = self.look_until(&wanted, look).await;
+        let outcome = match &result {
+            Ok(()) => Ok("met".to_owned()),
+            Err(e) => Err(e.to_string()),
+        };
+        session.step_done(step, outcome).await;
+        result
+    }
+
+    async fn look_until(&self, wanted: &str, look: impl Fn(&FindResult) -> Look) -> Result<()> {
+        let deadline = Instant::now() + self.timeout;
         loop {
             let found = self.locator.find().await?;
             match look(&found) {
@@ -150,7 +164,7 @@ impl Expect {
                 Look::Holds(_) if Instant::now() >= deadline => {
                     return Err(TestError::NotActionable {
                         locator: self.locator.selector(),
-                        wanted,
+                        wanted: wanted.to_owned(),
                         timeout_ms: self.timeout.as_millis(),
                         seen: seen(&found),
                     });

@@ -38,6 +38,7 @@ mod expect;
 mod locator;
 mod selector_text;
 mod session;
+mod trace;
 
 pub use app::App;
 pub use deskpilot_core::model::{Role, State};
@@ -46,3 +47,4 @@ pub use desktop::{AppRef, Desktop};
 pub use error::{Result, TestError};
 pub use expect::{Expect, expect};
 pub use locator::{Acted, Locator};
+pub use trace::TraceMode;

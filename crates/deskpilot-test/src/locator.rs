@@ -123,6 +123,10 @@ impl Locator {
         self.timeout
     }
 
+    pub(crate) fn session(&self) -> &Session {
+        &self.session
+    }
+
     fn parsed(&self) -> Result<Selector> {
         Selector::parse(&self.selector()).map_err(|e| {
             TestError::engine(
@@ -198,6 +202,20 @@ impl Locator {
     }
 
     async fn act(&self, needs: Needs, action: Action) -> Result<Acted> {
+        let step = self
+            .session
+            .step(|| format!("{} {}", crate::trace::describe(&action), self.selector()))
+            .await;
+        let result = self.act_untraced(needs, action).await;
+        let outcome = match &result {
+            Ok(acted) => Ok(present::action(&acted.report)),
+            Err(e) => Err(e.to_string()),
+        };
+        self.session.step_done(step, outcome).await;
+        result
+    }
+
+    async fn act_untraced(&self, needs: Needs, action: Action) -> Result<Acted> {
         let element = self.actionable(needs).await?;
         let report = self
             .session
@@ -273,6 +291,12 @@ impl Locator {
     /// Types `text` as keystrokes into the element (focused first, at the end of its text).
     pub async fn type_text(&self, text: &str) -> Result<Acted> {
         let action = Action::TypeText(InputText::plain(text));
+        self.act(Self::ACTIONABLE, action).await
+    }
+
+    /// Types `text` as keystrokes, kept secret: no result, error or trace shows it or its keys.
+    pub async fn type_secret(&self, text: &str) -> Result<Acted> {
+        let action = Action::TypeText(InputText::new(text, true));
         self.act(Self::ACTIONABLE, action).await
     }
 

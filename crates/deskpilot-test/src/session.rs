@@ -5,15 +5,40 @@ use std::time::Duration;
 
 use deskpilot_core::{Engine, SessionInfo};
 
-/// The engine's session on one app, with the default timeout of waits on it.
+use crate::trace::{Started, Trace};
+
+/// The engine's session on one app, with the default timeout of waits on it and the test's
+/// trace.
 pub(crate) struct Session {
     pub(crate) engine: Arc<Engine>,
     pub(crate) info: SessionInfo,
     pub(crate) timeout: Duration,
+    pub(crate) trace: Option<Arc<Trace>>,
 }
 
 impl Session {
     pub(crate) fn id(&self) -> &str {
         &self.info.id
+    }
+
+    /// Starts a traced step (the app captured before it), when the test is traced.
+    pub(crate) async fn step(&self, title: impl FnOnce() -> String) -> Option<Started> {
+        match &self.trace {
+            Some(trace) => Some(trace.start(title(), &self.engine, self.id()).await),
+            None => None,
+        }
+    }
+
+    /// Ends a traced step with its outcome (the app captured after it).
+    pub(crate) async fn step_done(
+        &self,
+        started: Option<Started>,
+        outcome: Result<String, String>,
+    ) {
+        if let (Some(trace), Some(started)) = (&self.trace, started) {
+            trace
+                .finish_step(started, outcome, &self.engine, self.id())
+                .await;
+        }
     }
 }
