@@ -27,6 +27,9 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             "screenshot",
         ]),
         "list" => crate::test::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"]),
-        other => bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list)"),
+        "testlib" => {
+            crate::test::cargo(&["bench", "--package", "deskpilot-test", "--bench", "testlib"])
+        }
+        other => bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib)"),
     }
 }

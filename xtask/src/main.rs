@@ -36,10 +36,11 @@ enum Command {
     Demo,
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
     /// the LibreOffice Calc memory guard), `screenshot` (a labelled 1280x800 window capture),
-    /// `act` (an action's latency) or `list` (listing apps with one frozen).
+    /// `act` (an action's latency), `list` (listing apps with one frozen) or `testlib` (how soon
+    /// an expect sees a change, and a locator's overhead per action).
     /// Results go to target/bench/.
     Bench {
-        /// Which benchmark (snapshot, screenshot, act, list).
+        /// Which benchmark (snapshot, screenshot, act, list, testlib).
         which: String,
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,
