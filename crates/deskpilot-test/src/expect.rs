@@ -4,11 +4,13 @@
 use std::time::Duration;
 
 use deskpilot_core::model::{NodeValue, State};
-use deskpilot_core::{FindResult, Match};
+use deskpilot_core::present::strip_refs;
+use deskpilot_core::{FindResult, Match, SnapshotRequest, Target};
 use tokio::time::Instant;
 
 use crate::error::{Result, TestError};
 use crate::locator::{Locator, seen};
+use crate::tree::{TreeMatch, compare};
 
 const POLL: Duration = Duration::from_millis(50);
 
@@ -114,6 +116,105 @@ impl Expect {
             m.name.contains(&text) || value_of(m).is_some_and(|v| v.contains(&text))
         })
         .await
+    }
+
+    /// The element's subtree, as the compact tree shows it (refs aside), is `expected`:
+    /// strictly (`TreeMatch::Strict`: every line, level and flag) or partially (the expected
+    /// lines in order). A name written `/regex/` matches by regular expression.
+    ///
+    /// ```no_run
+    /// # async fn demo(dialog: deskpilot_test::Locator) -> deskpilot_test::Result<()> {
+    /// use deskpilot_test::{TreeMatch, expect};
+    /// expect(&dialog)
+    ///     .to_match_tree("- button \"Cancel\"\n- button /^(OK|Apply)$/", TreeMatch::Partial)
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn to_match_tree(self, expected: &str, mode: TreeMatch) -> Result<()> {
+        let session = self.locator.session();
+        let wanted = format!("{mode:?} match of the tree");
+        let step = session
+            .step(|| format!("expect {} to match a tree", self.locator.selector()))
+            .await;
+        let result = self.tree_until(expected, mode, &wanted).await;
+        let outcome = match &result {
+            Ok(()) => Ok("met".to_owned()),
+            Err(e) => Err(e.to_string()),
+        };
+        session.step_done(step, outcome).await;
+        result
+    }
+
+    /// `to_match_tree` against the tree kept in `path`; with `UPDATE_SNAPSHOTS=1` the file is
+    /// (re)written from the app instead (refs aside) and the expectation holds.
+    pub async fn to_match_tree_file(
+        self,
+        path: impl AsRef<std::path::Path>,
+        mode: TreeMatch,
+    ) -> Result<()> {
+        let path = path.as_ref();
+        if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
+            let actual = self.subtree().await?;
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            return std::fs::write(path, strip_refs(&actual))
+                .map_err(|e| TestError::Desktop(format!("{}: {e}", path.display())));
+        }
+        let expected = std::fs::read_to_string(path).map_err(|e| {
+            TestError::Desktop(format!(
+                "{}: {e} (run with UPDATE_SNAPSHOTS=1 to write it)",
+                path.display()
+            ))
+        })?;
+        self.to_match_tree(&expected, mode).await
+    }
+
+    /// The locator's element and what is under it, rendered.
+    async fn subtree(&self) -> Result<String> {
+        let session = self.locator.session();
+        let selector = deskpilot_core::Selector::parse(&self.locator.selector())
+            .map_err(|e| TestError::Desktop(e.to_string()))?;
+        let request = SnapshotRequest {
+            within: Some(Target::Selector(selector)),
+            ..SnapshotRequest::default()
+        };
+        let snapshot = session
+            .engine
+            .snapshot(session.id(), &request)
+            .await
+            .map_err(|e| TestError::engine(self.locator.selector(), e))?;
+        Ok(snapshot.rendered.text)
+    }
+
+    async fn tree_until(&self, expected: &str, mode: TreeMatch, wanted: &str) -> Result<()> {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let actual = self.subtree().await?;
+            let verdict = compare(expected, &actual, mode);
+            match verdict {
+                Ok(()) if !self.negate => return Ok(()),
+                Err(_) if self.negate => return Ok(()),
+                _ if Instant::now() >= deadline => {
+                    let why = verdict.err().unwrap_or_else(|| "it matches".into());
+                    return Err(TestError::NotActionable {
+                        locator: self.locator.selector(),
+                        wanted: if self.negate {
+                            format!("not a {wanted}")
+                        } else {
+                            wanted.to_owned()
+                        },
+                        timeout_ms: self.timeout.as_millis(),
+                        seen: format!(
+                            "{why}\n--- expected\n{}\n--- found\n{}",
+                            expected.trim_end(),
+                            strip_refs(&actual).trim_end()
+                        ),
+                    });
+                }
+                _ => tokio::time::sleep(POLL).await,
+            }
+        }
     }
 
     /// A condition on the one visible element the locator means (strict).

@@ -39,6 +39,7 @@ mod locator;
 mod selector_text;
 mod session;
 mod trace;
+mod tree;
 
 pub use app::App;
 pub use deskpilot_core::model::{Role, State};
@@ -48,3 +49,4 @@ pub use error::{Result, TestError};
 pub use expect::{Expect, expect};
 pub use locator::{Acted, Locator};
 pub use trace::TraceMode;
+pub use tree::TreeMatch;

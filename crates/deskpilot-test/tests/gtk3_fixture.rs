@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use deskpilot_test::{Desktop, Effect, Role, TestError, expect};
+use deskpilot_test::{Desktop, Effect, Role, TestError, TreeMatch, expect};
 use deskpilot_testkit::{Fixture, Oracle, SYSTEM_PYTHON};
 use serde_json::json;
 
@@ -57,6 +57,28 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
     wait("name", "text", json!("Ada Lovelace"));
     expect(&name).to_have_value("Ada Lovelace").await?;
     expect(&name).not().to_have_value("Grace").await?;
+
+    // Tree assertions: strict by default, partial on request, names by regex.
+    let list = app.get_by_role(Role::ListBox);
+    let fruits = "- listbox\n - listitem \"Apple\"\n - listitem \"Banana\"\n - listitem \"Cherry\"\n - listitem \"Date\"\n";
+    expect(&list)
+        .to_match_tree(fruits, TreeMatch::Strict)
+        .await?;
+    expect(&list)
+        .to_match_tree("- listitem /^B/\n- listitem \"Date\"", TreeMatch::Partial)
+        .await?;
+    expect(&list)
+        .not()
+        .to_match_tree("- listitem \"Apple\"", TreeMatch::Strict)
+        .await?;
+    let wrong = expect(&list)
+        .timeout(Duration::from_millis(200))
+        .to_match_tree("- listbox\n - listitem \"Apple\"", TreeMatch::Strict)
+        .await;
+    assert!(
+        matches!(&wrong, Err(TestError::NotActionable { seen, .. }) if seen.contains("--- found")),
+        "{wrong:?}"
+    );
 
     // Strict: several visible radio buttons are refused at once, listed.
     let radios = app.get_by_role(Role::Radio);

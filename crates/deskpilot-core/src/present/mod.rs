@@ -7,6 +7,7 @@
 mod apps;
 mod reading;
 mod reports;
+mod tree_text;
 
 pub use crate::escape::{escape, quoted};
 pub use apps::apps;
@@ -15,6 +16,7 @@ pub use reading::{
     unsearched_lines, waited,
 };
 pub use reports::{action, failure, failure_line, launched, shot};
+pub use tree_text::{TreeLine, parse_tree, strip_refs};
 
 /// A page of text with what to ask for next, kept apart so that a shell face can print the
 /// page on stdout and the trailer on stderr.
