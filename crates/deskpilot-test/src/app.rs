@@ -52,6 +52,7 @@ impl App {
         &self.inner.info.app.name
     }
 
+    /// The app's process id, when the bus knows it.
     pub fn pid(&self) -> Option<u32> {
         self.inner.info.app.pid
     }

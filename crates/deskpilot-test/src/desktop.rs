@@ -187,7 +187,9 @@ impl Drop for Desktop {
 
 /// An app by name or pid.
 pub enum AppRef {
+    /// The app's name on the accessibility bus (exact, else contained, any case).
     Name(String),
+    /// The app's process id.
     Pid(u32),
 }
 

@@ -31,6 +31,8 @@
 //! returns the engine's report; `expect_confirmed()` (or `Locator::confirmed_only`) turns an
 //! effect that could not be read back into a failure.
 
+#![warn(missing_docs)]
+
 mod app;
 mod desktop;
 mod error;

@@ -336,18 +336,22 @@ impl Locator {
         option.select().await
     }
 
+    /// Expands the element (a tree item, an expander); nothing is sent when it is expanded.
     pub async fn expand(&self) -> Result<Acted> {
         self.act(Self::ACTIONABLE, Action::Expand).await
     }
 
+    /// Collapses the element; nothing is sent when it is collapsed.
     pub async fn collapse(&self) -> Result<Acted> {
         self.act(Self::ACTIONABLE, Action::Collapse).await
     }
 
+    /// Gives the element the keyboard focus.
     pub async fn focus(&self) -> Result<Acted> {
         self.act(Self::ACTIONABLE, Action::Focus).await
     }
 
+    /// Scrolls the element's containers until it is on screen (it need not be visible yet).
     pub async fn scroll_into_view(&self) -> Result<Acted> {
         let needs = Needs::default();
         self.act(needs, Action::ScrollIntoView).await
@@ -393,6 +397,7 @@ pub(crate) fn seen(found: &FindResult) -> String {
 /// An action done, with its report (route, rungs skipped, effect, what changed).
 #[derive(Debug)]
 pub struct Acted {
+    /// The engine's report: the route taken, the rungs skipped, the effect read back.
     pub report: ActionReport,
     locator: String,
 }

@@ -19,8 +19,11 @@ use serde::Serialize;
 /// When traces are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TraceMode {
+    /// Nothing recorded.
     Off,
+    /// Every test's trace written.
     On,
+    /// Recorded always, written only for a test with a failed step or a panic.
     RetainOnFailure,
 }
 
