@@ -237,39 +237,6 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
 }
 
 /// FeatherPad (Qt 5), connected by name: keys without a target reach its editor.
-#[tokio::test]
-async fn featherpad_takes_keys_in_an_app_session() {
-    let desktop = VirtualDesktop::start().unwrap();
-    let _featherpad = launch(&desktop, "featherpad");
-    let (_, engine) = engine_on(&desktop).await;
-    let session = connect_by_name(&engine, "FeatherPad").await;
-    let typed = engine
-        .act_on_window(&session, &Action::TypeText(InputText::plain("qt text")))
-        .await
-        .unwrap();
-    assert_ne!(
-        typed.effect,
-        Effect::Noop,
-        "{}",
-        deskpilot_core::present::action(&typed)
-    );
-    let found = engine
-        .find(&session, &Selector::parse("textbox").unwrap(), None, 5)
-        .await
-        .unwrap();
-    let texts: Vec<String> = found
-        .matches
-        .iter()
-        .filter_map(|m| match &m.node.value {
-            Some(deskpilot_core::model::NodeValue::Text { text }) => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
-    assert!(texts.iter().any(|t| t.contains("qt text")), "{texts:?}");
-    drop(engine);
-    desktop.stop().unwrap();
-}
-
 /// FeatherPad's File menu is closed: its items are there but not shown. `wait_for` appears
 /// means visible (attached finds them), and acting on one is refused `not_visible`, naming
 /// the menu to open; a selector whose matches are all in closed menus is not ambiguous about
