@@ -12,7 +12,7 @@ use deskpilot_core::{
 use crate::error::{Result, TestError};
 use crate::locator::Locator;
 use crate::selector_text::quote;
-use crate::session::Session;
+use crate::session::{Session, SoftFailures};
 use crate::trace::Trace;
 
 /// An app on the desktop (all its windows, dialogs included). Cheap to clone.
@@ -27,6 +27,7 @@ impl App {
         session: SessionInfo,
         timeout: Duration,
         trace: Option<Arc<Trace>>,
+        soft: SoftFailures,
     ) -> Self {
         App {
             inner: Arc::new(Session {
@@ -34,6 +35,7 @@ impl App {
                 info: session,
                 timeout,
                 trace,
+                soft,
             }),
         }
     }

@@ -11,6 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
+use crate::session::SoftFailures;
 use crate::trace::{Trace, TraceMode};
 
 /// How many headless desktops run at once in one test process, unless
@@ -43,6 +44,8 @@ pub struct Desktop {
     _slot: Option<OwnedSemaphorePermit>,
     /// How long locators and expectations wait by default.
     timeout: Duration,
+    /// Soft expectations that failed; the test fails with them when the desktop goes away.
+    soft: SoftFailures,
 }
 
 impl Desktop {
@@ -79,6 +82,7 @@ impl Desktop {
             headless: Some(headless),
             _slot: Some(slot),
             timeout: Duration::from_secs(5),
+            soft: SoftFailures::default(),
         })
     }
 
@@ -98,6 +102,7 @@ impl Desktop {
             headless: None,
             _slot: None,
             timeout: Duration::from_secs(5),
+            soft: SoftFailures::default(),
         })
     }
 
@@ -157,7 +162,13 @@ impl Desktop {
             session,
             self.timeout,
             self.trace.clone(),
+            self.soft.clone(),
         ))
+    }
+
+    /// Takes the soft expectations that failed so far (they then no longer fail the test).
+    pub fn take_soft_failures(&self) -> Vec<String> {
+        std::mem::take(&mut *self.soft.lock().expect("soft failures"))
     }
 
     /// The engine underneath, for what the locators do not cover.
@@ -179,8 +190,19 @@ impl Desktop {
 impl Drop for Desktop {
     fn drop(&mut self) {
         // Before the desktop's teardown: the trace's last captures are already on disk.
+        let soft = self.take_soft_failures();
         if let Some(trace) = &self.trace {
+            if !soft.is_empty() {
+                trace.mark_failed();
+            }
             trace.write();
+        }
+        if !soft.is_empty() && !std::thread::panicking() {
+            panic!(
+                "{} soft expectation(s) failed:\n{}",
+                soft.len(),
+                soft.join("\n")
+            );
         }
     }
 }

@@ -20,6 +20,7 @@ pub fn expect(locator: &Locator) -> Expect {
         locator: locator.clone(),
         negate: false,
         timeout: locator.default_timeout(),
+        soft: false,
     }
 }
 
@@ -29,6 +30,7 @@ pub struct Expect {
     locator: Locator,
     negate: bool,
     timeout: Duration,
+    soft: bool,
 }
 
 /// What one look decides.
@@ -44,6 +46,13 @@ impl Expect {
     #[allow(clippy::should_implement_trait)]
     pub fn not(mut self) -> Self {
         self.negate = !self.negate;
+        self
+    }
+
+    /// A soft expectation: a failure does not stop the test here; it is kept, and the test
+    /// fails with every kept failure when its desktop goes away.
+    pub fn soft(mut self) -> Self {
+        self.soft = true;
         self
     }
 
@@ -142,7 +151,7 @@ impl Expect {
             Err(e) => Err(e.to_string()),
         };
         session.step_done(step, outcome).await;
-        result
+        self.softened(result)
     }
 
     /// `to_match_tree` against the tree kept in `path`; with `UPDATE_SNAPSHOTS=1` the file is
@@ -246,7 +255,18 @@ impl Expect {
             Err(e) => Err(e.to_string()),
         };
         session.step_done(step, outcome).await;
-        result
+        self.softened(result)
+    }
+
+    /// A soft expectation's failure is kept for the end of the test instead of returned.
+    fn softened(&self, result: Result<()>) -> Result<()> {
+        match result {
+            Err(e) if self.soft => {
+                self.locator.session().soft_failure(e.to_string());
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     async fn look_until(&self, wanted: &str, look: impl Fn(&FindResult) -> Look) -> Result<()> {

@@ -14,7 +14,12 @@ pub(crate) struct Session {
     pub(crate) info: SessionInfo,
     pub(crate) timeout: Duration,
     pub(crate) trace: Option<Arc<Trace>>,
+    /// The test's soft expectations that failed (shared by every app of the desktop).
+    pub(crate) soft: SoftFailures,
 }
+
+/// Failed soft expectations, reported when the desktop goes away.
+pub(crate) type SoftFailures = Arc<std::sync::Mutex<Vec<String>>>;
 
 impl Session {
     pub(crate) fn id(&self) -> &str {
@@ -27,6 +32,11 @@ impl Session {
             Some(trace) => Some(trace.start(title(), &self.engine, self.id()).await),
             None => None,
         }
+    }
+
+    /// Keeps a soft expectation's failure for the end of the test.
+    pub(crate) fn soft_failure(&self, failure: String) {
+        self.soft.lock().expect("soft failures").push(failure);
     }
 
     /// Ends a traced step with its outcome (the app captured after it).

@@ -167,6 +167,11 @@ impl Trace {
         self.steps.lock().expect("trace steps").push(step);
     }
 
+    /// Counts the test as failed (a soft expectation failed).
+    pub(crate) fn mark_failed(&self) {
+        self.failed.store(true, Ordering::Relaxed);
+    }
+
     /// Writes the trace (or removes it, for a passing test when only failures are kept).
     pub(crate) fn write(&self) {
         let failed = self.failed.load(Ordering::Relaxed) || std::thread::panicking();

@@ -102,6 +102,27 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
         other => panic!("expected not actionable, got {other:?}"),
     }
     expect(&locked).to_be_disabled().await?;
+    // Soft expectations do not stop the test: they are kept for its end.
+    let short = Duration::from_millis(150);
+    expect(&notify)
+        .soft()
+        .timeout(short)
+        .not()
+        .to_be_checked()
+        .await?;
+    expect(&count).soft().to_be_visible().await?;
+    expect(&locked)
+        .soft()
+        .timeout(short)
+        .to_be_enabled()
+        .await?;
+    let soft = desktop.take_soft_failures();
+    assert_eq!(soft.len(), 2, "{soft:?}");
+    assert!(
+        soft[1].contains("Locked") && soft[1].contains("enabled"),
+        "{soft:?}"
+    );
+
     // An expectation that never holds says what it saw.
     let missing = expect(&app.get_by_name("No such thing"))
         .timeout(Duration::from_millis(200))
@@ -112,4 +133,23 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
         "{missing:?}"
     );
     Ok(())
+}
+
+/// A soft expectation that failed fails the test when its desktop goes away.
+#[tokio::test]
+#[should_panic(expected = "1 soft expectation(s) failed")]
+async fn soft_failures_fail_the_test_at_its_end() {
+    let desktop = Desktop::headless().await.unwrap();
+    let (app, _oracle) = fixture(&desktop).await;
+    expect(&app.get_by_name("No such thing"))
+        .soft()
+        .timeout(Duration::from_millis(100))
+        .to_be_visible()
+        .await
+        .unwrap();
+    // Still running: the failure was kept, not returned.
+    expect(&app.get_by_role(Role::Button).name("Count"))
+        .to_be_visible()
+        .await
+        .unwrap();
 }
