@@ -7,7 +7,7 @@
 async fn calculator_multiplies() -> deskpilot_test::Result<()> {
     use deskpilot_test::{Desktop, expect};
 
-    let desktop = Desktop::headless().await?;
+    let desktop = Desktop::for_test().await?;
     let calculator = desktop.launch(["gnome-calculator"]).await?;
     // GTK 4.8 names a button after its label twice over ("7 7"): a regex takes either.
     for label in ["6", "×", "7", "="] {

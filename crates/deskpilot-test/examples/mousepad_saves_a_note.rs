@@ -9,7 +9,7 @@ async fn mousepad_saves_a_note() -> deskpilot_test::Result<()> {
 
     use deskpilot_test::{Desktop, Role};
 
-    let desktop = Desktop::headless().await?;
+    let desktop = Desktop::for_test().await?;
     let mousepad = desktop.launch(["mousepad"]).await?;
     mousepad
         .type_text("Dear diary: deskpilot was here.")
@@ -26,7 +26,11 @@ async fn mousepad_saves_a_note() -> deskpilot_test::Result<()> {
     save_as.click().await?;
 
     let chooser = mousepad.get_by_role(Role::FileChooser);
-    let path = desktop.dir().expect("a headless desktop").join("diary.txt");
+    // The headless desktop's own directory (on your desktop, the system's temporary one).
+    let dir = desktop
+        .dir()
+        .map_or_else(std::env::temp_dir, |d| d.to_owned());
+    let path = dir.join(format!("diary-{}.txt", std::process::id()));
     chooser
         .get_by_role(Role::TextBox)
         .name("Name:")

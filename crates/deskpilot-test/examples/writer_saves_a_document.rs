@@ -28,8 +28,12 @@ async fn writer_saves_a_document() -> deskpilot_test::Result<()> {
         ])
         .await?;
     let paragraph = writer.get_by_role(Role::Paragraph).first();
-    paragraph.type_text("Minutes: deskpilot saved this.").await?;
-    expect(&paragraph).to_contain_text("deskpilot saved this").await?;
+    paragraph
+        .type_text("Minutes: deskpilot saved this.")
+        .await?;
+    expect(&paragraph)
+        .to_contain_text("deskpilot saved this")
+        .await?;
     writer.press("ctrl+shift+s").await?;
     let chooser = writer.get_by_role(Role::FileChooser);
     let path = dir.join("minutes.odt");

@@ -86,6 +86,23 @@ impl Desktop {
         })
     }
 
+    /// The desktop a test runs on: a private headless one, or with `DESKPILOT_HEADED=1` the
+    /// one this process runs on, to watch the test drive the app.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// // DESKPILOT_HEADED=1 cargo test -- --nocapture   (on your own desktop)
+    /// let desktop = deskpilot_test::Desktop::for_test().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn for_test() -> Result<Desktop> {
+        if std::env::var("DESKPILOT_HEADED").as_deref() == Ok("1") {
+            Desktop::current().await
+        } else {
+            Desktop::headless().await
+        }
+    }
+
     /// The desktop this process runs on (`DBUS_SESSION_BUS_ADDRESS`, `DISPLAY`): for watching
     /// a test, or testing an app already open. Nothing is torn down.
     pub async fn current() -> Result<Desktop> {

@@ -21,6 +21,19 @@
 //! }
 //! ```
 //!
+//! # A first test in five minutes
+//!
+//! 1. A Debian (or close) machine with Xvfb, D-Bus, the AT-SPI bus, openbox and the app to
+//!    test: `apt-get install xvfb dbus-daemon at-spi2-core openbox mousepad` (this workspace's
+//!    `cargo xtask install` installs all it uses).
+//! 2. In your crate's `Cargo.toml`: `deskpilot-test` and `tokio` (features `macros`, `rt`)
+//!    as dev-dependencies.
+//! 3. A test as above in `tests/`; `cargo test`. Each test gets its own desktop, so tests run
+//!    in parallel and never touch yours.
+//! 4. To watch one drive your own desktop instead: `DESKPILOT_HEADED=1 cargo test` with
+//!    [`Desktop::for_test`]. To see what a failing test saw: `DESKPILOT_TRACE=retain-on-failure`
+//!    and open `target/deskpilot-traces/<test>/trace.html`.
+//!
 //! Runs under tokio (`#[tokio::test]`, either flavour); at most two headless desktops run at
 //! once in a test process (`DESKPILOT_TEST_DESKTOPS`). The desktop, its apps and their
 //! processes are stopped when the `Desktop` is dropped, also when the test panics.
