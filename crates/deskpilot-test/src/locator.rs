@@ -37,6 +37,8 @@ pub struct Locator {
 struct Needs {
     enabled: bool,
     editable: bool,
+    /// The same bounds on two looks in a row (pointer input goes to where it is now).
+    stable: bool,
 }
 
 impl Locator {
@@ -159,6 +161,8 @@ impl Locator {
     /// matches fail at once (strict).
     async fn actionable(&self, needs: Needs) -> Result<Match> {
         let deadline = Instant::now() + self.timeout;
+        // The element and its bounds on the previous look (for `stable`).
+        let mut previous: Option<(String, Option<deskpilot_core::model::Rect>)> = None;
         loop {
             let found = self.find().await?;
             let visible: Vec<&Match> = found.matches.iter().filter(|m| m.visible).collect();
@@ -179,20 +183,30 @@ impl Locator {
                 let takes_text = states.is(State::Editable)
                     || m.node.interfaces.contains(Interface::EditableText);
                 let editable = !needs.editable || (takes_text && !states.is(State::ReadOnly));
-                enabled && editable
+                let placed = m.node.bounds.is_some_and(|b| !b.is_empty());
+                let stable = !needs.stable
+                    || (placed && previous == Some((m.reference.clone(), m.node.bounds)));
+                enabled && editable && stable
             });
             if let Some(m) = ready {
                 return Ok((*m).clone());
             }
+            previous = visible
+                .first()
+                .map(|m| (m.reference.clone(), m.node.bounds));
             if Instant::now() >= deadline {
-                let wanted = match (needs.enabled, needs.editable) {
+                let mut wanted = match (needs.enabled, needs.editable) {
                     (_, true) => "visible, enabled and editable",
                     (true, false) => "visible and enabled",
                     _ => "visible",
-                };
+                }
+                .to_owned();
+                if needs.stable {
+                    wanted.push_str(", with bounds that hold still");
+                }
                 return Err(TestError::NotActionable {
                     locator: self.selector(),
-                    wanted: wanted.into(),
+                    wanted,
                     timeout_ms: self.timeout.as_millis(),
                     seen: seen(&found),
                 });
@@ -241,6 +255,14 @@ impl Locator {
     const ACTIONABLE: Needs = Needs {
         enabled: true,
         editable: false,
+        stable: false,
+    };
+
+    /// For real pointer input: also where it was a moment ago.
+    const POINTABLE: Needs = Needs {
+        enabled: true,
+        editable: false,
+        stable: true,
     };
 
     /// Clicks the element: its own action first, else focus and Space, else a real click at
@@ -259,7 +281,7 @@ impl Locator {
             button: MouseButton::Left,
             double: true,
         };
-        self.act(Self::ACTIONABLE, action).await
+        self.act(Self::POINTABLE, action).await
     }
 
     /// Replaces the element's whole text with `text`, then reads it back.
@@ -267,6 +289,7 @@ impl Locator {
         let needs = Needs {
             enabled: true,
             editable: true,
+            stable: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::plain(text)));
         self.act(needs, action).await
@@ -277,6 +300,7 @@ impl Locator {
         let needs = Needs {
             enabled: true,
             editable: true,
+            stable: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::new(text, true)));
         self.act(needs, action).await
@@ -359,8 +383,13 @@ impl Locator {
 
     /// Drags the element onto `target` (real pointer input, in steps).
     pub async fn drag_to(&self, target: &Locator) -> Result<Acted> {
-        let from = self.actionable(Self::ACTIONABLE).await?;
-        let to = target.actionable(Needs::default()).await?;
+        let from = self.actionable(Self::POINTABLE).await?;
+        let to = target
+            .actionable(Needs {
+                stable: true,
+                ..Needs::default()
+            })
+            .await?;
         let report = self
             .session
             .engine

@@ -42,6 +42,10 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
     // expect_confirmed says so.
     assert_ne!(clicked.effect, Effect::Noop, "{:?}", clicked.report);
     wait("counter", "clicks", json!(1));
+    // A double click is real pointer input, sent once the button's bounds held still: the
+    // button sees two clicks.
+    count.dblclick().await?;
+    wait("counter", "clicks", json!(3));
 
     let notify = app.get_by_role(Role::Checkbox).name_contains("notif");
     let checked = notify.check().await?;
