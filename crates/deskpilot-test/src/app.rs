@@ -2,18 +2,14 @@
 //! one that is active.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use deskpilot_core::model::Role;
-use deskpilot_core::{
-    Action, ActionReport, Chord, Engine, InputText, SessionInfo, SnapshotRequest, present,
-};
+use deskpilot_core::{Action, ActionReport, Chord, Engine, InputText, SnapshotRequest, present};
 
 use crate::error::{Result, TestError};
 use crate::locator::Locator;
 use crate::selector_text::quote;
-use crate::session::{Session, SoftFailures};
-use crate::trace::Trace;
+use crate::session::Session;
 
 /// An app on the desktop (all its windows, dialogs included). Cheap to clone.
 #[derive(Clone)]
@@ -22,22 +18,8 @@ pub struct App {
 }
 
 impl App {
-    pub(crate) fn new(
-        engine: Arc<Engine>,
-        session: SessionInfo,
-        timeout: Duration,
-        trace: Option<Arc<Trace>>,
-        soft: SoftFailures,
-    ) -> Self {
-        App {
-            inner: Arc::new(Session {
-                engine,
-                info: session,
-                timeout,
-                trace,
-                soft,
-            }),
-        }
+    pub(crate) fn new(session: Arc<Session>) -> Self {
+        App { inner: session }
     }
 
     pub(crate) fn engine(&self) -> &Engine {

@@ -11,7 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
-use crate::session::SoftFailures;
+use crate::session::{Session, SoftFailures};
 use crate::trace::{Trace, TraceMode};
 
 /// How many headless desktops run at once in one test process, unless
@@ -46,6 +46,8 @@ pub struct Desktop {
     timeout: Duration,
     /// Soft expectations that failed; the test fails with them when the desktop goes away.
     soft: SoftFailures,
+    /// Every action through this desktop's locators must be confirmed.
+    confirmed_only: bool,
 }
 
 impl Desktop {
@@ -83,6 +85,7 @@ impl Desktop {
             _slot: Some(slot),
             timeout: Duration::from_secs(5),
             soft: SoftFailures::default(),
+            confirmed_only: false,
         })
     }
 
@@ -120,6 +123,7 @@ impl Desktop {
             _slot: None,
             timeout: Duration::from_secs(5),
             soft: SoftFailures::default(),
+            confirmed_only: false,
         })
     }
 
@@ -134,6 +138,13 @@ impl Desktop {
     /// it is traced.
     pub fn trace_dir(&self) -> Option<&std::path::Path> {
         self.trace.as_deref().map(Trace::dir)
+    }
+
+    /// Strict effects: every action through this desktop's locators must be `confirmed`
+    /// (read back); `unverified` or `noop` fails the step.
+    pub fn confirmed_only(mut self) -> Self {
+        self.confirmed_only = true;
+        self
     }
 
     /// The same desktop with another default timeout for its locators and expectations.
@@ -174,13 +185,14 @@ impl Desktop {
             .connect(target)
             .await
             .map_err(|e| TestError::engine(what, e))?;
-        Ok(App::new(
-            self.engine.clone(),
-            session,
-            self.timeout,
-            self.trace.clone(),
-            self.soft.clone(),
-        ))
+        Ok(App::new(Arc::new(Session {
+            engine: self.engine.clone(),
+            info: session,
+            timeout: self.timeout,
+            trace: self.trace.clone(),
+            soft: self.soft.clone(),
+            confirmed_only: self.confirmed_only,
+        })))
     }
 
     /// Takes the soft expectations that failed so far (they then no longer fail the test).

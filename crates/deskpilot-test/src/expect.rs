@@ -287,7 +287,7 @@ impl Expect {
                         locator: self.locator.selector(),
                         wanted: wanted.to_owned(),
                         timeout_ms: self.timeout.as_millis(),
-                        seen: seen(&found),
+                        seen: self.locator.session().seen(&found).await,
                     });
                 }
                 Look::Holds(_) => tokio::time::sleep(POLL).await,

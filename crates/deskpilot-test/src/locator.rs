@@ -43,12 +43,12 @@ struct Needs {
 
 impl Locator {
     pub(crate) fn new(session: Arc<Session>, step: String) -> Self {
-        let timeout = session.timeout;
+        let (timeout, confirmed_only) = (session.timeout, session.confirmed_only);
         Locator {
             session,
             steps: vec![step],
             timeout,
-            confirmed_only: false,
+            confirmed_only,
         }
     }
 
@@ -208,7 +208,7 @@ impl Locator {
                     locator: self.selector(),
                     wanted,
                     timeout_ms: self.timeout.as_millis(),
-                    seen: seen(&found),
+                    seen: self.session.seen(&found).await,
                 });
             }
             tokio::time::sleep(POLL).await;

@@ -16,6 +16,8 @@ pub(crate) struct Session {
     pub(crate) trace: Option<Arc<Trace>>,
     /// The test's soft expectations that failed (shared by every app of the desktop).
     pub(crate) soft: SoftFailures,
+    /// Every action must be confirmed (`Desktop::confirmed_only`).
+    pub(crate) confirmed_only: bool,
 }
 
 /// Failed soft expectations, reported when the desktop goes away.
@@ -31,6 +33,31 @@ impl Session {
         match &self.trace {
             Some(trace) => Some(trace.start(title(), &self.engine, self.id()).await),
             None => None,
+        }
+    }
+
+    /// What a failed wait saw: the matches, or when nothing matched, the app's active window
+    /// as the compact tree (its first lines), where the element was expected.
+    pub(crate) async fn seen(&self, found: &deskpilot_core::FindResult) -> String {
+        const LINES: usize = 40;
+        let matches = crate::locator::seen(found);
+        if found.total > 0 {
+            return matches;
+        }
+        let request = deskpilot_core::SnapshotRequest::default();
+        match self.engine.snapshot(self.id(), &request).await {
+            Ok(snapshot) => {
+                let text = deskpilot_core::present::snapshot(&snapshot).joined();
+                let lines: Vec<&str> = text.lines().collect();
+                let more = lines.len().saturating_sub(LINES);
+                let mut out = format!("{matches}; the app's active window:\n");
+                out.push_str(&lines[..lines.len().min(LINES)].join("\n"));
+                if more > 0 {
+                    out.push_str(&format!("\n# ... {more} more lines"));
+                }
+                out
+            }
+            Err(_) => matches,
         }
     }
 

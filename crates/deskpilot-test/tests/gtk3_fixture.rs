@@ -133,7 +133,9 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
         .to_be_visible()
         .await;
     assert!(
-        matches!(&missing, Err(TestError::NotActionable { seen, .. }) if seen == "nothing matches"),
+        matches!(&missing, Err(TestError::NotActionable { seen, .. })
+            if seen.starts_with("nothing matches; the app's active window:")
+                && seen.contains("- window \"deskpilot GTK3 fixture\"")),
         "{missing:?}"
     );
     Ok(())
@@ -156,4 +158,25 @@ async fn soft_failures_fail_the_test_at_its_end() {
         .to_be_visible()
         .await
         .unwrap();
+}
+
+/// Strict effects for a whole desktop: an action whose effect cannot be read back fails.
+#[tokio::test]
+async fn a_desktop_can_require_every_effect_confirmed() -> deskpilot_test::Result<()> {
+    let desktop = Desktop::headless().await?.confirmed_only();
+    let (app, oracle) = fixture(&desktop).await;
+    let count = app.get_by_role(Role::Button).name("Count");
+    // A plain click has no postcondition: sent, seen by the fixture, but not confirmed.
+    match count.click().await {
+        Err(TestError::NotConfirmed { report, .. }) => assert!(report.contains("unverified")),
+        other => panic!("expected not confirmed, got {other:?}"),
+    }
+    oracle
+        .wait_value("counter", "clicks", json!(1), Duration::from_secs(5))
+        .unwrap();
+    app.get_by_role(Role::Checkbox)
+        .name_contains("notif")
+        .check()
+        .await?;
+    Ok(())
 }
