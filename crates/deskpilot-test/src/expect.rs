@@ -9,7 +9,8 @@ use deskpilot_core::{FindResult, Match, SnapshotRequest, Target};
 use tokio::time::Instant;
 
 use crate::error::{Result, TestError};
-use crate::locator::{Locator, seen};
+use crate::locator::Locator;
+use crate::session::seen;
 use crate::tree::{TreeMatch, compare};
 
 const POLL: Duration = Duration::from_millis(50);

@@ -413,16 +413,6 @@ impl std::fmt::Display for Locator {
     }
 }
 
-/// What a find saw, for a message: the matches as lines (or that there were none).
-pub(crate) fn seen(found: &FindResult) -> String {
-    if found.total == 0 {
-        return "nothing matches".into();
-    }
-    let mut text = present::find(found);
-    text.truncate(text.trim_end().len());
-    format!("\n{text}")
-}
-
 /// An action done, with its report (route, rungs skipped, effect, what changed).
 #[derive(Debug)]
 pub struct Acted {

@@ -40,7 +40,7 @@ impl Session {
     /// as the compact tree (its first lines), where the element was expected.
     pub(crate) async fn seen(&self, found: &deskpilot_core::FindResult) -> String {
         const LINES: usize = 40;
-        let matches = crate::locator::seen(found);
+        let matches = seen(found);
         if found.total > 0 {
             return matches;
         }
@@ -78,4 +78,14 @@ impl Session {
                 .await;
         }
     }
+}
+
+/// What a find saw, for a message: the matches as lines (or that there were none).
+pub(crate) fn seen(found: &deskpilot_core::FindResult) -> String {
+    if found.total == 0 {
+        return "nothing matches".into();
+    }
+    let mut text = deskpilot_core::present::find(found);
+    text.truncate(text.trim_end().len());
+    format!("\n{text}")
 }
