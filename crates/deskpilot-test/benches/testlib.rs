@@ -12,8 +12,10 @@ use std::time::{Duration, Instant};
 
 use deskpilot_core::{Action, OnOff, Selector, Target};
 use deskpilot_test::{Desktop, Role, expect};
-use deskpilot_testkit::{Fixture, Oracle, SYSTEM_PYTHON};
 use serde_json::json;
+
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 const ROUNDS: usize = 12;
 
@@ -60,19 +62,7 @@ async fn main() {
         .await
         .unwrap()
         .with_timeout(Duration::from_secs(10));
-    let oracle = Oracle::new(desktop.dir().unwrap().join("oracle-gtk3.jsonl"));
-    let app = desktop
-        .launch([
-            SYSTEM_PYTHON,
-            Fixture::Gtk3.script().to_str().unwrap(),
-            "--oracle",
-            oracle.path().to_str().unwrap(),
-        ])
-        .await
-        .unwrap();
-    oracle
-        .wait_value("app", "ready", json!(true), Duration::from_secs(10))
-        .unwrap();
+    let (app, oracle) = support::gtk3_fixture(&desktop).await;
 
     // How soon expect sees the label change.
     let start = app.get_by_role(Role::Button).name("Start timer");

@@ -44,18 +44,12 @@ async fn mousepad_saves_a_note() -> deskpilot_test::Result<()> {
         .await?;
 
     // The oracle is the file itself.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        if text.trim_end() == "Dear diary: deskpilot was here." {
-            return Ok(());
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the file holds {text:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let note = "Dear diary: deskpilot was here.";
+    deskpilot_test::wait_until("the note on disk", Duration::from_secs(10), || {
+        let text = std::fs::read_to_string(&path).ok()?;
+        (text.trim_end() == note).then_some(())
+    })
+    .await
 }
 
 fn main() {

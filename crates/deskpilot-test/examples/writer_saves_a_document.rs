@@ -49,20 +49,18 @@ async fn writer_saves_a_document() -> deskpilot_test::Result<()> {
         .await?;
 
     // The oracle is the file: a zip whose first entry names the OpenDocument text type.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let bytes = std::fs::read(&path).unwrap_or_default();
-        let mimetype = b"application/vnd.oasis.opendocument.text";
-        if bytes.starts_with(b"PK") && bytes.windows(mimetype.len()).any(|w| w == mimetype) {
-            return Ok(());
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{} is no document",
-            path.display()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let mimetype = b"application/vnd.oasis.opendocument.text";
+    deskpilot_test::wait_until(
+        "an OpenDocument text on disk",
+        Duration::from_secs(20),
+        || {
+            let bytes = std::fs::read(&path).ok()?;
+            let odt =
+                bytes.starts_with(b"PK") && bytes.windows(mimetype.len()).any(|w| w == mimetype);
+            odt.then_some(())
+        },
+    )
+    .await
 }
 
 fn main() {

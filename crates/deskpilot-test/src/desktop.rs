@@ -74,6 +74,15 @@ impl Desktop {
             Some(headless.display().to_owned()),
         );
         options.launch_environment = Some(headless.env_strings());
+        Desktop::on(options, Some(headless), Some(slot)).await
+    }
+
+    /// The engine on `options`' desktop, with the defaults every desktop starts with.
+    async fn on(
+        options: LinuxOptions,
+        headless: Option<HeadlessDesktop>,
+        slot: Option<OwnedSemaphorePermit>,
+    ) -> Result<Desktop> {
         let engine = linux_engine(options)
             .await
             .map_err(|e| TestError::Desktop(e.to_string()))?
@@ -81,8 +90,8 @@ impl Desktop {
         Ok(Desktop {
             trace: Trace::for_this_test(TraceMode::from_env()).map(Arc::new),
             engine: Arc::new(engine),
-            headless: Some(headless),
-            _slot: Some(slot),
+            headless,
+            _slot: slot,
             timeout: Duration::from_secs(5),
             soft: SoftFailures::default(),
             confirmed_only: false,
@@ -112,19 +121,7 @@ impl Desktop {
         let bus = std::env::var("DBUS_SESSION_BUS_ADDRESS")
             .map_err(|_| TestError::Desktop("DBUS_SESSION_BUS_ADDRESS is not set".into()))?;
         let options = LinuxOptions::new(bus, std::env::var("DISPLAY").ok());
-        let engine = linux_engine(options)
-            .await
-            .map_err(|e| TestError::Desktop(e.to_string()))?
-            .engine;
-        Ok(Desktop {
-            trace: Trace::for_this_test(TraceMode::from_env()).map(Arc::new),
-            engine: Arc::new(engine),
-            headless: None,
-            _slot: None,
-            timeout: Duration::from_secs(5),
-            soft: SoftFailures::default(),
-            confirmed_only: false,
-        })
+        Desktop::on(options, None, None).await
     }
 
     /// Records this test's trace whatever `DESKPILOT_TRACE` says (`TraceMode::On`: always

@@ -15,6 +15,40 @@ use crate::tree::{TreeMatch, compare};
 
 const POLL: Duration = Duration::from_millis(50);
 
+/// Waits until `check` gives a value (polled every 50 ms) or `timeout` passes; for what no
+/// locator reads, such as a file the app saved. `what` names the condition in the failure.
+///
+/// ```no_run
+/// # async fn demo() -> deskpilot_test::Result<()> {
+/// use std::time::Duration;
+/// let text = deskpilot_test::wait_until("the file saved", Duration::from_secs(10), || {
+///     std::fs::read_to_string("/tmp/note.txt").ok()
+/// })
+/// .await?;
+/// # Ok(()) }
+/// ```
+pub async fn wait_until<T>(
+    what: &str,
+    timeout: Duration,
+    mut check: impl FnMut() -> Option<T>,
+) -> Result<T> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = check() {
+            return Ok(value);
+        }
+        if Instant::now() >= deadline {
+            return Err(TestError::NotActionable {
+                locator: what.to_owned(),
+                wanted: "there".into(),
+                timeout_ms: timeout.as_millis(),
+                seen: "not yet".into(),
+            });
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
 /// An expectation on what `locator` matches.
 pub fn expect(locator: &Locator) -> Expect {
     Expect {

@@ -61,7 +61,7 @@ pub use deskpilot_core::model::{Role, State};
 pub use deskpilot_core::{ActionReport, Effect};
 pub use desktop::{AppRef, Desktop};
 pub use error::{Result, TestError};
-pub use expect::{Expect, expect};
+pub use expect::{Expect, expect, wait_until};
 pub use locator::{Acted, Locator};
 pub use trace::TraceMode;
 pub use tree::TreeMatch;

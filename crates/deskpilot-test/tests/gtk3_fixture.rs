@@ -4,27 +4,10 @@
 use std::time::Duration;
 
 use deskpilot_test::{Desktop, Effect, Role, TestError, TreeMatch, expect};
-use deskpilot_testkit::{Fixture, Oracle, SYSTEM_PYTHON};
 use serde_json::json;
 
-/// The GTK3 fixture on a headless desktop, with its oracle once it says it is ready.
-async fn fixture(desktop: &Desktop) -> (deskpilot_test::App, Oracle) {
-    let dir = desktop.dir().expect("headless").to_owned();
-    let oracle = Oracle::new(dir.join("oracle-gtk3.jsonl"));
-    let app = desktop
-        .launch([
-            SYSTEM_PYTHON,
-            Fixture::Gtk3.script().to_str().unwrap(),
-            "--oracle",
-            oracle.path().to_str().unwrap(),
-        ])
-        .await
-        .unwrap();
-    oracle
-        .wait_value("app", "ready", json!(true), Duration::from_secs(10))
-        .unwrap();
-    (app, oracle)
-}
+mod support;
+use support::gtk3_fixture as fixture;
 
 #[tokio::test]
 async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {

@@ -6,27 +6,12 @@
 use std::time::Duration;
 
 use deskpilot_test::{Desktop, Role, TraceMode, expect};
-use deskpilot_testkit::{Fixture, Oracle, SYSTEM_PYTHON};
 use serde_json::json;
 
 const PASSWORD: &str = "Tr0ub4dor&3-hunter2";
 
-async fn fixture(desktop: &Desktop) -> (deskpilot_test::App, Oracle) {
-    let oracle = Oracle::new(desktop.dir().unwrap().join("oracle-gtk3.jsonl"));
-    let app = desktop
-        .launch([
-            SYSTEM_PYTHON,
-            Fixture::Gtk3.script().to_str().unwrap(),
-            "--oracle",
-            oracle.path().to_str().unwrap(),
-        ])
-        .await
-        .unwrap();
-    oracle
-        .wait_value("app", "ready", json!(true), Duration::from_secs(10))
-        .unwrap();
-    (app, oracle)
-}
+mod support;
+use support::gtk3_fixture as fixture;
 
 #[tokio::test]
 async fn a_failed_step_leaves_a_trace_without_the_password() {
