@@ -35,7 +35,11 @@ mod serve;
 mod words;
 
 #[derive(Parser)]
-#[command(name = "deskpilot", version, about)]
+#[command(
+    name = "deskpilot",
+    version,
+    about = "See and drive desktop applications through their accessibility tree: read, find, act (with every effect checked), and serve agents over MCP"
+)]
 struct Cli {
     /// D-Bus session bus address (default: $DBUS_SESSION_BUS_ADDRESS).
     #[arg(long, global = true, value_name = "ADDRESS")]
