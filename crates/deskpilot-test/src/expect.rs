@@ -217,8 +217,7 @@ impl Expect {
     /// The locator's element and what is under it, rendered.
     async fn subtree(&self) -> Result<String> {
         let session = self.locator.session();
-        let selector = deskpilot_core::Selector::parse(&self.locator.selector())
-            .map_err(|e| TestError::Desktop(e.to_string()))?;
+        let selector = self.locator.positioned_selector().await?;
         let request = SnapshotRequest {
             within: Some(Target::Selector(selector)),
             ..SnapshotRequest::default()

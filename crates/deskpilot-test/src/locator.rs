@@ -18,6 +18,9 @@ use crate::error::{Result, TestError};
 use crate::selector_text::quote;
 use crate::session::Session;
 
+/// Marks a step whose last match is meant; replaced by `:nth(count - 1)` at every use.
+const LAST: &str = ":last";
+
 /// Time between two looks while waiting.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -85,6 +88,11 @@ impl Locator {
         self.nth(0)
     }
 
+    /// The last match, counted afresh at every use (a smell, as `nth` is).
+    pub fn last(self) -> Self {
+        self.with_last(LAST.to_owned())
+    }
+
     /// Elements of `role` inside this locator's matches.
     pub fn get_by_role(&self, role: deskpilot_core::model::Role) -> Locator {
         self.clone().locator(role.name())
@@ -129,27 +137,39 @@ impl Locator {
         &self.session
     }
 
-    fn parsed(&self) -> Result<Selector> {
-        Selector::parse(&self.selector()).map_err(|e| {
-            TestError::engine(
-                self.selector(),
-                deskpilot_core::Error::new(
-                    deskpilot_core::Code::InvalidSelector,
-                    e.to_string(),
-                    "see docs/selectors.md",
-                ),
-            )
-        })
-    }
-
     /// What the locator matches now (no waiting).
     pub async fn find(&self) -> Result<FindResult> {
-        let selector = self.parsed()?;
+        let steps = self.positioned_steps().await?;
+        self.find_steps(&steps).await
+    }
+
+    async fn find_steps(&self, steps: &[String]) -> Result<FindResult> {
+        let text = steps.join(" >> ");
+        let selector = Selector::parse(&text).map_err(|e| invalid_selector(&text, e))?;
         self.session
             .engine
             .find(self.session.id(), &selector, None, 50)
             .await
             .map_err(|e| TestError::engine(self.selector(), e))
+    }
+
+    /// The selector as it is meant now (`last()` counted), for the engine.
+    pub(crate) async fn positioned_selector(&self) -> Result<Selector> {
+        let text = self.positioned_steps().await?.join(" >> ");
+        Selector::parse(&text).map_err(|e| invalid_selector(&text, e))
+    }
+
+    /// The steps with every `last()` replaced by the position of the last match now.
+    async fn positioned_steps(&self) -> Result<Vec<String>> {
+        let mut steps = self.steps.clone();
+        for i in 0..steps.len() {
+            if let Some(base) = steps[i].strip_suffix(LAST) {
+                steps[i] = base.to_owned();
+                let total = self.find_steps(&steps[..=i]).await?.total;
+                steps[i].push_str(&format!(":nth({})", total.saturating_sub(1)));
+            }
+        }
+        Ok(steps)
     }
 
     /// How many elements match now, visible ones and hidden ones.
@@ -441,4 +461,16 @@ impl std::ops::Deref for Acted {
     fn deref(&self) -> &ActionReport {
         &self.report
     }
+}
+
+/// A selector that does not parse, as a test failure.
+fn invalid_selector(text: &str, e: deskpilot_core::SelectorError) -> TestError {
+    TestError::engine(
+        text,
+        deskpilot_core::Error::new(
+            deskpilot_core::Code::InvalidSelector,
+            e.to_string(),
+            "see docs/selectors.md",
+        ),
+    )
 }

@@ -47,6 +47,13 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
 
     // Tree assertions: strict by default, partial on request, names by regex.
     let list = app.get_by_role(Role::ListBox);
+    // first() and last() count afresh at every use (a smell, but sometimes what is meant).
+    expect(&list.get_by_role(Role::ListItem).last())
+        .to_contain_text("Date")
+        .await?;
+    expect(&list.get_by_role(Role::ListItem).first())
+        .to_contain_text("Apple")
+        .await?;
     let fruits = "- listbox\n - listitem \"Apple\"\n - listitem \"Banana\"\n - listitem \"Cherry\"\n - listitem \"Date\"\n";
     expect(&list)
         .to_match_tree(fruits, TreeMatch::Strict)
