@@ -35,7 +35,8 @@
 //!    and open `target/deskpilot-traces/<test>/trace.html`.
 //!
 //! Runs under tokio (`#[tokio::test]`, either flavour); at most two headless desktops run at
-//! once in a test process (`DESKPILOT_TEST_DESKTOPS`). The desktop, its apps and their
+//! once in a test process (`DESKPILOT_TEST_DESKTOPS`). `cargo nextest` runs every test in a
+//! process of its own, where that cap cannot reach: bound it there with `--test-threads`. The desktop, its apps and their
 //! processes are stopped when the `Desktop` is dropped, also when the test panics.
 //!
 //! Strict by default: an action or an expectation on an element fails at once when several
