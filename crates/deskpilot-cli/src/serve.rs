@@ -19,6 +19,9 @@ pub struct McpArgs {
     /// The old spelling of `--allow input,launch,files`, with files written anywhere.
     #[arg(long, conflicts_with_all = ["allow", "files_dir"])]
     allow_input: bool,
+    /// Sessions may be opened on these apps only (their names as list_apps shows them).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    apps: Vec<String>,
 }
 
 pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
@@ -26,7 +29,8 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
         Grants::legacy_allow_input()
     } else {
         Grants::parse(&args.allow, args.files_dir.as_deref()).map_err(|e| anyhow!(e))?
-    };
+    }
+    .only_apps(args.apps);
     deskpilot_mcp::serve_stdio(Arc::new(engine), grants).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -45,6 +45,9 @@ pub struct Grants {
     pub launch: bool,
     /// `None`: no files may be written.
     pub files: Option<FilesDir>,
+    /// The only apps sessions may be opened on (by their name on the accessibility bus, any
+    /// case); `None`: any.
+    pub apps: Option<Vec<String>>,
 }
 
 impl Grants {
@@ -59,6 +62,7 @@ impl Grants {
             input: true,
             launch: true,
             files: Some(FilesDir::Anywhere),
+            apps: None,
         }
     }
 
@@ -136,6 +140,28 @@ impl Grants {
             format!("{what} {does}"),
             hint,
         ))
+    }
+
+    /// Only these apps may be connected to (`--apps NAME,...`).
+    pub fn only_apps(mut self, apps: Vec<String>) -> Self {
+        self.apps = (!apps.is_empty()).then_some(apps);
+        self
+    }
+
+    /// Refused with `input_not_allowed` unless sessions may be opened on the app `name`.
+    pub fn may_connect(&self, name: &str) -> Result<(), Error> {
+        match &self.apps {
+            Some(apps) if !apps.iter().any(|a| a.eq_ignore_ascii_case(name)) => Err(Error::new(
+                Code::InputNotAllowed,
+                format!(
+                    "this server may only connect to {}, not {}",
+                    apps.join(", "),
+                    deskpilot_core::escape::quoted(name, 80)
+                ),
+                "connect to one of those apps, or restart the server with another --apps",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Where a file asked for at `path` may be written: `path` itself when the server may

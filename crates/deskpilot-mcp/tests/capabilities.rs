@@ -188,3 +188,23 @@ async fn a_screenshot_path_needs_files_and_stays_in_its_directory() {
     client.cancel().await.unwrap();
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[tokio::test]
+async fn sessions_open_only_on_the_apps_allowed() {
+    let grants = Grants::read_only().only_apps(vec!["Notes".into()]);
+    let client = server_with(grants).await;
+    let refused = call(&client, "connect", json!({"app": "Editor"})).await;
+    assert_eq!(
+        code(&refused).as_deref(),
+        Some("input_not_allowed"),
+        "{refused:?}"
+    );
+    // Nothing was left open: the refused session's id is unknown.
+    let snapshot = call(&client, "snapshot", json!({"session": "s1"})).await;
+    assert_eq!(code(&snapshot).as_deref(), Some("unknown_session"));
+    client.cancel().await.unwrap();
+    let client = server_with(Grants::read_only().only_apps(vec!["editor".into()])).await;
+    let allowed = call(&client, "connect", json!({"app": "Editor"})).await;
+    assert_eq!(code(&allowed), None, "{allowed:?}");
+    client.cancel().await.unwrap();
+}

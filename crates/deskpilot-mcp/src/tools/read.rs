@@ -62,6 +62,10 @@ impl DeskpilotServer {
                 }
             };
             let info = self.engine().connect(&target).await?;
+            if let Err(refused) = self.grants().may_connect(&info.app.name) {
+                let _ = self.engine().disconnect(&info.id);
+                return Err(refused);
+            }
             let out = ConnectOut {
                 session: info.id.clone(),
                 app: info.app.name.clone(),
