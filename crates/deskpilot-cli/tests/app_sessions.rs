@@ -6,8 +6,6 @@
 
 #[path = "support/engine.rs"]
 mod support_engine;
-#[path = "support/pyatspi.rs"]
-mod support_pyatspi;
 
 use std::time::{Duration, Instant};
 
@@ -15,9 +13,9 @@ use deskpilot_core::{
     Action, Chord, Condition, ConnectTarget, Effect, Engine, InputText, Selector, SnapshotRequest,
     Target, ValueInput, WindowPick,
 };
+use deskpilot_testkit::pyatspi_nodes;
 use deskpilot_testkit::{App, VirtualDesktop};
 use support_engine::engine_on;
-use support_pyatspi::pyatspi_nodes;
 
 fn by(selector: &str) -> Target {
     Target::Selector(Selector::parse(selector).unwrap())
@@ -371,71 +369,6 @@ async fn a_session_outlives_its_app_with_a_clear_answer() {
     desktop.stop().unwrap();
 }
 
-/// gtk4-widget-factory connected by name: typing into its password field brings its window
-/// forward (it was refused window_not_foreground). Oracle: pyatspi counts the characters.
-#[tokio::test]
-async fn a_gtk4_password_field_takes_text_in_an_app_session() {
-    let desktop = VirtualDesktop::start().unwrap();
-    let _factory = launch(&desktop, "gtk4-widget-factory");
-    let (_, engine) = engine_on(&desktop).await;
-    let session = connect_by_name(&engine, "gtk4-widget-factory").await;
-    let typed = engine
-        .act(
-            &session,
-            &by("password"),
-            &Action::TypeText(InputText::plain("sesame")),
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        typed.effect,
-        Effect::Confirmed,
-        "{}",
-        deskpilot_core::present::action(&typed)
-    );
-    let counted = pyatspi_nodes(&desktop, "gtk4-widget-factory")
-        .into_iter()
-        .any(|n| n["role"] == "password text" && n["chars"] == 6);
-    assert!(counted, "pyatspi saw no 6-character password");
-    drop(engine);
-    desktop.stop().unwrap();
-}
-
-/// LibreOffice Calc connected by name: keys without a target go to its window (the
-/// application object reports no enabled state: refused disabled before). Oracle: pyatspi
-/// reads cell A1.
-#[tokio::test]
-async fn calc_takes_keys_in_an_app_session() {
-    let desktop = VirtualDesktop::start().unwrap();
-    let _calc = desktop.launch_libreoffice(&["--calc"], None).unwrap();
-    let (_, engine) = engine_on(&desktop).await;
-    let session = connect_by_name(&engine, "soffice").await;
-    // As an agent would: wait for the sheet before typing into it.
-    until(&engine, &session, "table", Condition::Appears, 60).await;
-    let typed = engine
-        .act_on_window(&session, &Action::TypeText(InputText::plain("4217\n")))
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        let cells = pyatspi_nodes(&desktop, "soffice");
-        if cells
-            .iter()
-            .any(|n| n["role"] == "table cell" && n["text"] == "4217")
-        {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "pyatspi never read 4217 in a cell; {}",
-            deskpilot_core::present::action(&typed)
-        );
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-    drop(engine);
-    desktop.stop().unwrap();
-}
-
 /// A session on Mousepad's window (by title) covers the file chooser that window opens: the
 /// chooser is in its snapshot and find, whatever its role, without connecting again.
 #[tokio::test]
@@ -491,9 +424,12 @@ async fn keys_reach_a_dialog_titled_otherwise_on_the_display() {
         .await
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
-    while pyatspi_nodes(&desktop, "mousepad")
-        .iter()
-        .any(|n| n["role"] == "alert")
+    while pyatspi_nodes(
+        desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
+        "mousepad",
+    )
+    .iter()
+    .any(|n| n["role"] == "alert")
     {
         assert!(
             Instant::now() < deadline,

@@ -8,12 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[path = "support/pyatspi.rs"]
-mod support_pyatspi;
-
+use deskpilot_testkit::pyatspi_nodes;
 use deskpilot_testkit::{App, ChromiumPages, FormReceiver, McpClient, VirtualDesktop};
 use serde_json::{Value, json};
-use support_pyatspi::pyatspi_nodes;
 
 /// An agent: one MCP server, counting what it is asked and what it answers.
 struct Agent {
@@ -290,9 +287,12 @@ fn gnome_calculator_multiplies_by_its_buttons() {
         agent.ok("click", json!({"target": target}));
     }
     let shown = eventually(Duration::from_secs(10), || {
-        pyatspi_nodes(&desktop, "gnome-calculator")
-            .iter()
-            .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == "42"))
+        pyatspi_nodes(
+            desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
+            "gnome-calculator",
+        )
+        .iter()
+        .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == "42"))
     });
     assert!(shown, "pyatspi never read 42:\n{}", agent.transcript());
     agent.finish(

@@ -202,6 +202,16 @@ impl Desktop {
         &self.engine
     }
 
+    /// A command for `program` that runs on this desktop (its display, session bus and, when
+    /// headless, its environment): for oracles that read the app from outside, such as a
+    /// second accessibility client.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        match &self.headless {
+            Some(headless) => headless.command(program),
+            None => std::process::Command::new(program),
+        }
+    }
+
     /// The headless desktop's display (`:N`), when this one is headless.
     pub fn display(&self) -> Option<&str> {
         self.headless.as_ref().map(|h| h.display())

@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use deskpilot_test::{Desktop, Role, State, TestError, expect};
+use deskpilot_test::{Desktop, Effect, Role, State, TestError, expect};
+use deskpilot_testkit::{SYSTEM_PYTHON, pyatspi_nodes};
 
 #[tokio::test]
 async fn featherpad_takes_keys_and_keeps_its_closed_menu_hidden() -> deskpilot_test::Result<()> {
@@ -69,4 +70,64 @@ async fn a_locator_means_the_visible_one_of_two_fields() -> deskpilot_test::Resu
         "the hidden field was filled"
     );
     Ok(())
+}
+
+/// gtk4-widget-factory (GTK 4): a secret typed into its password field, which brings its
+/// window forward first. Oracle: pyatspi, a second accessibility client, counts the characters.
+#[tokio::test]
+async fn a_gtk4_password_field_takes_a_secret() -> deskpilot_test::Result<()> {
+    let desktop = Desktop::headless().await?;
+    let factory = desktop.launch(["gtk4-widget-factory"]).await?;
+    let typed = factory
+        .get_by_role(Role::Password)
+        .first()
+        .type_secret("sesame")
+        .await?;
+    assert_eq!(typed.effect, Effect::Confirmed, "{:?}", typed.report);
+    let counted = pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "gtk4-widget-factory")
+        .into_iter()
+        .any(|n| n["role"] == "password text" && n["chars"] == 6);
+    assert!(counted, "pyatspi saw no 6-character password");
+    Ok(())
+}
+
+/// LibreOffice Calc: a number typed into the sheet once it is there. Oracle: pyatspi reads the
+/// cell.
+#[tokio::test]
+async fn calc_takes_a_number_into_its_sheet() -> deskpilot_test::Result<()> {
+    let desktop = Desktop::headless()
+        .await?
+        .with_timeout(Duration::from_secs(60));
+    let profile = format!(
+        "-env:UserInstallation=file://{}/lo-profile",
+        desktop.dir().unwrap().display()
+    );
+    let calc = desktop
+        .launch([
+            "env",
+            "SAL_USE_VCLPLUGIN=gtk3",
+            "soffice",
+            "--calc",
+            "--norestore",
+            "--nologo",
+            "--nofirststartwizard",
+            &profile,
+        ])
+        .await?;
+    // As a person would: wait for the sheet before typing into it.
+    expect(&calc.get_by_role(Role::Table))
+        .to_be_visible()
+        .await?;
+    calc.type_text("4217\n").await?;
+    deskpilot_test::wait_until(
+        "4217 in a cell, read by pyatspi",
+        Duration::from_secs(15),
+        || {
+            pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "soffice")
+                .iter()
+                .any(|n| n["role"] == "table cell" && n["text"] == "4217")
+                .then_some(())
+        },
+    )
+    .await
 }

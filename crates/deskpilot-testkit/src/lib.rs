@@ -16,6 +16,7 @@ mod fixture;
 mod form_receiver;
 mod mcp_client;
 mod oracle;
+mod pyatspi;
 mod real_apps;
 
 use std::process::Command;
@@ -28,6 +29,7 @@ pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};
 pub use mcp_client::McpClient;
 pub use oracle::{Oracle, OracleEvent};
+pub use pyatspi::pyatspi_nodes;
 pub use real_apps::ChromiumPages;
 
 /// A headless desktop with the launching tests need (fixtures, real apps); everything else is
