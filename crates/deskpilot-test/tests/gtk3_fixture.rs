@@ -45,6 +45,18 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
     expect(&name).to_have_value("Ada Lovelace").await?;
     expect(&name).not().to_have_value("Grace").await?;
 
+    // A drag is real pointer input: the volume slider's knob dragged onto the fruit list to
+    // its right leaves the slider at its top.
+    let volume = app.get_by_role(Role::Slider).name("Volume");
+    volume
+        .drag_to(&app.get_by_role(Role::ListItem).name("Banana"))
+        .await?;
+    oracle
+        .wait_for(Duration::from_secs(5), |e| {
+            e.is("volume", "value") && e.value.as_f64().is_some_and(|v| v >= 90.0)
+        })
+        .unwrap();
+
     // Tree assertions: strict by default, partial on request, names by regex.
     let list = app.get_by_role(Role::ListBox);
     // first() and last() count afresh at every use (a smell, but sometimes what is meant).
