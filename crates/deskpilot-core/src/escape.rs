@@ -12,7 +12,7 @@ pub fn quoted(text: &str, max_chars: usize) -> String {
 /// characters are escaped, so app-provided text can neither end the quote, start a fake
 /// `[ref=...]`, nor break the line. Long text is cut with an ellipsis.
 pub fn escape(text: &str, max_chars: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max_chars + 8));
+    let mut out = String::with_capacity(text.len().min(max_chars.saturating_add(8)));
     for (count, c) in text.chars().enumerate() {
         if count == max_chars {
             out.push('…');

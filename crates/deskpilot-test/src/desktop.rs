@@ -11,7 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
-use crate::session::{Session, SoftFailures};
+use crate::session::{Secrets, Session, SoftFailures};
 use crate::trace::{Trace, TraceMode};
 
 /// How many headless desktops run at once in one test process, unless
@@ -48,6 +48,8 @@ pub struct Desktop {
     soft: SoftFailures,
     /// Every action through this desktop's locators must be confirmed.
     confirmed_only: bool,
+    /// What the test typed as secret.
+    secrets: Secrets,
 }
 
 impl Desktop {
@@ -95,6 +97,7 @@ impl Desktop {
             timeout: Duration::from_secs(5),
             soft: SoftFailures::default(),
             confirmed_only: false,
+            secrets: Secrets::default(),
         })
     }
 
@@ -189,6 +192,7 @@ impl Desktop {
             trace: self.trace.clone(),
             soft: self.soft.clone(),
             confirmed_only: self.confirmed_only,
+            secrets: self.secrets.clone(),
         })))
     }
 

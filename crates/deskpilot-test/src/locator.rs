@@ -251,6 +251,18 @@ impl Locator {
 
     async fn act_untraced(&self, needs: Needs, action: Action) -> Result<Acted> {
         let element = self.actionable(needs).await?;
+        let secret = match &action {
+            Action::TypeText(text) | Action::SetValue(ValueInput::Text(text)) => {
+                text.is_secret().then(|| text.expose().to_owned())
+            }
+            _ => None,
+        };
+        if let Some(secret) = secret {
+            // Kept out of traces and messages from now on; a field that shows its text also
+            // keeps the screen out of traces.
+            let shown = element.node.role != deskpilot_core::model::Role::Password;
+            self.session.secrets.add(&secret, shown);
+        }
         let report = self
             .session
             .engine

@@ -18,10 +18,59 @@ pub(crate) struct Session {
     pub(crate) soft: SoftFailures,
     /// Every action must be confirmed (`Desktop::confirmed_only`).
     pub(crate) confirmed_only: bool,
+    /// The secrets typed in this test, kept out of traces and failure messages.
+    pub(crate) secrets: Secrets,
 }
 
 /// Failed soft expectations, reported when the desktop goes away.
 pub(crate) type SoftFailures = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// What the test typed as secret, shared by every app of the desktop.
+#[derive(Clone, Default)]
+pub(crate) struct Secrets(Arc<std::sync::Mutex<SecretState>>);
+
+#[derive(Default)]
+struct SecretState {
+    texts: Vec<String>,
+    /// A secret went into a field that shows its text (not a password field): screenshots
+    /// could show it from then on.
+    on_screen: bool,
+}
+
+impl Secrets {
+    /// Notes a secret typed into a field; `shown` when the field shows its text.
+    pub(crate) fn add(&self, text: &str, shown: bool) {
+        let mut state = self.0.lock().expect("secrets");
+        if !text.is_empty() {
+            state.texts.push(text.to_owned());
+        }
+        state.on_screen |= shown;
+    }
+
+    /// Whether a screenshot could show a secret.
+    pub(crate) fn on_screen(&self) -> bool {
+        self.0.lock().expect("secrets").on_screen
+    }
+
+    /// `text` with every secret (as typed, and as the compact tree escapes and cuts it)
+    /// replaced by `[secret]`.
+    pub(crate) fn redact(&self, text: &str) -> String {
+        let state = self.0.lock().expect("secrets");
+        let mut out = text.to_owned();
+        for secret in &state.texts {
+            let forms = [
+                secret.clone(),
+                deskpilot_core::escape::escape(secret, usize::MAX),
+                deskpilot_core::escape::escape(secret, 100),
+                deskpilot_core::escape::escape(secret, 20),
+            ];
+            for form in forms {
+                out = out.replace(&form, "[secret]");
+            }
+        }
+        out
+    }
+}
 
 impl Session {
     pub(crate) fn id(&self) -> &str {
@@ -31,7 +80,14 @@ impl Session {
     /// Starts a traced step (the app captured before it), when the test is traced.
     pub(crate) async fn step(&self, title: impl FnOnce() -> String) -> Option<Started> {
         match &self.trace {
-            Some(trace) => Some(trace.start(title(), &self.engine, self.id()).await),
+            Some(trace) => {
+                let title = self.secrets.redact(&title());
+                Some(
+                    trace
+                        .start(title, &self.engine, self.id(), &self.secrets)
+                        .await,
+                )
+            }
             None => None,
         }
     }
@@ -47,7 +103,9 @@ impl Session {
         let request = deskpilot_core::SnapshotRequest::default();
         match self.engine.snapshot(self.id(), &request).await {
             Ok(snapshot) => {
-                let text = deskpilot_core::present::snapshot(&snapshot).joined();
+                let text = self
+                    .secrets
+                    .redact(&deskpilot_core::present::snapshot(&snapshot).joined());
                 let lines: Vec<&str> = text.lines().collect();
                 let more = lines.len().saturating_sub(LINES);
                 let mut out = format!("{matches}; the app's active window:\n");
@@ -73,8 +131,10 @@ impl Session {
         outcome: Result<String, String>,
     ) {
         if let (Some(trace), Some(started)) = (&self.trace, started) {
+            let redact = |text: String| self.secrets.redact(&text);
+            let outcome = outcome.map(redact).map_err(redact);
             trace
-                .finish_step(started, outcome, &self.engine, self.id())
+                .finish_step(started, outcome, &self.engine, self.id(), &self.secrets)
                 .await;
         }
     }

@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use base64::Engine as _;
+
+use crate::session::Secrets;
 use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::{Action, Engine, SnapshotRequest, present};
 use serde::Serialize;
@@ -112,11 +114,23 @@ impl Trace {
     }
 
     /// Reads the app's tree and takes a labelled screenshot of its window.
-    pub(crate) async fn capture(&self, engine: &Engine, session: &str) -> Capture {
+    pub(crate) async fn capture(
+        &self,
+        engine: &Engine,
+        session: &str,
+        secrets: &Secrets,
+    ) -> Capture {
         let tree = match engine.snapshot(session, &SnapshotRequest::default()).await {
-            Ok(snapshot) => present::snapshot(&snapshot).joined(),
+            Ok(snapshot) => secrets.redact(&present::snapshot(&snapshot).joined()),
             Err(e) => format!("# no tree: {}", present::failure(&e)),
         };
+        if secrets.on_screen() {
+            // A secret went into a field that shows its text: no picture of the screen.
+            return Capture {
+                tree,
+                screenshot: None,
+            };
+        }
         let request = ShotRequest {
             region: Region::Window,
             annotate: true,
@@ -135,9 +149,15 @@ impl Trace {
         Capture { tree, screenshot }
     }
 
-    pub(crate) async fn start(&self, title: String, engine: &Engine, session: &str) -> Started {
+    pub(crate) async fn start(
+        &self,
+        title: String,
+        engine: &Engine,
+        session: &str,
+        secrets: &Secrets,
+    ) -> Started {
         let at = Instant::now();
-        let before = Some(self.capture(engine, session).await);
+        let before = Some(self.capture(engine, session, secrets).await);
         Started { title, at, before }
     }
 
@@ -148,9 +168,10 @@ impl Trace {
         outcome: Result<String, String>,
         engine: &Engine,
         session: &str,
+        secrets: &Secrets,
     ) {
         let duration = started.at.elapsed();
-        let after = Some(self.capture(engine, session).await);
+        let after = Some(self.capture(engine, session, secrets).await);
         let ok = outcome.is_ok();
         if !ok {
             self.failed.store(true, Ordering::Relaxed);

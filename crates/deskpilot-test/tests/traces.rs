@@ -9,6 +9,7 @@ use deskpilot_test::{Desktop, Role, TraceMode, expect};
 use serde_json::json;
 
 const PASSWORD: &str = "Tr0ub4dor&3-hunter2";
+const TOKEN: &str = "api-token-Q7vX9";
 
 mod support;
 use support::gtk3_fixture as fixture;
@@ -38,6 +39,13 @@ async fn a_failed_step_leaves_a_trace_without_the_password() {
         .fill("Ada")
         .await
         .unwrap();
+    // A secret in a field that shows its text: kept out of the trees, and no screenshot is
+    // taken from then on (the screen shows it).
+    app.get_by_role(Role::TextBox)
+        .name("Notes")
+        .fill_secret(TOKEN)
+        .await
+        .unwrap();
     let failed = expect(&app.get_by_name("Launch the rockets"))
         .timeout(Duration::from_millis(200))
         .to_be_visible()
@@ -48,7 +56,7 @@ async fn a_failed_step_leaves_a_trace_without_the_password() {
 
     let html = std::fs::read_to_string(dir.join("trace.html")).expect("a trace was written");
     let jsonl = std::fs::read_to_string(dir.join("trace.jsonl")).unwrap();
-    assert!(html.contains("failed, 4 steps"), "{}", &html[..300]);
+    assert!(html.contains("failed, 5 steps"), "{}", &html[..300]);
     assert!(
         html.contains("data:image/png;base64,"),
         "screenshots are inline"
@@ -64,10 +72,25 @@ async fn a_failed_step_leaves_a_trace_without_the_password() {
             "fill a secret of 19 characters password",
             "type a secret of 10 characters password",
             "fill \"Ada\" textbox[name=\"Name\"]",
+            "fill a secret of 15 characters textbox[name=\"Notes\"]",
             "expect *[name=\"Launch the rockets\"] to be visible",
         ]
     );
-    assert_eq!(steps[3]["ok"], false);
+    assert_eq!(steps[4]["ok"], false);
+    assert!(steps[3]["before"]["screenshot"].as_str().is_some());
+    assert!(
+        steps[3]["after"]["screenshot"].is_null(),
+        "no picture once it shows"
+    );
+    assert!(steps[4]["before"]["screenshot"].is_null());
+    assert!(
+        steps[3]["after"]["tree"]
+            .as_str()
+            .unwrap()
+            .contains("[secret]"),
+        "{}",
+        steps[3]["after"]["tree"]
+    );
     assert!(
         steps[0]["before"]["tree"]
             .as_str()
@@ -76,7 +99,7 @@ async fn a_failed_step_leaves_a_trace_without_the_password() {
     );
     assert!(steps[2]["after"]["screenshot"].as_str().is_some());
     for text in [&html, &jsonl] {
-        for secret in [PASSWORD, "xyzzy-more", "hunter2", "xyzzy"] {
+        for secret in [PASSWORD, "xyzzy-more", "hunter2", "xyzzy", TOKEN, "Q7vX9"] {
             assert!(!text.contains(secret), "{secret} leaked into the trace");
         }
         // Keystrokes would show as keys sent, one by one.
