@@ -11,7 +11,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
-use crate::session::{Secrets, Session, SoftFailures};
+use crate::secrets::Secrets;
+use crate::session::{Session, SoftFailures};
 use crate::trace::{Trace, TraceMode};
 
 /// How many headless desktops run at once in one test process, unless

@@ -52,6 +52,7 @@ mod desktop;
 mod error;
 mod expect;
 mod locator;
+mod secrets;
 mod selector_text;
 mod session;
 mod trace;

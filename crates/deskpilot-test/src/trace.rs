@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use base64::Engine as _;
 
-use crate::session::Secrets;
+use crate::secrets::Secrets;
 use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::{Action, Engine, SnapshotRequest, present};
 use serde::Serialize;
