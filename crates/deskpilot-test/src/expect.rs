@@ -71,6 +71,9 @@ pub struct Expect {
 /// What one look decides.
 enum Look {
     Holds(bool),
+    /// No element to judge (a condition on one element, and none is visible): neither the
+    /// condition nor its negation holds yet.
+    NoElement,
     /// Several visible elements where one is meant.
     Ambiguous,
 }
@@ -265,7 +268,7 @@ impl Expect {
         self.until(what, |found| {
             let visible: Vec<&Match> = found.matches.iter().filter(|m| m.visible).collect();
             match visible.as_slice() {
-                [] => Look::Holds(false),
+                [] => Look::NoElement,
                 [one] => Look::Holds(holds(one)),
                 _ => Look::Ambiguous,
             }
@@ -316,7 +319,7 @@ impl Expect {
                         lines: seen(&found).trim_start().to_owned(),
                     });
                 }
-                Look::Holds(_) if Instant::now() >= deadline => {
+                Look::Holds(_) | Look::NoElement if Instant::now() >= deadline => {
                     return Err(TestError::NotActionable {
                         locator: self.locator.selector(),
                         wanted: wanted.to_owned(),
@@ -324,7 +327,7 @@ impl Expect {
                         seen: self.locator.session().seen(&found).await,
                     });
                 }
-                Look::Holds(_) => tokio::time::sleep(POLL).await,
+                Look::Holds(_) | Look::NoElement => tokio::time::sleep(POLL).await,
             }
         }
     }

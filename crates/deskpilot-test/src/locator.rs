@@ -42,6 +42,8 @@ struct Needs {
     editable: bool,
     /// The same bounds on two looks in a row (pointer input goes to where it is now).
     stable: bool,
+    /// Hidden matches count too (scrolling one into view is the point).
+    hidden_too: bool,
 }
 
 impl Locator {
@@ -57,7 +59,11 @@ impl Locator {
 
     fn with_last(mut self, criterion: String) -> Self {
         if let Some(last) = self.steps.last_mut() {
-            last.push_str(&criterion);
+            // A criterion after `last()` still narrows the step `last()` counts in.
+            match last.strip_suffix(LAST) {
+                Some(base) if criterion != LAST => *last = format!("{base}{criterion}{LAST}"),
+                _ => last.push_str(&criterion),
+            }
         }
         self
     }
@@ -185,7 +191,11 @@ impl Locator {
         let mut previous: Option<(String, Option<deskpilot_core::model::Rect>)> = None;
         loop {
             let found = self.find().await?;
-            let visible: Vec<&Match> = found.matches.iter().filter(|m| m.visible).collect();
+            let visible: Vec<&Match> = found
+                .matches
+                .iter()
+                .filter(|m| m.visible || needs.hidden_too)
+                .collect();
             if visible.len() > 1 {
                 return Err(TestError::Ambiguous {
                     locator: self.selector(),
@@ -288,6 +298,7 @@ impl Locator {
         enabled: true,
         editable: false,
         stable: false,
+        hidden_too: false,
     };
 
     /// For real pointer input: also where it was a moment ago.
@@ -295,6 +306,7 @@ impl Locator {
         enabled: true,
         editable: false,
         stable: true,
+        hidden_too: false,
     };
 
     /// Clicks the element: its own action first, else focus and Space, else a real click at
@@ -322,6 +334,7 @@ impl Locator {
             enabled: true,
             editable: true,
             stable: false,
+            hidden_too: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::plain(text)));
         self.act(needs, action).await
@@ -333,6 +346,7 @@ impl Locator {
             enabled: true,
             editable: true,
             stable: false,
+            hidden_too: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::new(text, true)));
         self.act(needs, action).await
@@ -409,12 +423,29 @@ impl Locator {
 
     /// Scrolls the element's containers until it is on screen (it need not be visible yet).
     pub async fn scroll_into_view(&self) -> Result<Acted> {
-        let needs = Needs::default();
+        let needs = Needs {
+            hidden_too: true,
+            ..Needs::default()
+        };
         self.act(needs, Action::ScrollIntoView).await
     }
 
     /// Drags the element onto `target` (real pointer input, in steps).
     pub async fn drag_to(&self, target: &Locator) -> Result<Acted> {
+        let step = self
+            .session
+            .step(|| format!("drag {} to {}", self.selector(), target.selector()))
+            .await;
+        let result = self.drag_untraced(target).await;
+        let outcome = match &result {
+            Ok(acted) => Ok(present::action(&acted.report)),
+            Err(e) => Err(e.to_string()),
+        };
+        self.session.step_done(step, outcome).await;
+        result
+    }
+
+    async fn drag_untraced(&self, target: &Locator) -> Result<Acted> {
         let from = self.actionable(Self::POINTABLE).await?;
         let to = target
             .actionable(Needs {
@@ -432,10 +463,15 @@ impl Locator {
             )
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
-        Ok(Acted {
+        let acted = Acted {
             report,
             locator: self.selector(),
-        })
+        };
+        if self.confirmed_only {
+            acted.expect_confirmed()
+        } else {
+            Ok(acted)
+        }
     }
 }
 

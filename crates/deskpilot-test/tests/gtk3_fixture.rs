@@ -66,6 +66,28 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
     expect(&list.get_by_role(Role::ListItem).first())
         .to_contain_text("Apple")
         .await?;
+    // A criterion after last() narrows what last() counts in.
+    expect(&list.get_by_role(Role::ListItem).last().name_contains("an"))
+        .to_contain_text("Banana")
+        .await?;
+    // An element scrolled out of view is found for scroll_into_view (hidden, as it is), and
+    // the engine asked: GTK 3 declines Component.ScrollTo, which the engine says.
+    let row = app.get_by_role(Role::Button).name("Row item 40");
+    expect(&row).to_be_hidden().await?;
+    match row.scroll_into_view().await {
+        Ok(_) => expect(&row).to_be_visible().await?,
+        Err(TestError::Engine { error, .. }) => {
+            assert!(error.message.contains("ScrollTo"), "{error:?}")
+        }
+        Err(other) => panic!("the hidden row was not even tried: {other:?}"),
+    }
+    // A condition on one element does not hold, negated or not, without an element.
+    let nothing = expect(&app.get_by_name("No such box"))
+        .not()
+        .timeout(Duration::from_millis(200))
+        .to_be_checked()
+        .await;
+    assert!(nothing.is_err(), "a negation held without an element");
     let fruits = "- listbox\n - listitem \"Apple\"\n - listitem \"Banana\"\n - listitem \"Cherry\"\n - listitem \"Date\"\n";
     expect(&list)
         .to_match_tree(fruits, TreeMatch::Strict)
