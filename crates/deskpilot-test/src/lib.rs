@@ -47,6 +47,7 @@
 
 #![warn(missing_docs)]
 
+mod actions;
 mod app;
 mod desktop;
 mod error;

@@ -4,11 +4,9 @@
 
 use std::time::Duration;
 
-use deskpilot_core::act::DragEnd;
 use deskpilot_core::model::{Interface, State};
 use deskpilot_core::{
-    Action, ActionReport, Chord, Effect, FindResult, InputText, Match, MouseButton, OnOff,
-    Selector, Target, ValueInput, present,
+    Action, ActionReport, Effect, FindResult, Match, Selector, Target, ValueInput, present,
 };
 use tokio::time::Instant;
 
@@ -28,22 +26,22 @@ const POLL: Duration = Duration::from_millis(50);
 /// the locator is used; every use searches afresh.
 #[derive(Clone)]
 pub struct Locator {
-    session: Arc<Session>,
+    pub(crate) session: Arc<Session>,
     /// Selector steps, joined by ` >> ` (each step searches within the previous one's matches).
     steps: Vec<String>,
     timeout: Duration,
-    confirmed_only: bool,
+    pub(crate) confirmed_only: bool,
 }
 
 /// What an element must be before an action is sent to it.
 #[derive(Clone, Copy, Default)]
-struct Needs {
-    enabled: bool,
-    editable: bool,
+pub(crate) struct Needs {
+    pub(crate) enabled: bool,
+    pub(crate) editable: bool,
     /// The same bounds on two looks in a row (pointer input goes to where it is now).
-    stable: bool,
+    pub(crate) stable: bool,
     /// Hidden matches count too (scrolling one into view is the point).
-    hidden_too: bool,
+    pub(crate) hidden_too: bool,
 }
 
 impl Locator {
@@ -185,7 +183,7 @@ impl Locator {
 
     /// Waits until exactly one visible element matches and meets `needs`; several visible
     /// matches fail at once (strict).
-    async fn actionable(&self, needs: Needs) -> Result<Match> {
+    pub(crate) async fn actionable(&self, needs: Needs) -> Result<Match> {
         let deadline = Instant::now() + self.timeout;
         // The element and its bounds on the previous look (for `stable`).
         let mut previous: Option<(String, Option<deskpilot_core::model::Rect>)> = None;
@@ -245,7 +243,7 @@ impl Locator {
         }
     }
 
-    async fn act(&self, needs: Needs, action: Action) -> Result<Acted> {
+    pub(crate) async fn act(&self, needs: Needs, action: Action) -> Result<Acted> {
         let step = self
             .session
             .step(|| format!("{} {}", crate::trace::describe(&action), self.selector()))
@@ -293,186 +291,6 @@ impl Locator {
             Ok(acted)
         }
     }
-
-    const ACTIONABLE: Needs = Needs {
-        enabled: true,
-        editable: false,
-        stable: false,
-        hidden_too: false,
-    };
-
-    /// For real pointer input: also where it was a moment ago.
-    const POINTABLE: Needs = Needs {
-        enabled: true,
-        editable: false,
-        stable: true,
-        hidden_too: false,
-    };
-
-    /// Clicks the element: its own action first, else focus and Space, else a real click at
-    /// its live bounds; the effect read back.
-    pub async fn click(&self) -> Result<Acted> {
-        let action = Action::Click {
-            button: MouseButton::Left,
-            double: false,
-        };
-        self.act(Self::ACTIONABLE, action).await
-    }
-
-    /// Double-clicks the element (real pointer input).
-    pub async fn dblclick(&self) -> Result<Acted> {
-        let action = Action::Click {
-            button: MouseButton::Left,
-            double: true,
-        };
-        self.act(Self::POINTABLE, action).await
-    }
-
-    /// Replaces the element's whole text with `text`, then reads it back.
-    pub async fn fill(&self, text: &str) -> Result<Acted> {
-        let needs = Needs {
-            enabled: true,
-            editable: true,
-            stable: false,
-            hidden_too: false,
-        };
-        let action = Action::SetValue(ValueInput::Text(InputText::plain(text)));
-        self.act(needs, action).await
-    }
-
-    /// Replaces the element's text with a secret: no result, error or trace shows it.
-    pub async fn fill_secret(&self, text: &str) -> Result<Acted> {
-        let needs = Needs {
-            enabled: true,
-            editable: true,
-            stable: false,
-            hidden_too: false,
-        };
-        let action = Action::SetValue(ValueInput::Text(InputText::new(text, true)));
-        self.act(needs, action).await
-    }
-
-    /// Sets a slider's or spin button's number.
-    pub async fn set_number(&self, value: f64) -> Result<Acted> {
-        let action = Action::SetValue(ValueInput::Number(value));
-        self.act(Self::ACTIONABLE, action).await
-    }
-
-    /// Types `text` as keystrokes into the element (focused first, at the end of its text).
-    pub async fn type_text(&self, text: &str) -> Result<Acted> {
-        let action = Action::TypeText(InputText::plain(text));
-        self.act(Self::ACTIONABLE, action).await
-    }
-
-    /// Types `text` as keystrokes, kept secret: no result, error or trace shows it or its keys.
-    pub async fn type_secret(&self, text: &str) -> Result<Acted> {
-        let action = Action::TypeText(InputText::new(text, true));
-        self.act(Self::ACTIONABLE, action).await
-    }
-
-    /// Presses a key or chord (`Enter`, `ctrl+a`) with the element focused.
-    pub async fn press(&self, key: &str) -> Result<Acted> {
-        let chord: Chord = key
-            .parse()
-            .map_err(|e: deskpilot_core::act::KeyError| TestError::Desktop(e.to_string()))?;
-        self.act(Self::ACTIONABLE, Action::PressKey(chord)).await
-    }
-
-    /// Checks the element; nothing is sent when it is checked already.
-    pub async fn check(&self) -> Result<Acted> {
-        let action = Action::Toggle {
-            ensure: Some(OnOff::On),
-        };
-        self.act(Self::ACTIONABLE, action).await
-    }
-
-    /// Unchecks the element; nothing is sent when it is unchecked already.
-    pub async fn uncheck(&self) -> Result<Acted> {
-        let action = Action::Toggle {
-            ensure: Some(OnOff::Off),
-        };
-        self.act(Self::ACTIONABLE, action).await
-    }
-
-    /// Selects the element (a list item, a row, a tab, a radio item).
-    pub async fn select(&self) -> Result<Acted> {
-        self.act(Self::ACTIONABLE, Action::Select).await
-    }
-
-    /// Selects the option named `name` among this element's items (a list, a combo box's
-    /// popup, a tab list).
-    pub async fn select_option(&self, name: &str) -> Result<Acted> {
-        let option = self.clone().locator(&format!("*[name={}]", quote(name)));
-        option.select().await
-    }
-
-    /// Expands the element (a tree item, an expander); nothing is sent when it is expanded.
-    pub async fn expand(&self) -> Result<Acted> {
-        self.act(Self::ACTIONABLE, Action::Expand).await
-    }
-
-    /// Collapses the element; nothing is sent when it is collapsed.
-    pub async fn collapse(&self) -> Result<Acted> {
-        self.act(Self::ACTIONABLE, Action::Collapse).await
-    }
-
-    /// Gives the element the keyboard focus.
-    pub async fn focus(&self) -> Result<Acted> {
-        self.act(Self::ACTIONABLE, Action::Focus).await
-    }
-
-    /// Scrolls the element's containers until it is on screen (it need not be visible yet).
-    pub async fn scroll_into_view(&self) -> Result<Acted> {
-        let needs = Needs {
-            hidden_too: true,
-            ..Needs::default()
-        };
-        self.act(needs, Action::ScrollIntoView).await
-    }
-
-    /// Drags the element onto `target` (real pointer input, in steps).
-    pub async fn drag_to(&self, target: &Locator) -> Result<Acted> {
-        let step = self
-            .session
-            .step(|| format!("drag {} to {}", self.selector(), target.selector()))
-            .await;
-        let result = self.drag_untraced(target).await;
-        let outcome = match &result {
-            Ok(acted) => Ok(present::action(&acted.report)),
-            Err(e) => Err(e.to_string()),
-        };
-        self.session.step_done(step, outcome).await;
-        result
-    }
-
-    async fn drag_untraced(&self, target: &Locator) -> Result<Acted> {
-        let from = self.actionable(Self::POINTABLE).await?;
-        let to = target
-            .actionable(Needs {
-                stable: true,
-                ..Needs::default()
-            })
-            .await?;
-        let report = self
-            .session
-            .engine
-            .drag(
-                self.session.id(),
-                &DragEnd::Element(Target::Ref(from.reference)),
-                &DragEnd::Element(Target::Ref(to.reference)),
-            )
-            .await
-            .map_err(|e| TestError::engine(self.selector(), e))?;
-        let acted = Acted {
-            report,
-            locator: self.selector(),
-        };
-        if self.confirmed_only {
-            acted.expect_confirmed()
-        } else {
-            Ok(acted)
-        }
-    }
 }
 
 impl std::fmt::Display for Locator {
@@ -486,7 +304,7 @@ impl std::fmt::Display for Locator {
 pub struct Acted {
     /// The engine's report: the route taken, the rungs skipped, the effect read back.
     pub report: ActionReport,
-    locator: String,
+    pub(crate) locator: String,
 }
 
 impl Acted {
