@@ -23,6 +23,7 @@ pub const LAUNCH_ENV: &[&str] = &[
     "TZ",
     "TMPDIR",
     "XAUTHORITY",
+    "WAYLAND_DISPLAY",
     "LC_*",
     "XDG_*",
     "GTK_*",
@@ -35,14 +36,19 @@ pub const LAUNCH_ENV: &[&str] = &[
     "DESKPILOT_*",
 ];
 
+/// Variables that never pass even where a prefix would let them: they switch accessibility
+/// off (`GTK_A11Y=none`, `NO_AT_BRIDGE=1`), which would leave deskpilot blind to the program.
+const NEVER: &[&str] = &["GTK_A11Y", "NO_AT_BRIDGE"];
+
 /// Whether `name` passes into a started program's environment.
 pub fn passes(name: &str) -> bool {
-    LAUNCH_ENV
-        .iter()
-        .any(|allowed| match allowed.strip_suffix('*') {
-            Some(prefix) => name.starts_with(prefix),
-            None => name == *allowed,
-        })
+    !NEVER.contains(&name)
+        && LAUNCH_ENV
+            .iter()
+            .any(|allowed| match allowed.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => name == *allowed,
+            })
 }
 
 pub struct ProcessLauncher {
@@ -177,6 +183,8 @@ mod tests {
             ("AWS_SECRET_ACCESS_KEY", "hunter2"),
             ("GITHUB_TOKEN", "ghp_x"),
             ("NO_AT_BRIDGE", "1"),
+            ("GTK_A11Y", "none"),
+            ("WAYLAND_DISPLAY", "wayland-0"),
             ("DISPLAY", ":99"),
         ]
         .map(|(k, v)| (k.to_owned(), v.to_owned()));
@@ -202,13 +210,20 @@ mod tests {
             "DISPLAY=:7",
             "DBUS_SESSION_BUS_ADDRESS=unix:path=/x",
             "GNOME_ACCESSIBILITY=1",
+            "WAYLAND_DISPLAY=wayland-0",
         ] {
             assert!(
                 env.lines().any(|l| l == present),
                 "{present} missing:\n{env}"
             );
         }
-        for absent in ["AWS_SECRET", "GITHUB_TOKEN", "NO_AT_BRIDGE", "DISPLAY=:99"] {
+        for absent in [
+            "AWS_SECRET",
+            "GITHUB_TOKEN",
+            "NO_AT_BRIDGE",
+            "GTK_A11Y",
+            "DISPLAY=:99",
+        ] {
             assert!(!env.contains(absent), "{absent} passed:\n{env}");
         }
         let _ = std::fs::remove_dir_all(&dir);

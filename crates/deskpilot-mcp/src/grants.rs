@@ -148,6 +148,43 @@ impl Grants {
         self
     }
 
+    /// Refused with `input_not_allowed` when sessions are limited to some apps: `what` reaches
+    /// beyond a session's windows (the whole screen, a bare screen point).
+    pub fn require_any_app(&self, what: &str) -> Result<(), Error> {
+        match &self.apps {
+            Some(apps) => Err(Error::new(
+                Code::InputNotAllowed,
+                format!(
+                    "{what} reaches beyond the apps this server may use ({})",
+                    apps.join(", ")
+                ),
+                "aim at an element of a session instead",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes `bytes` to a file `file_path` allowed, never through a link: the final name is
+    /// opened without following links, and a file with other hard links is refused.
+    pub fn write_file(&self, path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write as _;
+        use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
+        if let Ok(meta) = std::fs::symlink_metadata(path)
+            && (meta.file_type().is_symlink() || meta.nlink() > 1)
+        {
+            return Err(std::io::Error::other(
+                "the name is a link (symbolic or hard); links are not followed",
+            ));
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+            .open(path)?;
+        file.write_all(bytes)
+    }
+
     /// Refused with `input_not_allowed` unless sessions may be opened on the app `name`.
     pub fn may_connect(&self, name: &str) -> Result<(), Error> {
         match &self.apps {
@@ -242,6 +279,15 @@ mod tests {
         }
         std::os::unix::fs::symlink("/etc/hostname", inside.join("link.png")).unwrap();
         assert!(g.file_path("link.png").is_err());
+        // A hard link to a file outside is refused at write time, and the file kept.
+        std::fs::write(root.join("outside.png"), b"keep").unwrap();
+        std::fs::hard_link(root.join("outside.png"), inside.join("hard.png")).unwrap();
+        let hard = g.file_path("hard.png").unwrap();
+        assert!(g.write_file(&hard, b"PNG").is_err());
+        assert_eq!(std::fs::read(root.join("outside.png")).unwrap(), b"keep");
+        let fresh = g.file_path("fresh.png").unwrap();
+        g.write_file(&fresh, b"PNG").unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"PNG");
         let none = Grants::read_only().file_path("a.png").unwrap_err();
         assert!(none.message.contains("writes a file"), "{}", none.message);
         let _ = std::fs::remove_dir_all(&root);

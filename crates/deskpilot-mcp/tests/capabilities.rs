@@ -203,8 +203,32 @@ async fn sessions_open_only_on_the_apps_allowed() {
     let snapshot = call(&client, "snapshot", json!({"session": "s1"})).await;
     assert_eq!(code(&snapshot).as_deref(), Some("unknown_session"));
     client.cancel().await.unwrap();
-    let client = server_with(Grants::read_only().only_apps(vec!["editor".into()])).await;
+    let grants = Grants::parse(&["input".into()], None).unwrap();
+    let client = server_with(grants.only_apps(vec!["editor".into()])).await;
     let allowed = call(&client, "connect", json!({"app": "Editor"})).await;
     assert_eq!(code(&allowed), None, "{allowed:?}");
+    // Nothing beyond the session's windows: not the whole screen, not a bare point.
+    let screen = call(
+        &client,
+        "screenshot",
+        json!({"session": "s1", "screen": true}),
+    )
+    .await;
+    assert_eq!(
+        code(&screen).as_deref(),
+        Some("input_not_allowed"),
+        "{screen:?}"
+    );
+    let drag = call(
+        &client,
+        "drag",
+        json!({"session": "s1", "from": "button", "to": {"x": 5, "y": 5}}),
+    )
+    .await;
+    assert_eq!(
+        code(&drag).as_deref(),
+        Some("input_not_allowed"),
+        "{drag:?}"
+    );
     client.cancel().await.unwrap();
 }

@@ -11,7 +11,8 @@ use crate::app::{AppInfo, WindowInfo};
 use crate::error::{Code, Error, Result};
 use crate::model::{ElementId, Node, Rect};
 
-/// Open cursors kept per session; the oldest go when a session holds more.
+/// Open cursors kept per session; when a session has this many, all are dropped before the
+/// next is kept.
 const MAX_CURSORS: usize = 16;
 
 /// One subtree a later page of a snapshot reads: `root`, which belongs under `parent`.

@@ -30,6 +30,10 @@ impl DeskpilotServer {
                 .as_deref()
                 .map(|p| self.grants().file_path(p))
                 .transpose()?;
+            if a.screen == Some(true) {
+                self.grants()
+                    .require_any_app("a screenshot of the whole screen")?;
+            }
             let region = match (&a.target, a.screen.unwrap_or(false)) {
                 (Some(_), true) => {
                     return Err(invalid_arguments("give target or screen, not both"));
@@ -55,7 +59,7 @@ impl DeskpilotServer {
             };
             match (file, &a.path) {
                 (Some(file), Some(path)) => {
-                    std::fs::write(&file, &shot.png).map_err(|e| {
+                    self.grants().write_file(&file, &shot.png).map_err(|e| {
                         Error::new(
                             Code::InvalidArguments,
                             format!("cannot write {path}: {e}"),

@@ -125,7 +125,11 @@ impl DeskpilotServer {
             let end = |e: DragEndArg| -> Result<DragEnd, Error> {
                 Ok(match e {
                     DragEndArg::Target(t) => DragEnd::Element(args::target(&t)?),
-                    DragEndArg::Point { x, y } => DragEnd::Point { x, y },
+                    DragEndArg::Point { x, y } => {
+                        self.grants()
+                            .require_any_app("a drag to a bare screen point")?;
+                        DragEnd::Point { x, y }
+                    }
                 })
             };
             let (from, to) = (end(a.from)?, end(a.to)?);
