@@ -146,17 +146,11 @@ impl Locator {
 
     /// Drags the element onto `target` (real pointer input, in steps).
     pub async fn drag_to(&self, target: &Locator) -> Result<Acted> {
-        let step = self
-            .session
-            .step(|| format!("drag {} to {}", self.selector(), target.selector()))
-            .await;
-        let result = self.drag_untraced(target).await;
-        let outcome = match &result {
-            Ok(acted) => Ok(present::action(&acted.report)),
-            Err(e) => Err(e.to_string()),
-        };
-        self.session.step_done(step, outcome).await;
-        result
+        let title = || format!("drag {} to {}", self.selector(), target.selector());
+        let body = self.drag_untraced(target);
+        self.session
+            .traced(title, body, |acted| present::action(&acted.report))
+            .await
     }
 
     async fn drag_untraced(&self, target: &Locator) -> Result<Acted> {
@@ -177,14 +171,6 @@ impl Locator {
             )
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
-        let acted = Acted {
-            report,
-            locator: self.selector(),
-        };
-        if self.confirmed_only {
-            acted.expect_confirmed()
-        } else {
-            Ok(acted)
-        }
+        self.acted(report)
     }
 }

@@ -81,21 +81,14 @@ impl App {
     }
 
     async fn on_window(&self, action: Action, what: &str) -> Result<ActionReport> {
-        let step = self
-            .inner
-            .step(|| format!("{} in {}", crate::trace::describe(&action), self.name()))
-            .await;
-        let result = self
-            .engine()
-            .act_on_window(self.session(), &action)
-            .await
-            .map_err(|e| TestError::engine(format!("{} ({what})", self.name()), e));
-        let outcome = match &result {
-            Ok(report) => Ok(present::action(report)),
-            Err(e) => Err(e.to_string()),
+        let title = || format!("{} in {}", crate::trace::describe(&action), self.name());
+        let body = async {
+            self.engine()
+                .act_on_window(self.session(), &action)
+                .await
+                .map_err(|e| TestError::engine(format!("{} ({what})", self.name()), e))
         };
-        self.inner.step_done(step, outcome).await;
-        result
+        self.inner.traced(title, body, present::action).await
     }
 
     /// The app's active window as the compact tree a model reads (the others folded).

@@ -180,15 +180,9 @@ impl Expect {
     pub async fn to_match_tree(self, expected: &str, mode: TreeMatch) -> Result<()> {
         let session = self.locator.session();
         let wanted = format!("{mode:?} match of the tree");
-        let step = session
-            .step(|| format!("expect {} to match a tree", self.locator.selector()))
-            .await;
-        let result = self.tree_until(expected, mode, &wanted).await;
-        let outcome = match &result {
-            Ok(()) => Ok("met".to_owned()),
-            Err(e) => Err(e.to_string()),
-        };
-        session.step_done(step, outcome).await;
+        let title = || format!("expect {} to match a tree", self.locator.selector());
+        let body = self.tree_until(expected, mode, &wanted);
+        let result = session.traced(title, body, |()| "met".to_owned()).await;
         self.softened(result)
     }
 
@@ -283,15 +277,9 @@ impl Expect {
             what.to_owned()
         };
         let session = self.locator.session();
-        let step = session
-            .step(|| format!("expect {} to be {wanted}", self.locator.selector()))
-            .await;
-        let result = self.look_until(&wanted, look).await;
-        let outcome = match &result {
-            Ok(()) => Ok("met".to_owned()),
-            Err(e) => Err(e.to_string()),
-        };
-        session.step_done(step, outcome).await;
+        let title = || format!("expect {} to be {wanted}", self.locator.selector());
+        let body = self.look_until(&wanted, look);
+        let result = session.traced(title, body, |()| "met".to_owned()).await;
         self.softened(result)
     }
 

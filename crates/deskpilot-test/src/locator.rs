@@ -244,22 +244,30 @@ impl Locator {
     }
 
     pub(crate) async fn act(&self, needs: Needs, action: Action) -> Result<Acted> {
-        let step = self
-            .session
-            .step(|| format!("{} {}", crate::trace::describe(&action), self.selector()))
-            .await;
-        let result = self.act_untraced(needs, action).await;
-        let outcome = match &result {
-            Ok(acted) => Ok(present::action(&acted.report)),
-            Err(e) => Err(e.to_string()),
-        };
-        self.session.step_done(step, outcome).await;
-        result
+        let title = || format!("{} {}", crate::trace::describe(&action), self.selector());
+        let body = self.act_untraced(needs, &action);
+        self.session
+            .traced(title, body, |acted| present::action(&acted.report))
+            .await
     }
 
-    async fn act_untraced(&self, needs: Needs, action: Action) -> Result<Acted> {
+    /// An action's report as the locator's result: a failure when it must be confirmed and
+    /// is not.
+    pub(crate) fn acted(&self, report: ActionReport) -> Result<Acted> {
+        let acted = Acted {
+            report,
+            locator: self.selector(),
+        };
+        if self.confirmed_only {
+            acted.expect_confirmed()
+        } else {
+            Ok(acted)
+        }
+    }
+
+    async fn act_untraced(&self, needs: Needs, action: &Action) -> Result<Acted> {
         let element = self.actionable(needs).await?;
-        let secret = match &action {
+        let secret = match action {
             Action::TypeText(text) | Action::SetValue(ValueInput::Text(text)) => {
                 text.is_secret().then(|| text.expose().to_owned())
             }
@@ -277,19 +285,11 @@ impl Locator {
             .act(
                 self.session.id(),
                 &Target::Ref(element.reference.clone()),
-                &action,
+                action,
             )
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
-        let acted = Acted {
-            report,
-            locator: self.selector(),
-        };
-        if self.confirmed_only {
-            acted.expect_confirmed()
-        } else {
-            Ok(acted)
-        }
+        self.acted(report)
     }
 }
 

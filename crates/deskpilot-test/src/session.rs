@@ -1,12 +1,14 @@
 //! What an app handle and its locators share: the engine and the session on the app.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use deskpilot_core::{Engine, SessionInfo};
 
+use crate::error::Result;
 use crate::secrets::Secrets;
-use crate::trace::{Started, Trace};
+use crate::trace::Trace;
 
 /// The engine's session on one app, with the default timeout of waits on it and the test's
 /// trace.
@@ -31,19 +33,30 @@ impl Session {
         &self.info.id
     }
 
-    /// Starts a traced step (the app captured before it), when the test is traced.
-    pub(crate) async fn step(&self, title: impl FnOnce() -> String) -> Option<Started> {
-        match &self.trace {
-            Some(trace) => {
-                let title = self.secrets.redact(&title());
-                Some(
-                    trace
-                        .start(title, &self.engine, self.id(), &self.secrets)
-                        .await,
-                )
-            }
-            None => None,
-        }
+    /// Runs `body` as one step of the test's trace (when traced): the app captured before and
+    /// after, the outcome as `summary` words it (or the failure), secrets redacted.
+    pub(crate) async fn traced<T>(
+        &self,
+        title: impl FnOnce() -> String,
+        body: impl Future<Output = Result<T>>,
+        summary: impl FnOnce(&T) -> String,
+    ) -> Result<T> {
+        let Some(trace) = &self.trace else {
+            return body.await;
+        };
+        let title = self.secrets.redact(&title());
+        let started = trace
+            .start(title, &self.engine, self.id(), &self.secrets)
+            .await;
+        let result = body.await;
+        let outcome = match &result {
+            Ok(value) => Ok(self.secrets.redact(&summary(value))),
+            Err(e) => Err(self.secrets.redact(&e.to_string())),
+        };
+        trace
+            .finish_step(started, outcome, &self.engine, self.id(), &self.secrets)
+            .await;
+        result
     }
 
     /// What a failed wait saw: the matches, or when nothing matched, the app's active window
@@ -76,21 +89,6 @@ impl Session {
     /// Keeps a soft expectation's failure for the end of the test.
     pub(crate) fn soft_failure(&self, failure: String) {
         self.soft.lock().expect("soft failures").push(failure);
-    }
-
-    /// Ends a traced step with its outcome (the app captured after it).
-    pub(crate) async fn step_done(
-        &self,
-        started: Option<Started>,
-        outcome: Result<String, String>,
-    ) {
-        if let (Some(trace), Some(started)) = (&self.trace, started) {
-            let redact = |text: String| self.secrets.redact(&text);
-            let outcome = outcome.map(redact).map_err(redact);
-            trace
-                .finish_step(started, outcome, &self.engine, self.id(), &self.secrets)
-                .await;
-        }
     }
 }
 
