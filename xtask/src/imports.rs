@@ -63,7 +63,7 @@ fn paths_in(module: &[String], is_dir_module: bool, text: &str) -> Vec<Vec<Strin
             Some(_) if boundary => {
                 let len = path_len(rest);
                 for path in expand(&rest[..len]) {
-                    if let Some(absolute) = absolute(module, is_dir_module, &path) {
+                    if let Some(absolute) = absolute(module, &path) {
                         out.push(absolute);
                     }
                 }
@@ -159,10 +159,9 @@ fn segments(path: &str) -> Vec<String> {
         .collect()
 }
 
-fn absolute(module: &[String], is_dir_module: bool, path: &[String]) -> Option<Vec<String>> {
+fn absolute(module: &[String], path: &[String]) -> Option<Vec<String>> {
     // Where `self` is: a file module's own path; `super` is one up.
     let mut base: Vec<String> = module.to_vec();
-    let _ = is_dir_module;
     let mut rest = path;
     match rest.first().map(String::as_str) {
         Some("crate") => {
@@ -207,6 +206,34 @@ impl Crate {
     }
 }
 
+/// A crate root or a directory module: where re-exports gather a module's items.
+fn is_facade(file: &Path) -> bool {
+    file.file_name()
+        .is_some_and(|n| n == "mod.rs" || n == "lib.rs" || n == "main.rs")
+}
+
+/// What a facade re-exports: each name, and the absolute path it stands for.
+fn reexports(module: &[String], text: &str) -> HashMap<String, Vec<String>> {
+    let mut names = HashMap::new();
+    let code = code_only(text);
+    for (start, end) in pub_uses(&code) {
+        let path: String = code[start + "pub use ".len()..end - 1]
+            .split_whitespace()
+            .collect();
+        let relative = if path.starts_with("crate::") || path.starts_with("super::") {
+            path
+        } else {
+            format!("self::{path}")
+        };
+        for full in expand(&relative) {
+            if let (Some(abs), Some(name)) = (absolute(module, &full), full.last().cloned()) {
+                names.insert(name, abs);
+            }
+        }
+    }
+    names
+}
+
 /// Cycles between a crate's files, each as a list of files.
 pub fn cycles(src: &Path, files: &[(PathBuf, String)]) -> Vec<Vec<String>> {
     let mut krate = Crate {
@@ -218,30 +245,10 @@ pub fn cycles(src: &Path, files: &[(PathBuf, String)]) -> Vec<Vec<String>> {
             continue;
         }
         let module = module_of(src, file);
-        let dir_module = file
-            .file_name()
-            .is_some_and(|n| n == "mod.rs" || n == "lib.rs" || n == "main.rs");
-        if dir_module {
-            let mut names = HashMap::new();
-            let code = code_only(text);
-            for (start, end) in pub_uses(&code) {
-                let path: String = code[start + "pub use ".len()..end - 1]
-                    .split_whitespace()
-                    .collect();
-                let relative = if path.starts_with("crate::") || path.starts_with("super::") {
-                    path
-                } else {
-                    format!("self::{path}")
-                };
-                for full in expand(&relative) {
-                    if let (Some(abs), Some(name)) =
-                        (absolute(&module, true, &full), full.last().cloned())
-                    {
-                        names.insert(name, abs);
-                    }
-                }
-            }
-            krate.reexports.insert(module.clone(), names);
+        if is_facade(file) {
+            krate
+                .reexports
+                .insert(module.clone(), reexports(&module, text));
         }
         krate.files.insert(module, file.clone());
     }
@@ -251,11 +258,8 @@ pub fn cycles(src: &Path, files: &[(PathBuf, String)]) -> Vec<Vec<String>> {
             continue;
         }
         let module = module_of(src, file);
-        let dir_module = file
-            .file_name()
-            .is_some_and(|n| n == "mod.rs" || n == "lib.rs" || n == "main.rs");
         let targets = edges.entry(module.clone()).or_default();
-        for path in paths_in(&module, dir_module, text) {
+        for path in paths_in(&module, is_facade(file), text) {
             if let Some(to) = krate.resolve(&path, 0)
                 && to != module
                 // A module's own ancestors are where it is declared, not what it uses.
