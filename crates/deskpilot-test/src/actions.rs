@@ -4,14 +4,14 @@ use deskpilot_core::act::DragEnd;
 use deskpilot_core::{Action, Chord, InputText, MouseButton, OnOff, Target, ValueInput, present};
 
 use crate::error::{Result, TestError};
-use crate::locator::{Acted, Locator, Needs};
+use crate::locator::{Acted, Locator, Needs, Still};
 use crate::selector_text::quote;
 
 impl Locator {
     const ACTIONABLE: Needs = Needs {
         enabled: true,
         editable: false,
-        stable: false,
+        still: Still::Never,
         hidden_too: false,
     };
 
@@ -19,18 +19,22 @@ impl Locator {
     const POINTABLE: Needs = Needs {
         enabled: true,
         editable: false,
-        stable: true,
+        still: Still::Always,
         hidden_too: false,
     };
 
     /// Clicks the element: its own action first, else focus and Space, else a real click at
-    /// its live bounds; the effect read back.
+    /// its live bounds (then only once they held still); the effect read back.
     pub async fn click(&self) -> Result<Acted> {
         let action = Action::Click {
             button: MouseButton::Left,
             double: false,
         };
-        self.act(Self::ACTIONABLE, action).await
+        let needs = Needs {
+            still: Still::IfPointed,
+            ..Self::ACTIONABLE
+        };
+        self.act(needs, action).await
     }
 
     /// Double-clicks the element (real pointer input).
@@ -47,7 +51,7 @@ impl Locator {
         let needs = Needs {
             enabled: true,
             editable: true,
-            stable: false,
+            still: Still::Never,
             hidden_too: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::plain(text)));
@@ -59,7 +63,7 @@ impl Locator {
         let needs = Needs {
             enabled: true,
             editable: true,
-            stable: false,
+            still: Still::Never,
             hidden_too: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::new(text, true)));
@@ -157,7 +161,7 @@ impl Locator {
         let from = self.actionable(Self::POINTABLE).await?;
         let to = target
             .actionable(Needs {
-                stable: true,
+                still: Still::Always,
                 ..Needs::default()
             })
             .await?;

@@ -7,32 +7,13 @@ use std::time::Duration;
 use deskpilot_core::{ConnectTarget, Engine};
 use deskpilot_linux::headless::HeadlessDesktop;
 use deskpilot_linux::{LinuxOptions, linux_engine};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
 use crate::secrets::Secrets;
 use crate::session::{Session, SoftFailures};
+use crate::slots::{Slot, Slots};
 use crate::trace::{Trace, TraceMode};
-
-/// How many headless desktops run at once in one test process, unless
-/// `DESKPILOT_TEST_DESKTOPS` says otherwise (each costs an X server, a D-Bus daemon and its
-/// apps; two cores here).
-const DEFAULT_DESKTOPS: usize = 2;
-
-fn desktops() -> Arc<Semaphore> {
-    static SLOTS: std::sync::OnceLock<Arc<Semaphore>> = std::sync::OnceLock::new();
-    SLOTS
-        .get_or_init(|| {
-            let n = std::env::var("DESKPILOT_TEST_DESKTOPS")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .filter(|n| *n > 0)
-                .unwrap_or(DEFAULT_DESKTOPS);
-            Arc::new(Semaphore::new(n))
-        })
-        .clone()
-}
 
 /// A desktop with deskpilot's engine on it.
 pub struct Desktop {
@@ -42,7 +23,7 @@ pub struct Desktop {
     /// The private desktop, when this one is headless (dropped last: its teardown stops every
     /// process started on it).
     headless: Option<HeadlessDesktop>,
-    _slot: Option<OwnedSemaphorePermit>,
+    _slot: Option<Slot>,
     /// How long locators and expectations wait by default.
     timeout: Duration,
     /// Soft expectations that failed; the test fails with them when the desktop goes away.
@@ -55,7 +36,8 @@ pub struct Desktop {
 
 impl Desktop {
     /// A private headless desktop (Xvfb, its own D-Bus session and accessibility bus, a window
-    /// manager) for this test alone; at most `DESKPILOT_TEST_DESKTOPS` (default 2) run at once.
+    /// manager) for this test alone; at most `DESKPILOT_TEST_DESKTOPS` (default 2) run at once
+    /// for this user, under `cargo test` or `cargo nextest` alike (a lock file per slot).
     ///
     /// ```no_run
     /// # async fn demo() -> deskpilot_test::Result<()> {
@@ -64,10 +46,7 @@ impl Desktop {
     /// # Ok(()) }
     /// ```
     pub async fn headless() -> Result<Desktop> {
-        let slot = desktops()
-            .acquire_owned()
-            .await
-            .map_err(|e| TestError::Desktop(e.to_string()))?;
+        let slot = Slots::for_user().acquire().await?;
         let headless = tokio::task::spawn_blocking(HeadlessDesktop::start)
             .await
             .map_err(|e| TestError::Desktop(e.to_string()))?
@@ -84,7 +63,7 @@ impl Desktop {
     async fn on(
         options: LinuxOptions,
         headless: Option<HeadlessDesktop>,
-        slot: Option<OwnedSemaphorePermit>,
+        slot: Option<Slot>,
     ) -> Result<Desktop> {
         let engine = linux_engine(options)
             .await

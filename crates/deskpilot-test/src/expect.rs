@@ -155,6 +155,14 @@ impl Expect {
         .await
     }
 
+    /// The element's text is exactly `text`: the text it holds (a text box's, a label's), or
+    /// its name when it holds none (a button's label). Use `to_contain_text` for a part.
+    pub async fn to_have_text(self, text: &str) -> Result<()> {
+        let what = format!("reading {text:?}");
+        let text = text.to_owned();
+        self.one(&what, move |m| text_of(m) == text).await
+    }
+
     /// The element's name or value contains `text`.
     pub async fn to_contain_text(self, text: &str) -> Result<()> {
         let what = format!("containing {text:?}");
@@ -318,6 +326,14 @@ impl Expect {
                 Look::Holds(_) | Look::NoElement => tokio::time::sleep(POLL).await,
             }
         }
+    }
+}
+
+/// What an element reads as: the text it holds, else its name.
+fn text_of(m: &Match) -> String {
+    match &m.node.value {
+        Some(NodeValue::Text { text }) => text.clone(),
+        _ => m.name.clone(),
     }
 }
 

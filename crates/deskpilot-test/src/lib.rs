@@ -56,6 +56,7 @@ mod locator;
 mod secrets;
 mod selector_text;
 mod session;
+mod slots;
 mod trace;
 mod tree;
 

@@ -33,13 +33,40 @@ pub struct Locator {
     pub(crate) confirmed_only: bool,
 }
 
+/// When an action waits for the element's bounds to hold still.
+#[derive(Clone, Copy, Default, PartialEq)]
+pub(crate) enum Still {
+    /// Never: the action goes through the element's own semantics.
+    #[default]
+    Never,
+    /// Always: the action is real pointer input.
+    Always,
+    /// When the element has neither an action of its own nor a keyboard focus to take
+    /// (then a click falls to the pointer).
+    IfPointed,
+}
+
+impl Still {
+    /// Whether `node`'s bounds must hold still before the action.
+    pub(crate) fn applies_to(self, node: &deskpilot_core::model::Node) -> bool {
+        match self {
+            Still::Never => false,
+            Still::Always => true,
+            Still::IfPointed => {
+                !node.interfaces.contains(Interface::Action) && !node.states.is(State::Focusable)
+            }
+        }
+    }
+}
+
 /// What an element must be before an action is sent to it.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Needs {
     pub(crate) enabled: bool,
     pub(crate) editable: bool,
-    /// The same bounds on two looks in a row (pointer input goes to where it is now).
-    pub(crate) stable: bool,
+    /// When the bounds must be the same on two looks in a row (pointer input goes to where
+    /// the element is now).
+    pub(crate) still: Still,
     /// Hidden matches count too (scrolling one into view is the point).
     pub(crate) hidden_too: bool,
 }
@@ -212,7 +239,7 @@ impl Locator {
                     || m.node.interfaces.contains(Interface::EditableText);
                 let editable = !needs.editable || (takes_text && !states.is(State::ReadOnly));
                 let placed = m.node.bounds.is_some_and(|b| !b.is_empty());
-                let stable = !needs.stable
+                let stable = !needs.still.applies_to(&m.node)
                     || (placed && previous == Some((m.reference.clone(), m.node.bounds)));
                 enabled && editable && stable
             });
@@ -229,8 +256,12 @@ impl Locator {
                     _ => "visible",
                 }
                 .to_owned();
-                if needs.stable {
-                    wanted.push_str(", with bounds that hold still");
+                let pointed = match visible.first() {
+                    Some(m) => needs.still.applies_to(&m.node),
+                    None => needs.still == Still::Always,
+                };
+                if pointed {
+                    wanted.push_str(", with bounds that hold still (for pointer input)");
                 }
                 return Err(TestError::NotActionable {
                     locator: self.selector(),
@@ -290,6 +321,29 @@ impl Locator {
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
         self.acted(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Still;
+    use deskpilot_core::model::{ElementId, Interface, Node, Role, State};
+
+    /// A click waits for still bounds only where it would fall to the pointer: no action of
+    /// the element's own, no focus to take.
+    #[test]
+    fn a_click_waits_for_still_bounds_only_when_pointed() {
+        let id = || ElementId::new(":1.1", "/o/1");
+        let bare = Node::new(id(), Role::Label);
+        let mut pressable = Node::new(id(), Role::Button);
+        pressable.interfaces.insert(Interface::Action);
+        let mut focusable = Node::new(id(), Role::Unknown);
+        focusable.states.set(State::Focusable, true);
+        assert!(Still::IfPointed.applies_to(&bare));
+        assert!(!Still::IfPointed.applies_to(&pressable));
+        assert!(!Still::IfPointed.applies_to(&focusable));
+        assert!(Still::Always.applies_to(&pressable));
+        assert!(!Still::Never.applies_to(&bare));
     }
 }
 

@@ -44,6 +44,14 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
     wait("name", "text", json!("Ada Lovelace"));
     expect(&name).to_have_value("Ada Lovelace").await?;
     expect(&name).not().to_have_value("Grace").await?;
+    // to_have_text is the whole text (a part is to_contain_text's); a button reads as its name.
+    expect(&name).to_have_text("Ada Lovelace").await?;
+    expect(&name)
+        .not()
+        .timeout(Duration::from_millis(200))
+        .to_have_text("Ada")
+        .await?;
+    expect(&count).to_have_text("Count").await?;
 
     // A drag is real pointer input: the volume slider's knob dragged onto the fruit list to
     // its right leaves the slider at its top.

@@ -1,0 +1,103 @@
+//! At most `DESKPILOT_TEST_DESKTOPS` (default 2) headless desktops at once for this user on
+//! this machine, whatever runs the tests: `cargo test` runs a file's tests on threads of one
+//! process, `cargo nextest` each test in a process of its own. One lock file per slot; a
+//! desktop holds one (an advisory `flock`, released by the kernel when the process ends, even
+//! by a crash).
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::error::{Result, TestError};
+
+/// How many desktops run at once unless `DESKPILOT_TEST_DESKTOPS` says otherwise (each costs
+/// an X server, a D-Bus daemon and its apps; two cores here).
+const DEFAULT_DESKTOPS: usize = 2;
+
+/// A held slot; dropping it lets the next desktop start.
+pub(crate) struct Slot {
+    _file: File,
+}
+
+/// Where the slots are and how many.
+pub(crate) struct Slots {
+    dir: PathBuf,
+    count: usize,
+}
+
+impl Slots {
+    /// This user's slots (`DESKPILOT_TEST_DESKTOPS` of them).
+    pub(crate) fn for_user() -> Slots {
+        let count = std::env::var("DESKPILOT_TEST_DESKTOPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(DEFAULT_DESKTOPS);
+        let uid = std::fs::metadata("/proc/self").map_or(0, |m| m.uid());
+        let dir = std::env::temp_dir().join(format!("deskpilot-test-slots-{uid}"));
+        Slots { dir, count }
+    }
+
+    fn open(&self, i: usize) -> Result<File> {
+        let path = self.dir.join(format!("slot-{i}.lock"));
+        std::fs::create_dir_all(&self.dir)
+            .and_then(|()| {
+                OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(&path)
+            })
+            .map_err(|e| TestError::Desktop(format!("{}: {e}", path.display())))
+    }
+
+    /// Takes a free slot, or waits for one.
+    pub(crate) async fn acquire(&self) -> Result<Slot> {
+        for i in 0..self.count {
+            let file = self.open(i)?;
+            match file.try_lock() {
+                Ok(()) => return Ok(Slot { _file: file }),
+                Err(TryLockError::WouldBlock) => continue,
+                Err(TryLockError::Error(e)) => return Err(TestError::Desktop(e.to_string())),
+            }
+        }
+        // All taken: wait for one, chosen so that waiters spread over the slots.
+        static WAITERS: AtomicUsize = AtomicUsize::new(0);
+        let turn = WAITERS.fetch_add(1, Ordering::Relaxed);
+        let file = self.open((std::process::id() as usize + turn) % self.count)?;
+        tokio::task::spawn_blocking(move || file.lock().map(|()| Slot { _file: file }))
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?
+            .map_err(|e| TestError::Desktop(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Slots are exclusive across open files (as across processes): with every slot held, a
+    /// third acquire waits until one is dropped.
+    #[tokio::test]
+    async fn a_slot_is_held_until_dropped() {
+        let dir = std::env::temp_dir().join(format!("slots-test-{}", std::process::id()));
+        let slots = std::sync::Arc::new(Slots { dir, count: 2 });
+        let first = slots.acquire().await.unwrap();
+        let _second = slots.acquire().await.unwrap();
+        let waiting = slots.clone();
+        let mut third = tokio::spawn(async move { waiting.acquire().await });
+        let waited = tokio::time::timeout(std::time::Duration::from_millis(300), &mut third).await;
+        assert!(
+            waited.is_err(),
+            "a third slot was given while two were held"
+        );
+        drop(first);
+        let third = tokio::time::timeout(std::time::Duration::from_secs(10), third).await;
+        assert!(
+            matches!(third, Ok(Ok(Ok(_)))),
+            "no slot after one was freed"
+        );
+        let _ = std::fs::remove_dir_all(&slots.dir);
+    }
+}
