@@ -12,6 +12,16 @@ use crate::selector_text::quote;
 use crate::session::Session;
 
 /// An app on the desktop (all its windows, dialogs included). Cheap to clone.
+///
+/// ```no_run
+/// # async fn demo() -> deskpilot_test::Result<()> {
+/// use deskpilot_test::{Desktop, Role, expect};
+/// let desktop = Desktop::headless().await?;
+/// let app = desktop.launch(["mousepad"]).await?;
+/// app.press("ctrl+s").await?; // the Save As dialog is one of its windows too
+/// expect(&app.get_by_role(Role::Button).name("Cancel")).to_be_visible().await?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct App {
     inner: Arc<Session>,
@@ -27,46 +37,102 @@ impl App {
     }
 
     /// The engine's session on this app.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Desktop}; fn demo(desktop: Desktop, app: App) {
+    /// let info = desktop.engine().session(app.session()).expect("the session is open");
+    /// assert_eq!(info.app.name, app.name());
+    /// # }
+    /// ```
     pub fn session(&self) -> &str {
         &self.inner.info.id
     }
 
     /// The app's name on the accessibility bus.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Desktop, Result}; async fn demo(desktop: Desktop, app: App) -> Result<()> {
+    /// let again = desktop.attach(app.name()).await?; // the same app, by its bus name
+    /// # Ok(()) }
+    /// ```
     pub fn name(&self) -> &str {
         &self.inner.info.app.name
     }
 
     /// The app's process id, when the bus knows it.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::App; fn demo(app: App) {
+    /// let pid = app.pid().expect("the bus knows the pid");
+    /// assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+    /// # }
+    /// ```
     pub fn pid(&self) -> Option<u32> {
         self.inner.info.app.pid
     }
 
     /// Elements of a role: `app.get_by_role(Role::Button).name("Save")`.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::MenuItem).name("Quit").click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn get_by_role(&self, role: Role) -> Locator {
         Locator::new(self.inner.clone(), role.name().to_owned())
     }
 
     /// Elements named exactly `name`, whatever their role.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_name("Save").click().await?; // a button, a menu item: whichever is visible
+    /// # Ok(()) }
+    /// ```
     pub fn get_by_name(&self, name: &str) -> Locator {
         Locator::new(self.inner.clone(), format!("*[name={}]", quote(name)))
     }
 
     /// Elements whose name contains `text` (any case): a label's, a button's, a cell's text.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_text("42")).to_be_visible().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn get_by_text(&self, text: &str) -> Locator {
         Locator::new(self.inner.clone(), format!("*[name*={}]", quote(text)))
     }
 
     /// The element with this accessible id (where the toolkit sets ids).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_id("save-button").click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn get_by_id(&self, id: &str) -> Locator {
         Locator::new(self.inner.clone(), format!("*[id={}]", quote(id)))
     }
 
     /// Elements a selector matches (the grammar of `docs/selectors.md`).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.locator(r#"dialog[name="Save As"] >> button[name="Save"]"#).click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn locator(&self, selector: &str) -> Locator {
         Locator::new(self.inner.clone(), selector.to_owned())
     }
 
     /// Presses a key or chord (`Enter`, `ctrl+s`) in the app's active window.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.press("ctrl+s").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn press(&self, key: &str) -> Result<ActionReport> {
         let chord: Chord = key
             .parse()
@@ -75,6 +141,13 @@ impl App {
     }
 
     /// Types text into whatever has the focus in the app's active window.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::TextBox).focus().await?;
+    /// app.type_text("Dear diary,").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn type_text(&self, text: &str) -> Result<ActionReport> {
         let action = Action::TypeText(InputText::plain(text));
         self.on_window(action, "typing").await
@@ -92,6 +165,12 @@ impl App {
     }
 
     /// The app's active window as the compact tree a model reads (the others folded).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// println!("{}", app.snapshot().await?); // `- button "Save" [ref=e5]`, one line each
+    /// # Ok(()) }
+    /// ```
     pub async fn snapshot(&self) -> Result<String> {
         let snapshot = self
             .engine()

@@ -16,6 +16,14 @@ use crate::slots::{Slot, Slots};
 use crate::trace::{Trace, TraceMode};
 
 /// A desktop with deskpilot's engine on it.
+///
+/// ```no_run
+/// # async fn demo() -> deskpilot_test::Result<()> {
+/// let desktop = deskpilot_test::Desktop::for_test().await?;
+/// let calc = desktop.launch(["gnome-calculator"]).await?;
+/// drop(desktop); // the desktop and gnome-calculator are stopped
+/// # Ok(()) }
+/// ```
 pub struct Desktop {
     /// This test's trace (`DESKPILOT_TRACE`), written when the desktop goes away.
     trace: Option<Arc<Trace>>,
@@ -100,6 +108,13 @@ impl Desktop {
 
     /// The desktop this process runs on (`DBUS_SESSION_BUS_ADDRESS`, `DISPLAY`): for watching
     /// a test, or testing an app already open. Nothing is torn down.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// let desktop = deskpilot_test::Desktop::current().await?; // yours: nothing torn down
+    /// let mousepad = desktop.attach("mousepad").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn current() -> Result<Desktop> {
         let bus = std::env::var("DBUS_SESSION_BUS_ADDRESS")
             .map_err(|_| TestError::Desktop("DBUS_SESSION_BUS_ADDRESS is not set".into()))?;
@@ -109,6 +124,13 @@ impl Desktop {
 
     /// Records this test's trace whatever `DESKPILOT_TRACE` says (`TraceMode::On`: always
     /// written; `RetainOnFailure`: written when a step failed or the test panicked).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// use deskpilot_test::{Desktop, TraceMode};
+    /// let desktop = Desktop::headless().await?.with_trace(TraceMode::RetainOnFailure);
+    /// # Ok(()) }
+    /// ```
     pub fn with_trace(mut self, mode: TraceMode) -> Self {
         self.trace = Trace::for_this_test(mode).map(Arc::new);
         self
@@ -116,18 +138,41 @@ impl Desktop {
 
     /// Where this test's trace is written (`trace.html`, `trace.jsonl`, the screenshots), when
     /// it is traced.
+    ///
+    /// ```no_run
+    /// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+    /// if let Some(dir) = desktop.trace_dir() {
+    ///     println!("open {}", dir.join("trace.html").display());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn trace_dir(&self) -> Option<&std::path::Path> {
         self.trace.as_deref().map(Trace::dir)
     }
 
     /// Strict effects: every action through this desktop's locators must be `confirmed`
     /// (read back); `unverified` or `noop` fails the step.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// let desktop = deskpilot_test::Desktop::headless().await?.confirmed_only();
+    /// let app = desktop.launch(["mousepad"]).await?; // its clicks must be read back
+    /// # Ok(()) }
+    /// ```
     pub fn confirmed_only(mut self) -> Self {
         self.confirmed_only = true;
         self
     }
 
     /// The same desktop with another default timeout for its locators and expectations.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// use std::time::Duration;
+    /// let desktop = deskpilot_test::Desktop::headless().await?;
+    /// let desktop = desktop.with_timeout(Duration::from_secs(15)); // a slow app
+    /// # Ok(()) }
+    /// ```
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -135,6 +180,12 @@ impl Desktop {
 
     /// Starts a program (no shell) and waits until it shows a window; returns a handle on all
     /// its windows.
+    ///
+    /// ```no_run
+    /// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+    /// let app = desktop.launch(["mousepad", "/tmp/note.txt"]).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn launch<S: AsRef<str>>(&self, argv: impl IntoIterator<Item = S>) -> Result<App> {
         let argv: Vec<String> = argv.into_iter().map(|a| a.as_ref().to_owned()).collect();
         let what = format!("launch {argv:?}");
@@ -151,6 +202,15 @@ impl Desktop {
     }
 
     /// An app already running, by its name as the accessibility bus lists it, or its pid.
+    ///
+    /// ```no_run
+    /// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+    /// let calc = desktop.attach("gnome-calculator").await?; // by name
+    /// if let Some(pid) = calc.pid() {
+    ///     let same = desktop.attach(pid).await?; // or by pid
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn attach(&self, app: impl Into<AppRef>) -> Result<App> {
         let target = match app.into() {
             AppRef::Name(name) => ConnectTarget::AppName(name),
@@ -177,11 +237,28 @@ impl Desktop {
     }
 
     /// Takes the soft expectations that failed so far (they then no longer fail the test).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Desktop, expect, Result}; async fn demo(desktop: Desktop, app: App) -> Result<()> {
+    /// expect(&app.get_by_name("Bold")).soft().to_be_checked().await?;
+    /// let failed = desktop.take_soft_failures(); // they no longer fail the test at drop
+    /// assert!(failed.is_empty(), "{failed:?}");
+    /// # Ok(()) }
+    /// ```
     pub fn take_soft_failures(&self) -> Vec<String> {
         std::mem::take(&mut *self.soft.lock().expect("soft failures"))
     }
 
     /// The engine underneath, for what the locators do not cover.
+    ///
+    /// ```no_run
+    /// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+    /// let apps = desktop.engine().apps().await.expect("the bus lists its apps");
+    /// for app in &apps {
+    ///     println!("{} (pid {:?})", app.name, app.pid);
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
     }
@@ -189,6 +266,13 @@ impl Desktop {
     /// A command for `program` that runs on this desktop (its display, session bus and, when
     /// headless, its environment): for oracles that read the app from outside, such as a
     /// second accessibility client.
+    ///
+    /// ```no_run
+    /// # fn demo(desktop: deskpilot_test::Desktop) {
+    /// let out = desktop.command("xprop").args(["-root", "_NET_ACTIVE_WINDOW"]).output();
+    /// let active = String::from_utf8_lossy(&out.expect("xprop runs").stdout).into_owned();
+    /// # }
+    /// ```
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
         match &self.headless {
             Some(headless) => headless.command(program),
@@ -197,11 +281,27 @@ impl Desktop {
     }
 
     /// The headless desktop's display (`:N`), when this one is headless.
+    ///
+    /// ```no_run
+    /// # fn demo(desktop: deskpilot_test::Desktop) {
+    /// if let Some(display) = desktop.display() {
+    ///     println!("to watch: x11vnc -display {display}");
+    /// }
+    /// # }
+    /// ```
     pub fn display(&self) -> Option<&str> {
         self.headless.as_ref().map(|h| h.display())
     }
 
     /// The headless desktop's working directory (logs, and a place for test files).
+    ///
+    /// ```no_run
+    /// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+    /// let note = desktop.dir().expect("a headless desktop").join("note.txt");
+    /// std::fs::write(&note, "hello").expect("the desktop's directory is writable");
+    /// let app = desktop.launch(["mousepad", &note.to_string_lossy()]).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn dir(&self) -> Option<&std::path::Path> {
         self.headless.as_ref().map(|h| h.dir())
     }
@@ -228,6 +328,14 @@ impl Drop for Desktop {
 }
 
 /// An app by name or pid.
+///
+/// ```no_run
+/// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+/// use deskpilot_test::AppRef;
+/// let calc = desktop.attach(AppRef::Name("gnome-calculator".into())).await?; // or the &str
+/// let by_pid = AppRef::Pid(4242); // or the u32 itself
+/// # Ok(()) }
+/// ```
 pub enum AppRef {
     /// The app's name on the accessibility bus (exact, else contained, any case).
     Name(String),

@@ -4,6 +4,18 @@ use deskpilot_core::Error as EngineError;
 
 /// A failed step: the engine's failure, a wait that ran out, or a desktop that did not start.
 /// Each names the locator (its selector text) it was about.
+///
+/// ```no_run
+/// # async fn demo(app: deskpilot_test::App) -> deskpilot_test::Result<()> {
+/// use deskpilot_test::{Role, TestError};
+/// match app.get_by_role(Role::Button).click().await {
+///     Err(TestError::Ambiguous { count, .. }) => println!("{count} buttons: name the one meant"),
+///     result => {
+///         result?;
+///     }
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum TestError {
     /// The engine refused or failed (its code, message and hint).
@@ -59,4 +71,12 @@ impl TestError {
 }
 
 /// A test step's result.
+///
+/// ```no_run
+/// async fn opens_a_note() -> deskpilot_test::Result<()> {
+///     let desktop = deskpilot_test::Desktop::headless().await?;
+///     desktop.launch(["mousepad"]).await?;
+///     Ok(())
+/// }
+/// ```
 pub type Result<T> = std::result::Result<T, TestError>;

@@ -50,6 +50,14 @@ pub async fn wait_until<T>(
 }
 
 /// An expectation on what `locator` matches.
+///
+/// ```no_run
+/// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+/// let wrap = app.get_by_role(Role::Checkbox).name("Word wrap");
+/// wrap.check().await?;
+/// expect(&wrap).to_be_checked().await?; // looks again until it holds, up to the timeout
+/// # Ok(()) }
+/// ```
 pub fn expect(locator: &Locator) -> Expect {
     Expect {
         locator: locator.clone(),
@@ -60,6 +68,13 @@ pub fn expect(locator: &Locator) -> Expect {
 }
 
 /// A condition to wait for; see [`expect`].
+///
+/// ```no_run
+/// # use deskpilot_test::{App, expect, Result}; async fn demo(app: App) -> Result<()> {
+/// let saved = expect(&app.get_by_text("Saved")); // nothing is checked yet
+/// saved.to_be_visible().await?; // looks until it holds, or fails after the timeout
+/// # Ok(()) }
+/// ```
 #[must_use = "an expectation does nothing until awaited"]
 pub struct Expect {
     locator: Locator,
@@ -81,6 +96,12 @@ enum Look {
 impl Expect {
     /// The opposite condition (`expect(&x).not().to_be_visible()`), spelled as Playwright
     /// spells it.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Dialog)).not().to_be_visible().await?; // waits for it to go
+    /// # Ok(()) }
+    /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn not(mut self) -> Self {
         self.negate = !self.negate;
@@ -89,30 +110,61 @@ impl Expect {
 
     /// A soft expectation: a failure does not stop the test here; it is kept, and the test
     /// fails with every kept failure when its desktop goes away.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_name("Bold")).soft().to_be_checked().await?; // the test goes on
+    /// # Ok(()) }
+    /// ```
     pub fn soft(mut self) -> Self {
         self.soft = true;
         self
     }
 
     /// Waits up to `timeout` instead of the locator's.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// let done = expect(&app.get_by_text("Export complete"));
+    /// done.timeout(std::time::Duration::from_secs(30)).to_be_visible().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
 
     /// Some matching element is visible.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Dialog).name("Save As")).to_be_visible().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_be_visible(self) -> Result<()> {
         self.until("visible", |found| Look::Holds(found.visible > 0))
             .await
     }
 
     /// No matching element is visible (none at all, or all hidden).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Menu)).to_be_hidden().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_be_hidden(self) -> Result<()> {
         self.until("hidden", |found| Look::Holds(found.visible == 0))
             .await
     }
 
     /// Exactly `n` elements match (visible or not).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Tab)).to_have_count(2).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_have_count(self, n: usize) -> Result<()> {
         let what = format!("matched by {n} elements");
         self.until(&what, move |found| Look::Holds(found.total == n))
@@ -120,18 +172,36 @@ impl Expect {
     }
 
     /// The element is enabled (a toolkit that does not say counts as enabled).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Button).name("Save")).to_be_enabled().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_be_enabled(self) -> Result<()> {
         self.one("enabled", |m| !m.node.states.is_not(State::Enabled))
             .await
     }
 
     /// The element is known to be disabled.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::MenuItem).name("Undo")).to_be_disabled().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_be_disabled(self) -> Result<()> {
         self.one("disabled", |m| m.node.states.is_not(State::Enabled))
             .await
     }
 
     /// The element is checked (or pressed).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Checkbox).name("Word wrap")).to_be_checked().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_be_checked(self) -> Result<()> {
         self.one("checked", |m| {
             m.node.states.is(State::Checked) || m.node.states.is(State::Pressed)
@@ -140,12 +210,25 @@ impl Expect {
     }
 
     /// The element has the keyboard focus.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::TextBox).name("Find")).to_be_focused().await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_be_focused(self) -> Result<()> {
         self.one("focused", |m| m.node.states.is(State::Focused))
             .await
     }
 
     /// The element's value is exactly `value` (a text, or a number as written).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// let width = app.get_by_role(Role::SpinButton).name("Tab width");
+    /// expect(&width).to_have_value("4").await?; // a number as Rust writes it: 4.0 reads "4"
+    /// # Ok(()) }
+    /// ```
     pub async fn to_have_value(self, value: &str) -> Result<()> {
         let what = format!("holding {value:?}");
         let value = value.to_owned();
@@ -157,6 +240,12 @@ impl Expect {
 
     /// The element's text is exactly `text`: the text it holds (a text box's, a label's), or
     /// its name when it holds none (a button's label). Use `to_contain_text` for a part.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::TextBox)).to_have_text("Dear diary,").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_have_text(self, text: &str) -> Result<()> {
         let what = format!("reading {text:?}");
         let text = text.to_owned();
@@ -164,6 +253,12 @@ impl Expect {
     }
 
     /// The element's name or value contains `text`.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::StatusBar)).to_contain_text("Line 1").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_contain_text(self, text: &str) -> Result<()> {
         let what = format!("containing {text:?}");
         let text = text.to_owned();
@@ -196,6 +291,14 @@ impl Expect {
 
     /// `to_match_tree` against the tree kept in `path`; with `UPDATE_SNAPSHOTS=1` the file is
     /// (re)written from the app instead (refs aside) and the expectation holds.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, TreeMatch, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// // UPDATE_SNAPSHOTS=1 cargo test   (writes the file from the app)
+    /// let dialog = app.get_by_role(Role::Dialog).name("Preferences");
+    /// expect(&dialog).to_match_tree_file("tests/trees/preferences.txt", TreeMatch::Strict).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn to_match_tree_file(
         self,
         path: impl AsRef<std::path::Path>,

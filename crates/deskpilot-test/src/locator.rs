@@ -24,6 +24,13 @@ const POLL: Duration = Duration::from_millis(50);
 
 /// Elements of an app, described by a selector built step by step. Nothing is searched until
 /// the locator is used; every use searches afresh.
+///
+/// ```no_run
+/// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+/// let save = app.get_by_role(Role::Button).name("Save"); // nothing searched yet
+/// save.click().await?; // searched now, and again at every use
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Locator {
     pub(crate) session: Arc<Session>,
@@ -94,48 +101,102 @@ impl Locator {
     }
 
     /// Only elements named exactly `name`.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::Button).name("Save").click().await?; // exactly: not "Save As"
+    /// # Ok(()) }
+    /// ```
     pub fn name(self, name: &str) -> Self {
         self.with_last(format!("[name={}]", quote(name)))
     }
 
     /// Only elements whose name contains `text` (any case).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::MenuItem).name_contains("save as").click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn name_contains(self, text: &str) -> Self {
         self.with_last(format!("[name*={}]", quote(text)))
     }
 
     /// Only elements with `state` known on.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, State, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::Checkbox).with_state(State::Checked)).to_have_count(2).await?;
+    /// # Ok(()) }
+    /// ```
     pub fn with_state(self, state: State) -> Self {
         self.with_last(format!("[{}]", state.name()))
     }
 
     /// The `n`-th match (0-based, exact matches first, then document order). Picking by
     /// position is a smell: it breaks when the app adds an element; prefer a name or `within`.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::Row).nth(2).select().await?; // a smell: prefer .name("notes.txt")
+    /// # Ok(()) }
+    /// ```
     pub fn nth(self, n: usize) -> Self {
         self.with_last(format!(":nth({n})"))
     }
 
     /// The first match (a smell, as `nth` is).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::Tab).first().select().await?; // a smell, as `nth` is
+    /// # Ok(()) }
+    /// ```
     pub fn first(self) -> Self {
         self.nth(0)
     }
 
     /// The last match, counted afresh at every use (a smell, as `nth` is).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::Tab).last().select().await?; // the newest tab, counted at each use
+    /// # Ok(()) }
+    /// ```
     pub fn last(self) -> Self {
         self.with_last(LAST.to_owned())
     }
 
     /// Elements of `role` inside this locator's matches.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::Dialog).get_by_role(Role::Button).name("OK").click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn get_by_role(&self, role: deskpilot_core::model::Role) -> Locator {
         self.clone().locator(role.name())
     }
 
     /// Elements `selector` matches inside this locator's matches.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::MenuBar).locator(r#"menuitem[name="File"]"#).click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn locator(mut self, selector: &str) -> Self {
         self.steps.push(selector.to_owned());
         self
     }
 
     /// This locator's elements, searched only inside `container`'s.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_name("Save").within(&app.get_by_role(Role::Dialog)).click().await?;
+    /// # Ok(()) }
+    /// ```
     pub fn within(mut self, container: &Locator) -> Self {
         let mut steps = container.steps.clone();
         steps.append(&mut self.steps);
@@ -144,18 +205,36 @@ impl Locator {
     }
 
     /// Waits up to `timeout` (instead of the desktop's default) for actionability.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> { use std::time::Duration;
+    /// app.get_by_name("Export").timeout(Duration::from_secs(30)).click().await?; // a slow one
+    /// # Ok(()) }
+    /// ```
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
 
     /// Every action through this locator must be `confirmed`; `unverified` or `noop` fails.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_name("Save").confirmed_only().click().await?; // read back, or Err
+    /// # Ok(()) }
+    /// ```
     pub fn confirmed_only(mut self) -> Self {
         self.confirmed_only = true;
         self
     }
 
     /// The selector text (what messages show).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role}; fn demo(app: App) {
+    /// assert_eq!(app.get_by_role(Role::Button).name("Save").selector(), r#"button[name="Save"]"#);
+    /// # }
+    /// ```
     pub fn selector(&self) -> String {
         self.steps.join(" >> ")
     }
@@ -169,6 +248,12 @@ impl Locator {
     }
 
     /// What the locator matches now (no waiting).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// println!("{} visible", app.get_by_role(Role::Button).find().await?.visible); // no waiting
+    /// # Ok(()) }
+    /// ```
     pub async fn find(&self) -> Result<FindResult> {
         let steps = self.positioned_steps().await?;
         self.find_steps(&steps).await
@@ -204,6 +289,12 @@ impl Locator {
     }
 
     /// How many elements match now, visible ones and hidden ones.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// let tabs = app.get_by_role(Role::Tab).count().await?; // now, hidden ones too, no waiting
+    /// # Ok(()) }
+    /// ```
     pub async fn count(&self) -> Result<usize> {
         Ok(self.find().await?.total)
     }
@@ -282,8 +373,7 @@ impl Locator {
             .await
     }
 
-    /// An action's report as the locator's result: a failure when it must be confirmed and
-    /// is not.
+    /// An action's report as the locator's result: a failure when it must be confirmed and is not.
     pub(crate) fn acted(&self, report: ActionReport) -> Result<Acted> {
         let acted = Acted {
             report,
@@ -354,6 +444,13 @@ impl std::fmt::Display for Locator {
 }
 
 /// An action done, with its report (route, rungs skipped, effect, what changed).
+///
+/// ```no_run
+/// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+/// let acted = app.get_by_role(Role::Button).name("Save").click().await?;
+/// println!("{:?} via {:?}", acted.effect, acted.route); // `Deref`s to its report
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct Acted {
     /// The engine's report: the route taken, the rungs skipped, the effect read back.
@@ -363,6 +460,12 @@ pub struct Acted {
 
 impl Acted {
     /// The report, or a failure when its effect was not confirmed (read back).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_name("Save").click().await?.expect_confirmed()?; // unverified or noop: Err
+    /// # Ok(()) }
+    /// ```
     pub fn expect_confirmed(self) -> Result<Acted> {
         if self.report.effect == Effect::Confirmed {
             Ok(self)

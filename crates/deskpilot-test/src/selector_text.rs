@@ -1,6 +1,13 @@
 //! Writing selector text from a locator's parts: values quoted as the grammar wants.
 
 /// `text` as a quoted selector value (`"..."` with `\"`, `\\` and `\n` escaped).
+///
+/// ```no_run
+/// # fn demo(app: deskpilot_test::App) {
+/// // What `App::get_by_name` and `Locator::name` write:
+/// assert_eq!(app.get_by_name(r#"Save "draft""#).selector(), r#"*[name="Save \"draft\""]"#);
+/// # }
+/// ```
 pub fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');

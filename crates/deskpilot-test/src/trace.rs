@@ -19,6 +19,13 @@ use deskpilot_core::{Action, Engine, SnapshotRequest, present};
 use serde::Serialize;
 
 /// When traces are kept.
+///
+/// ```
+/// use deskpilot_test::TraceMode;
+/// // `Desktop::with_trace(TraceMode::RetainOnFailure)`: a trace only for a failed test.
+/// let mode = TraceMode::RetainOnFailure;
+/// assert_ne!(mode, TraceMode::Off);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TraceMode {
     /// Nothing recorded.
@@ -31,6 +38,12 @@ pub enum TraceMode {
 
 impl TraceMode {
     /// From `DESKPILOT_TRACE` (`on`, `retain-on-failure`; anything else is off).
+    ///
+    /// ```
+    /// // DESKPILOT_TRACE=retain-on-failure cargo test
+    /// let mode = deskpilot_test::TraceMode::from_env();
+    /// println!("tracing: {mode:?}"); // Off unless DESKPILOT_TRACE says otherwise
+    /// ```
     pub fn from_env() -> Self {
         match std::env::var("DESKPILOT_TRACE").as_deref() {
             Ok("on") => TraceMode::On,

@@ -6,6 +6,13 @@
 use deskpilot_core::present::{TreeLine, parse_tree};
 
 /// How an expected tree is compared.
+///
+/// ```
+/// use deskpilot_test::TreeMatch;
+/// // `expect(&dialog).to_match_tree(tree, TreeMatch::Partial)`: these lines, in order.
+/// let mode = TreeMatch::Partial;
+/// assert_ne!(mode, TreeMatch::Strict); // Strict: every line, level and flag
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TreeMatch {
     /// The same lines, levels and flags (the default: a partial default hides regressions).
