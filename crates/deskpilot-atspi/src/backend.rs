@@ -126,28 +126,10 @@ impl AtspiBackend {
                 // Quiet since the last look: the kept answer as it is.
                 return Ok(Some(kept));
             }
-            let mut index = (*kept).clone();
-            let ids: Vec<ElementId> = changed
-                .iter()
-                .map(|path| ElementId::new(app, path.as_str()))
-                .collect();
-            let reads = futures_util::future::join_all(
-                ids.iter()
-                    .map(|id| crate::read::read_identity(&self.proto, id, traits)),
-            )
-            .await;
-            for (id, read) in ids.into_iter().zip(reads) {
-                match read {
-                    Ok(identity) => {
-                        index.identities.insert(id, identity);
-                    }
-                    Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
-                    // Gone, or unreadable: read by calls if the walk meets it.
-                    Err(_) => {
-                        index.identities.remove(&id);
-                    }
-                }
-            }
+            let index = kept
+                .refreshed(&self.proto, app, changed, traits)
+                .await
+                .map_err(unreachable)?;
             let index = Arc::new(index);
             self.kept
                 .lock()
@@ -473,6 +455,10 @@ impl Backend for AtspiBackend {
             .as_ref()?
             .quiet(&app.app, quiet_for, within)
             .await
+    }
+
+    async fn changes(&self, app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.freshness.as_ref()?.changes(&app.app).await
     }
 
     async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {

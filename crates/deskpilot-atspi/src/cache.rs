@@ -3,13 +3,13 @@
 //! `Application.GetApplicationBusAddress` once; it omits the transient children of
 //! MANAGES_DESCENDANTS containers (read those with calls).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use deskpilot_core::model::ElementId;
 use zbus::zvariant::OwnedObjectPath;
 
 use crate::proto::Proto;
-use crate::read::Identity;
+use crate::read::{AppTraits, Identity, read_identity};
 
 type Ref = (String, OwnedObjectPath);
 
@@ -18,6 +18,40 @@ type Ref = (String, OwnedObjectPath);
 #[derive(Debug, Default, Clone)]
 pub struct CacheIndex {
     pub identities: HashMap<ElementId, Identity>,
+}
+
+impl CacheIndex {
+    /// This index with the identities of `changed` objects (paths in `app`) read again;
+    /// `Err` only when the app does not answer.
+    pub async fn refreshed(
+        &self,
+        proto: &Proto,
+        app: &str,
+        changed: &HashSet<String>,
+        traits: AppTraits,
+    ) -> zbus::Result<CacheIndex> {
+        let mut index = self.clone();
+        let ids: Vec<ElementId> = changed
+            .iter()
+            .map(|path| ElementId::new(app, path.as_str()))
+            .collect();
+        let reads =
+            futures_util::future::join_all(ids.iter().map(|id| read_identity(proto, id, traits)))
+                .await;
+        for (id, read) in ids.into_iter().zip(reads) {
+            match read {
+                Ok(identity) => {
+                    index.identities.insert(id, identity);
+                }
+                Err(e) if crate::error::is_unreachable(&e) => return Err(e),
+                // Gone, or unreadable: read by calls if the walk meets it.
+                Err(_) => {
+                    index.identities.remove(&id);
+                }
+            }
+        }
+        Ok(index)
+    }
 }
 
 /// Reads an app's whole cache. `Ok(None)` when the app has no cache or answers in a shape this

@@ -25,6 +25,9 @@ const EVENTS: &[&str] = &[
     "object:property-change",
     "object:state-changed",
     "object:children-changed",
+    // Text typed or set (GTK 3 sends no property change for it): for waits, and a kept
+    // identity is re-read too.
+    "object:text-changed",
 ];
 const EVENT_INTERFACE: &str = "org.a11y.atspi.Event.Object";
 /// How long the drain task waits for an event before letting a check in.
@@ -42,6 +45,8 @@ struct Watch {
     dead: AtomicBool,
     /// Events noted so far (for `quiet`).
     events: AtomicU64,
+    /// The same count, for waits to wake on.
+    bumps: tokio::sync::watch::Sender<u64>,
 }
 
 /// Event watches on the accessibility bus, one per app.
@@ -137,6 +142,12 @@ impl Freshness {
         (!watch.dead.load(Ordering::SeqCst)).then(|| watch.events.load(Ordering::SeqCst))
     }
 
+    /// A count bumped at every event `app` sends, watched from now on (for waits to wake on);
+    /// `None` when its events cannot be watched.
+    pub async fn changes(&self, app: &str) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.watch(app).await?.bumps.subscribe())
+    }
+
     /// Stops watching apps that are no longer registered (their drain tasks end).
     pub fn retain(&self, registered: &HashSet<String>) {
         self.watches
@@ -168,6 +179,7 @@ impl Freshness {
             changed: std::sync::Mutex::new(None),
             dead: AtomicBool::new(false),
             events: AtomicU64::new(0),
+            bumps: tokio::sync::watch::Sender::new(0),
         });
         self.watches
             .lock()
@@ -223,7 +235,8 @@ impl Freshness {
 
 /// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
-    watch.events.fetch_add(1, Ordering::SeqCst);
+    let count = watch.events.fetch_add(1, Ordering::SeqCst) + 1;
+    watch.bumps.send_replace(count);
     let mut changed = watch.changed.lock().expect("changed");
     let path = message
         .ok()

@@ -67,6 +67,8 @@ pub struct FakeApp {
 pub struct FakeBackend {
     apps: Mutex<Vec<FakeApp>>,
     performed: Mutex<Vec<(ElementId, deskpilot_core::NativeOp)>>,
+    /// With events on: bumped at every `edit` and `remove` (as a real app's events would be).
+    events: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
 }
 
 impl FakeBackend {
@@ -84,6 +86,18 @@ impl FakeBackend {
         id
     }
 
+    /// From now on, every change sends an event (waits wake on it); without, apps are
+    /// unwatched and waits poll.
+    pub fn send_events(&self) {
+        *self.events.lock().unwrap() = Some(tokio::sync::watch::Sender::new(0));
+    }
+
+    fn event(&self) {
+        if let Some(events) = self.events.lock().unwrap().as_ref() {
+            events.send_modify(|n| *n += 1);
+        }
+    }
+
     /// Changes the node at `path` of the app on `bus` (rename it, change a state, ...).
     pub fn edit(&self, id: &ElementId, change: impl FnOnce(&mut FakeNode)) {
         let mut apps = self.apps.lock().unwrap();
@@ -92,6 +106,8 @@ impl FakeBackend {
             .find_map(|a| find_mut(&mut a.root, id))
             .unwrap_or_else(|| panic!("no fake node {id}"));
         change(node);
+        drop(apps);
+        self.event();
     }
 
     /// Removes the node `id` (and its subtree).
@@ -100,6 +116,8 @@ impl FakeBackend {
         for app in apps.iter_mut() {
             remove_from(&mut app.root, id);
         }
+        drop(apps);
+        self.event();
     }
 
     pub fn set_frozen(&self, app: &ElementId, frozen: bool) {
@@ -187,6 +205,10 @@ impl deskpilot_core::NativeRoutes for FakeBackend {
 
 #[async_trait]
 impl Backend for FakeBackend {
+    async fn changes(&self, _app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.events.lock().unwrap().as_ref().map(|e| e.subscribe())
+    }
+
     fn is_web_runtime(&self, app: &AppInfo) -> bool {
         let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
         ["chrom", "electron"].iter().any(|w| toolkit.contains(w))

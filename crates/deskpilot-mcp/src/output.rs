@@ -296,6 +296,14 @@ pub struct WaitForOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub element: Option<ElementOut>,
     pub elapsed_ms: u64,
+    /// Reads of the app made (the first one included).
+    pub looks: u32,
+    /// Whether the app's events were watched (else only the fallback poll woke the wait).
+    pub events_watched: bool,
+    /// Looks made because the app sent an event.
+    pub woken_by_events: u32,
+    /// Looks made because the fallback poll (100 ms) came first.
+    pub woken_by_poll: u32,
 }
 
 /// What an action did.

@@ -340,7 +340,9 @@ impl Expect {
 
     async fn tree_until(&self, expected: &str, mode: TreeMatch, wanted: &str) -> Result<()> {
         let deadline = Instant::now() + self.timeout;
+        let mut wake = self.locator.session().wake().await;
         loop {
+            wake.looking();
             let actual = self.subtree().await?;
             let verdict = compare(expected, &actual, mode);
             match verdict {
@@ -363,7 +365,7 @@ impl Expect {
                         ),
                     });
                 }
-                _ => tokio::time::sleep(POLL).await,
+                _ => wake.next(deadline).await,
             }
         }
     }
@@ -407,7 +409,9 @@ impl Expect {
 
     async fn look_until(&self, wanted: &str, look: impl Fn(&FindResult) -> Look) -> Result<()> {
         let deadline = Instant::now() + self.timeout;
+        let mut wake = self.locator.session().wake().await;
         loop {
+            wake.looking();
             let found = self.locator.find().await?;
             match look(&found) {
                 Look::Holds(holds) if holds != self.negate => return Ok(()),
@@ -426,7 +430,7 @@ impl Expect {
                         seen: self.locator.session().seen(&found).await,
                     });
                 }
-                Look::Holds(_) | Look::NoElement => tokio::time::sleep(POLL).await,
+                Look::Holds(_) | Look::NoElement => wake.next(deadline).await,
             }
         }
     }

@@ -19,9 +19,6 @@ use crate::session::Session;
 /// Marks a step whose last match is meant; replaced by `:nth(count - 1)` at every use.
 const LAST: &str = ":last";
 
-/// Time between two looks while waiting.
-const POLL: Duration = Duration::from_millis(50);
-
 /// Elements of an app, described by a selector built step by step. Nothing is searched until
 /// the locator is used; every use searches afresh.
 ///
@@ -305,7 +302,9 @@ impl Locator {
         let deadline = Instant::now() + self.timeout;
         // The element and its bounds on the previous look (for `stable`).
         let mut previous: Option<(String, Option<deskpilot_core::model::Rect>)> = None;
+        let mut wake = self.session.wake().await;
         loop {
+            wake.looking();
             let found = self.find().await?;
             let visible: Vec<&Match> = found
                 .matches
@@ -361,7 +360,7 @@ impl Locator {
                     seen: self.session.seen(&found).await,
                 });
             }
-            tokio::time::sleep(POLL).await;
+            wake.next(deadline).await;
         }
     }
 

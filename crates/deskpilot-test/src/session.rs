@@ -33,6 +33,14 @@ impl Session {
         &self.info.id
     }
 
+    /// The engine's wake on this session's app: between two looks of a wait, the app's next
+    /// event or the engine's fallback poll starts the next one.
+    pub(crate) async fn wake(&self) -> deskpilot_core::Wake {
+        self.engine
+            .wake_on(&self.info.root, deskpilot_core::FALLBACK_POLL)
+            .await
+    }
+
     /// Runs `body` as one step of the test's trace (when traced): the app captured before and
     /// after, the outcome as `summary` words it (or the failure), secrets redacted.
     pub(crate) async fn traced<T>(

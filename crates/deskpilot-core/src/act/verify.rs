@@ -156,7 +156,9 @@ impl Engine {
         };
         let mut last: Option<Observation> = None;
         let mut asked_quiet = false;
+        let mut wake = self.wake_on(&subject.app, POLL).await;
         loop {
+            wake.looking();
             let now = self.observe(subject, expect).await?;
             if *expect != Expect::AnyChange && met(expect, &now) {
                 return Ok(Verdict::Met(now));
@@ -189,8 +191,14 @@ impl Engine {
                     quiet: false,
                 });
             }
+            // Until something changed, the app's next event wakes the next read; once it did,
+            // reads are spaced by the poll (a burst of events is the app still at work).
+            if changed {
+                tokio::time::sleep(POLL).await;
+            } else {
+                wake.next(started + limit).await;
+            }
             last = Some(now);
-            tokio::time::sleep(POLL).await;
         }
     }
 }

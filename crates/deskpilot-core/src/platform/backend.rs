@@ -223,6 +223,14 @@ pub trait Backend: NativeRoutes + Send + Sync {
         None
     }
 
+    /// A count the backend bumps at every event `app` sends (a hint that something may have
+    /// changed, never what changed): waits look again when it moves instead of at their next
+    /// poll. `None` when the app's events are not watched.
+    async fn changes(&self, app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
+        let _ = app;
+        None
+    }
+
     /// The display's top-level windows, as the window system knows them (none without one).
     async fn display_windows(&self) -> Vec<crate::platform::window_system::ClientWindow> {
         Vec::new()

@@ -81,17 +81,26 @@ pub fn focus(focused: Option<&Match>) -> String {
     }
 }
 
-/// What a wait ended with.
+/// What a wait ended with, and what made it look again (the app's events or the poll).
 pub fn waited(outcome: &WaitOutcome) -> String {
+    let w = &outcome.wakes;
+    let looks = match (w.looks(), w.events_watched) {
+        (1, _) => "1 look".to_owned(),
+        (n, true) => format!(
+            "{n} looks: {} on events, {} on the poll",
+            w.by_event, w.by_poll
+        ),
+        (n, false) => format!("{n} looks on the poll (events not watched)"),
+    };
     match &outcome.element {
         Some(m) => format!(
-            "- {} {} [ref={}]\n# met after {} ms\n",
+            "- {} {} [ref={}]\n# met after {} ms ({looks})\n",
             m.role,
             quoted(&m.name, 100),
             m.reference,
             outcome.elapsed_ms
         ),
-        None => format!("# gone after {} ms\n", outcome.elapsed_ms),
+        None => format!("# gone after {} ms ({looks})\n", outcome.elapsed_ms),
     }
 }
 

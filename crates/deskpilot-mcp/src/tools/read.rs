@@ -338,6 +338,10 @@ impl DeskpilotServer {
             text: text.clone(),
             element: outcome.element.as_ref().map(ElementOut::from),
             elapsed_ms: outcome.elapsed_ms,
+            looks: outcome.wakes.looks(),
+            events_watched: outcome.wakes.events_watched,
+            woken_by_events: outcome.wakes.by_event,
+            woken_by_poll: outcome.wakes.by_poll,
         };
         Ok(success(text, out))
     }

@@ -1,7 +1,12 @@
 //! `wait_for`: until an element matching a selector appears, disappears, or reaches a state or
-//! value, with a deadline. Bounded polling of `find` for now; an event-driven cache replaces
-//! the polling later.
+//! value, with a deadline; each look a `find`, woken by the app's events or the fallback poll
+//! (`looks`).
 
+mod looks;
+
+pub use looks::{FALLBACK_POLL, Waited, Wake, Wakes};
+
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -74,11 +79,11 @@ pub struct WaitOutcome {
     /// The element that met the condition (none for `Disappears`).
     pub element: Option<Match>,
     pub elapsed_ms: u64,
+    /// Looks made (each one a read of the app).
     pub polls: u32,
+    /// What woke each look after the first: the app's events or the fallback poll.
+    pub wakes: Wakes,
 }
-
-/// Time between two looks at the tree.
-const POLL: Duration = Duration::from_millis(100);
 
 impl Engine {
     /// Waits until `condition` holds for `selector` (within `within`), or fails with `timeout`
@@ -92,32 +97,34 @@ impl Engine {
         timeout: Duration,
     ) -> Result<WaitOutcome> {
         let started = Instant::now();
-        let mut polls = 0;
-        loop {
-            polls += 1;
-            let left = timeout.saturating_sub(started.elapsed()).max(POLL);
+        let look = move || async move {
+            let left = timeout.saturating_sub(started.elapsed()).max(FALLBACK_POLL);
             let found = self
                 .find_within_time(session, selector, within, 20, left)
                 .await?;
-            if let Some(element) = met(&found, condition) {
-                return Ok(WaitOutcome {
-                    element,
-                    elapsed_ms: started.elapsed().as_millis() as u64,
-                    polls,
-                });
-            }
-            if started.elapsed() >= timeout {
-                return Err(Error::new(
-                    Code::Timeout,
-                    format!(
-                        "waited {} ms ({polls} looks) and the condition never held; last seen: {}",
-                        started.elapsed().as_millis(),
-                        last_seen(&found)
-                    ),
-                    "check the selector and condition against a fresh snapshot, or wait longer",
-                ));
-            }
-            tokio::time::sleep(POLL.min(timeout.saturating_sub(started.elapsed()))).await;
+            Ok(match met(&found, condition) {
+                Some(element) => ControlFlow::Break(element),
+                None => ControlFlow::Continue(found),
+            })
+        };
+        let (waited, wakes) = self.wait_looking(session, timeout, look).await?;
+        match waited {
+            Waited::Done(element) => Ok(WaitOutcome {
+                element,
+                elapsed_ms: started.elapsed().as_millis() as u64,
+                polls: wakes.looks(),
+                wakes,
+            }),
+            Waited::TimedOut(found) => Err(Error::new(
+                Code::Timeout,
+                format!(
+                    "waited {} ms ({} looks) and the condition never held; last seen: {}",
+                    started.elapsed().as_millis(),
+                    wakes.looks(),
+                    last_seen(&found)
+                ),
+                "check the selector and condition against a fresh snapshot, or wait longer",
+            )),
         }
     }
 }

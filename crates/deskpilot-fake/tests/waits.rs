@@ -1,0 +1,81 @@
+//! The engine's wait primitive on the in-memory backend, on tokio's paused clock: a change
+//! the app announces with an event is seen at once; one it does not announce, at the next
+//! poll; and the outcome says which woke the wait.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deskpilot_core::model::State;
+use deskpilot_core::{Condition, ConnectTarget, Engine, FALLBACK_POLL, Selector};
+use deskpilot_fake::{FakeBackend, id};
+
+const APP: &str = r#"
+application "Editor" pid=42 toolkit=GTK
+  window "Main" path=/win
+    checkbox "Notify" path=/notify [checked]
+"#;
+
+async fn unchecked_after(events: bool, change_at: Duration) -> deskpilot_core::WaitOutcome {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    if events {
+        fake.send_events();
+    }
+    let engine = Engine::new(fake.clone());
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Main".into()))
+        .await
+        .unwrap()
+        .id;
+    let edit = tokio::spawn(async move {
+        tokio::time::sleep(change_at).await;
+        fake.edit(&id(":1.1", "/notify"), |n| {
+            n.node.states.set(State::Checked, false)
+        });
+    });
+    let outcome = engine
+        .wait_for(
+            &session,
+            &Selector::parse("checkbox[name=Notify]").unwrap(),
+            None,
+            &Condition::State {
+                state: State::Checked,
+                on: false,
+            },
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    edit.await.unwrap();
+    outcome
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_event_wakes_the_wait_before_the_poll() {
+    let outcome = unchecked_after(true, Duration::from_millis(30)).await;
+    assert!(outcome.wakes.events_watched);
+    assert_eq!((outcome.wakes.by_event, outcome.wakes.by_poll), (1, 0));
+    assert!(
+        Duration::from_millis(outcome.elapsed_ms) < FALLBACK_POLL,
+        "seen after {} ms",
+        outcome.elapsed_ms
+    );
+    let text = deskpilot_core::present::waited(&outcome);
+    assert!(
+        text.contains("2 looks: 1 on events, 0 on the poll"),
+        "{text}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_events_the_poll_finds_the_change() {
+    let outcome = unchecked_after(false, Duration::from_millis(30)).await;
+    assert!(!outcome.wakes.events_watched);
+    assert_eq!((outcome.wakes.by_event, outcome.wakes.by_poll), (0, 1));
+    assert_eq!(Duration::from_millis(outcome.elapsed_ms), FALLBACK_POLL);
+    let text = deskpilot_core::present::waited(&outcome);
+    assert!(
+        text.contains("2 looks on the poll (events not watched)"),
+        "{text}"
+    );
+}
