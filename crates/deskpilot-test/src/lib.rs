@@ -34,10 +34,12 @@
 //!    [`Desktop::for_test`]. To see what a failing test saw: `DESKPILOT_TRACE=retain-on-failure`
 //!    and open `target/deskpilot-traces/<test>/trace.html`.
 //!
-//! Runs under tokio (`#[tokio::test]`, either flavour); at most two headless desktops run at
-//! once in a test process (`DESKPILOT_TEST_DESKTOPS`). `cargo nextest` runs every test in a
-//! process of its own, where that cap cannot reach: bound it there with `--test-threads`. The desktop, its apps and their
-//! processes are stopped when the `Desktop` is dropped, also when the test panics.
+//! Runs under tokio (`#[tokio::test]`, either flavour), with `cargo test` or `cargo nextest`
+//! alike: at most two headless desktops run at once for your user on the machine
+//! (`DESKPILOT_TEST_DESKTOPS`), across test processes (a lock file per slot), so nextest's
+//! process per test is bounded too; a test waits for a free slot. Waits wake on the app's
+//! events where its toolkit sends them, with a 100 ms poll behind them. The desktop, its apps
+//! and their processes are stopped when the `Desktop` is dropped, also when the test panics.
 //!
 //! Strict by default: an action or an expectation on an element fails at once when several
 //! visible elements match, listing them. An action waits (up to the timeout, 5 s by default)
