@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::{FutureExt, StreamExt};
@@ -25,8 +25,8 @@ const EVENTS: &[&str] = &[
     "object:property-change",
     "object:state-changed",
     "object:children-changed",
-    // Text typed or set (GTK 3 sends no property change for it): for waits, and a kept
-    // identity is re-read too.
+    // Text typed or set: Qt 5 announces a field's new text with this alone (a wait would
+    // sleep through it); a kept identity is re-read too.
     "object:text-changed",
 ];
 const EVENT_INTERFACE: &str = "org.a11y.atspi.Event.Object";
@@ -43,10 +43,8 @@ struct Watch {
     changed: std::sync::Mutex<Option<HashSet<String>>>,
     /// The stream ended (the app left, or the connection broke): nothing it says is fresh.
     dead: AtomicBool,
-    /// Events noted so far (for `quiet`).
-    events: AtomicU64,
-    /// The same count, for waits to wake on.
-    bumps: tokio::sync::watch::Sender<u64>,
+    /// Events noted so far: `quiet` compares it between pings, waits wake when it moves.
+    events: tokio::sync::watch::Sender<u64>,
 }
 
 /// Event watches on the accessibility bus, one per app.
@@ -139,13 +137,13 @@ impl Freshness {
                 None => break,
             }
         }
-        (!watch.dead.load(Ordering::SeqCst)).then(|| watch.events.load(Ordering::SeqCst))
+        (!watch.dead.load(Ordering::SeqCst)).then(|| *watch.events.borrow())
     }
 
     /// A count bumped at every event `app` sends, watched from now on (for waits to wake on);
     /// `None` when its events cannot be watched.
     pub async fn changes(&self, app: &str) -> Option<tokio::sync::watch::Receiver<u64>> {
-        Some(self.watch(app).await?.bumps.subscribe())
+        Some(self.watch(app).await?.events.subscribe())
     }
 
     /// Stops watching apps that are no longer registered (their drain tasks end).
@@ -178,8 +176,7 @@ impl Freshness {
             stream: Mutex::new(stream),
             changed: std::sync::Mutex::new(None),
             dead: AtomicBool::new(false),
-            events: AtomicU64::new(0),
-            bumps: tokio::sync::watch::Sender::new(0),
+            events: tokio::sync::watch::Sender::new(0),
         });
         self.watches
             .lock()
@@ -235,8 +232,7 @@ impl Freshness {
 
 /// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
-    let count = watch.events.fetch_add(1, Ordering::SeqCst) + 1;
-    watch.bumps.send_replace(count);
+    watch.events.send_modify(|n| *n += 1);
     let mut changed = watch.changed.lock().expect("changed");
     let path = message
         .ok()

@@ -46,4 +46,4 @@ pub use selector::{Selector, SelectorError, Step, TextMatch};
 #[cfg(test)]
 mod selector_tests;
 pub use session::{ConnectTarget, SessionInfo};
-pub use wait::{Condition, FALLBACK_POLL, WaitOutcome, Waited, Wake, Wakes};
+pub use wait::{Condition, FALLBACK_POLL, WaitOutcome, Wake, Wakes};

@@ -531,7 +531,7 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
         .await
         .unwrap();
     assert_eq!(present.element.unwrap().name, "OK");
-    assert_eq!(present.polls, 1);
+    assert_eq!(present.wakes.looks(), 1);
 
     // A state that changes while waiting.
     let edit = {
@@ -556,7 +556,7 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
         )
         .await
         .unwrap();
-    assert!(unchecked.polls > 1, "it had to wait");
+    assert!(unchecked.wakes.looks() > 1, "it had to wait");
     edit.await.unwrap();
 
     let value = engine

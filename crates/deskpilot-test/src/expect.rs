@@ -342,7 +342,6 @@ impl Expect {
         let deadline = Instant::now() + self.timeout;
         let mut wake = self.locator.session().wake().await;
         loop {
-            wake.looking();
             let actual = self.subtree().await?;
             let verdict = compare(expected, &actual, mode);
             match verdict {
@@ -411,7 +410,6 @@ impl Expect {
         let deadline = Instant::now() + self.timeout;
         let mut wake = self.locator.session().wake().await;
         loop {
-            wake.looking();
             let found = self.locator.find().await?;
             match look(&found) {
                 Look::Holds(holds) if holds != self.negate => return Ok(()),

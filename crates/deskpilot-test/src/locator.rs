@@ -304,7 +304,6 @@ impl Locator {
         let mut previous: Option<(String, Option<deskpilot_core::model::Rect>)> = None;
         let mut wake = self.session.wake().await;
         loop {
-            wake.looking();
             let found = self.find().await?;
             let visible: Vec<&Match> = found
                 .matches

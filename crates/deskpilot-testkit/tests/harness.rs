@@ -8,6 +8,14 @@ use deskpilot_testkit::{
 };
 use serde_json::json;
 
+/// The processes of `pids` still running.
+fn still_alive(pids: &[u32]) -> Vec<u32> {
+    pids.iter()
+        .copied()
+        .filter(|&p| procs::is_alive(p))
+        .collect()
+}
+
 fn process_names(pids: &[u32]) -> Vec<String> {
     pids.iter()
         .filter_map(|p| std::fs::read_to_string(format!("/proc/{p}/comm")).ok())
@@ -47,11 +55,7 @@ fn desktop_runs_the_whole_stack_and_leaves_nothing_behind() {
 
     drop(fixture);
     desktop.stop().expect("no process survives stop()");
-    let alive: Vec<u32> = pids
-        .iter()
-        .copied()
-        .filter(|&p| procs::is_alive(p))
-        .collect();
+    let alive = still_alive(&pids);
     assert!(
         alive.is_empty(),
         "still alive after teardown: {alive:?} {:?}",
@@ -72,11 +76,7 @@ fn a_panicking_test_still_stops_its_desktop() {
         .expect_err("the thread panicked")
         .downcast::<Vec<u32>>()
         .expect("payload is the pid list");
-    let alive: Vec<u32> = pids
-        .iter()
-        .copied()
-        .filter(|&p| procs::is_alive(p))
-        .collect();
+    let alive = still_alive(&pids);
     assert!(
         alive.is_empty(),
         "survived the panic: {alive:?} {:?}",

@@ -158,7 +158,6 @@ impl Engine {
         let mut asked_quiet = false;
         let mut wake = self.wake_on(&subject.app, POLL).await;
         loop {
-            wake.looking();
             let now = self.observe(subject, expect).await?;
             if *expect != Expect::AnyChange && met(expect, &now) {
                 return Ok(Verdict::Met(now));

@@ -1,17 +1,16 @@
-//! The engine's one wait primitive: look, and between two looks sleep until the app sends an
-//! event (where its events are watched) or the fallback poll comes, whichever is first, up to
-//! a deadline. Events are hints to look again, never the answer: every look reads the app.
+//! The engine's one wait primitive, `Wake`: between two looks of a wait (`wait_for`, the
+//! settle after an action, the test library's waits), sleep until the app sends an event
+//! (where its events are watched) or the fallback poll comes, whichever is first, up to a
+//! deadline. Events are hints to look again, never the answer: every look reads the app.
 //! The poll stays on every toolkit because none sends an event for every change (a row added
 //! to a GTK list box sends none).
 
-use std::ops::ControlFlow;
 use std::time::Duration;
 
 use serde::Serialize;
 use tokio::time::Instant;
 
 use crate::engine::Engine;
-use crate::error::Result;
 use crate::model::ElementId;
 
 /// Time between two looks when no event came.
@@ -35,14 +34,9 @@ impl Wakes {
     }
 }
 
-/// How a wait ended: the look's answer, or what the last look saw when time ran out.
-pub enum Waited<T, S> {
-    Done(T),
-    TimedOut(S),
-}
-
 /// The sleep between two looks of a wait: until the app's next event or the poll, whichever
-/// is first.
+/// is first. It counts the events sent since it was made or last woke, so one sent during a
+/// look (which may have read the app just before the change) wakes the next look at once.
 pub struct Wake {
     events: Option<tokio::sync::watch::Receiver<u64>>,
     poll: Duration,
@@ -50,14 +44,6 @@ pub struct Wake {
 }
 
 impl Wake {
-    /// Marks the events so far as seen; called right before a look, so that an event sent
-    /// during the look wakes the next one at once.
-    pub fn looking(&mut self) {
-        if let Some(events) = &mut self.events {
-            events.borrow_and_update();
-        }
-    }
-
     /// Sleeps until the app's next event, the poll or `deadline`, whichever is first.
     pub async fn next(&mut self, deadline: Instant) {
         let poll = tokio::time::sleep_until((Instant::now() + self.poll).min(deadline));
@@ -98,34 +84,6 @@ impl Engine {
             },
             events,
             poll,
-        }
-    }
-
-    /// Looks (`look` reads the app and decides: `Break` ends the wait, `Continue` carries what
-    /// it saw) until it decides or `timeout` passes; at least one look. Between looks, the
-    /// session's app's events or the fallback poll wake the next.
-    pub async fn wait_looking<T, S, F>(
-        &self,
-        session: &str,
-        timeout: Duration,
-        mut look: impl FnMut() -> F,
-    ) -> Result<(Waited<T, S>, Wakes)>
-    where
-        F: Future<Output = Result<ControlFlow<T, S>>>,
-    {
-        let deadline = Instant::now() + timeout;
-        let root = self.session(session)?.root;
-        let mut wake = self.wake_on(&root, FALLBACK_POLL).await;
-        loop {
-            wake.looking();
-            let seen = match look().await? {
-                ControlFlow::Break(done) => return Ok((Waited::Done(done), wake.wakes())),
-                ControlFlow::Continue(seen) => seen,
-            };
-            if Instant::now() >= deadline {
-                return Ok((Waited::TimedOut(seen), wake.wakes()));
-            }
-            wake.next(deadline).await;
         }
     }
 }

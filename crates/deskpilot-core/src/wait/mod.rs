@@ -4,9 +4,8 @@
 
 mod looks;
 
-pub use looks::{FALLBACK_POLL, Waited, Wake, Wakes};
+pub use looks::{FALLBACK_POLL, Wake, Wakes};
 
-use std::ops::ControlFlow;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -79,8 +78,6 @@ pub struct WaitOutcome {
     /// The element that met the condition (none for `Disappears`).
     pub element: Option<Match>,
     pub elapsed_ms: u64,
-    /// Looks made (each one a read of the app).
-    pub polls: u32,
     /// What woke each look after the first: the app's events or the fallback poll.
     pub wakes: Wakes,
 }
@@ -97,34 +94,34 @@ impl Engine {
         timeout: Duration,
     ) -> Result<WaitOutcome> {
         let started = Instant::now();
-        let look = move || async move {
+        let deadline = started + timeout;
+        let root = self.session(session)?.root;
+        let mut wake = self.wake_on(&root, FALLBACK_POLL).await;
+        loop {
             let left = timeout.saturating_sub(started.elapsed()).max(FALLBACK_POLL);
             let found = self
                 .find_within_time(session, selector, within, 20, left)
                 .await?;
-            Ok(match met(&found, condition) {
-                Some(element) => ControlFlow::Break(element),
-                None => ControlFlow::Continue(found),
-            })
-        };
-        let (waited, wakes) = self.wait_looking(session, timeout, look).await?;
-        match waited {
-            Waited::Done(element) => Ok(WaitOutcome {
-                element,
-                elapsed_ms: started.elapsed().as_millis() as u64,
-                polls: wakes.looks(),
-                wakes,
-            }),
-            Waited::TimedOut(found) => Err(Error::new(
-                Code::Timeout,
-                format!(
-                    "waited {} ms ({} looks) and the condition never held; last seen: {}",
-                    started.elapsed().as_millis(),
-                    wakes.looks(),
-                    last_seen(&found)
-                ),
-                "check the selector and condition against a fresh snapshot, or wait longer",
-            )),
+            if let Some(element) = met(&found, condition) {
+                return Ok(WaitOutcome {
+                    element,
+                    elapsed_ms: started.elapsed().as_millis() as u64,
+                    wakes: wake.wakes(),
+                });
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::new(
+                    Code::Timeout,
+                    format!(
+                        "waited {} ms ({} looks) and the condition never held; last seen: {}",
+                        started.elapsed().as_millis(),
+                        wake.wakes().looks(),
+                        last_seen(&found)
+                    ),
+                    "check the selector and condition against a fresh snapshot, or wait longer",
+                ));
+            }
+            wake.next(deadline).await;
         }
     }
 }
