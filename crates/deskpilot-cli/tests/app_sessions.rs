@@ -442,3 +442,71 @@ async fn keys_reach_a_dialog_titled_otherwise_on_the_display() {
     drop(engine);
     desktop.stop().unwrap();
 }
+
+/// A wait wakes on a third-party app's own event for a change: with the fallback poll an hour
+/// away, text a second AT-SPI client (pyatspi, not deskpilot) inserts into the app's document
+/// wakes the sleep between two looks. pyatspi reads the text back as the oracle of the change.
+async fn a_change_by_another_client_wakes_the_wait(program: &str, name: &str) {
+    use std::io::{BufRead, Write};
+
+    let desktop = VirtualDesktop::start().unwrap();
+    let _app = launch(&desktop, program);
+    let (_, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, name).await;
+    let root = engine.session(&session).unwrap().root;
+    let hour = Duration::from_secs(3600);
+    let mut client = desktop
+        .command(deskpilot_testkit::SYSTEM_PYTHON)
+        .arg(deskpilot_testkit::fixtures_dir().join("pyatspi_insert.py"))
+        .args([name, "typed by pyatspi"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(client.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "ready", "{name}");
+    // The events of pyatspi's own reading (objects created on demand) and of the
+    // registration come first: let them pass until 300 ms go by without one (at most 10 s).
+    let quiet_by = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut wake = engine.wake_on(&root, hour).await;
+        let spell = tokio::time::Instant::now() + Duration::from_millis(300);
+        if tokio::time::timeout_at(spell, wake.next(spell + hour))
+            .await
+            .is_err()
+        {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < quiet_by,
+            "{name} never went quiet"
+        );
+    }
+    let mut wake = engine.wake_on(&root, hour).await;
+    writeln!(client.stdin.take().unwrap(), "go").unwrap();
+    let woke = tokio::time::timeout(
+        Duration::from_secs(5),
+        wake.next(tokio::time::Instant::now() + hour),
+    )
+    .await;
+    let read_back = lines.next().unwrap().unwrap();
+    assert!(client.wait().unwrap().success(), "{name}: pyatspi failed");
+    assert!(
+        read_back.starts_with("typed by pyatspi"),
+        "{name}: pyatspi read back {read_back:?}"
+    );
+    assert!(woke.is_ok(), "{name} sent no event for the inserted text");
+    assert_eq!(wake.wakes().by_event, 1, "{name}");
+    drop(engine);
+    desktop.stop().unwrap();
+}
+
+#[tokio::test]
+async fn mousepad_text_changes_wake_a_wait() {
+    a_change_by_another_client_wakes_the_wait("mousepad", "mousepad").await;
+}
+
+#[tokio::test]
+async fn featherpad_text_changes_wake_a_wait() {
+    a_change_by_another_client_wakes_the_wait("featherpad", "FeatherPad").await;
+}
