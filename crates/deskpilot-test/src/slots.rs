@@ -7,7 +7,8 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Result, TestError};
 
@@ -62,42 +63,61 @@ impl Slots {
                 Err(TryLockError::Error(e)) => return Err(TestError::Desktop(e.to_string())),
             }
         }
-        // All taken: wait for one, chosen so that waiters spread over the slots.
-        static WAITERS: AtomicUsize = AtomicUsize::new(0);
-        let turn = WAITERS.fetch_add(1, Ordering::Relaxed);
-        let file = self.open((std::process::id() as usize + turn) % self.count)?;
-        tokio::task::spawn_blocking(move || file.lock().map(|()| Slot { _file: file }))
+        // All taken: wait on every slot at once (a thread each, since a lock waits blocking);
+        // the first lock taken is kept, and any taken after it is given back at once.
+        let (sender, mut receiver) = tokio::sync::mpsc::channel(1);
+        let claimed = Arc::new(AtomicBool::new(false));
+        for i in 0..self.count {
+            let file = self.open(i)?;
+            let (sender, claimed) = (sender.clone(), claimed.clone());
+            std::thread::spawn(move || {
+                if file.lock().is_ok() && !claimed.swap(true, Ordering::SeqCst) {
+                    // Refused only when the waiter went away: the file, dropped, unlocks.
+                    let _ = sender.blocking_send(file);
+                }
+            });
+        }
+        drop(sender);
+        let file = receiver
+            .recv()
             .await
-            .map_err(|e| TestError::Desktop(e.to_string()))?
-            .map_err(|e| TestError::Desktop(e.to_string()))
+            .ok_or_else(|| TestError::Desktop("no desktop slot could be locked".into()))?;
+        Ok(Slot { _file: file })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// Slots are exclusive across open files (as across processes): with every slot held, a
-    /// third acquire waits until one is dropped.
+    /// third acquire waits until one is dropped, whichever it is (each slot freed twice, so a
+    /// waiter that waits on one slot only is caught whatever slot it picks).
     #[tokio::test]
-    async fn a_slot_is_held_until_dropped() {
-        let dir = std::env::temp_dir().join(format!("slots-test-{}", std::process::id()));
-        let slots = std::sync::Arc::new(Slots { dir, count: 2 });
-        let first = slots.acquire().await.unwrap();
-        let _second = slots.acquire().await.unwrap();
-        let waiting = slots.clone();
-        let mut third = tokio::spawn(async move { waiting.acquire().await });
-        let waited = tokio::time::timeout(std::time::Duration::from_millis(300), &mut third).await;
-        assert!(
-            waited.is_err(),
-            "a third slot was given while two were held"
-        );
-        drop(first);
-        let third = tokio::time::timeout(std::time::Duration::from_secs(10), third).await;
-        assert!(
-            matches!(third, Ok(Ok(Ok(_)))),
-            "no slot after one was freed"
-        );
-        let _ = std::fs::remove_dir_all(&slots.dir);
+    async fn a_waiter_gets_whichever_slot_is_freed() {
+        for (round, freed) in [0, 0, 1, 1].into_iter().enumerate() {
+            let dir =
+                std::env::temp_dir().join(format!("slots-test-{}-{round}", std::process::id()));
+            let slots = Arc::new(Slots { dir, count: 2 });
+            let mut held = [
+                Some(slots.acquire().await.unwrap()),
+                Some(slots.acquire().await.unwrap()),
+            ];
+            let waiting = slots.clone();
+            let mut third = tokio::spawn(async move { waiting.acquire().await });
+            let waited = tokio::time::timeout(Duration::from_millis(300), &mut third).await;
+            assert!(
+                waited.is_err(),
+                "a third slot was given while two were held"
+            );
+            held[freed] = None;
+            let third = tokio::time::timeout(Duration::from_secs(10), third).await;
+            assert!(
+                matches!(third, Ok(Ok(Ok(_)))),
+                "no slot after slot {freed} was freed"
+            );
+            let _ = std::fs::remove_dir_all(&slots.dir);
+        }
     }
 }
