@@ -27,9 +27,12 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
             "screenshot",
         ]),
         "list" => crate::test::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"]),
+        "live" => crate::test::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "live"]),
         "testlib" => {
             crate::test::cargo(&["bench", "--package", "deskpilot-test", "--bench", "testlib"])
         }
-        other => bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib)"),
+        other => {
+            bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live)")
+        }
     }
 }

@@ -37,10 +37,11 @@ enum Command {
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
     /// the LibreOffice Calc memory guard), `screenshot` (a labelled 1280x800 window capture),
     /// `act` (an action's latency), `list` (listing apps with one frozen) or `testlib` (how soon
-    /// an expect sees a change, and a locator's overhead per action).
-    /// Results go to target/bench/.
+    /// an expect sees a change, and a locator's overhead per action) or `live` (tokens over a
+    /// 10-step task with changes in action results vs a snapshot after each step, change to
+    /// wait_for latency, snapshots through the server). Results go to target/bench/.
     Bench {
-        /// Which benchmark (snapshot, screenshot, act, list, testlib).
+        /// Which benchmark (snapshot, screenshot, act, list, testlib, live).
         which: String,
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,

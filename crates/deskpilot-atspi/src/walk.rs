@@ -232,28 +232,25 @@ fn read_one(
             }
             let cached = cache.as_ref().and_then(|c| c.identities.get(&id).cloned());
             match cached {
-                Some(mut identity) => {
-                    // The cache says -1 where it does not know (menus, containers with
-                    // transient children): ask the element itself.
+                Some(identity) => {
+                    // The count is asked of the element every time, with the rest of the
+                    // node: a kept one would hide a new child, since GTK 3 sends no
+                    // children-changed when a container gains one (only the child's own
+                    // events, which name the child), and the cache says -1 where it does
+                    // not know (menus, containers with transient children).
                     let managed = identity.states & MANAGES_DESCENDANTS != 0;
-                    if identity.child_count < 0 || managed {
-                        identity.child_count = proto.child_count(&id).await?;
-                    }
-                    // With the child count known up front, the children are asked for in
-                    // the same round as the rest of the node.
-                    let count = identity.child_count.max(0) as u32;
-                    let enumerate = should_enumerate(count, managed, depth, &limits);
-                    let (node, children) = tokio::join!(
+                    let (node, count) = tokio::join!(
                         complete_node(&proto, &id, identity, traits, secret),
-                        async {
-                            if enumerate {
-                                proto.children(&id).await.map(Some)
-                            } else {
-                                Ok(None)
-                            }
-                        }
+                        proto.child_count(&id)
                     );
-                    Ok((node?, children?))
+                    let mut node = node?;
+                    let count = count?.max(0) as u32;
+                    node.child_count = count;
+                    if !should_enumerate(count, managed, depth, &limits) {
+                        return Ok((node, None));
+                    }
+                    let children = proto.children(&id).await?;
+                    Ok((node, Some(children)))
                 }
                 None => {
                     let node = read_node(&proto, &id, traits, secret).await?;

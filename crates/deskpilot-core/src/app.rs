@@ -61,3 +61,12 @@ impl WindowInfo {
         self.states.get(State::Minimized)
     }
 }
+
+/// Which window a snapshot shows in full.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WindowPick {
+    /// A ref naming a window.
+    Ref(String),
+    /// A window title (exact, else contained).
+    Title(String),
+}

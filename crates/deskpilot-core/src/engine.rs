@@ -149,6 +149,17 @@ impl Engine {
         self.sessions.close(session)
     }
 
+    /// Whether the session's action results read its tree again and say what changed since
+    /// its last snapshot (on by default).
+    pub fn follow_tree(&self, session: &str, follow: bool) -> Result<()> {
+        self.sessions.follow_tree(session, follow)
+    }
+
+    /// Every open session.
+    pub fn sessions_open(&self) -> Vec<SessionInfo> {
+        self.sessions.all()
+    }
+
     pub fn session(&self, session: &str) -> Result<SessionInfo> {
         self.sessions.info(session)
     }

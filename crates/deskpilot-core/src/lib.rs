@@ -13,6 +13,7 @@ pub mod error;
 pub mod escape;
 pub mod filter;
 pub mod launch;
+pub mod live;
 pub mod model;
 pub mod platform;
 pub mod present;

@@ -49,12 +49,14 @@ pub fn render_with_notes(
     let kept = filter.apply(tree);
     let mut out = String::new();
     let mut lines = 0;
+    let mut nodes = Vec::new();
     for (index, depth) in kept {
         let tn = &tree.nodes[index];
         let node = &tn.node;
         if let Some(note) = note_of(index) {
             writeln!(out, "# {note}").unwrap();
         }
+        let start = out.len();
         // One space per level: as unambiguous as two, and indentation is most of a deep
         // line's bytes.
         for _ in 0..depth {
@@ -113,10 +115,15 @@ pub fn render_with_notes(
             }
             Realization::Folded => out.push_str(" [folded]"),
         }
+        nodes.push((index, start..out.len()));
         out.push('\n');
         lines += 1;
     }
-    Rendered { text: out, lines }
+    Rendered {
+        text: out,
+        lines,
+        nodes,
+    }
 }
 
 /// A rendered tree.
@@ -125,6 +132,9 @@ pub struct Rendered {
     pub text: String,
     /// Rendered nodes (lines).
     pub lines: usize,
+    /// Each node line: the node's index in the tree and the line's bytes in `text` (without
+    /// its newline), in order. Note lines (`# ...`) are not among them.
+    pub nodes: Vec<(usize, std::ops::Range<usize>)>,
 }
 
 impl Rendered {

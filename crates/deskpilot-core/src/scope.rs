@@ -3,7 +3,7 @@
 //! chooser), modal windows and dialogs whose owner is unknown, and popups the window manager
 //! does not manage (menus in their own windows). And which of them is active now.
 
-use crate::app::{AppInfo, WindowInfo};
+use crate::app::{AppInfo, WindowInfo, WindowPick};
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::{ElementId, Node, Realization, Role, State, Tree, TreeNode};
@@ -91,15 +91,6 @@ fn folded(window: &WindowInfo) -> Tree {
         }],
         pending: Vec::new(),
     }
-}
-
-/// Which window a snapshot shows in full.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WindowPick {
-    /// A ref naming a window.
-    Ref(String),
-    /// A window title (exact, else contained).
-    Title(String),
 }
 
 impl Engine {

@@ -120,6 +120,14 @@ impl FakeBackend {
         self.event();
     }
 
+    /// The app quits: every call to it answers that it is gone.
+    pub fn quit(&self, app: &ElementId) {
+        self.apps
+            .lock()
+            .unwrap()
+            .retain(|a| a.root.node.id.app != app.app);
+    }
+
     pub fn set_frozen(&self, app: &ElementId, frozen: bool) {
         let mut apps = self.apps.lock().unwrap();
         for a in apps.iter_mut().filter(|a| a.root.node.id.app == app.app) {

@@ -121,14 +121,14 @@ pub struct ConnectArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// Only the subtree of this element: a ref (e12) or a selector.
     pub within: Option<String>,
@@ -137,18 +137,53 @@ pub struct SnapshotArgs {
     /// interactive (default: what can be acted on, plus context), text (also all text),
     /// all (every node).
     pub filter: Option<String>,
-    /// Stop after reading this many nodes (default 2000); a cut snapshot returns a cursor.
+    /// Stop after this many nodes (default 2000).
     pub max_nodes: Option<usize>,
-    /// Continue a truncated snapshot from the cursor it returned.
+    /// Continue a cut snapshot from its cursor.
     pub cursor: Option<String>,
     /// "text" (default) or "json" for per-node JSON as well.
     pub format: Option<String>,
+    /// Only the changes since this version (or "last").
+    pub since: Option<SinceArg>,
+}
+
+/// A version number, or "last".
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum SinceArg {
+    Version(u64),
+    Word(String),
+}
+
+impl JsonSchema for SinceArg {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "since".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": ["integer", "string"]})
+    }
+}
+
+impl SinceArg {
+    pub fn since(&self) -> Result<deskpilot_core::live::Since, Error> {
+        use deskpilot_core::live::Since;
+        match self {
+            SinceArg::Version(v) => Ok(Since::Version(*v)),
+            SinceArg::Word(w) if w == "last" => Ok(Since::Last),
+            SinceArg::Word(_) => Err(invalid_arguments("since: use a version number or \"last\"")),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
     /// `dialog[name=Confirm] >> button[name=OK]`, `listitem:nth(2)`. Keys: name, id,
@@ -163,16 +198,16 @@ pub struct FindArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
-    /// A ref from a snapshot or find (e12), or a selector matching exactly one element.
+    /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HitTestArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// Screen x coordinate in pixels.
     pub x: i32,
@@ -183,7 +218,7 @@ pub struct HitTestArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadTextArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one element with text.
     pub target: String,
@@ -196,7 +231,7 @@ pub struct ReadTextArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadTableArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one table.
     pub target: String,
@@ -209,7 +244,7 @@ pub struct ReadTableArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitForArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// What to wait on, as in find (e.g. `label[name=Done]`, `dialog[name=Confirm]`).
     pub selector: String,
@@ -228,7 +263,7 @@ pub struct WaitForArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
@@ -249,7 +284,7 @@ pub enum ValueArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetValueArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one text field, spin button or slider.
     pub target: String,
@@ -262,7 +297,7 @@ pub struct SetValueArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TypeTextArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// Any Unicode; \n presses Enter.
     pub text: String,
@@ -275,7 +310,7 @@ pub struct TypeTextArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PressKeyArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A key or chord: Enter, Escape, Tab, Up, F5, a, ctrl+s, alt+F4.
     pub key: String,
@@ -286,7 +321,7 @@ pub struct PressKeyArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one element.
     pub target: String,
@@ -305,7 +340,7 @@ pub struct ActArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WindowActionArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     pub action: OneOf<WindowAction>,
 }
@@ -330,7 +365,7 @@ pub enum DragEndArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DragArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     pub from: DragEndArg,
     pub to: DragEndArg,
@@ -339,13 +374,13 @@ pub struct DragArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScreenshotArgs {
-    /// Session id (from connect).
+    /// From connect.
     pub session: String,
     /// Capture only this element (a ref or a selector); default: the session's window.
     pub target: Option<String>,
     /// Capture the whole screen instead of the window.
     pub screen: Option<bool>,
-    /// No ref labels (default: the refs of the latest snapshot are boxed and labelled).
+    /// No ref labels.
     pub plain: Option<bool>,
     /// Longest side in pixels (default 1280, at most 4096); larger captures are scaled down.
     pub max_size: Option<u32>,

@@ -9,11 +9,14 @@ mod args;
 mod grants;
 mod outcome;
 mod output;
+mod resources;
 mod server;
 mod stdio;
+mod subscriptions;
 mod tools;
 
 pub use grants::{Capability, FilesDir, Grants};
+pub use resources::{session_of, tree_uri};
 pub use server::{DeskpilotServer, instructions};
 pub use stdio::serve_stdio;
 

@@ -139,6 +139,9 @@ pub struct SnapshotOut {
     /// Per-node JSON, only with format "json".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub json: Option<serde_json::Value>,
+    /// This tree's version (a later `since`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -324,6 +327,9 @@ pub struct ActionOut {
     pub foreground_changed: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The tree's changes since the session last saw it (`-`/`+` lines), after a snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
 }
 
 impl From<&deskpilot_core::ActionReport> for ActionOut {
@@ -343,6 +349,7 @@ impl From<&deskpilot_core::ActionReport> for ActionOut {
             changes: report.changes.clone(),
             foreground_changed: report.foreground_changed,
             note: report.note.clone(),
+            tree: report.tree.as_ref().map(|t| t.text.clone()),
         }
     }
 }

@@ -6,12 +6,17 @@ use std::sync::Arc;
 
 use deskpilot_core::Engine;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, ServerCapabilities, ServerConfig};
-use rmcp::service::RequestContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+};
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
 use crate::grants::{Capability, Grants};
 use crate::outcome::failure;
+use crate::subscriptions::Subscriptions;
 
 /// What the server tells a model about how to use it (every failure code named).
 pub fn instructions() -> String {
@@ -37,6 +42,8 @@ pub struct DeskpilotServer {
     grants: Grants,
     /// Tools not listed for want of a capability, and which one.
     withheld: Arc<HashMap<String, Capability>>,
+    /// The trees subscribed to with `resources/subscribe`.
+    subscriptions: Subscriptions,
 }
 
 impl DeskpilotServer {
@@ -63,11 +70,20 @@ impl DeskpilotServer {
             tool_router,
             grants,
             withheld: Arc::new(withheld),
+            subscriptions: Subscriptions::default(),
         }
     }
 
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    pub(crate) fn engine_arc(&self) -> Arc<Engine> {
+        self.engine.clone()
+    }
+
+    pub(crate) fn subscriptions(&self) -> &Subscriptions {
+        &self.subscriptions
     }
 
     pub(crate) fn grants(&self) -> &Grants {
@@ -91,9 +107,59 @@ impl ServerHandler for DeskpilotServer {
         self.tool_router.call(tcc).await
     }
 
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(self.tree_resources())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(self.read_tree(&request.uri).await?.into())
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribe_tree(&request.uri, context.peer).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_tree(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(self.acceptable(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.listen_trees(context).await
+    }
+
     fn get_info(&self) -> ServerConfig {
-        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_instructions(instructions());
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .build();
+        let mut config = ServerConfig::new(capabilities).with_instructions(instructions());
         config.server_info.name = "deskpilot".into();
         config.server_info.version = env!("CARGO_PKG_VERSION").into();
         config

@@ -225,6 +225,9 @@ impl Desktop {
             .connect(target)
             .await
             .map_err(|e| TestError::engine(what, e))?;
+        // Tests judge with expectations: an action need not read the whole tree again to say
+        // what changed (the MCP server's and the CLI's sessions do).
+        let _ = self.engine.follow_tree(&session.id, false);
         Ok(App::new(Arc::new(Session {
             engine: self.engine.clone(),
             info: session,

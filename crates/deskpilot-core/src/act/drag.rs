@@ -18,6 +18,11 @@ impl Engine {
     /// Drags from `from` to `to` with the left button. Reported unverified unless the source
     /// element or the app's windows visibly changed.
     pub async fn drag(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
+        let report = self.drag_once(session, from, to).await;
+        self.with_tree_after(session, report).await
+    }
+
+    async fn drag_once(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
         let input = self.input_device()?.clone();
         let (start, source) = self.drag_point(session, from).await?;
         let (end, _) = self.drag_point(session, to).await?;
@@ -84,6 +89,7 @@ impl Engine {
             },
             foreground_changed: None,
             note: (!changed).then(|| "sent; check the result with a snapshot".to_owned()),
+            tree: None,
         })
     }
 

@@ -32,17 +32,19 @@ impl Engine {
         let _input = self.input_lock().await;
         let resolved = self.resolve(session, target).await?;
         let info = self.session(session)?;
-        self.run_ladder(
-            Subject {
-                resolved,
-                app: info.app.id,
-                window_level: false,
-                session_root: info.root,
-                session: session.to_owned(),
-            },
-            action,
-        )
-        .await
+        let report = self
+            .run_ladder(
+                Subject {
+                    resolved,
+                    app: info.app.id,
+                    window_level: false,
+                    session_root: info.root,
+                    session: session.to_owned(),
+                },
+                action,
+            )
+            .await;
+        self.with_tree_after(session, report).await
     }
 
     /// Does `action` on the session's window itself (keys with no element to focus first).
@@ -68,7 +70,8 @@ impl Engine {
             session_root: window,
             session: session.to_owned(),
         };
-        self.run_ladder(subject, action).await
+        let report = self.run_ladder(subject, action).await;
+        self.with_tree_after(session, report).await
     }
 
     /// Climbs the ladder, then maps back the keys that typing secret text remapped. Call with
@@ -201,6 +204,7 @@ impl Engine {
                 }),
                 foreground_changed: foreground_changed(&before, after),
                 note,
+                tree: None,
             });
         }
         let tried = skipped

@@ -3,6 +3,7 @@
 
 mod action;
 mod actionable;
+mod after;
 mod deliver;
 mod drag;
 mod keys;
@@ -22,6 +23,7 @@ pub use crate::platform::{InputDevice, InputError};
 pub use action::{
     Action, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
 };
+pub use after::MAX_UPDATE_LINES;
 pub use drag::DragEnd;
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use observe::ObservedWindow;

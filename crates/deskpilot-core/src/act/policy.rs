@@ -221,6 +221,7 @@ pub(super) fn nothing_sent(action: &Action, reference: String, held: String) -> 
         changes: Vec::new(),
         foreground_changed: Some(false),
         note: Some(format!("{held}: nothing sent")),
+        tree: None,
     }
 }
 

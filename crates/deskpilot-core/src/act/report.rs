@@ -62,6 +62,9 @@ pub struct ActionReport {
     /// Anything else worth saying (e.g. `already on: nothing to do`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What changed in the session's tree since it last saw it (none when it saw none yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<crate::live::TreeUpdate>,
 }
 
 pub fn rung_name(rung: Rung) -> &'static str {

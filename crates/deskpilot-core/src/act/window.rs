@@ -18,6 +18,15 @@ const POLL: Duration = Duration::from_millis(40);
 impl Engine {
     /// Does `action` with the session's window and reads its state back.
     pub async fn window_action(&self, session: &str, action: WindowAction) -> Result<ActionReport> {
+        let report = self.window_action_once(session, action).await;
+        self.with_tree_after(session, report).await
+    }
+
+    async fn window_action_once(
+        &self,
+        session: &str,
+        action: WindowAction,
+    ) -> Result<ActionReport> {
         let input = self.input_device()?.clone();
         let window = self.session_window(session).await?.ok_or_else(|| {
             Error::new(
@@ -91,6 +100,7 @@ impl Engine {
             changes,
             foreground_changed: None,
             note: None,
+            tree: None,
         })
     }
 }

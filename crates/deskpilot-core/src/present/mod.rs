@@ -5,12 +5,14 @@
 //! Structured output (JSON) is each face's own business.
 
 mod apps;
+mod changes;
 mod reading;
 mod reports;
 mod tree_text;
 
 pub use crate::escape::{escape, quoted};
 pub use apps::apps;
+pub use changes::{diff_header, diff_lines, tree_update};
 pub use reading::{
     connected, element, find, focus, hit_path, snapshot, table, table_tsv, text_page, truncation,
     unsearched_lines, waited,

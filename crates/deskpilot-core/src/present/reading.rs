@@ -1,6 +1,8 @@
 //! What reading shows: elements, find results, the tree and where it was cut, pages.
 
+use super::changes::{diff_header, diff_lines};
 use super::{Page, escape, quoted};
+use crate::live::{Changes, View};
 use crate::read::{FindResult, Match, Snapshot, TableRead, TextRead, Truncation, Unsearched};
 use crate::session::SessionInfo;
 use crate::wait::WaitOutcome;
@@ -128,8 +130,21 @@ pub fn snapshot(snapshot: &Snapshot) -> Page {
     if let Some(t) = &snapshot.truncated {
         trailer.push_str(&truncation(t));
     }
+    let mut body = snapshot.rendered.text.clone();
+    match (&snapshot.changes, snapshot.version) {
+        (Some(Changes::Diff(diff)), Some(version)) => {
+            let new = View::lines_of(&snapshot.tree, &snapshot.rendered);
+            body = diff_header(diff, &format!("v{version}"));
+            body.push_str(&diff_lines(diff, &new, usize::MAX).0);
+        }
+        (Some(Changes::Whole { why }), Some(version)) => {
+            trailer.push_str(&format!("# v{version}, the whole tree ({why})\n"));
+        }
+        (None, Some(version)) => trailer.push_str(&format!("# v{version}\n")),
+        _ => {}
+    }
     Page {
-        body: snapshot.rendered.text.clone(),
+        body,
         trailer: (!trailer.is_empty()).then_some(trailer),
     }
 }

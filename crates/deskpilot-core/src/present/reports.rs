@@ -34,6 +34,10 @@ pub fn action(report: &ActionReport) -> String {
     if report.foreground_changed == Some(true) {
         line.push_str("\nthe active window changed");
     }
+    if let Some(tree) = &report.tree {
+        line.push('\n');
+        line.push_str(tree.text.trim_end());
+    }
     line
 }
 

@@ -4,9 +4,10 @@ mod apps;
 mod find;
 mod inspect;
 mod results;
+mod since;
 mod snapshot;
 
-pub use crate::scope::WindowPick;
+pub use crate::app::WindowPick;
 pub use apps::{ListedApp, ListedWindow};
 pub use results::{
     FindResult, Match, Resolved, Snapshot, SnapshotRequest, TableRead, Target, TextRead,

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::filter::Filter;
+use crate::live::{Changes, Since};
 use crate::model::{CutReason, Node, Role, Tree};
 use crate::render::Rendered;
 use crate::selector::Selector;
@@ -33,6 +34,9 @@ pub struct SnapshotRequest {
     pub timeout: Duration,
     /// Where to report the number of nodes read while the walk runs.
     pub progress: Option<crate::platform::ProgressSink>,
+    /// Answer with what changed since this version of the session's tree (a whole first
+    /// page only).
+    pub since: Option<Since>,
 }
 
 impl Default for SnapshotRequest {
@@ -46,6 +50,7 @@ impl Default for SnapshotRequest {
             max_depth: 64,
             timeout: Duration::from_secs(10),
             progress: None,
+            since: None,
         }
     }
 }
@@ -70,6 +75,11 @@ pub struct Snapshot {
     pub truncated: Option<Truncation>,
     /// The root is a minimized window: its tree is (nearly) empty for that reason.
     pub minimized: bool,
+    /// The version this read was given: a whole first page of the session's tree is a
+    /// version of it (`within` and continued pages are not).
+    pub version: Option<u64>,
+    /// What changed since the version asked for (`SnapshotRequest::since`).
+    pub changes: Option<Changes>,
 }
 
 /// One element found.

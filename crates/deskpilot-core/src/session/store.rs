@@ -3,13 +3,17 @@
 //! the world, the store remembers what it showed.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::refs::{RefEntry, RefId, RefTable, format_ref, parse_ref};
 use super::target::SessionInfo;
 use crate::app::{AppInfo, WindowInfo};
 use crate::error::{Code, Error, Result};
+use crate::live::{Since, View};
 use crate::model::{ElementId, Node, Rect};
+
+/// Views kept per session for `since`: older versions answer with the whole tree.
+pub const KEPT_VIEWS: usize = 8;
 
 /// Open cursors kept per session; when a session has this many, all are dropped before the
 /// next is kept.
@@ -34,6 +38,11 @@ struct SessionState {
     placed_refs: Vec<(RefId, Rect)>,
     /// The window of the session last seen active.
     last_active: Option<ElementId>,
+    /// The latest views shown (oldest first), for diffs.
+    views: VecDeque<Arc<View>>,
+    next_version: u64,
+    /// Whether action results read the tree again and say what changed.
+    follows_tree: bool,
 }
 
 #[derive(Default)]
@@ -84,6 +93,9 @@ impl SessionStore {
                 cursors: HashMap::new(),
                 placed_refs: Vec::new(),
                 last_active: None,
+                views: VecDeque::new(),
+                next_version: 1,
+                follows_tree: true,
             },
         );
         info
@@ -98,6 +110,18 @@ impl SessionStore {
             .ok_or_else(|| unknown_session(session))?;
         inner.ref_owner.retain(|_, owner| owner != session);
         Ok(())
+    }
+
+    /// Every open session, by id.
+    pub fn all(&self) -> Vec<SessionInfo> {
+        let mut all: Vec<SessionInfo> = self
+            .lock()
+            .sessions
+            .values()
+            .map(|s| s.info.clone())
+            .collect();
+        all.sort_by(|a, b| a.id.cmp(&b.id));
+        all
     }
 
     pub fn info(&self, session: &str) -> Result<SessionInfo> {
@@ -246,6 +270,41 @@ impl SessionStore {
     /// The session's window last seen active.
     pub fn last_active(&self, session: &str) -> Option<ElementId> {
         self.with(session, |s| s.last_active.clone()).ok().flatten()
+    }
+
+    /// Keeps a view the session was shown as its next version, and returns that version.
+    pub fn record_view(&self, session: &str, mut view: View) -> Result<u64> {
+        self.with_mut(session, |state| {
+            view.version = state.next_version;
+            state.next_version += 1;
+            if state.views.len() >= KEPT_VIEWS {
+                state.views.pop_front();
+            }
+            let version = view.version;
+            state.views.push_back(Arc::new(view));
+            version
+        })
+    }
+
+    /// Whether the session's action results say what changed in its tree (on by default; a
+    /// test that judges with expectations can spare the read).
+    pub fn follow_tree(&self, session: &str, follow: bool) -> Result<()> {
+        self.with_mut(session, |state| state.follows_tree = follow)
+    }
+
+    pub fn follows_tree(&self, session: &str) -> bool {
+        self.with(session, |state| state.follows_tree)
+            .unwrap_or(false)
+    }
+
+    /// A view the session was shown, if still kept.
+    pub fn view(&self, session: &str, since: Since) -> Option<Arc<View>> {
+        self.with(session, |state| match since {
+            Since::Last => state.views.back().cloned(),
+            Since::Version(v) => state.views.iter().find(|view| view.version == v).cloned(),
+        })
+        .ok()
+        .flatten()
     }
 
     fn with<T>(&self, session: &str, f: impl FnOnce(&SessionState) -> T) -> Result<T> {

@@ -98,7 +98,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. An app session shows its active window, the others one [folded] line each. filter: interactive (default), text, all. A cut snapshot says why and returns a cursor to continue.",
+        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. An app session shows its active window, the others one [folded] line each. A cut one returns a cursor. It is version N (# vN): `since: N` gives only the lines changed since (-/+), as action results do.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<SnapshotArgs>(),
         output_schema = output_schema::<SnapshotOut>()
@@ -305,11 +305,13 @@ impl DeskpilotServer {
             filter,
             max_nodes: a.max_nodes.unwrap_or(2000).clamp(1, 20_000),
             progress,
+            since: a.since.as_ref().map(args::SinceArg::since).transpose()?,
             ..SnapshotRequest::default()
         };
         let snapshot = self.engine().snapshot(&a.session, &request).await?;
+        let page = present::snapshot(&snapshot);
         let out = SnapshotOut {
-            tree: snapshot.rendered.text.clone(),
+            tree: page.body.clone(),
             nodes: snapshot.tree.len(),
             shown: snapshot.rendered.lines,
             truncated: snapshot.truncated.as_ref().map(|t| TruncatedOut {
@@ -319,8 +321,9 @@ impl DeskpilotServer {
             }),
             minimized: snapshot.minimized,
             json: json.then(|| serde_json::to_value(&snapshot.tree).unwrap_or_default()),
+            version: snapshot.version,
         };
-        Ok(success(present::snapshot(&snapshot).joined(), out))
+        Ok(success(page.joined(), out))
     }
 
     async fn wait_for_with(&self, a: Result<WaitForArgs, Error>) -> Result<CallToolResult, Error> {

@@ -1,0 +1,189 @@
+//! The live tree on a real fixture: an action's result carries what it changed (refs usable at
+//! once), an unchanged app reads as nothing changed, and a burst of 1,000 changes read as
+//! diffs while it runs, applied one after the other, ends where a second engine's cold read
+//! does.
+
+use std::time::{Duration, Instant};
+
+use deskpilot_core::live::{Changes, Since, View, apply, lines_text};
+use deskpilot_core::present::strip_refs;
+use deskpilot_core::{
+    Action, ConnectTarget, Engine, Filter, MouseButton, Selector, SnapshotRequest, Target,
+};
+use deskpilot_linux::{LinuxOptions, linux_engine};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
+use serde_json::json;
+
+async fn engine_on(desktop: &VirtualDesktop, fixture: Fixture) -> (Engine, String) {
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let engine = linux_engine(options).await.unwrap().engine;
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
+        .await
+        .unwrap()
+        .id;
+    (engine, session)
+}
+
+fn since_last(filter: Filter) -> SnapshotRequest {
+    SnapshotRequest {
+        filter,
+        since: Some(Since::Last),
+        ..SnapshotRequest::default()
+    }
+}
+
+const CLICK: Action = Action::Click {
+    button: MouseButton::Left,
+    double: false,
+};
+
+#[tokio::test]
+async fn gtk3_an_action_result_carries_its_changes() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    // Nothing changed: the same elements read again are the same lines (tree-view cells
+    // included), so there is nothing to say.
+    let again = engine
+        .snapshot(&s, &since_last(Filter::Interactive))
+        .await
+        .unwrap();
+    match &again.changes {
+        Some(Changes::Diff(diff)) => assert!(diff.is_empty(), "{:?}", diff.edits),
+        other => panic!("{other:?}"),
+    }
+    let add = Target::Selector(Selector::parse("button[name=\"Add item\"]").unwrap());
+    let report = engine.act(&s, &add, &CLICK).await.unwrap();
+    fixture
+        .oracle
+        .wait_value("dynamic", "count", json!(1), Duration::from_secs(5))
+        .unwrap();
+    let text = deskpilot_core::present::action(&report);
+    let tree = report.tree.expect("the tree after the click");
+    assert_eq!((tree.added, tree.removed), (1, 0), "{text}");
+    let line = tree
+        .text
+        .lines()
+        .find(|l| l.starts_with('+') && l.contains("button \"Dynamic 1\""))
+        .unwrap_or_else(|| panic!("no new button in\n{}", tree.text));
+    let new_ref = line.split("[ref=").nth(1).unwrap().trim_end_matches(']');
+    // The ref in the result is usable at once.
+    engine
+        .act(&s, &Target::Ref(new_ref.into()), &CLICK)
+        .await
+        .unwrap();
+    fixture
+        .oracle
+        .wait_value("dynamic-1", "clicked", json!(true), Duration::from_secs(5))
+        .unwrap();
+}
+
+#[tokio::test]
+async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    let first = engine
+        .snapshot(
+            &s,
+            &SnapshotRequest {
+                filter: Filter::All,
+                ..SnapshotRequest::default()
+            },
+        )
+        .await
+        .unwrap();
+    let mut held = View::lines_of(&first.tree, &first.rendered);
+    fixture
+        .command(
+            "burst",
+            json!({"changes": 1000, "seed": 7, "per_tick": 5, "tick_ms": 20}),
+        )
+        .unwrap();
+    let mut reads = 0;
+    let mut diffs = 0;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let done = burst_done(&fixture);
+        let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
+        let new = View::lines_of(&read.tree, &read.rendered);
+        held = match &read.changes {
+            Some(Changes::Diff(diff)) => {
+                diffs += 1;
+                apply(&held, &diff.edits).unwrap_or_else(|e| panic!("read {reads}: {e}"))
+            }
+            _ => new.clone(),
+        };
+        assert_eq!(
+            held, new,
+            "read {reads}: the diff applied is not the tree read"
+        );
+        reads += 1;
+        if done {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the burst did not end");
+    }
+    assert!(diffs >= 5, "only {diffs} of {reads} reads were diffs");
+    // Then one change at a time, each read as a diff and checked against a second engine's
+    // cold read (its own connection, nothing kept): few changes between two reads is where
+    // kept identities are used, and where a change no event names would be missed.
+    let (cold_engine, cold) = engine_on(&desktop, Fixture::Gtk3).await;
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    // The burst leaves up to 6 buttons: removing 7 empties their box, and the box's first
+    // new child is the change GTK 3 announces with no event on the box.
+    let mut steps: Vec<(&str, serde_json::Value, &str)> =
+        vec![("remove_item", json!({}), "dynamic"); 7];
+    steps.extend([
+        ("add_item", json!({}), "dynamic"),
+        ("set_label", json!({"text": "Step"}), "delayed"),
+        ("add_item", json!({}), "dynamic"),
+        ("set_text", json!({"widget": "name", "text": "Ada"}), "name"),
+        ("reorder_list", json!({}), "fruits"),
+        ("remove_item", json!({}), "dynamic"),
+        ("open_dialog", json!({}), "dialog"),
+        ("close_dialog", json!({}), "dialog"),
+    ]);
+    for (step, (cmd, args, widget)) in steps.into_iter().enumerate() {
+        let before = fixture.oracle.events().unwrap().len();
+        fixture.command(cmd, args).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !fixture.oracle.events().unwrap()[before..]
+            .iter()
+            .any(|e| e.widget == "control" && e.value == json!(cmd))
+        {
+            assert!(Instant::now() < deadline, "{cmd} not done");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
+        if let Some(Changes::Diff(diff)) = &read.changes {
+            held = apply(&held, &diff.edits).unwrap_or_else(|e| panic!("step {step}: {e}"));
+        } else {
+            held = View::lines_of(&read.tree, &read.rendered);
+        }
+        let cold_read = cold_engine.snapshot(&cold, &all).await.unwrap();
+        assert_eq!(
+            strip_refs(&lines_text(&held)),
+            strip_refs(&cold_read.rendered.text),
+            "step {step} ({cmd}, {widget})"
+        );
+    }
+    eprintln!("burst: {reads} reads, {diffs} diffs");
+}
+
+fn burst_done(fixture: &deskpilot_testkit::FixtureApp) -> bool {
+    fixture
+        .oracle
+        .events()
+        .unwrap()
+        .iter()
+        .any(|e| e.widget == "control" && e.prop == "done" && e.value == json!("burst"))
+}

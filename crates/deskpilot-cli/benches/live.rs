@@ -1,0 +1,256 @@
+//! `cargo xtask bench live`: what the live tree saves and how soon a change is seen, through
+//! `deskpilot mcp` (one server, one session) on the GTK3 fixture in a private headless desktop.
+//!
+//! - Tokens (bytes / 4 of the text an agent reads) over a 10-step task: one snapshot, then
+//!   each action's result with the changes it made, versus each action's result without them
+//!   plus a snapshot after every step (what an agent pays without diffs).
+//! - Latency from a change in the app (the fixture's control channel; the moment is when its
+//!   oracle file got the line, seen by a thread every 1 ms) to `wait_for` returning.
+//! - Repeated snapshots through the server.
+//!
+//! Prints a table and writes `target/bench/live.json`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use deskpilot_testkit::{Fixture, McpClient, VirtualDesktop};
+use serde_json::{Value, json};
+
+fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+fn text_of(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {result}"))
+        .to_owned()
+}
+
+fn tokens(text: &str) -> f64 {
+    text.len() as f64 / 4.0
+}
+
+/// An action's text without the changes it carries (what it said before the live tree).
+fn without_changes(text: &str) -> &str {
+    match text.find("\n# v") {
+        Some(at) => &text[..at],
+        None => text,
+    }
+}
+
+/// The ten steps: a form filled in, a list and a tree used, buttons pressed.
+fn steps(s: &str) -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "act",
+            json!({"session": s, "target": "checkbox[name*=notif]", "verb": "check"}),
+        ),
+        (
+            "set_value",
+            json!({"session": s, "target": "textbox[name=Name]", "value": "Ada Lovelace"}),
+        ),
+        (
+            "click",
+            json!({"session": s, "target": "button[name=Count]"}),
+        ),
+        (
+            "act",
+            json!({"session": s, "target": "radio[name=Large]", "verb": "check"}),
+        ),
+        (
+            "set_value",
+            json!({"session": s, "target": "spinbutton[name=Quantity]", "value": 5}),
+        ),
+        (
+            "click",
+            json!({"session": s, "target": "button[name=\"Add item\"]"}),
+        ),
+        (
+            "act",
+            json!({"session": s, "target": "listitem[name=Cherry]", "verb": "select"}),
+        ),
+        (
+            "act",
+            json!({"session": s, "target": "toggle[name=Bold]", "verb": "toggle"}),
+        ),
+        (
+            "click",
+            json!({"session": s, "target": "button[name=\"Add item\"]"}),
+        ),
+        (
+            "act",
+            json!({"session": s, "target": "tab[name=Advanced]", "verb": "select"}),
+        ),
+    ]
+}
+
+struct Server {
+    _desktop: VirtualDesktop,
+    fixture: deskpilot_testkit::FixtureApp,
+    server: McpClient,
+    session: String,
+}
+
+fn server() -> Server {
+    let desktop = VirtualDesktop::start().expect("desktop");
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
+    let cmd = McpClient::deskpilot_command(
+        &desktop,
+        env!("CARGO_BIN_EXE_deskpilot"),
+        &["--allow", "input"],
+    );
+    let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
+    server.initialize();
+    let connected = server.call("connect", json!({"window": Fixture::Gtk3.window_title()}));
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{connected}"))
+        .to_owned();
+    Server {
+        _desktop: desktop,
+        fixture,
+        server,
+        session,
+    }
+}
+
+/// (tokens with the changes in results, tokens with a snapshot after every step).
+fn task_tokens(rig: &mut Server) -> (f64, f64, Vec<String>) {
+    let s = rig.session.clone();
+    let first = text_of(&rig.server.call("snapshot", json!({"session": s})));
+    let (mut with_diffs, mut with_snapshots) = (tokens(&first), tokens(&first));
+    let mut failures = Vec::new();
+    for (tool, args) in steps(&s) {
+        let result = rig.server.call(tool, args.clone());
+        let text = text_of(&result);
+        if result["isError"] == json!(true) {
+            failures.push(format!("{tool} {args}: {text}"));
+        }
+        if std::env::var_os("DESKPILOT_BENCH_SHOW").is_some() {
+            eprintln!("--- {tool} {args}\n{text}");
+        }
+        with_diffs += tokens(&text);
+        let snapshot = text_of(&rig.server.call("snapshot", json!({"session": s})));
+        with_snapshots += tokens(without_changes(&text)) + tokens(&snapshot);
+    }
+    (with_diffs, with_snapshots, failures)
+}
+
+/// Lines in the oracle file saying the label reads `text`.
+fn label_lines(path: &Path, text: &str) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("\"delayed\"") && l.contains(&format!("\"{text}\"")))
+        .count()
+}
+
+fn watch(
+    path: PathBuf,
+    text: String,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<Option<Instant>> {
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            if label_lines(&path, &text) > 0 {
+                return Some(Instant::now());
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        None
+    })
+}
+
+/// Milliseconds from each change to `wait_for` returning, and what woke its looks.
+fn wait_latencies(rig: &mut Server, rounds: usize) -> (Vec<f64>, u64, u64) {
+    let s = rig.session.clone();
+    let (mut by_event, mut by_poll) = (0, 0);
+    let mut latencies = Vec::new();
+    for round in 0..rounds {
+        let text = format!("Live {round}");
+        let id = 9000 + round as u64;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "wait_for",
+            "arguments": {"session": s, "selector": format!("label[name=\"{text}\"]"), "timeout_ms": 10000}
+        }});
+        rig.server.send_line(&request.to_string());
+        // Let the wait read once and sleep, as it would while an agent waits.
+        std::thread::sleep(Duration::from_millis(300));
+        let stop = Arc::new(AtomicBool::new(false));
+        let watcher = watch(
+            rig.fixture.oracle.path().to_owned(),
+            text.clone(),
+            stop.clone(),
+        );
+        rig.fixture
+            .command("set_label", json!({"text": text}))
+            .expect("control command");
+        let reply = loop {
+            let message = rig.server.receive();
+            if message["id"] == json!(id) {
+                break message;
+            }
+        };
+        let returned = Instant::now();
+        stop.store(true, Ordering::Relaxed);
+        let changed = watcher.join().unwrap().expect("the oracle saw the change");
+        let out = &reply["result"]["structuredContent"];
+        assert_eq!(out["element"]["name"], json!(text), "{reply}");
+        by_event += out["woken_by_events"].as_u64().unwrap_or(0);
+        by_poll += out["woken_by_poll"].as_u64().unwrap_or(0);
+        latencies.push(returned.saturating_duration_since(changed).as_secs_f64() * 1000.0);
+    }
+    (latencies, by_event, by_poll)
+}
+
+fn snapshot_times(rig: &mut Server, runs: usize) -> Vec<f64> {
+    let s = rig.session.clone();
+    (0..runs)
+        .map(|_| {
+            let started = Instant::now();
+            rig.server.call("snapshot", json!({"session": s}));
+            started.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect()
+}
+
+fn main() {
+    let mut rig = server();
+    let (with_diffs, with_snapshots, failures) = task_tokens(&mut rig);
+    let (latencies, by_event, by_poll) = wait_latencies(&mut rig, 20);
+    let snapshots = snapshot_times(&mut rig, 20);
+    let ratio = with_snapshots / with_diffs;
+    println!("live tree, GTK3 fixture, through deskpilot mcp");
+    println!(
+        "10-step task tokens: {with_diffs:.0} with changes in results, {with_snapshots:.0} with a snapshot after every step ({ratio:.1}x fewer; target >= 5x)"
+    );
+    assert!(failures.is_empty(), "steps failed: {failures:#?}");
+    println!(
+        "change -> wait_for returned: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms (targets p50 <= 50, p95 <= 150); looks woken by events {by_event}, by the poll {by_poll}",
+        percentile(latencies.clone(), 0.5),
+        percentile(latencies.clone(), 0.95),
+        percentile(latencies.clone(), 1.0)
+    );
+    println!(
+        "repeated snapshot through the server: p50 {:.1} ms, p95 {:.1} ms",
+        percentile(snapshots.clone(), 0.5),
+        percentile(snapshots.clone(), 0.95)
+    );
+    let out = json!({
+        "task_tokens": {"with_changes": with_diffs, "with_snapshots": with_snapshots, "ratio": ratio, "failed_steps": failures},
+        "wait_ms": {"p50": percentile(latencies.clone(), 0.5), "p95": percentile(latencies.clone(), 0.95), "all": latencies, "woken_by_events": by_event, "woken_by_poll": by_poll},
+        "snapshot_ms": {"p50": percentile(snapshots.clone(), 0.5), "p95": percentile(snapshots, 0.95)},
+    });
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("live.json"),
+        serde_json::to_string_pretty(&out).unwrap(),
+    )
+    .unwrap();
+    rig.server.close(Duration::from_secs(5));
+}

@@ -1,0 +1,52 @@
+//! The tree after an action: read again with the session's last view's settings and shown as
+//! the changes since that view (the new version is the session's baseline from then on).
+
+use std::time::Duration;
+
+use super::report::{ActionReport, Effect};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::live::{Since, TreeUpdate};
+use crate::present::tree_update;
+
+/// The most lines of changes an action result shows; the rest are counted.
+pub const MAX_UPDATE_LINES: usize = 50;
+
+/// How long reading the tree after an action may take.
+const READ_AFTER: Duration = Duration::from_secs(3);
+
+impl Engine {
+    /// Adds to an action's report what changed in the session's tree since the session last
+    /// saw it. Nothing is read when the session saw no tree yet (nothing to compare with) or
+    /// does not follow its tree; a failed read is said, never an action failure.
+    pub(crate) async fn with_tree_after(
+        &self,
+        session: &str,
+        report: Result<ActionReport>,
+    ) -> Result<ActionReport> {
+        let mut report = report?;
+        if !self.sessions().follows_tree(session) {
+            return Ok(report);
+        }
+        let Some(last) = self.sessions().view(session, Since::Last) else {
+            return Ok(report);
+        };
+        let update = match self.snapshot_since_last(session, READ_AFTER).await {
+            Ok(snapshot) => tree_update(&snapshot, last.window.as_ref(), MAX_UPDATE_LINES),
+            Err(e) => TreeUpdate::unread(&e.message),
+        };
+        // What was checked for an unverified action is the element and the windows: say so
+        // when the tree changed elsewhere (a click that added a button), without claiming
+        // the action did it.
+        let tree_changed =
+            update.changed + update.added + update.removed > 0 || update.whole.is_some();
+        if report.effect == Effect::Unverified
+            && tree_changed
+            && let Some(note) = report.note.as_mut()
+        {
+            note.push_str("; the tree changed (below)");
+        }
+        report.tree = Some(update);
+        Ok(report)
+    }
+}

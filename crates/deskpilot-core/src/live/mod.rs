@@ -1,0 +1,15 @@
+//! The live tree: what a session was last shown (`View`, versioned), and the exact line diff
+//! between two views (`diff.rs`) that action results and `snapshot {since}` give instead of
+//! the whole tree again.
+
+mod changes;
+mod diff;
+mod update;
+mod updates;
+mod view;
+
+pub use changes::{Changes, Reading, changes_since};
+pub use diff::{Edit, TreeDiff, apply, diff};
+pub use update::TreeUpdate;
+pub use updates::{FLUSH, LIVENESS, TRAILING, TreeUpdated, TreeUpdates};
+pub use view::{LineKey, Since, View, ViewLine, lines_text};

@@ -1,0 +1,33 @@
+//! The session's tree read again as its last view was (filter, window, node budget), with
+//! the changes since that view: what an action result and a subscriber's read show.
+
+use std::time::Duration;
+
+use super::results::{Snapshot, SnapshotRequest};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::live::Since;
+
+impl Engine {
+    /// Reads the session's tree as its last view was read and answers with the changes since
+    /// it (the whole tree, saying why, when the session saw none yet). The read is the
+    /// session's new version.
+    pub async fn snapshot_since_last(&self, session: &str, timeout: Duration) -> Result<Snapshot> {
+        let request = match self.sessions().view(session, Since::Last) {
+            Some(last) => SnapshotRequest {
+                filter: last.filter,
+                window: last.window.clone(),
+                max_nodes: last.max_nodes,
+                timeout,
+                since: Some(Since::Version(last.version)),
+                ..SnapshotRequest::default()
+            },
+            None => SnapshotRequest {
+                timeout,
+                since: Some(Since::Last),
+                ..SnapshotRequest::default()
+            },
+        };
+        self.snapshot(session, &request).await
+    }
+}

@@ -1,0 +1,184 @@
+//! Each session's tree as an MCP resource (`deskpilot://session/<id>/tree`), listed and
+//! readable, with updates pushed from the app's events (debounced in core: `live/updates.rs`)
+//! in both protocol eras: `resources/subscribe` (2025-11-25; one task per subscribed URI,
+//! stopped by `resources/unsubscribe`) and `subscriptions/listen` (2026-07-28; the stream ends
+//! gracefully once every subscribed session's app is gone). Reading a tree gives the changes
+//! since the session last saw it (the whole tree the first time), and moves that baseline,
+//! as an action's result does.
+
+use std::time::Duration;
+
+use deskpilot_core::present;
+use rmcp::ErrorData;
+use rmcp::RoleServer;
+use rmcp::model::{
+    ListResourcesResult, ReadResourceResult, Resource, ResourceContents,
+    ResourceUpdatedNotificationParam, SubscriptionFilter,
+};
+use rmcp::service::{Peer, SubscriptionContext};
+use tokio::task::JoinSet;
+
+use crate::DeskpilotServer;
+
+const PREFIX: &str = "deskpilot://session/";
+const SUFFIX: &str = "/tree";
+/// How long reading a tree for a subscriber may take.
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The URI of a session's tree.
+pub fn tree_uri(session: &str) -> String {
+    format!("{PREFIX}{session}{SUFFIX}")
+}
+
+/// The session a tree URI names.
+pub fn session_of(uri: &str) -> Option<&str> {
+    uri.strip_prefix(PREFIX)?
+        .strip_suffix(SUFFIX)
+        .filter(|s| !s.is_empty() && !s.contains('/'))
+}
+
+impl DeskpilotServer {
+    pub(crate) fn tree_resources(&self) -> ListResourcesResult {
+        let resources = self
+            .engine()
+            .sessions_open()
+            .into_iter()
+            .map(|info| {
+                let what = match &info.window {
+                    Some(title) => format!("window {}", present::quoted(title, 80)),
+                    None => format!("app {}", present::quoted(&info.app.name, 80)),
+                };
+                let mut resource = Resource::new(tree_uri(&info.id), format!("{} tree", info.id))
+                    .with_description(format!(
+                        "The tree of session {} ({what}): the changes since it was last read",
+                        info.id
+                    ));
+                resource.mime_type = Some("text/plain".into());
+                resource
+            })
+            .collect();
+        ListResourcesResult::with_all_items(resources)
+    }
+
+    pub(crate) async fn read_tree(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+        let session = self.known_session(uri)?;
+        let text = match self
+            .engine()
+            .snapshot_since_last(session, READ_TIMEOUT)
+            .await
+        {
+            Ok(snapshot) => present::snapshot(&snapshot).joined(),
+            // A failure is data here too: the text a tool would give.
+            Err(e) => present::failure(&e),
+        };
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri)]).with_ttl_ms(0))
+    }
+
+    fn known_session<'u>(&self, uri: &'u str) -> Result<&'u str, ErrorData> {
+        session_of(uri)
+            .filter(|s| self.engine().session(s).is_ok())
+            .ok_or_else(|| {
+                ErrorData::resource_not_found(
+                    format!("no such resource: {uri} (resources/list names each session's tree)"),
+                    None,
+                )
+            })
+    }
+
+    /// `resources/subscribe`: pushes `notifications/resources/updated` for `uri` until
+    /// unsubscribed; when the session's app quits, one last update (a read then answers
+    /// `app_gone`) and the task ends.
+    pub(crate) async fn subscribe_tree(
+        &self,
+        uri: &str,
+        peer: Peer<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let session = self.known_session(uri)?.to_owned();
+        let engine = self.engine_arc();
+        let mut updates = engine
+            .tree_updates(&session)
+            .await
+            .ok()
+            .flatten()
+            .ok_or_else(|| {
+                ErrorData::invalid_params(
+                    "this app's events are not watched: read the tree to see its changes",
+                    None,
+                )
+            })?;
+        let owned = uri.to_owned();
+        let task = tokio::spawn(async move {
+            let updated = || ResourceUpdatedNotificationParam::new(owned.clone());
+            while updates.next(&engine).await.is_some() {
+                if peer.notify_resource_updated(updated()).await.is_err() {
+                    return;
+                }
+            }
+            let _ = peer.notify_resource_updated(updated()).await;
+        });
+        self.subscriptions().replace(uri, task);
+        Ok(())
+    }
+
+    /// `resources/unsubscribe`.
+    pub(crate) fn unsubscribe_tree(&self, uri: &str) {
+        self.subscriptions().stop(uri);
+    }
+
+    /// What `subscriptions/listen` accepts of a request: the trees of open sessions.
+    pub(crate) fn acceptable(&self, requested: &SubscriptionFilter) -> SubscriptionFilter {
+        let uris: Vec<String> = requested
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| self.known_session(uri).is_ok())
+            .cloned()
+            .collect();
+        SubscriptionFilter::builder()
+            .resource_subscriptions(uris)
+            .build()
+    }
+
+    /// One `subscriptions/listen` stream: every accepted tree's updates, until the client
+    /// cancels or every app is gone (then the stream ends gracefully).
+    pub(crate) async fn listen_trees(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let engine = self.engine_arc();
+        let mut tasks = JoinSet::new();
+        for uri in context.accepted().resource_subscriptions.iter().flatten() {
+            let Some(session) = session_of(uri) else {
+                continue;
+            };
+            let Ok(Some(mut updates)) = engine.tree_updates(session).await else {
+                continue;
+            };
+            let (engine, sink, uri) = (engine.clone(), context.sink().clone(), uri.clone());
+            tasks.spawn(async move {
+                while updates.next(&engine).await.is_some() {
+                    if sink.notify_resource_updated(uri.clone()).await.is_err() {
+                        return;
+                    }
+                }
+                let _ = sink.notify_resource_updated(uri).await;
+            });
+        }
+        tokio::select! {
+            () = context.cancelled() => tasks.abort_all(),
+            () = async { while tasks.join_next().await.is_some() {} } => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_uris_name_their_session() {
+        assert_eq!(tree_uri("s3"), "deskpilot://session/s3/tree");
+        assert_eq!(session_of("deskpilot://session/s3/tree"), Some("s3"));
+        assert_eq!(session_of("deskpilot://session//tree"), None);
+        assert_eq!(session_of("deskpilot://session/s3/x/tree"), None);
+        assert_eq!(session_of("file:///s3/tree"), None);
+    }
+}
