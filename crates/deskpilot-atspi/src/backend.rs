@@ -461,6 +461,17 @@ impl Backend for AtspiBackend {
         self.freshness.as_ref()?.changes(&app.app).await
     }
 
+    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
+        let named = self.freshness.as_ref()?.named_since(&app.app, since)?;
+        Some(
+            named
+                .into_iter()
+                .filter(|path| !path.is_empty())
+                .map(|path| ElementId::new(app.app.clone(), path))
+                .collect(),
+        )
+    }
+
     async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
         self.proto
             .parent(id)

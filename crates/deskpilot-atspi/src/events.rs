@@ -45,7 +45,13 @@ struct Watch {
     dead: AtomicBool,
     /// Events noted so far: `quiet` compares it between pings, waits wake when it moves.
     events: tokio::sync::watch::Sender<u64>,
+    /// The objects the latest events named, each with the event's number (its count once
+    /// noted), oldest first; at most `RECENT` of them.
+    recent: std::sync::Mutex<std::collections::VecDeque<(u64, String)>>,
 }
+
+/// Events whose objects a wait can ask for (`named_since`).
+const RECENT: usize = 256;
 
 /// Event watches on the accessibility bus, one per app.
 pub struct Freshness {
@@ -146,6 +152,25 @@ impl Freshness {
         Some(self.watch(app).await?.events.subscribe())
     }
 
+    /// The objects (paths) `app`'s events named after its event count was `since`, in order,
+    /// each once; `None` when that is not known (no watch, or more events came since than
+    /// are remembered).
+    pub fn named_since(&self, app: &str, since: u64) -> Option<Vec<String>> {
+        let watch = self.watches.lock().expect("watches").get(app).cloned()?;
+        let recent = watch.recent.lock().expect("recent");
+        let now = *watch.events.borrow();
+        if now > since && recent.front().is_none_or(|(first, _)| *first > since + 1) {
+            return None;
+        }
+        let mut named: Vec<String> = Vec::new();
+        for (_, path) in recent.iter().filter(|(n, _)| *n > since) {
+            if !named.contains(path) {
+                named.push(path.clone());
+            }
+        }
+        Some(named)
+    }
+
     /// Stops watching apps that are no longer registered (their drain tasks end).
     pub fn retain(&self, registered: &HashSet<String>) {
         self.watches
@@ -177,6 +202,7 @@ impl Freshness {
             changed: std::sync::Mutex::new(None),
             dead: AtomicBool::new(false),
             events: tokio::sync::watch::Sender::new(0),
+            recent: std::sync::Mutex::new(std::collections::VecDeque::new()),
         });
         self.watches
             .lock()
@@ -232,11 +258,20 @@ impl Freshness {
 
 /// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
-    watch.events.send_modify(|n| *n += 1);
-    let mut changed = watch.changed.lock().expect("changed");
     let path = message
         .ok()
         .and_then(|m| m.header().path().map(|p| p.as_str().to_owned()));
+    // Remembered before the count moves: a wait woken by the count finds the object.
+    {
+        let mut recent = watch.recent.lock().expect("recent");
+        let number = *watch.events.borrow() + 1;
+        if recent.len() >= RECENT {
+            recent.pop_front();
+        }
+        recent.push_back((number, path.clone().unwrap_or_default()));
+    }
+    watch.events.send_modify(|n| *n += 1);
+    let mut changed = watch.changed.lock().expect("changed");
     match (changed.as_mut(), path) {
         (Some(set), Some(path)) if set.len() < MAX_CHANGED => {
             set.insert(path);

@@ -315,7 +315,7 @@ async fn events_wake_a_wait(fixture_kind: Fixture) -> Woken {
         let sent = tokio::time::Instant::now();
         fixture.command(command, args).unwrap();
         let woke = tokio::time::timeout(Duration::from_secs(5), wake.next(sent + hour)).await;
-        woke.ok().map(|()| {
+        woke.ok().map(|_| {
             assert_eq!(wake.wakes().by_event, 1, "{fixture_kind:?} {command}");
             sent.elapsed()
         })

@@ -187,3 +187,54 @@ fn burst_done(fixture: &deskpilot_testkit::FixtureApp) -> bool {
         .iter()
         .any(|e| e.widget == "control" && e.prop == "done" && e.value == json!("burst"))
 }
+
+/// A wait woken by the app's event reads first only what the event named (with its
+/// ancestors), and that look agrees with a full one: same element, shown.
+#[tokio::test]
+async fn gtk3_a_wait_reads_what_the_event_named_first() {
+    a_wait_reads_what_the_event_named_first(Fixture::Gtk3).await;
+}
+
+#[tokio::test]
+async fn gtk4_a_wait_reads_what_the_event_named_first() {
+    a_wait_reads_what_the_event_named_first(Fixture::Gtk4).await;
+}
+
+#[tokio::test]
+async fn qt5_a_wait_reads_what_the_event_named_first() {
+    a_wait_reads_what_the_event_named_first(Fixture::Qt5).await;
+}
+
+async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(kind).unwrap();
+    let (engine, s) = engine_on(&desktop, kind).await;
+    // One whole read first: GTK makes an object when it is first read, and each announces
+    // itself with events (about a thousand on the GTK3 fixture's first find), which would wake
+    // the wait for a full look instead.
+    let selector = Selector::parse("label[name=\"Targeted\"]").unwrap();
+    engine.find(&s, &selector, None, 5).await.unwrap();
+    let wait = engine.wait_for(
+        &s,
+        &selector,
+        None,
+        &deskpilot_core::Condition::Appears,
+        Duration::from_secs(10),
+    );
+    let change = async {
+        // After the wait's first look, while it sleeps.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        fixture
+            .command("set_label", json!({"text": "Targeted"}))
+            .unwrap();
+    };
+    let (outcome, ()) = tokio::join!(wait, change);
+    let outcome = outcome.unwrap();
+    assert_eq!(outcome.wakes.targeted, 1, "{outcome:?}");
+    let element = outcome.element.expect("the label");
+    assert!(element.visible);
+    let full = engine.find(&s, &selector, None, 5).await.unwrap();
+    assert_eq!(full.matches.len(), 1);
+    assert_eq!(full.matches[0].reference, element.reference);
+    assert_eq!(full.matches[0].visible, element.visible);
+}

@@ -95,9 +95,9 @@ struct Server {
     session: String,
 }
 
-fn server() -> Server {
+fn server(kind: Fixture) -> Server {
     let desktop = VirtualDesktop::start().expect("desktop");
-    let fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
+    let fixture = desktop.launch_fixture(kind).expect("fixture");
     let cmd = McpClient::deskpilot_command(
         &desktop,
         env!("CARGO_BIN_EXE_deskpilot"),
@@ -105,7 +105,7 @@ fn server() -> Server {
     );
     let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
     server.initialize();
-    let connected = server.call("connect", json!({"window": Fixture::Gtk3.window_title()}));
+    let connected = server.call("connect", json!({"window": kind.window_title()}));
     let session = connected["structuredContent"]["session"]
         .as_str()
         .unwrap_or_else(|| panic!("{connected}"))
@@ -207,6 +207,57 @@ fn wait_latencies(rig: &mut Server, rounds: usize) -> (Vec<f64>, u64, u64) {
     (latencies, by_event, by_poll)
 }
 
+/// Milliseconds from each change to `notifications/resources/updated` for the session's tree
+/// (subscribed with `resources/subscribe`), and the notifications per change.
+fn notification_latencies(rig: &mut Server, rounds: usize) -> (Vec<f64>, f64) {
+    let s = rig.session.clone();
+    let uri = format!("deskpilot://session/{s}/tree");
+    rig.server.request("resources/read", json!({"uri": uri}));
+    let subscribed = rig
+        .server
+        .request("resources/subscribe", json!({"uri": uri}));
+    assert!(subscribed.get("error").is_none(), "{subscribed}");
+    let mut latencies = Vec::new();
+    let mut notifications = 0usize;
+    for round in 0..rounds {
+        let text = format!("Note {round}");
+        let stop = Arc::new(AtomicBool::new(false));
+        let watcher = watch(
+            rig.fixture.oracle.path().to_owned(),
+            text.clone(),
+            stop.clone(),
+        );
+        rig.fixture
+            .command("set_label", json!({"text": text}))
+            .expect("control command");
+        let message = rig
+            .server
+            .receive_within(Duration::from_secs(5))
+            .expect("a notification within 5 s");
+        let received = Instant::now();
+        assert_eq!(
+            message["method"], "notifications/resources/updated",
+            "{message}"
+        );
+        notifications += 1;
+        stop.store(true, Ordering::Relaxed);
+        let changed = watcher.join().unwrap().expect("the oracle saw the change");
+        latencies.push(received.saturating_duration_since(changed).as_secs_f64() * 1000.0);
+        // Any more for this change (none expected once the app is quiet).
+        while rig
+            .server
+            .receive_within(Duration::from_millis(300))
+            .is_some()
+        {
+            notifications += 1;
+        }
+        rig.server.request("resources/read", json!({"uri": uri}));
+    }
+    rig.server
+        .request("resources/unsubscribe", json!({"uri": uri}));
+    (latencies, notifications as f64 / rounds as f64)
+}
+
 fn snapshot_times(rig: &mut Server, runs: usize) -> Vec<f64> {
     let s = rig.session.clone();
     (0..runs)
@@ -218,39 +269,63 @@ fn snapshot_times(rig: &mut Server, runs: usize) -> Vec<f64> {
         .collect()
 }
 
+fn ms(v: &[f64]) -> String {
+    format!(
+        "p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        percentile(v.to_vec(), 0.5),
+        percentile(v.to_vec(), 0.95),
+        percentile(v.to_vec(), 1.0)
+    )
+}
+
 fn main() {
-    let mut rig = server();
-    let (with_diffs, with_snapshots, failures) = task_tokens(&mut rig);
-    let (latencies, by_event, by_poll) = wait_latencies(&mut rig, 20);
-    let snapshots = snapshot_times(&mut rig, 20);
-    let ratio = with_snapshots / with_diffs;
-    println!("live tree, GTK3 fixture, through deskpilot mcp");
-    println!(
-        "10-step task tokens: {with_diffs:.0} with changes in results, {with_snapshots:.0} with a snapshot after every step ({ratio:.1}x fewer; target >= 5x)"
-    );
-    assert!(failures.is_empty(), "steps failed: {failures:#?}");
-    println!(
-        "change -> wait_for returned: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms (targets p50 <= 50, p95 <= 150); looks woken by events {by_event}, by the poll {by_poll}",
-        percentile(latencies.clone(), 0.5),
-        percentile(latencies.clone(), 0.95),
-        percentile(latencies.clone(), 1.0)
-    );
-    println!(
-        "repeated snapshot through the server: p50 {:.1} ms, p95 {:.1} ms",
-        percentile(snapshots.clone(), 0.5),
-        percentile(snapshots.clone(), 0.95)
-    );
-    let out = json!({
-        "task_tokens": {"with_changes": with_diffs, "with_snapshots": with_snapshots, "ratio": ratio, "failed_steps": failures},
-        "wait_ms": {"p50": percentile(latencies.clone(), 0.5), "p95": percentile(latencies.clone(), 0.95), "all": latencies, "woken_by_events": by_event, "woken_by_poll": by_poll},
-        "snapshot_ms": {"p50": percentile(snapshots.clone(), 0.5), "p95": percentile(snapshots, 0.95)},
-    });
+    let mut report = serde_json::Map::new();
+    println!("live tree, through deskpilot mcp (one server, one session per fixture)");
+    for kind in [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5] {
+        let mut rig = server(kind);
+        let name = kind.name();
+        let mut out = serde_json::Map::new();
+        if kind == Fixture::Gtk3 {
+            let (with_diffs, with_snapshots, failures) = task_tokens(&mut rig);
+            assert!(failures.is_empty(), "steps failed: {failures:#?}");
+            let ratio = with_snapshots / with_diffs;
+            println!(
+                "{name}: 10-step task tokens: {with_diffs:.0} with changes in results, {with_snapshots:.0} with a snapshot after every step ({ratio:.1}x fewer; target >= 5x)"
+            );
+            out.insert(
+                "task_tokens".into(),
+                json!({"with_changes": with_diffs, "with_snapshots": with_snapshots, "ratio": ratio}),
+            );
+        }
+        let (latencies, by_event, by_poll) = wait_latencies(&mut rig, 20);
+        println!(
+            "{name}: change -> wait_for returned: {} (targets p50 <= 50, p95 <= 150 on GTK 3); looks woken by events {by_event}, by the poll {by_poll}",
+            ms(&latencies)
+        );
+        let (notified, per_change) = notification_latencies(&mut rig, 10);
+        println!(
+            "{name}: change -> resources/updated: {} ({per_change:.1} notifications per change)",
+            ms(&notified)
+        );
+        let snapshots = snapshot_times(&mut rig, 20);
+        println!(
+            "{name}: repeated snapshot through the server: {}",
+            ms(&snapshots)
+        );
+        out.insert("wait_ms".into(), json!({"p50": percentile(latencies.clone(), 0.5), "p95": percentile(latencies.clone(), 0.95), "all": latencies, "woken_by_events": by_event, "woken_by_poll": by_poll}));
+        out.insert("notification_ms".into(), json!({"p50": percentile(notified.clone(), 0.5), "p95": percentile(notified.clone(), 0.95), "per_change": per_change}));
+        out.insert(
+            "snapshot_ms".into(),
+            json!({"p50": percentile(snapshots.clone(), 0.5), "p95": percentile(snapshots, 0.95)}),
+        );
+        report.insert(name.into(), serde_json::Value::Object(out));
+        rig.server.close(Duration::from_secs(5));
+    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("live.json"),
-        serde_json::to_string_pretty(&out).unwrap(),
+        serde_json::to_string_pretty(&report).unwrap(),
     )
     .unwrap();
-    rig.server.close(Duration::from_secs(5));
 }

@@ -69,6 +69,8 @@ pub struct FakeBackend {
     performed: Mutex<Vec<(ElementId, deskpilot_core::NativeOp)>>,
     /// With events on: bumped at every `edit` and `remove` (as a real app's events would be).
     events: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
+    /// With events on: the element each event named, with the event's number.
+    named: Mutex<Vec<(u64, ElementId)>>,
 }
 
 impl FakeBackend {
@@ -92,8 +94,10 @@ impl FakeBackend {
         *self.events.lock().unwrap() = Some(tokio::sync::watch::Sender::new(0));
     }
 
-    fn event(&self) {
+    fn event(&self, named: &ElementId) {
         if let Some(events) = self.events.lock().unwrap().as_ref() {
+            let number = *events.borrow() + 1;
+            self.named.lock().unwrap().push((number, named.clone()));
             events.send_modify(|n| *n += 1);
         }
     }
@@ -107,7 +111,7 @@ impl FakeBackend {
             .unwrap_or_else(|| panic!("no fake node {id}"));
         change(node);
         drop(apps);
-        self.event();
+        self.event(id);
     }
 
     /// Removes the node `id` (and its subtree).
@@ -117,7 +121,7 @@ impl FakeBackend {
             remove_from(&mut app.root, id);
         }
         drop(apps);
-        self.event();
+        self.event(id);
     }
 
     /// The app quits: every call to it answers that it is gone.
@@ -215,6 +219,23 @@ impl deskpilot_core::NativeRoutes for FakeBackend {
 impl Backend for FakeBackend {
     async fn changes(&self, _app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
         self.events.lock().unwrap().as_ref().map(|e| e.subscribe())
+    }
+
+    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
+        self.events.lock().unwrap().as_ref()?;
+        let mut named: Vec<ElementId> = Vec::new();
+        for (_, id) in self
+            .named
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(n, _)| *n > since)
+        {
+            if id.app == app.app && !named.contains(id) {
+                named.push(id.clone());
+            }
+        }
+        Some(named)
     }
 
     fn is_web_runtime(&self, app: &AppInfo) -> bool {

@@ -60,11 +60,52 @@ async fn an_event_wakes_the_wait_before_the_poll() {
         "seen after {} ms",
         outcome.elapsed_ms
     );
+    // The look on the event read only the checkbox the event named (and its ancestors).
+    assert_eq!(outcome.wakes.targeted, 1);
     let text = deskpilot_core::present::waited(&outcome);
     assert!(
-        text.contains("2 looks: 1 on events, 0 on the poll"),
+        text.contains(
+            "2 looks: 1 on events, 0 on the poll; the last read only what the events named"
+        ),
         "{text}"
     );
+}
+
+/// An event naming an element outside the session's window, or a selector that counts
+/// matches across the tree (`:nth`), is left to the full look: the outcome is the same.
+#[tokio::test(start_paused = true)]
+async fn a_targeted_look_only_confirms_what_a_full_look_would() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    fake.send_events();
+    let engine = Engine::new(fake.clone());
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Main".into()))
+        .await
+        .unwrap()
+        .id;
+    let edit = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        fake.edit(&id(":1.1", "/notify"), |n| {
+            n.node.states.set(State::Checked, false)
+        });
+    });
+    let outcome = engine
+        .wait_for(
+            &session,
+            &Selector::parse("checkbox:nth(0)").unwrap(),
+            None,
+            &Condition::State {
+                state: State::Checked,
+                on: false,
+            },
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    edit.await.unwrap();
+    assert_eq!(outcome.wakes.targeted, 0);
+    assert_eq!((outcome.wakes.by_event, outcome.wakes.by_poll), (1, 0));
 }
 
 #[tokio::test(start_paused = true)]

@@ -364,7 +364,9 @@ impl Expect {
                         ),
                     });
                 }
-                _ => wake.next(deadline).await,
+                _ => {
+                    wake.next(deadline).await;
+                }
             }
         }
     }
@@ -428,7 +430,9 @@ impl Expect {
                         seen: self.locator.session().seen(&found).await,
                     });
                 }
-                Look::Holds(_) | Look::NoElement => wake.next(deadline).await,
+                Look::Holds(_) | Look::NoElement => {
+                    wake.next(deadline).await;
+                }
             }
         }
     }

@@ -231,6 +231,14 @@ pub trait Backend: NativeRoutes + Send + Sync {
         None
     }
 
+    /// The elements `app`'s events named since its `changes` count was `since`, each once;
+    /// `None` when that is not known (events not watched, or too many since). Hints of where
+    /// to look first, never what changed.
+    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
+        let _ = (app, since);
+        None
+    }
+
     /// The display's top-level windows, as the window system knows them (none without one).
     async fn display_windows(&self) -> Vec<crate::platform::window_system::ClientWindow> {
         Vec::new()

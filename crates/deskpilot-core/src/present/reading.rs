@@ -88,6 +88,10 @@ pub fn waited(outcome: &WaitOutcome) -> String {
     let w = &outcome.wakes;
     let looks = match (w.looks(), w.events_watched) {
         (1, _) => "1 look".to_owned(),
+        (n, true) if w.targeted > 0 => format!(
+            "{n} looks: {} on events, {} on the poll; the last read only what the events named",
+            w.by_event, w.by_poll
+        ),
         (n, true) => format!(
             "{n} looks: {} on events, {} on the poll",
             w.by_event, w.by_poll

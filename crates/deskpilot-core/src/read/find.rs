@@ -206,7 +206,7 @@ impl Engine {
     }
 
     /// Reads the ids a snapshot left unread, for the nodes that an `id` criterion could match.
-    async fn read_wanted_ids(&self, tree: &mut Tree, selector: &Selector) {
+    pub(crate) async fn read_wanted_ids(&self, tree: &mut Tree, selector: &Selector) {
         let steps: Vec<_> = selector.steps.iter().filter(|s| s.wants_id()).collect();
         if steps.is_empty() {
             return;

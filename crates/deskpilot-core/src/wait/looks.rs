@@ -25,6 +25,9 @@ pub struct Wakes {
     pub by_event: u32,
     /// Looks made because the fallback poll came first.
     pub by_poll: u32,
+    /// Of the looks on events, those that read only the elements the events named (and
+    /// their ancestors), not the whole tree.
+    pub targeted: u32,
 }
 
 impl Wakes {
@@ -32,6 +35,13 @@ impl Wakes {
     pub fn looks(&self) -> u32 {
         1 + self.by_event + self.by_poll
     }
+}
+
+/// What ended a wake's sleep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Woke {
+    Event,
+    Poll,
 }
 
 /// The sleep between two looks of a wait: until the app's next event or the poll, whichever
@@ -44,8 +54,9 @@ pub struct Wake {
 }
 
 impl Wake {
-    /// Sleeps until the app's next event, the poll or `deadline`, whichever is first.
-    pub async fn next(&mut self, deadline: Instant) {
+    /// Sleeps until the app's next event, the poll or `deadline`, whichever is first, and
+    /// says which came.
+    pub async fn next(&mut self, deadline: Instant) -> Woke {
         let poll = tokio::time::sleep_until((Instant::now() + self.poll).min(deadline));
         match &mut self.events {
             Some(receiver) => {
@@ -56,15 +67,31 @@ impl Wake {
                             self.events = None;
                         }
                         self.wakes.by_event += 1;
+                        Woke::Event
                     }
-                    () = poll => self.wakes.by_poll += 1,
+                    () = poll => {
+                        self.wakes.by_poll += 1;
+                        Woke::Poll
+                    }
                 }
             }
             None => {
                 poll.await;
                 self.wakes.by_poll += 1;
+                Woke::Poll
             }
         }
+    }
+
+    /// The app's event count now (`None` when its events are not watched): the events after
+    /// it are what the next wake is about.
+    pub fn mark(&self) -> Option<u64> {
+        self.events.as_ref().map(|r| *r.borrow())
+    }
+
+    /// Notes that a look on events read only what the events named.
+    pub fn targeted(&mut self) {
+        self.wakes.targeted += 1;
     }
 
     /// What woke the looks so far.

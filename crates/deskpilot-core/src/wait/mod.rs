@@ -3,8 +3,9 @@
 //! (`looks`).
 
 mod looks;
+mod targeted;
 
-pub use looks::{FALLBACK_POLL, Wake, Wakes};
+pub use looks::{FALLBACK_POLL, Wake, Wakes, Woke};
 
 use std::time::Duration;
 
@@ -95,19 +96,23 @@ impl Engine {
     ) -> Result<WaitOutcome> {
         let started = Instant::now();
         let deadline = started + timeout;
-        let root = self.session(session)?.root;
-        let mut wake = self.wake_on(&root, FALLBACK_POLL).await;
+        let info = self.session(session)?;
+        let mut wake = self.wake_on(&info.root, FALLBACK_POLL).await;
+        let targeted = within.is_none() && targeted::applies(selector, condition);
+        let done = |element, wake: &Wake| WaitOutcome {
+            element,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            wakes: wake.wakes(),
+        };
         loop {
+            // The events after this mark are what the next wake is about.
+            let mark = wake.mark();
             let left = timeout.saturating_sub(started.elapsed()).max(FALLBACK_POLL);
             let found = self
                 .find_within_time(session, selector, within, 20, left)
                 .await?;
             if let Some(element) = met(&found, condition) {
-                return Ok(WaitOutcome {
-                    element,
-                    elapsed_ms: started.elapsed().as_millis() as u64,
-                    wakes: wake.wakes(),
-                });
+                return Ok(done(element, &wake));
             }
             if Instant::now() >= deadline {
                 return Err(Error::new(
@@ -121,7 +126,19 @@ impl Engine {
                     "check the selector and condition against a fresh snapshot, or wait longer",
                 ));
             }
-            wake.next(deadline).await;
+            // Woken by events: first the elements they named, read afresh; a full look
+            // follows when that does not settle it.
+            let woke = wake.next(deadline).await;
+            if woke == Woke::Event
+                && targeted
+                && let Some(mark) = mark
+                && let Some(named) = self.backend().named_since(&info.app.id, mark).await
+                && let Some(found) = self.targeted_look(session, selector, &named).await?
+                && let Some(element) = met(&found, condition)
+            {
+                wake.targeted();
+                return Ok(done(element, &wake));
+            }
         }
     }
 }
