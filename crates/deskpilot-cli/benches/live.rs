@@ -269,6 +269,82 @@ fn snapshot_times(rig: &mut Server, runs: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Repeated snapshots through the server of LibreOffice Writer with a 400-line document and
+/// the caret in it: (interactive filter ms, `all` ms, bytes of each).
+fn writer_snapshots() -> (Vec<f64>, Vec<f64>, usize, usize) {
+    let desktop = VirtualDesktop::start().expect("desktop");
+    let doc = desktop.dir().join("writer400.txt");
+    let lines: String = (1..=400)
+        .map(|i| format!("Line {i}: the quick brown fox jumps over the lazy dog.\n"))
+        .collect();
+    std::fs::write(&doc, lines).unwrap();
+    let _writer = desktop
+        .launch_libreoffice(&["--writer", doc.to_str().unwrap()], None)
+        .expect("writer starts");
+    let cmd = McpClient::deskpilot_command(
+        &desktop,
+        env!("CARGO_BIN_EXE_deskpilot"),
+        &["--allow", "input"],
+    );
+    let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
+    server.initialize();
+    // The document's window comes after LibreOffice registers.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let connected = loop {
+        let connected = server.call("connect", json!({"window": "writer400"}));
+        if connected["isError"] != json!(true) || Instant::now() > deadline {
+            break connected;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let s = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{connected}"))
+        .to_owned();
+    // The caret in the document, a few lines down.
+    for key in ["ctrl+Home", "Down", "Down", "End"] {
+        server.call("press_key", json!({"session": s, "key": key}));
+    }
+    let mut time = |filter: &str, runs: usize| {
+        let mut bytes = 0;
+        let times = (0..runs)
+            .map(|_| {
+                let started = Instant::now();
+                let result = server.call("snapshot", json!({"session": s, "filter": filter}));
+                let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+                bytes = text_of(&result).len();
+                elapsed
+            })
+            .collect::<Vec<f64>>();
+        (times, bytes)
+    };
+    let (interactive, interactive_bytes) = time("interactive", 20);
+    let (all, all_bytes) = time("all", 10);
+    let idle = idle_notifications(&mut server, &s, Duration::from_secs(3));
+    println!(
+        "libreoffice writer: {idle} tree notifications in 3 s with the caret blinking in the document"
+    );
+    server.close(Duration::from_secs(5));
+    (interactive, all, interactive_bytes, all_bytes)
+}
+
+/// Notifications of the session's tree while nobody changes the app (a caret blinks).
+fn idle_notifications(server: &mut McpClient, session: &str, for_: Duration) -> usize {
+    let uri = format!("deskpilot://session/{session}/tree");
+    server.request("resources/subscribe", json!({"uri": uri}));
+    let until = Instant::now() + for_;
+    let mut count = 0;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if let Some(message) = server.receive_within(left)
+            && message["method"] == "notifications/resources/updated"
+        {
+            count += 1;
+        }
+    }
+    server.request("resources/unsubscribe", json!({"uri": uri}));
+    count
+}
+
 fn ms(v: &[f64]) -> String {
     format!(
         "p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
@@ -281,7 +357,11 @@ fn ms(v: &[f64]) -> String {
 fn main() {
     let mut report = serde_json::Map::new();
     println!("live tree, through deskpilot mcp (one server, one session per fixture)");
+    let only_writer = std::env::var_os("DESKPILOT_BENCH_WRITER_ONLY").is_some();
     for kind in [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5] {
+        if only_writer {
+            break;
+        }
         let mut rig = server(kind);
         let name = kind.name();
         let mut out = serde_json::Map::new();
@@ -307,6 +387,18 @@ fn main() {
             "{name}: change -> resources/updated: {} ({per_change:.1} notifications per change)",
             ms(&notified)
         );
+        // A caret blinking in a focused field changes nothing in the tree.
+        rig.server.call(
+            "act",
+            json!({"session": rig.session, "target": "textbox[name=Name]", "verb": "focus"}),
+        );
+        let idle = idle_notifications(
+            &mut rig.server,
+            &rig.session.clone(),
+            Duration::from_secs(3),
+        );
+        println!("{name}: {idle} tree notifications in 3 s with the caret blinking in a field");
+        out.insert("idle_caret_notifications_3s".into(), json!(idle));
         let snapshots = snapshot_times(&mut rig, 20);
         println!(
             "{name}: repeated snapshot through the server: {}",
@@ -321,6 +413,16 @@ fn main() {
         report.insert(name.into(), serde_json::Value::Object(out));
         rig.server.close(Duration::from_secs(5));
     }
+    let (interactive, all, interactive_bytes, all_bytes) = writer_snapshots();
+    println!(
+        "libreoffice writer, 400-line document, caret in it: repeated snapshot through the server: interactive {} ({interactive_bytes} bytes), all {} ({all_bytes} bytes) (target <= 80 ms)",
+        ms(&interactive),
+        ms(&all)
+    );
+    report.insert(
+        "writer".into(),
+        json!({"interactive_ms": {"p50": percentile(interactive.clone(), 0.5), "p95": percentile(interactive, 0.95)}, "all_ms": {"p50": percentile(all.clone(), 0.5), "p95": percentile(all, 0.95)}, "interactive_bytes": interactive_bytes, "all_bytes": all_bytes}),
+    );
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(

@@ -155,7 +155,13 @@ async fn connect(engine: &Engine, target: &str) -> anyhow::Result<Option<String>
     let mut last = None;
     for candidate in candidates.into_iter().flatten() {
         match deskpilot_core::session::choose(&apps, &candidate) {
-            Ok(_) => return Ok(Some(engine.connect(&candidate).await?.id)),
+            Ok(_) => {
+                let session = engine.connect(&candidate).await?.id;
+                // One command per process: there is no earlier tree to show changes against,
+                // and the whole tree after every action would bury the report.
+                engine.follow_tree(&session, false)?;
+                return Ok(Some(session));
+            }
             Err(e) => last = Some(e),
         }
     }

@@ -148,8 +148,52 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once() {
 }
 
 #[tokio::test]
-async fn without_a_snapshot_first_an_action_reads_no_tree() {
+async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes() {
     let rig = rig().await;
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
+        .await
+        .unwrap();
+    let tree = report.tree.clone().expect("the tree after the action");
+    assert_eq!((tree.version, tree.since), (Some(1), None));
+    assert!(
+        tree.text
+            .starts_with("# v1, the whole tree (no earlier version kept):\n"),
+        "{}",
+        tree.text
+    );
+    assert!(
+        tree.text.contains("- checkbox \"Notify\" [checked]"),
+        "{}",
+        tree.text
+    );
+    // Said as a whole tree, not as a change the action made.
+    assert!(report.note.is_none_or(|n| !n.contains("tree changed")));
+    let next = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("checkbox[name=Notify]"),
+            &Action::Toggle { ensure: None },
+        )
+        .await
+        .unwrap();
+    let tree = next.tree.expect("the changes after the second action");
+    assert_eq!(
+        (tree.version, tree.since, tree.changed),
+        (Some(2), Some(1), 1)
+    );
+}
+
+#[tokio::test]
+async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions() {
+    let rig = rig().await;
+    rig.engine.follow_tree(&rig.session, false).unwrap();
+    rig.engine
+        .snapshot(&rig.session, &SnapshotRequest::default())
+        .await
+        .unwrap();
     let report = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
@@ -343,4 +387,26 @@ async fn an_unverified_action_says_when_the_tree_changed_elsewhere() {
     assert_eq!(report.effect, deskpilot_core::Effect::Unverified);
     let note = report.note.clone().unwrap();
     assert!(note.ends_with("; the tree changed (below)"), "{note}");
+}
+
+#[tokio::test]
+async fn secret_text_typed_without_a_target_withholds_the_tree() {
+    let rig = rig().await;
+    rig.engine
+        .snapshot(&rig.session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let typed = Action::TypeText(deskpilot_core::InputText::new(String::from("hunter2"), true));
+    let report = rig
+        .engine
+        .act_on_window(&rig.session, &typed)
+        .await
+        .unwrap();
+    let tree = report.tree.expect("a word on the tree");
+    assert_eq!(tree.version, None);
+    assert!(
+        tree.text.contains("not read after secret text"),
+        "{}",
+        tree.text
+    );
 }

@@ -23,7 +23,7 @@ application "Vault" pid=42 toolkit=GTK
     password "Refuser" interfaces=text,editable_text declines deaf bounds=10,10,200,30
     password "Pin" interfaces=text bounds=10,50,200,30
     textbox "Note" [editable] value=Ada interfaces=text,editable_text bounds=10,90,200,30
-    textbox "Plain" [editable] value=Ada interfaces=text,editable_text bounds=10,130,200,30
+    textbox "Plain" [editable] value=Bea interfaces=text,editable_text bounds=10,130,200,30
 "#;
 
 /// Everything written by `tracing` at every level from deskpilot's crates (the protocol
@@ -121,7 +121,7 @@ async fn secrets_appear_in_no_result_error_or_log() {
     )
     .await;
     assert!(
-        everything(&plain).contains(r#"\"Ada\" -> \"Grace\""#),
+        everything(&plain).contains(r#"\"Bea\" -> \"Grace\""#),
         "{}",
         everything(&plain)
     );

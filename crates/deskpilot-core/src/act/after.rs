@@ -17,8 +17,9 @@ const READ_AFTER: Duration = Duration::from_secs(3);
 
 impl Engine {
     /// Adds to an action's report what changed in the session's tree since the session last
-    /// saw it. Nothing is read when the session saw no tree yet (nothing to compare with) or
-    /// does not follow its tree; a failed read is said, never an action failure.
+    /// saw it, or the whole tree (bounded) when it saw none yet: from then on results carry
+    /// changes. Nothing is read for a session that does not follow its tree; a failed read
+    /// is said, never an action failure.
     pub(crate) async fn with_tree_after(
         &self,
         session: &str,
@@ -28,18 +29,20 @@ impl Engine {
         if !self.sessions().follows_tree(session) {
             return Ok(report);
         }
-        let Some(last) = self.sessions().view(session, Since::Last) else {
-            return Ok(report);
-        };
+        let last = self.sessions().view(session, Since::Last);
         let update = match self.snapshot_since_last(session, READ_AFTER).await {
-            Ok(snapshot) => tree_update(&snapshot, last.window.as_ref(), MAX_UPDATE_LINES),
+            Ok(snapshot) => tree_update(
+                &snapshot,
+                last.as_ref().and_then(|l| l.window.as_ref()),
+                MAX_UPDATE_LINES,
+            ),
             Err(e) => TreeUpdate::unread(&e.message),
         };
         // What was checked for an unverified action is the element and the windows: say so
         // when the tree changed elsewhere (a click that added a button), without claiming
         // the action did it.
-        let tree_changed =
-            update.changed + update.added + update.removed > 0 || update.whole.is_some();
+        let tree_changed = update.changed + update.added + update.removed > 0
+            || (last.is_some() && update.whole.is_some());
         if report.effect == Effect::Unverified
             && tree_changed
             && let Some(note) = report.note.as_mut()

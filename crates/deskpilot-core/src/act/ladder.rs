@@ -12,6 +12,7 @@ use super::report::{ActionReport, Route, Skipped, rung_name};
 use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
+use crate::live::TreeUpdate;
 use crate::model::{Node, State};
 use crate::platform::Secrecy;
 use crate::read::{Resolved, Target};
@@ -71,6 +72,15 @@ impl Engine {
             session: session.to_owned(),
         };
         let report = self.run_ladder(subject, action).await;
+        if action.secret() {
+            // Which element took the text is not known here: a read could show it.
+            return report.map(|mut report| {
+                report.tree = Some(TreeUpdate::unread(
+                    "not read after secret text went to the focused element; snapshot to see it",
+                ));
+                report
+            });
+        }
         self.with_tree_after(session, report).await
     }
 
@@ -78,6 +88,11 @@ impl Engine {
     /// the input lock held.
     async fn run_ladder(&self, subject: Subject, action: &Action) -> Result<ActionReport> {
         let secret = subject.resolved.secret || subject.node().is_secret() || action.secret();
+        if action.secret() && !subject.window_level {
+            // The element holds secret text from now on: this session's reads show its length.
+            self.sessions()
+                .hold_secret(&subject.session, &subject.node().id);
+        }
         let mut result = self.climb(subject, action).await;
         // Only after secret text: remapping keys again makes some apps (Firefox) handle the
         // next key late, out of order; ordinary text left in the keymap tells nothing new.

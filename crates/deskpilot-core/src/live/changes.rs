@@ -36,7 +36,7 @@ pub fn changes_since(
     let whole = |why: String| Changes::Whole { why };
     let Some(previous) = previous else {
         return whole(match since {
-            Since::Last => "no earlier snapshot of this session".into(),
+            Since::Last => "no earlier version kept".into(),
             Since::Version(v) => format!("version {v} is not kept (only the latest few are)"),
         });
     };

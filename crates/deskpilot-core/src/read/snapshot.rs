@@ -90,6 +90,7 @@ impl Engine {
                 (tree, queue, notes)
             }
         };
+        self.sessions().redact_held(session, &mut tree);
         derive_names(&mut tree);
         let continued = request.cursor.is_some();
         let refs = self.assign_refs(session, &tree, request.filter, continued)?;

@@ -10,7 +10,7 @@ use super::target::SessionInfo;
 use crate::app::{AppInfo, WindowInfo};
 use crate::error::{Code, Error, Result};
 use crate::live::{Since, View};
-use crate::model::{ElementId, Node, Rect};
+use crate::model::{ElementId, Node, NodeValue, Rect, Tree};
 
 /// Views kept per session for `since`: older versions answer with the whole tree.
 pub const KEPT_VIEWS: usize = 8;
@@ -43,6 +43,8 @@ struct SessionState {
     next_version: u64,
     /// Whether action results read the tree again and say what changed.
     follows_tree: bool,
+    /// Elements given text sent as secret: their text is shown as a length only.
+    secret_holders: std::collections::HashSet<ElementId>,
 }
 
 #[derive(Default)]
@@ -96,6 +98,7 @@ impl SessionStore {
                 views: VecDeque::new(),
                 next_version: 1,
                 follows_tree: true,
+                secret_holders: std::collections::HashSet::new(),
             },
         );
         info
@@ -284,6 +287,34 @@ impl SessionStore {
             state.views.push_back(Arc::new(view));
             version
         })
+    }
+
+    /// Notes that `element` was given secret text: this session's reads show its text as a
+    /// length from now on.
+    /// The views kept so far showed its text: they are dropped (the next read is whole).
+    pub fn hold_secret(&self, session: &str, element: &ElementId) {
+        let _ = self.with_mut(session, |state| {
+            if state.secret_holders.insert(element.clone()) {
+                state.views.clear();
+            }
+        });
+    }
+
+    /// Redacts the text of the elements the session gave secret text.
+    pub fn redact_held(&self, session: &str, tree: &mut Tree) {
+        let _ = self.with(session, |state| {
+            if state.secret_holders.is_empty() {
+                return;
+            }
+            for tn in &mut tree.nodes {
+                if state.secret_holders.contains(&tn.node.id)
+                    && let Some(NodeValue::Text { text }) = &tn.node.value
+                {
+                    let chars = Some(text.chars().count() as u32);
+                    tn.node.value = Some(NodeValue::Redacted { chars });
+                }
+            }
+        });
     }
 
     /// Whether the session's action results say what changed in its tree (on by default; a
