@@ -396,7 +396,10 @@ async fn secret_text_typed_without_a_target_withholds_the_tree() {
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
         .unwrap();
-    let typed = Action::TypeText(deskpilot_core::InputText::new(String::from("hunter2"), true));
+    let typed = Action::TypeText(deskpilot_core::InputText::new(
+        String::from("hunter2"),
+        true,
+    ));
     let report = rig
         .engine
         .act_on_window(&rig.session, &typed)

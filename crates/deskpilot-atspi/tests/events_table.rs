@@ -1,0 +1,191 @@
+//! Which events each toolkit sends for which change, measured on the fixtures: after each
+//! change (made through the fixture's control channel, not through deskpilot), the elements
+//! the app's events named, read and classified against what the change touched. The table in
+//! `docs/events.md` is what this test prints; its assertions keep that table true.
+
+use std::time::{Duration, Instant};
+
+use deskpilot_core::model::{ElementId, Role};
+use deskpilot_core::{ConnectTarget, Engine, Filter, Secrecy, SnapshotRequest};
+use deskpilot_linux::{LinuxOptions, linux_engine};
+use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
+use serde_json::{Value, json};
+
+/// What one change's events named.
+#[derive(Debug, Default)]
+struct Seen {
+    events: u64,
+    /// Role and name of every element named (afresh; gone ones as "gone").
+    named: Vec<(Option<Role>, String)>,
+}
+
+impl Seen {
+    fn names(&self, role: Role, name: &str) -> bool {
+        self.named
+            .iter()
+            .any(|(r, n)| *r == Some(role) && n == name)
+    }
+
+    fn names_role(&self, role: Role) -> bool {
+        self.named.iter().any(|(r, _)| *r == Some(role))
+    }
+}
+
+/// Until the app sent no event for 300 ms (at most 5 s): what reading it set off is over.
+async fn quiet(events: &mut tokio::sync::watch::Receiver<u64>) {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until
+        && tokio::time::timeout(Duration::from_millis(300), events.changed())
+            .await
+            .is_ok()
+    {}
+}
+
+async fn change(
+    engine: &Engine,
+    app: &ElementId,
+    fixture: &mut FixtureApp,
+    cmd: &str,
+    args: Value,
+) -> Seen {
+    let mut events = engine.backend().changes(app).await.expect("events watched");
+    quiet(&mut events).await;
+    let mark = *events.borrow_and_update();
+    let before = fixture.oracle.events().unwrap().len();
+    fixture.command(cmd, args).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !fixture.oracle.events().unwrap()[before..]
+        .iter()
+        .any(|e| e.widget == "control" && e.value == json!(cmd))
+    {
+        assert!(Instant::now() < deadline, "{cmd} not done");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    quiet(&mut events).await;
+    let now = *events.borrow();
+    let named = engine
+        .backend()
+        .named_since(app, mark)
+        .await
+        .unwrap_or_default();
+    let mut seen = Seen {
+        events: now - mark,
+        named: Vec::new(),
+    };
+    for id in named {
+        seen.named
+            .push(match engine.backend().node(&id, Secrecy::NoText).await {
+                Ok(node) => (Some(node.role), node.name),
+                Err(_) => (None, "gone".into()),
+            });
+    }
+    seen
+}
+
+/// The table row of one toolkit: each change and what its events named.
+async fn measure(kind: Fixture) -> Vec<(&'static str, Seen)> {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(kind).unwrap();
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let engine = linux_engine(options).await.unwrap().engine;
+    let info = engine
+        .connect(&ConnectTarget::WindowTitle(kind.window_title().into()))
+        .await
+        .unwrap();
+    // Read everything once: toolkits make objects when first read, and only those send.
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    engine.snapshot(&info.id, &all).await.unwrap();
+    let app = info.app.id.clone();
+    let mut rows = Vec::new();
+    let steps: [(&'static str, &str, Value); 6] = [
+        ("a label's text", "set_label", json!({"text": "Measured"})),
+        (
+            "a text field's text",
+            "set_text",
+            json!({"widget": "name", "text": "Ada"}),
+        ),
+        ("a button added to a box", "add_item", json!({})),
+        ("a button removed from a box", "remove_item", json!({})),
+        ("a list rebuilt in another order", "reorder_list", json!({})),
+        ("a dialog opened", "open_dialog", json!({})),
+    ];
+    for (what, cmd, args) in steps {
+        let seen = change(&engine, &app, &mut fixture, cmd, args).await;
+        // The next change starts from a read tree, as a wait's look would.
+        engine.snapshot(&info.id, &all).await.unwrap();
+        rows.push((what, seen));
+    }
+    rows
+}
+
+fn print(kind: Fixture, rows: &[(&str, Seen)]) {
+    for (what, seen) in rows {
+        let named: Vec<String> = seen
+            .named
+            .iter()
+            .take(8)
+            .map(|(role, name)| match role {
+                Some(role) => format!("{role} {name:?}"),
+                None => "gone".into(),
+            })
+            .collect();
+        println!(
+            "| {} | {what} | {} events | {}{} |",
+            kind.name(),
+            seen.events,
+            named.join(", "),
+            if seen.named.len() > 8 { ", ..." } else { "" }
+        );
+    }
+}
+
+#[tokio::test]
+async fn gtk3_events_per_change() {
+    let rows = measure(Fixture::Gtk3).await;
+    print(Fixture::Gtk3, &rows);
+    let [label, field, added, _removed, _list, dialog] = &rows[..] else {
+        unreachable!()
+    };
+    assert!(label.1.names(Role::Label, "Measured"), "{label:?}");
+    assert!(field.1.names_role(Role::TextBox), "{field:?}");
+    // The new button names itself; its box is not named.
+    assert!(added.1.names(Role::Button, "Dynamic 1"), "{added:?}");
+    assert!(!added.1.names_role(Role::Generic), "{added:?}");
+    assert!(dialog.1.names_role(Role::Dialog), "{dialog:?}");
+}
+
+#[tokio::test]
+async fn gtk4_events_per_change() {
+    let rows = measure(Fixture::Gtk4).await;
+    print(Fixture::Gtk4, &rows);
+    let [label, field, added, _removed, list, dialog] = &rows[..] else {
+        unreachable!()
+    };
+    assert!(label.1.names(Role::Label, "Measured"), "{label:?}");
+    assert!(field.1.names(Role::TextBox, "Name"), "{field:?}");
+    // GTK 4 names the box that gained a child, not the child.
+    assert!(added.1.names_role(Role::Generic), "{added:?}");
+    assert!(!added.1.names(Role::Button, "Dynamic 1"), "{added:?}");
+    assert!(list.1.names_role(Role::List), "{list:?}");
+    assert!(dialog.1.names_role(Role::Dialog), "{dialog:?}");
+}
+
+#[tokio::test]
+async fn qt5_events_per_change() {
+    let rows = measure(Fixture::Qt5).await;
+    print(Fixture::Qt5, &rows);
+    let [label, field, added, _removed, list, dialog] = &rows[..] else {
+        unreachable!()
+    };
+    assert!(label.1.names(Role::Label, "Measured"), "{label:?}");
+    assert!(field.1.names(Role::TextBox, "Name"), "{field:?}");
+    // Like GTK 3: the new button names itself, its box is not named.
+    assert!(added.1.names(Role::Button, "Dynamic 1"), "{added:?}");
+    assert!(!added.1.names_role(Role::Generic), "{added:?}");
+    // A list widget cleared and filled again sends nothing at all.
+    assert_eq!(list.1.events, 0, "{list:?}");
+    assert!(dialog.1.names_role(Role::Dialog), "{dialog:?}");
+}
