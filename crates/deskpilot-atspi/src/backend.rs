@@ -461,15 +461,13 @@ impl Backend for AtspiBackend {
         self.freshness.as_ref()?.changes(&app.app).await
     }
 
+    async fn focused_hint(&self, app: &ElementId) -> Option<ElementId> {
+        let timeout = self.proto.timeout();
+        self.freshness.as_ref()?.focused(app, timeout).await
+    }
+
     async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
-        let named = self.freshness.as_ref()?.named_since(&app.app, since)?;
-        Some(
-            named
-                .into_iter()
-                .filter(|path| !path.is_empty())
-                .map(|path| ElementId::new(app.app.clone(), path))
-                .collect(),
-        )
+        self.freshness.as_ref()?.named_since(app, since)
     }
 
     async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {

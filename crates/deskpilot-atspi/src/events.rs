@@ -18,6 +18,8 @@ use futures_util::{FutureExt, StreamExt};
 use tokio::sync::Mutex;
 use zbus::message::Type as MessageType;
 
+use deskpilot_core::model::ElementId;
+
 use crate::proto::REGISTRY;
 
 /// The events whose arrival makes a cached identity stale.
@@ -48,6 +50,8 @@ struct Watch {
     /// The objects the latest events named, each with the event's number (its count once
     /// noted), oldest first; at most `RECENT` of them.
     recent: std::sync::Mutex<std::collections::VecDeque<(u64, String)>>,
+    /// The object the latest `object:state-changed:focused` (on) named.
+    focused: std::sync::Mutex<Option<String>>,
 }
 
 /// Events whose objects a wait can ask for (`named_since`).
@@ -152,23 +156,38 @@ impl Freshness {
         Some(self.watch(app).await?.events.subscribe())
     }
 
-    /// The objects (paths) `app`'s events named after its event count was `since`, in order,
-    /// each once; `None` when that is not known (no watch, or more events came since than
-    /// are remembered).
-    pub fn named_since(&self, app: &str, since: u64) -> Option<Vec<String>> {
-        let watch = self.watches.lock().expect("watches").get(app).cloned()?;
+    /// The objects `app`'s events named after its event count was `since`, in order, each
+    /// once; `None` when that is not known (no watch, or more events came since than are
+    /// remembered).
+    pub fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
+        let watch = self
+            .watches
+            .lock()
+            .expect("watches")
+            .get(&app.app)
+            .cloned()?;
         let recent = watch.recent.lock().expect("recent");
         let now = *watch.events.borrow();
         if now > since && recent.front().is_none_or(|(first, _)| *first > since + 1) {
             return None;
         }
-        let mut named: Vec<String> = Vec::new();
-        for (_, path) in recent.iter().filter(|(n, _)| *n > since) {
-            if !named.contains(path) {
-                named.push(path.clone());
+        let mut named: Vec<ElementId> = Vec::new();
+        for (_, path) in recent.iter().filter(|(n, p)| *n > since && !p.is_empty()) {
+            let id = ElementId::new(app.app.clone(), path.clone());
+            if !named.contains(&id) {
+                named.push(id);
             }
         }
         Some(named)
+    }
+
+    /// The object `app`'s latest focus event named (every event sent before this call
+    /// counted); `None` when its events are not watched or named no focus yet.
+    pub async fn focused(&self, app: &ElementId, timeout: Duration) -> Option<ElementId> {
+        let watch = self.watch(&app.app).await?;
+        self.flush(&app.app, &watch, timeout).await?;
+        let path = watch.focused.lock().expect("focused").clone()?;
+        Some(ElementId::new(app.app.clone(), path))
     }
 
     /// Stops watching apps that are no longer registered (their drain tasks end).
@@ -203,6 +222,7 @@ impl Freshness {
             dead: AtomicBool::new(false),
             events: tokio::sync::watch::Sender::new(0),
             recent: std::sync::Mutex::new(std::collections::VecDeque::new()),
+            focused: std::sync::Mutex::new(None),
         });
         self.watches
             .lock()
@@ -258,9 +278,15 @@ impl Freshness {
 
 /// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
+    let message = message.ok();
     let path = message
-        .ok()
+        .as_ref()
         .and_then(|m| m.header().path().map(|p| p.as_str().to_owned()));
+    if let (Some(message), Some(path)) = (&message, &path)
+        && takes_focus(message)
+    {
+        *watch.focused.lock().expect("focused") = Some(path.clone());
+    }
     // Remembered before the count moves: a wait woken by the count finds the object.
     {
         let mut recent = watch.recent.lock().expect("recent");
@@ -279,6 +305,24 @@ fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
         // Unknown source, or too many: everything counts as changed.
         _ => *changed = None,
     }
+}
+
+/// Whether the event is `object:state-changed:focused` turning on.
+fn takes_focus(message: &zbus::Message) -> bool {
+    use std::collections::HashMap;
+    use zbus::zvariant::OwnedValue;
+    if message.header().member().map(|m| m.as_str()) != Some("StateChanged") {
+        return false;
+    }
+    let body = message.body();
+    let head = body
+        .deserialize::<(String, i32, i32, OwnedValue, HashMap<String, OwnedValue>)>()
+        .map(|b| (b.0, b.1))
+        .or_else(|_| {
+            body.deserialize::<(String, i32, i32, OwnedValue)>()
+                .map(|b| (b.0, b.1))
+        });
+    matches!(head, Ok((kind, 1)) if kind == "focused")
 }
 
 /// Keeps a watch's queue drained (a full queue would stall the connection), counting events;

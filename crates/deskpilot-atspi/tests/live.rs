@@ -238,3 +238,43 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     assert_eq!(full.matches[0].reference, element.reference);
     assert_eq!(full.matches[0].visible, element.visible);
 }
+
+/// The focus comes from the app's focus events: the element the latest one named, read
+/// afresh with its ancestors, in a few calls instead of a walk; and it is the element a walk
+/// finds focused.
+#[tokio::test]
+async fn gtk3_the_focus_comes_from_focus_events() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let linux = linux_engine(options).await.unwrap();
+    let (backend, engine) = (linux.backend, linux.engine);
+    let s = engine
+        .connect(&ConnectTarget::WindowTitle(
+            Fixture::Gtk3.window_title().into(),
+        ))
+        .await
+        .unwrap()
+        .id;
+    engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let name = Target::Selector(Selector::parse("textbox[name=Name]").unwrap());
+    engine.act(&s, &name, &Action::Focus).await.unwrap();
+    let _ = &fixture;
+    let before = backend.calls();
+    let focused = engine.focus(&s).await.unwrap().expect("a focused element");
+    let calls = backend.calls() - before;
+    assert_eq!(
+        (focused.role, focused.name.as_str()),
+        (deskpilot_core::model::Role::TextBox, "Name")
+    );
+    assert!(calls < 60, "{calls} calls: a walk, not the focus event");
+    // A walk finds the same element.
+    let walked = engine
+        .find(&s, &Selector::parse("textbox[focused]").unwrap(), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(walked.matches[0].reference, focused.reference);
+}

@@ -231,6 +231,13 @@ pub trait Backend: NativeRoutes + Send + Sync {
         None
     }
 
+    /// The element `app`'s latest focus event named (a hint: the caller reads it to check it
+    /// still has the focus); `None` when its events are not watched or named none yet.
+    async fn focused_hint(&self, app: &ElementId) -> Option<ElementId> {
+        let _ = app;
+        None
+    }
+
     /// The elements `app`'s events named since its `changes` count was `since`, each once;
     /// `None` when that is not known (events not watched, or too many since). Hints of where
     /// to look first, never what changed.

@@ -54,7 +54,26 @@ impl Engine {
 
     /// The focused element in the session's window (the deepest one with `focused`), if any.
     pub async fn focus(&self, session: &str) -> Result<Option<Match>> {
-        let root = self.session(session)?.root;
+        let info = self.session(session)?;
+        // The element the app's latest focus event named, read afresh with its ancestors: a
+        // few calls instead of a walk. Used only while it still says it has the focus.
+        if let Some(hint) = self.backend().focused_hint(&info.app.id).await
+            && let Some(chain) = self.chain_to(&hint, &info.root).await
+            && let Some(last) = chain.nodes.last()
+            && last.node.states.is(State::Focused)
+        {
+            let node = last.node.clone();
+            let visible = crate::visibility::visible(&chain)[chain.len() - 1];
+            return Ok(Some(Match {
+                reference: format_ref(self.sessions().issue(session, &node)?),
+                role: node.role,
+                name: node.display_name().to_owned(),
+                exact: true,
+                visible,
+                node,
+            }));
+        }
+        let root = info.root;
         let limits = WalkLimits {
             max_nodes: 20_000,
             ..WalkLimits::with_timeout(Duration::from_secs(15))

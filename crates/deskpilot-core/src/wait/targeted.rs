@@ -77,7 +77,7 @@ impl Engine {
 
     /// `id` and its ancestors as a one-path tree (outermost first), when `root` (the session's
     /// window or app) is among them; `None` when it is not, or the element is gone.
-    async fn chain_to(&self, id: &ElementId, root: &ElementId) -> Option<Tree> {
+    pub(crate) async fn chain_to(&self, id: &ElementId, root: &ElementId) -> Option<Tree> {
         // Up to the session's root, where a full look starts too.
         let mut ids = vec![id.clone()];
         while ids.last() != Some(root) {
