@@ -71,6 +71,8 @@ pub struct FakeBackend {
     events: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     /// With events on: the element each event named, with the event's number.
     named: Mutex<Vec<(u64, ElementId)>>,
+    /// How long a walk takes (on tokio's clock): a big app's full read.
+    walk_time: Mutex<std::time::Duration>,
 }
 
 impl FakeBackend {
@@ -122,6 +124,11 @@ impl FakeBackend {
         }
         drop(apps);
         self.event(id);
+    }
+
+    /// Walks take `time` from now on (read at the end: a change made meanwhile is seen).
+    pub fn set_walk_time(&self, time: std::time::Duration) {
+        *self.walk_time.lock().unwrap() = time;
     }
 
     /// The app quits: every call to it answers that it is gone.
@@ -286,6 +293,10 @@ impl Backend for FakeBackend {
     }
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
+        let walk_time = *self.walk_time.lock().unwrap();
+        if !walk_time.is_zero() {
+            tokio::time::sleep(walk_time).await;
+        }
         self.with_app(root, |app| {
             let start =
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;

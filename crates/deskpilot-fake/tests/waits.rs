@@ -120,3 +120,44 @@ async fn without_events_the_poll_finds_the_change() {
         "{text}"
     );
 }
+
+/// A change made while a slow full look runs (a big app) is confirmed by a look at what the
+/// events named, without waiting for the full look to end.
+#[tokio::test(start_paused = true)]
+async fn a_change_during_a_slow_full_look_is_seen_at_once() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    fake.send_events();
+    let engine = Engine::new(fake.clone());
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Main".into()))
+        .await
+        .unwrap()
+        .id;
+    fake.set_walk_time(Duration::from_millis(200));
+    let edit = tokio::spawn(async move {
+        // During the second full look (the first ends at 200 ms, the poll starts the second
+        // at 300 ms; it reads at its end, 500 ms).
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        fake.edit(&id(":1.1", "/notify"), |n| {
+            n.node.states.set(State::Checked, false)
+        });
+    });
+    let outcome = engine
+        .wait_for(
+            &session,
+            &Selector::parse("checkbox[name=Notify]").unwrap(),
+            None,
+            &Condition::State {
+                state: State::Checked,
+                on: false,
+            },
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    edit.await.unwrap();
+    assert_eq!(outcome.wakes.targeted, 1);
+    // Seen when the change came, not when the full look in progress ended (500 ms).
+    assert_eq!(outcome.elapsed_ms, 350, "{outcome:?}");
+}

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::model::{ElementId, Realization, Tree, TreeNode};
 use crate::platform::Secrecy;
 use crate::read::{FindResult, Match};
+
 use crate::selector::Selector;
 use crate::session::format_ref;
 
@@ -73,6 +74,36 @@ impl Engine {
         }
         found.matches.sort_by_key(|m| !m.visible);
         Ok(Some(found))
+    }
+
+    /// Targeted looks at what the app's events name after `mark`, as they come, until one
+    /// confirms `condition` (the element it met on); pending forever otherwise (the caller
+    /// races it with a full look).
+    pub(super) async fn targeted_meanwhile(
+        &self,
+        session: &str,
+        app: &ElementId,
+        selector: &Selector,
+        condition: &Condition,
+        mut mark: u64,
+    ) -> Result<Option<Match>> {
+        let Some(mut events) = self.backend().changes(app).await else {
+            return std::future::pending().await;
+        };
+        loop {
+            if events.changed().await.is_err() {
+                return std::future::pending().await;
+            }
+            let now = *events.borrow_and_update();
+            let named = self.backend().named_since(app, mark).await;
+            mark = now;
+            if let Some(named) = named
+                && let Some(found) = self.targeted_look(session, selector, &named).await?
+                && let Some(element) = super::met(&found, condition)
+            {
+                return Ok(element);
+            }
+        }
     }
 
     /// `id` and its ancestors as a one-path tree (outermost first), when `root` (the session's
