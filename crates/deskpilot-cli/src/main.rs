@@ -32,6 +32,7 @@ mod act;
 mod files;
 mod read;
 mod serve;
+mod since;
 mod words;
 
 #[derive(Parser)]

@@ -37,6 +37,14 @@ pub enum ReadCommand {
         window: Option<String>,
         #[arg(long)]
         json: bool,
+        /// Keep this snapshot in FILE (its lines and the elements they show), for `--since`.
+        #[arg(long, value_name = "FILE")]
+        save: Option<std::path::PathBuf>,
+        /// Print only what changed since the snapshot kept in FILE (`-` gone or as it was,
+        /// `+` new or as it is now); with `--save` on the same FILE, each run reads the
+        /// changes since the last.
+        #[arg(long, value_name = "FILE")]
+        since: Option<std::path::PathBuf>,
     },
     /// Find elements by selector, e.g. 'button[name="Save"]' (see docs/selectors.md).
     Find {
@@ -132,6 +140,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             within,
             window,
             json,
+            save,
+            since,
             ..
         } => {
             let filter = Filter::from_name(&filter)
@@ -143,11 +153,19 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
                 window: window.map(deskpilot_core::WindowPick::Title),
                 ..SnapshotRequest::default()
             };
+            let earlier = since.as_deref().map(crate::since::load).transpose()?;
             let snapshot = engine.snapshot(session, &request).await;
-            finish(snapshot, |snapshot| {
+            if let (Ok(snapshot), Some(path)) = (&snapshot, &save) {
+                crate::since::save(path, snapshot)?;
+            }
+            finish(snapshot, |mut snapshot| {
+                // Versions are a session's, and this one ends with the command.
+                snapshot.version = None;
                 if json {
                     let tree = serde_json::to_string_pretty(&snapshot.tree).unwrap_or_default();
                     outln!("{tree}");
+                } else if let (Some(earlier), Some(path)) = (&earlier, &since) {
+                    out!("{}", crate::since::changes(path, earlier, &snapshot));
                 } else {
                     out!("{}", present::snapshot(&snapshot).joined());
                 }

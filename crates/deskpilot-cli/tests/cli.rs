@@ -312,3 +312,40 @@ fn the_cli_has_the_servers_verbs_and_reads() {
         "{no_dir:?}"
     );
 }
+
+/// `snapshot --save FILE` keeps a snapshot; `--since FILE` prints only what changed since
+/// (the app changed through its control channel, not through deskpilot), without refs,
+/// which belong to one process.
+#[test]
+fn the_cli_prints_what_changed_since_a_saved_snapshot() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let window = Fixture::Gtk3.window_title();
+    let saved = desktop.dir().join("tree.json");
+    let saved = saved.to_str().unwrap();
+    succeeds(&desktop, &["snapshot", window, "--save", saved]);
+    let same = succeeds(&desktop, &["snapshot", window, "--since", saved]);
+    assert!(same.starts_with("# nothing changed since"), "{same}");
+    fixture.command("add_item", json!({})).unwrap();
+    fixture
+        .oracle
+        .wait_value("dynamic", "count", json!(1), Duration::from_secs(5))
+        .unwrap();
+    let changed = succeeds(
+        &desktop,
+        &["snapshot", window, "--since", saved, "--save", saved],
+    );
+    assert!(changed.starts_with("# since "), "{changed}");
+    assert!(
+        changed.contains(": 0 changed, 1 added, 0 removed"),
+        "{changed}"
+    );
+    assert!(
+        changed.contains("\n+ - button \"Dynamic 1\"\n"),
+        "{changed}"
+    );
+    assert!(!changed.contains("[ref="), "{changed}");
+    // The file now holds that snapshot: nothing changed since.
+    let again = succeeds(&desktop, &["snapshot", window, "--since", saved]);
+    assert!(again.starts_with("# nothing changed since"), "{again}");
+}

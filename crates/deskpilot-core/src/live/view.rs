@@ -10,14 +10,14 @@ use crate::render::Rendered;
 
 /// Which line of a view shows an element: its identity, and which occurrence of it (an
 /// element listed twice by a toolkit keeps two distinct keys).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct LineKey {
     pub element: ElementId,
     pub nth: u32,
 }
 
 /// One line of the compact tree as shown (depth, ref and all), and the element it shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ViewLine {
     pub key: LineKey,
     pub text: String,
