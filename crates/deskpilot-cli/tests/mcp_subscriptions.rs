@@ -85,3 +85,76 @@ fn tree_subscriptions_work_in_both_eras_with_the_python_sdk() {
     );
     assert_eq!(report["modern_ended"], "graceful");
 }
+
+/// On a third-party app: a subscriber to Mousepad's tree is told when a second AT-SPI client
+/// (pyatspi) inserts text into its document, and the read after the notification shows the
+/// document's new text as a change; pyatspi reads the text back.
+#[test]
+fn a_mousepad_subscriber_sees_text_another_client_inserts() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+
+    use deskpilot_testkit::McpClient;
+
+    let desktop = VirtualDesktop::start().unwrap();
+    let _app = desktop
+        .launch(desktop.command("mousepad"))
+        .unwrap_or_else(|e| panic!("mousepad: {e}"));
+    let cmd = McpClient::deskpilot_command(&desktop, env!("CARGO_BIN_EXE_deskpilot"), &[]);
+    let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
+    server.initialize();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let connected = loop {
+        let connected = server.call("connect", json!({"app": "mousepad"}));
+        if connected["isError"] != json!(true) || Instant::now() > deadline {
+            break connected;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let session = connected["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{connected}"))
+        .to_owned();
+    let uri = format!("deskpilot://session/{session}/tree");
+    let first = server.request("resources/read", json!({"uri": uri}));
+    let first_text = first["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(first_text.contains("the whole tree"), "{first_text}");
+    let mut client = desktop
+        .command(deskpilot_testkit::SYSTEM_PYTHON)
+        .arg(deskpilot_testkit::fixtures_dir().join("pyatspi_insert.py"))
+        .args(["mousepad", "typed by pyatspi"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "ready");
+    let subscribed = server.request("resources/subscribe", json!({"uri": uri}));
+    assert!(subscribed.get("error").is_none(), "{subscribed}");
+    // pyatspi's own reading made objects, each announced: let those updates pass.
+    while server.receive_within(Duration::from_millis(500)).is_some() {}
+    writeln!(client.stdin.take().unwrap(), "go").unwrap();
+    let read_back = lines.next().unwrap().unwrap();
+    assert!(client.wait().unwrap().success(), "pyatspi failed");
+    assert!(read_back.starts_with("typed by pyatspi"), "{read_back:?}");
+    let notified = server
+        .receive_within(Duration::from_secs(5))
+        .expect("a notification for the inserted text");
+    assert_eq!(
+        notified["method"], "notifications/resources/updated",
+        "{notified}"
+    );
+    assert_eq!(notified["params"]["uri"], json!(uri));
+    let changed = server.request("resources/read", json!({"uri": uri}));
+    let text = changed["result"]["contents"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("# v2 since v1:"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with('+') && l.contains("typed by pyatspi")),
+        "{text}"
+    );
+    server.close(Duration::from_secs(5));
+}

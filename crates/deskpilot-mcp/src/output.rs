@@ -327,7 +327,8 @@ pub struct ActionOut {
     pub foreground_changed: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// The tree's changes since the session last saw it (`-`/`+` lines), after a snapshot.
+    /// The tree after the action: the changes since the session last saw it (`-`/`+` lines),
+    /// or the whole tree the first time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree: Option<String>,
 }
