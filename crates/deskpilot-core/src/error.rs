@@ -131,6 +131,9 @@ pub struct Error {
     pub message: String,
     /// What to do next, written for the reader (an agent or a person).
     pub hint: String,
+    /// For an action that sent input and then failed: what changed in the session's tree
+    /// since it last saw it (the changes, as an action's result shows them).
+    pub tree: Option<String>,
 }
 
 impl Error {
@@ -139,7 +142,16 @@ impl Error {
             code,
             message: message.into(),
             hint: hint.into(),
+            tree: None,
         }
+    }
+
+    /// Whether the action sent its input before failing (so the app may have changed).
+    pub fn after_input(&self) -> bool {
+        matches!(
+            self.code,
+            Code::ValueClamped | Code::NoEffect | Code::UnexpectedEffect | Code::InputIncomplete
+        )
     }
 
     pub fn retryable(&self) -> bool {

@@ -18,6 +18,7 @@ application "Form" pid=7
     checkbox "Notify" path=/notify actions=click bounds=10,10,100,20
     heading "Clicked 0 times" path=/count
     button "Count" path=/button actions=click bounds=10,40,80,20
+    spinbutton "Qty" path=/qty range=5,0,10 interfaces=value bounds=10,70,80,20
     list "Fruits" path=/fruits
       listitem "Apple" path=/apple
       listitem "Banana" path=/banana
@@ -412,4 +413,38 @@ async fn secret_text_typed_without_a_target_withholds_the_tree() {
         "{}",
         tree.text
     );
+}
+
+#[tokio::test]
+async fn an_action_that_failed_after_its_input_says_what_changed() {
+    let rig = rig().await;
+    rig.engine
+        .snapshot(&rig.session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    let error = rig
+        .engine
+        .act(
+            &rig.session,
+            &by("spinbutton[name=Qty]"),
+            &Action::SetValue(deskpilot_core::ValueInput::Number(50.0)),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, deskpilot_core::Code::ValueClamped);
+    let tree = error.tree.clone().expect("the changes after the input");
+    assert!(tree.starts_with("# v2 since v1: 1 changed"), "{tree}");
+    assert!(tree.contains("+ - spinbutton \"Qty\": 10"), "{tree}");
+    let text = present::failure(&error);
+    assert!(
+        text.contains("Hint: ") && text.ends_with(": 10 [ref=e4]"),
+        "{text}"
+    );
+    // A refusal before any input reads nothing.
+    let refused = rig
+        .engine
+        .act(&rig.session, &by("button[name=Nope]"), &CLICK)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.tree, None);
 }

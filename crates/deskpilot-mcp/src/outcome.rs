@@ -139,7 +139,7 @@ pub fn failure(error: &Error) -> CallToolResult {
         retryable: error.retryable(),
         hint: error.hint.clone(),
     };
-    let text = format!(
+    let mut text = format!(
         "{} ({}): {} Hint: {}",
         failure.code,
         if failure.retryable {
@@ -150,6 +150,11 @@ pub fn failure(error: &Error) -> CallToolResult {
         failure.message,
         failure.hint
     );
+    // What an action that failed after sending its input changed in the tree.
+    if let Some(tree) = &error.tree {
+        text.push('\n');
+        text.push_str(tree.trim_end());
+    }
     let outcome: Outcome<()> = Outcome {
         ok: false,
         result: None,

@@ -25,10 +25,22 @@ impl Engine {
         session: &str,
         report: Result<ActionReport>,
     ) -> Result<ActionReport> {
-        let mut report = report?;
         if !self.sessions().follows_tree(session) {
-            return Ok(report);
+            return report;
         }
+        let mut report = match report {
+            Ok(report) => report,
+            // Input was sent before the failure: the app may have changed all the same.
+            Err(mut error) if error.after_input() => {
+                let last = self.sessions().view(session, Since::Last);
+                let window = last.as_ref().and_then(|l| l.window.as_ref());
+                if let Ok(snapshot) = self.snapshot_since_last(session, READ_AFTER).await {
+                    error.tree = Some(tree_update(&snapshot, window, MAX_UPDATE_LINES).text);
+                }
+                return Err(error);
+            }
+            Err(error) => return Err(error),
+        };
         let last = self.sessions().view(session, Since::Last);
         let update = match self.snapshot_since_last(session, READ_AFTER).await {
             Ok(snapshot) => tree_update(

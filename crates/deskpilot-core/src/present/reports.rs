@@ -43,7 +43,7 @@ pub fn action(report: &ActionReport) -> String {
 
 /// A failure as a model reads it: `code (retryable): message Hint: hint`.
 pub fn failure(error: &Error) -> String {
-    format!(
+    let mut text = format!(
         "{} ({}): {} Hint: {}",
         error.code.name(),
         if error.retryable() {
@@ -53,7 +53,12 @@ pub fn failure(error: &Error) -> String {
         },
         error.message,
         error.hint
-    )
+    );
+    if let Some(tree) = &error.tree {
+        text.push('\n');
+        text.push_str(tree.trim_end());
+    }
+    text
 }
 
 /// A failure on one line for a shell: `code (message): hint`.
