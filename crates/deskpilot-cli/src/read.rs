@@ -160,7 +160,7 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             }
             finish(snapshot, |mut snapshot| {
                 // Versions are a session's, and this one ends with the command.
-                snapshot.version = None;
+                snapshot.view = None;
                 if json {
                     let tree = serde_json::to_string_pretty(&snapshot.tree).unwrap_or_default();
                     outln!("{tree}");

@@ -37,7 +37,6 @@ pub fn changes(path: &Path, earlier: &[ViewLine], snapshot: &Snapshot) -> String
     let now = lines(snapshot);
     let found = deskpilot_core::live::TreeDiff {
         since: 0,
-        version: 0,
         edits: diff(earlier, &now),
     };
     let (changed, added, removed) = found.counts();

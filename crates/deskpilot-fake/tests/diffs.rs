@@ -76,7 +76,7 @@ async fn every_whole_snapshot_is_a_new_version() {
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
         .unwrap();
-    assert_eq!((first.version, second.version), (Some(1), Some(2)));
+    assert_eq!((first.version(), second.version()), (Some(1), Some(2)));
     assert!(present::snapshot(&second).joined().ends_with("# v2\n"));
     // A subtree is not a version of the session's tree.
     let within = SnapshotRequest {
@@ -84,7 +84,7 @@ async fn every_whole_snapshot_is_a_new_version() {
         ..SnapshotRequest::default()
     };
     let part = rig.engine.snapshot(&rig.session, &within).await.unwrap();
-    assert_eq!(part.version, None);
+    assert_eq!(part.version(), None);
 }
 
 #[tokio::test]
@@ -218,7 +218,10 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why() {
         .snapshot(&rig.session, &since(Since::Last))
         .await
         .unwrap();
-    assert!(matches!(&diff.changes, Some(Changes::Diff(d)) if d.since == 1 && d.version == 2));
+    assert!(
+        matches!(&diff.changes, Some(Changes::Diff(d)) if d.since == 1)
+            && diff.version() == Some(2)
+    );
     let text = present::snapshot(&diff).joined();
     assert!(text.starts_with("# v2 since v1: 1 changed"), "{text}");
     // Nothing changed since.

@@ -28,33 +28,22 @@ impl Engine {
         if !self.sessions().follows_tree(session) {
             return report;
         }
+        let had_view = self.sessions().view(session, Since::Last).is_some();
         let mut report = match report {
             Ok(report) => report,
             // Input was sent before the failure: the app may have changed all the same.
             Err(mut error) if error.after_input() => {
-                let last = self.sessions().view(session, Since::Last);
-                let window = last.as_ref().and_then(|l| l.window.as_ref());
-                if let Ok(snapshot) = self.snapshot_since_last(session, READ_AFTER).await {
-                    error.tree = Some(tree_update(&snapshot, window, MAX_UPDATE_LINES).text);
-                }
+                error.tree = Some(self.tree_now(session).await.text);
                 return Err(error);
             }
             Err(error) => return Err(error),
         };
-        let last = self.sessions().view(session, Since::Last);
-        let update = match self.snapshot_since_last(session, READ_AFTER).await {
-            Ok(snapshot) => tree_update(
-                &snapshot,
-                last.as_ref().and_then(|l| l.window.as_ref()),
-                MAX_UPDATE_LINES,
-            ),
-            Err(e) => TreeUpdate::unread(&e.message),
-        };
+        let update = self.tree_now(session).await;
         // What was checked for an unverified action is the element and the windows: say so
         // when the tree changed elsewhere (a click that added a button), without claiming
         // the action did it.
         let tree_changed = update.changed + update.added + update.removed > 0
-            || (last.is_some() && update.whole.is_some());
+            || (had_view && update.whole.is_some());
         if report.effect == Effect::Unverified
             && tree_changed
             && let Some(note) = report.note.as_mut()
@@ -63,5 +52,16 @@ impl Engine {
         }
         report.tree = Some(update);
         Ok(report)
+    }
+
+    /// The session's tree read again as its last view was, shown as the changes since (the
+    /// whole tree when it saw none), at most `MAX_UPDATE_LINES`; a failed read says so.
+    async fn tree_now(&self, session: &str) -> TreeUpdate {
+        let last = self.sessions().view(session, Since::Last);
+        let window = last.as_ref().and_then(|l| l.window.as_ref());
+        match self.snapshot_since_last(session, READ_AFTER).await {
+            Ok(snapshot) => tree_update(&snapshot, window, MAX_UPDATE_LINES),
+            Err(e) => TreeUpdate::unread(&e.message),
+        }
     }
 }

@@ -25,13 +25,12 @@ pub struct Reading<'a> {
 }
 
 /// The changes from `previous` (the view `since` named, if still kept) to `lines`, read as
-/// `reading` and given `version`.
+/// `reading`.
 pub fn changes_since(
     since: Since,
     previous: Option<&View>,
     reading: Reading<'_>,
     lines: &[ViewLine],
-    version: u64,
 ) -> Changes {
     let whole = |why: String| Changes::Whole { why };
     let Some(previous) = previous else {
@@ -56,7 +55,6 @@ pub fn changes_since(
     let edits = diff(&previous.lines, lines);
     let found = TreeDiff {
         since: previous.version,
-        version,
         edits,
     };
     if found.size() > lines.len() {

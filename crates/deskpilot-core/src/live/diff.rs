@@ -25,8 +25,8 @@ pub enum Edit {
 /// The edits from one version of a session's view to another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeDiff {
+    /// The version the edits start from.
     pub since: u64,
-    pub version: u64,
     pub edits: Vec<Edit>,
 }
 

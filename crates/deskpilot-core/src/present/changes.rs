@@ -52,8 +52,8 @@ fn capped(lines: Vec<String>, cap: usize) -> (String, usize) {
 /// action's result shows it: at most `cap` lines. `window` is the window the session chose to
 /// see in full, if it chose one (the changes are that window's).
 pub fn tree_update(snapshot: &Snapshot, window: Option<&WindowPick>, cap: usize) -> TreeUpdate {
-    let version = snapshot.version;
-    let new = View::lines_of(&snapshot.tree, &snapshot.rendered);
+    let version = snapshot.version();
+    let new = lines_of(snapshot);
     let v = match (version, window) {
         (Some(v), None) => format!("v{v}"),
         (Some(v), Some(WindowPick::Ref(r))) => format!("v{v} (window {r})"),
@@ -88,6 +88,14 @@ pub fn tree_update(snapshot: &Snapshot, window: Option<&WindowPick>, cap: usize)
         text: format!("# {v}, the whole tree ({why}):\n{body}{}", more(omitted)),
         whole: Some(why),
         omitted,
+    }
+}
+
+/// The snapshot's lines: those its version kept (a whole first page), else read from it.
+pub(super) fn lines_of(snapshot: &Snapshot) -> std::borrow::Cow<'_, [ViewLine]> {
+    match &snapshot.view {
+        Some(view) => std::borrow::Cow::Borrowed(view.lines.as_slice()),
+        None => std::borrow::Cow::Owned(View::lines_of(&snapshot.tree, &snapshot.rendered)),
     }
 }
 

@@ -1,8 +1,8 @@
 //! What reading shows: elements, find results, the tree and where it was cut, pages.
 
-use super::changes::{diff_header, diff_lines};
+use super::changes::{diff_header, diff_lines, lines_of};
 use super::{Page, escape, quoted};
-use crate::live::{Changes, View};
+use crate::live::Changes;
 use crate::read::{FindResult, Match, Snapshot, TableRead, TextRead, Truncation, Unsearched};
 use crate::session::SessionInfo;
 use crate::wait::WaitOutcome;
@@ -135,9 +135,9 @@ pub fn snapshot(snapshot: &Snapshot) -> Page {
         trailer.push_str(&truncation(t));
     }
     let mut body = snapshot.rendered.text.clone();
-    match (&snapshot.changes, snapshot.version) {
+    match (&snapshot.changes, snapshot.version()) {
         (Some(Changes::Diff(diff)), Some(version)) => {
-            let new = View::lines_of(&snapshot.tree, &snapshot.rendered);
+            let new = lines_of(snapshot);
             body = diff_header(diff, &format!("v{version}"));
             body.push_str(&diff_lines(diff, &new, usize::MAX).0);
         }

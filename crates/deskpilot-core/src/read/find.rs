@@ -7,7 +7,7 @@ use crate::derive::derive_names;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::escape::quoted;
-use crate::model::{ElementId, Realization, State, Tree};
+use crate::model::{ElementId, Node, Realization, State, Tree};
 use crate::platform::{Secrecy, WalkLimits};
 use crate::selector::Selector;
 use crate::session::format_ref;
@@ -56,16 +56,7 @@ impl Engine {
         let total = found.len();
         let mut matches = Vec::new();
         for &(index, exact) in found.iter().take(limit) {
-            let node = &tree.nodes[index].node;
-            let reference = format_ref(self.sessions().issue(session, node)?);
-            matches.push(Match {
-                reference,
-                role: node.role,
-                name: node.display_name().to_owned(),
-                exact,
-                visible: seen[index],
-                node: node.clone(),
-            });
+            matches.push(self.match_of(session, &tree.nodes[index].node, exact, seen[index])?);
         }
         let mut unsearched = Vec::new();
         for (index, realization) in tree.incomplete() {
@@ -93,6 +84,24 @@ impl Engine {
             visible: visible_count,
             exact: exact_count,
             unsearched,
+        })
+    }
+
+    /// A found element as results show it, with the session's ref for it.
+    pub(crate) fn match_of(
+        &self,
+        session: &str,
+        node: &Node,
+        exact: bool,
+        visible: bool,
+    ) -> Result<Match> {
+        Ok(Match {
+            reference: format_ref(self.sessions().issue(session, node)?),
+            role: node.role,
+            name: node.display_name().to_owned(),
+            exact,
+            visible,
+            node: node.clone(),
         })
     }
 

@@ -62,42 +62,23 @@ impl Engine {
             && let Some(last) = chain.nodes.last()
             && last.node.states.is(State::Focused)
         {
-            let node = last.node.clone();
             let visible = crate::visibility::visible(&chain)[chain.len() - 1];
-            return Ok(Some(Match {
-                reference: format_ref(self.sessions().issue(session, &node)?),
-                role: node.role,
-                name: node.display_name().to_owned(),
-                exact: true,
-                visible,
-                node,
-            }));
+            return self.match_of(session, &last.node, true, visible).map(Some);
         }
-        let root = info.root;
         let limits = WalkLimits {
             max_nodes: 20_000,
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
-        let mut tree = self.backend().snapshot(&root, &limits).await?;
+        let mut tree = self.backend().snapshot(&info.root, &limits).await?;
         derive_names(&mut tree);
-        let focused = tree
-            .nodes
-            .iter()
-            .filter(|n| n.node.states.is(State::Focused))
-            .max_by_key(|n| n.depth);
-        let Some(focused) = focused else {
-            return Ok(None);
-        };
-        let node = focused.node.clone();
-        let reference = format_ref(self.sessions().issue(session, &node)?);
-        Ok(Some(Match {
-            reference,
-            role: node.role,
-            name: node.display_name().to_owned(),
-            exact: true,
-            visible: crate::visibility::shown(&node),
-            node,
-        }))
+        // Visible by the same rule either way: the element and its ancestors shown.
+        let seen = crate::visibility::visible(&tree);
+        let focused = (0..tree.len())
+            .filter(|&i| tree.nodes[i].node.states.is(State::Focused))
+            .max_by_key(|&i| tree.nodes[i].depth);
+        focused
+            .map(|i| self.match_of(session, &tree.nodes[i].node, true, seen[i]))
+            .transpose()
     }
 
     /// Characters `offset..offset + length` of an element's text (all of it up to `MAX` when

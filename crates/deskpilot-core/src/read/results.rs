@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::filter::Filter;
-use crate::live::{Changes, Since};
+use crate::live::{Changes, Since, View};
 use crate::model::{CutReason, Node, Role, Tree};
 use crate::render::Rendered;
 use crate::selector::Selector;
@@ -37,6 +37,13 @@ pub struct SnapshotRequest {
     /// Answer with what changed since this version of the session's tree (a whole first
     /// page only).
     pub since: Option<Since>,
+}
+
+impl Snapshot {
+    /// The version this read became (see `view`).
+    pub fn version(&self) -> Option<u64> {
+        self.view.as_ref().map(|v| v.version)
+    }
 }
 
 impl Default for SnapshotRequest {
@@ -75,9 +82,9 @@ pub struct Snapshot {
     pub truncated: Option<Truncation>,
     /// The root is a minimized window: its tree is (nearly) empty for that reason.
     pub minimized: bool,
-    /// The version this read was given: a whole first page of the session's tree is a
-    /// version of it (`within` and continued pages are not).
-    pub version: Option<u64>,
+    /// The version this read became, with its lines: a whole first page of the session's
+    /// tree is a version of it (`within` and continued pages are not).
+    pub view: Option<std::sync::Arc<View>>,
     /// What changed since the version asked for (`SnapshotRequest::since`).
     pub changes: Option<Changes>,
 }

@@ -2,13 +2,14 @@
 //! continued page by page through a cursor.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 use super::results::{Snapshot, SnapshotRequest, Truncation};
 use crate::derive::derive_names;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::filter::Filter;
-use crate::live::{Changes, Reading, Since, View, changes_since};
+use crate::live::{Changes, Reading, View, changes_since};
 use crate::model::{CutReason, ElementId, Node, Rect, Role, State, Tree};
 use crate::platform::{BackendError, Secrecy, WalkLimits};
 use crate::render::render_with_notes;
@@ -150,9 +151,9 @@ impl Engine {
         let minimized = tree
             .root()
             .is_some_and(|r| r.node.states.is(State::Minimized));
-        let (version, changes) = if request.cursor.is_none() && request.within.is_none() {
-            let (version, changes) = self.keep_view(session, request, &tree, &rendered)?;
-            (Some(version), changes)
+        let (view, changes) = if request.cursor.is_none() && request.within.is_none() {
+            let (view, changes) = self.keep_view(session, request, &tree, &rendered)?;
+            (Some(view), changes)
         } else {
             (None, None)
         };
@@ -162,7 +163,7 @@ impl Engine {
             refs,
             truncated,
             minimized,
-            version,
+            view,
             changes,
         })
     }
@@ -175,11 +176,16 @@ impl Engine {
         request: &SnapshotRequest,
         tree: &Tree,
         rendered: &crate::render::Rendered,
-    ) -> Result<(u64, Option<Changes>)> {
+    ) -> Result<(Arc<View>, Option<Changes>)> {
         let lines = View::lines_of(tree, rendered);
-        let previous = request
-            .since
-            .and_then(|since| self.sessions().view(session, since));
+        let changes = request.since.map(|since| {
+            let previous = self.sessions().view(session, since);
+            let reading = Reading {
+                filter: request.filter,
+                window: request.window.as_ref(),
+            };
+            changes_since(since, previous.as_deref(), reading, &lines)
+        });
         let view = View {
             version: 0,
             filter: request.filter,
@@ -187,22 +193,7 @@ impl Engine {
             max_nodes: request.max_nodes,
             lines,
         };
-        let changes = |version: u64, view: &View| {
-            request.since.map(|since| {
-                let reading = Reading {
-                    filter: request.filter,
-                    window: request.window.as_ref(),
-                };
-                changes_since(since, previous.as_deref(), reading, &view.lines, version)
-            })
-        };
-        // The version is known once kept; the diff is taken against the lines as kept.
-        let version = self.sessions().record_view(session, view)?;
-        let kept = self
-            .sessions()
-            .view(session, Since::Version(version))
-            .expect("the view just kept");
-        Ok((version, changes(version, &kept)))
+        Ok((self.sessions().record_view(session, view)?, changes))
     }
 
     /// Refs for the shown nodes; the root of a first page is what the session (or `within`)

@@ -275,17 +275,17 @@ impl SessionStore {
         self.with(session, |s| s.last_active.clone()).ok().flatten()
     }
 
-    /// Keeps a view the session was shown as its next version, and returns that version.
-    pub fn record_view(&self, session: &str, mut view: View) -> Result<u64> {
+    /// Keeps a view the session was shown as its next version (set here), and returns it.
+    pub fn record_view(&self, session: &str, mut view: View) -> Result<Arc<View>> {
         self.with_mut(session, |state| {
             view.version = state.next_version;
             state.next_version += 1;
             if state.views.len() >= KEPT_VIEWS {
                 state.views.pop_front();
             }
-            let version = view.version;
-            state.views.push_back(Arc::new(view));
-            version
+            let view = Arc::new(view);
+            state.views.push_back(view.clone());
+            view
         })
     }
 

@@ -9,9 +9,7 @@ use crate::error::Result;
 use crate::model::{ElementId, Realization, Tree, TreeNode};
 use crate::platform::Secrecy;
 use crate::read::{FindResult, Match};
-
 use crate::selector::Selector;
-use crate::session::format_ref;
 
 /// The most elements one targeted look reads (more named at once: a full look is cheaper).
 const MAX_NAMED: usize = 12;
@@ -63,14 +61,9 @@ impl Engine {
             found.total += 1;
             found.visible += usize::from(visible);
             found.exact += usize::from(exact);
-            found.matches.push(Match {
-                reference: format_ref(self.sessions().issue(session, node)?),
-                role: node.role,
-                name: node.display_name().to_owned(),
-                exact,
-                visible,
-                node: node.clone(),
-            });
+            found
+                .matches
+                .push(self.match_of(session, node, exact, visible)?);
         }
         found.matches.sort_by_key(|m| !m.visible);
         Ok(Some(found))
@@ -123,12 +116,16 @@ impl Engine {
             }
         }
         ids.reverse();
-        let mut nodes = Vec::with_capacity(ids.len());
-        // Ancestors are read without text; the element itself as the walk would (a password
-        // field's descendants as secret).
-        for ancestor in &ids[..ids.len() - 1] {
-            nodes.push(self.backend().node(ancestor, Secrecy::NoText).await.ok()?);
-        }
+        // Ancestors are read without text, all at once; the element itself as the walk would
+        // (a password field's descendants as secret).
+        let ancestors = ids[..ids.len() - 1]
+            .iter()
+            .map(|ancestor| self.backend().node(ancestor, Secrecy::NoText));
+        let mut nodes = futures_util::future::join_all(ancestors)
+            .await
+            .into_iter()
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .ok()?;
         let inside_secret = nodes.iter().any(|n| n.is_secret());
         nodes.push(
             self.backend()

@@ -321,7 +321,7 @@ impl DeskpilotServer {
             }),
             minimized: snapshot.minimized,
             json: json.then(|| serde_json::to_value(&snapshot.tree).unwrap_or_default()),
-            version: snapshot.version,
+            version: snapshot.version(),
         };
         Ok(success(page.joined(), out))
     }
