@@ -510,3 +510,61 @@ async fn mousepad_text_changes_wake_a_wait() {
 async fn featherpad_text_changes_wake_a_wait() {
     a_change_by_another_client_wakes_the_wait("featherpad", "FeatherPad").await;
 }
+
+/// The focus from focus events on a third-party app: after Tab moves the focus in
+/// gnome-calculator (GTK 4), `get_focus` answers in a few calls (the element the app's latest
+/// focus event named, read afresh), and a second AT-SPI client (pyatspi) sees that same element
+/// focused.
+#[tokio::test]
+async fn the_calculators_focus_comes_from_its_focus_events() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _calculator = launch(&desktop, "gnome-calculator");
+    let (backend, engine) = engine_on(&desktop).await;
+    let session = connect_by_name(&engine, "gnome-calculator").await;
+    engine
+        .snapshot(&session, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    // GTK 4 has no Component.GrabFocus: the focus moves with keys, as a person moves it.
+    for _ in 0..3 {
+        engine.act_on_window(&session, &key("Tab")).await.unwrap();
+    }
+    let before = backend.calls();
+    let focused = engine
+        .focus(&session)
+        .await
+        .unwrap()
+        .expect("a focused element");
+    let calls = backend.calls() - before;
+    let name = focused.name.clone();
+    // A walk, for comparison (what get_focus did before).
+    let before = backend.calls();
+    engine
+        .find(&session, &Selector::parse("button").unwrap(), None, 5)
+        .await
+        .unwrap();
+    let walk = backend.calls() - before;
+    eprintln!("focus: {calls} calls, a walk {walk}");
+    assert!(
+        calls * 2 < walk,
+        "{calls} calls vs a walk's {walk}: a walk, not the focus event"
+    );
+    let nodes = deskpilot_testkit::pyatspi_nodes(
+        desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
+        "gnome-calculator",
+    );
+    let seen: Vec<&str> = nodes
+        .iter()
+        .filter(|n| {
+            n["states"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s == "focused")
+        })
+        .map(|n| n["name"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(seen, [name.as_str()], "pyatspi sees focused: {seen:?}");
+    drop(engine);
+    desktop.stop().unwrap();
+}
