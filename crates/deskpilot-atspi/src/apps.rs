@@ -1,5 +1,7 @@
 //! Listing applications and their top-level windows: every app in parallel, every call bounded.
 
+use std::collections::HashMap;
+
 use deskpilot_core::model::{ElementId, Rect, Role};
 use deskpilot_core::{AppInfo, BackendError, WindowInfo};
 use futures_util::future::join_all;
@@ -11,72 +13,100 @@ use crate::proto::{Proto, prop_string};
 use crate::read::AppTraits;
 
 /// What the registry knows of one app, plus what it tells about itself.
+#[derive(Debug, Clone)]
 pub struct AppRead {
     pub info: AppInfo,
     pub traits: AppTraits,
+    /// What will not change for its bus name, when it answered.
+    pub origin: Option<AppOrigin>,
 }
 
-pub async fn list_apps(proto: &Proto) -> Result<Vec<AppRead>, BackendError> {
+/// What one bus name never changes (a name is never given to another connection): its
+/// process, its toolkit and the toolkit's version. Known, they are not asked again.
+#[derive(Debug, Clone)]
+pub struct AppOrigin {
+    pub pid: Option<u32>,
+    pub toolkit: Option<String>,
+    pub version: Option<String>,
+}
+
+/// Every registered app; `known` gives the origins already learnt, by bus name.
+pub async fn list_apps(
+    proto: &Proto,
+    known: &HashMap<String, AppOrigin>,
+) -> Result<Vec<AppRead>, BackendError> {
     let roots = proto
         .registry_children()
         .await
         .map_err(|e| BackendError::Bus(format!("registry GetChildren: {e}")))?;
-    Ok(join_all(roots.iter().map(|root| read_app(proto, root))).await)
+    Ok(join_all(
+        roots
+            .iter()
+            .map(|root| read_app(proto, root, known.get(&root.app).cloned())),
+    )
+    .await)
 }
 
 /// Reads one app; an app that does not answer is still listed, marked not responding. The
-/// toolkit is asked first, alone: how the rest may be asked depends on it, and an app that
-/// does not answer that one call (frozen, or stopped) is asked nothing more in this listing,
-/// so that it costs one call timeout, not two rounds of them.
-pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
-    let (pid, toolkit) = tokio::join!(
-        proto.pid(&root.app),
-        proto.application_prop(root, "ToolkitName"),
-    );
-    let timed_out = matches!(&toolkit, Err(e) if classify(e) == Failure::Timeout);
-    let toolkit = toolkit.ok().filter(|s| !s.is_empty());
-    let pid = pid.ok();
-    if timed_out {
-        let mut traits = traits_for(toolkit.as_deref(), None);
-        traits.pid = pid;
-        return AppRead {
-            info: AppInfo {
-                id: root.clone(),
-                name: String::new(),
-                pid,
+/// toolkit is asked first, alone (its windows instead once it is known): how the rest may be
+/// asked depends on it, and an app that does not answer that one call (frozen, or stopped) is
+/// asked nothing more in this listing, so that it costs one call timeout, not two rounds of
+/// them.
+pub async fn read_app(proto: &Proto, root: &ElementId, known: Option<AppOrigin>) -> AppRead {
+    // Known, the origin is not asked again, and the app's windows are its first call.
+    let (origin, children) = match known {
+        Some(origin) => {
+            let children = proto.children(root).await;
+            if matches!(&children, Err(e) if classify(e) == Failure::Timeout) {
+                return not_responding(root, origin.pid, origin.toolkit);
+            }
+            (origin, children)
+        }
+        None => {
+            let (pid, toolkit) = tokio::join!(
+                proto.pid(&root.app),
+                proto.application_prop(root, "ToolkitName"),
+            );
+            if matches!(&toolkit, Err(e) if classify(e) == Failure::Timeout) {
+                return not_responding(root, pid.ok(), None);
+            }
+            let toolkit = toolkit.ok().filter(|s| !s.is_empty());
+            let version = async {
+                match &toolkit {
+                    Some(_) => proto
+                        .application_prop(root, "Version")
+                        .await
+                        .ok()
+                        .filter(|s| !s.is_empty()),
+                    None => None,
+                }
+            };
+            let (version, children) = tokio::join!(version, proto.children(root));
+            let origin = AppOrigin {
+                pid: pid.ok(),
                 toolkit,
-                toolkit_version: None,
-                windows: Vec::new(),
-                responding: false,
-            },
-            traits,
-        };
-    }
-    let version = async {
-        match &toolkit {
-            Some(_) => proto.application_prop(root, "Version").await.ok(),
-            None => None,
+                version,
+            };
+            (origin, children)
         }
     };
-    // Whether properties come in bulk depends on the toolkit's name alone.
-    let bulk = traits_for(toolkit.as_deref(), None).bulk_properties;
-    let (toolkit_version, props, windows) = tokio::join!(
-        version,
-        proto.accessible_props(root, bulk),
-        proto.children(root)
-    );
-    let toolkit_version = toolkit_version.filter(|s| !s.is_empty());
-    let mut traits = traits_for(toolkit.as_deref(), toolkit_version.as_deref());
-    traits.pid = pid;
-    let responding = props.is_ok() && windows.is_ok();
-    let windows = match windows {
-        Ok(ids) => join_all(ids.iter().map(|id| read_window(proto, id, traits)))
-            .await
-            .into_iter()
-            .flatten()
-            .collect(),
-        Err(_) => Vec::new(),
+    let mut traits = traits_for(origin.toolkit.as_deref(), origin.version.as_deref());
+    traits.pid = origin.pid;
+    let windows = async {
+        match &children {
+            Ok(ids) => join_all(ids.iter().map(|id| read_window(proto, id, traits)))
+                .await
+                .into_iter()
+                .flatten()
+                .collect(),
+            Err(_) => Vec::new(),
+        }
     };
+    let (props, windows) = tokio::join!(
+        proto.accessible_props(root, traits.bulk_properties),
+        windows
+    );
+    let responding = props.is_ok() && children.is_ok();
     AppRead {
         info: AppInfo {
             id: root.clone(),
@@ -84,13 +114,33 @@ pub async fn read_app(proto: &Proto, root: &ElementId) -> AppRead {
                 .as_ref()
                 .map(|p| prop_string(p, "Name"))
                 .unwrap_or_default(),
-            pid,
-            toolkit,
-            toolkit_version,
+            pid: origin.pid,
+            toolkit: origin.toolkit.clone(),
+            toolkit_version: origin.version.clone(),
             windows,
             responding,
         },
         traits,
+        origin: responding.then_some(origin),
+    }
+}
+
+/// An app that did not answer its first call.
+fn not_responding(root: &ElementId, pid: Option<u32>, toolkit: Option<String>) -> AppRead {
+    let mut traits = traits_for(toolkit.as_deref(), None);
+    traits.pid = pid;
+    AppRead {
+        info: AppInfo {
+            id: root.clone(),
+            name: String::new(),
+            pid,
+            toolkit,
+            toolkit_version: None,
+            windows: Vec::new(),
+            responding: false,
+        },
+        traits,
+        origin: None,
     }
 }
 

@@ -11,34 +11,42 @@ use deskpilot_core::{
     WindowSystem,
 };
 
-use crate::apps::{list_apps, read_app};
+use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
-use crate::cache::{CacheIndex, read_cache};
+use crate::cache::CacheIndex;
 use crate::details;
-use crate::error::is_unreachable;
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
+use crate::kept::{KeptApps, KeptTrees};
 use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, read_node};
 use crate::walk::walk;
 
 /// The AT-SPI backend, connected to the accessibility bus of one D-Bus session.
 pub struct AtspiBackend {
-    proto: Proto,
+    pub(crate) proto: Proto,
     a11y_address: String,
     /// Per app (bus name): how it reports states, learnt once.
-    traits: Mutex<HashMap<String, AppTraits>>,
+    pub(crate) traits: Mutex<HashMap<String, AppTraits>>,
+    /// Per app (bus name): its process and toolkit, learnt once.
+    origins: Mutex<HashMap<String, AppOrigin>>,
     /// The display server's windows (X11), for window ids and window-relative extents.
     window_system: Option<Arc<dyn WindowSystem>>,
-    use_cache: bool,
-    use_peers: bool,
+    pub(crate) use_cache: bool,
+    pub(crate) use_peers: bool,
     /// Event watches, when quiet apps' caches may be reused.
-    freshness: Option<crate::events::Freshness>,
+    pub(crate) freshness: Option<crate::events::Freshness>,
     /// Per app: its identities as last known (a `Cache.GetItems` answer, kept up to date by
     /// re-reading what its events named).
-    kept: Mutex<HashMap<String, Arc<CacheIndex>>>,
+    pub(crate) kept: Mutex<HashMap<String, Arc<CacheIndex>>>,
     /// `Cache.GetItems` calls made (a reused answer makes none).
-    cache_reads: std::sync::atomic::AtomicU64,
+    pub(crate) cache_reads: std::sync::atomic::AtomicU64,
+    /// Per app: whole trees kept while it sends no event (`kept.rs`).
+    pub(crate) kept_trees: KeptTrees,
+    /// Per app: its description while it sends no event (`kept.rs`).
+    pub(crate) kept_apps: KeptApps,
+    /// Snapshots answered with a kept tree.
+    pub(crate) kept_reuses: std::sync::atomic::AtomicU64,
 }
 
 impl AtspiBackend {
@@ -49,6 +57,7 @@ impl AtspiBackend {
             proto: Proto::new(conn, options.call_timeout),
             a11y_address,
             traits: Mutex::new(HashMap::new()),
+            origins: Mutex::new(HashMap::new()),
             window_system: None,
             use_cache: options.use_cache,
             use_peers: options.use_peers,
@@ -57,6 +66,9 @@ impl AtspiBackend {
                 .then(|| crate::events::Freshness::new(conn_clone)),
             kept: Mutex::new(HashMap::new()),
             cache_reads: Default::default(),
+            kept_trees: KeptTrees::default(),
+            kept_apps: KeptApps::default(),
+            kept_reuses: Default::default(),
         })
     }
 
@@ -79,106 +91,19 @@ impl AtspiBackend {
         if let Some(traits) = self.traits.lock().expect("traits lock").get(app) {
             return *traits;
         }
-        let read = read_app(&self.proto, &ElementId::new(app, ROOT_PATH)).await;
-        if read.info.responding {
-            self.remember(app, read.traits);
-        }
+        let read = read_app(
+            &self.proto,
+            &ElementId::new(app, ROOT_PATH),
+            self.origin(app),
+        )
+        .await;
+        self.learn(&read);
         read.traits
     }
 
-    /// Gets ready to walk an app: a direct connection where its bridge offers one, and its
-    /// whole cache in one call where it has one (GTK3-family apps expose the cache only after
-    /// `GetApplicationBusAddress` was asked once, which the direct connection does). Fails fast
-    /// when the app does not answer, so a frozen app costs one timeout, not several.
-    async fn prepare(
-        &self,
-        app: &str,
-        traits: AppTraits,
-    ) -> Result<Option<Arc<CacheIndex>>, BackendError> {
-        if !traits.bulk_properties {
-            return Ok(None);
-        }
-        let root = ElementId::new(app, ROOT_PATH);
-        let unreachable = |e: zbus::Error| to_backend(e, &root, "prepare", self.proto.timeout());
-        if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
-            match self.proto.application_bus_address(&root).await {
-                Ok(address) if self.use_peers && !address.is_empty() => {
-                    if let Err(e) = self.proto.connect_peer(app, &address).await {
-                        tracing::debug!(app, error = %e, "no peer-to-peer connection");
-                    }
-                }
-                Ok(_) => {}
-                Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
-                Err(e) => tracing::debug!(app, error = %e, "no application bus address"),
-            }
-        }
-        if !self.use_cache {
-            return Ok(None);
-        }
-        // The app's last answer, with the objects its events named since re-read.
-        let changed = match (&self.freshness, traits.complete_events) {
-            (Some(freshness), true) => freshness.take(app, self.proto.timeout()).await,
-            _ => None,
-        };
-        let kept = self.kept.lock().expect("kept").get(app).cloned();
-        if let (Some(changed), Some(kept)) = (&changed, kept) {
-            if changed.is_empty() {
-                // Quiet since the last look: the kept answer as it is.
-                return Ok(Some(kept));
-            }
-            let index = kept
-                .refreshed(&self.proto, app, changed, traits)
-                .await
-                .map_err(unreachable)?;
-            let index = Arc::new(index);
-            self.kept
-                .lock()
-                .expect("kept")
-                .insert(app.to_owned(), index.clone());
-            return Ok(Some(index));
-        }
-        self.cache_reads
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let index = read_cache(&self.proto, app)
-            .await
-            .map_err(unreachable)?
-            .map(Arc::new);
-        let mut kept = self.kept.lock().expect("kept");
-        match (changed, &index) {
-            (Some(_), Some(index)) => {
-                kept.insert(app.to_owned(), index.clone());
-            }
-            _ => {
-                kept.remove(app);
-            }
-        }
-        Ok(index)
-    }
-
-    /// Remembers the action names a walk read, in the kept identities of an app whose events
-    /// are watched (none are kept for others): until an event names the element, they are not
-    /// asked again. (No event
-    /// announces new action names; an action is looked up by name again when it is done.)
-    fn keep_actions(&self, app: &str, tree: &Tree) {
-        let mut kept = self.kept.lock().expect("kept");
-        let Some(index) = kept.get_mut(app) else {
-            return;
-        };
-        let index = Arc::make_mut(index);
-        for tn in &tree.nodes {
-            if !tn
-                .node
-                .interfaces
-                .contains(deskpilot_core::model::Interface::Action)
-            {
-                continue;
-            }
-            if let Some(identity) = index.identities.get_mut(&tn.node.id)
-                && identity.actions.is_none()
-            {
-                identity.actions = Some(tn.node.actions.clone());
-            }
-        }
+    /// Snapshots answered with a kept tree so far (`kept.rs`).
+    pub fn kept_reuses(&self) -> u64 {
+        self.kept_reuses.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `Cache.GetItems` calls made so far (reused answers are not calls).
@@ -228,9 +153,7 @@ impl AtspiBackend {
         app: crate::apps::AppRead,
         windows: &[deskpilot_core::ClientWindow],
     ) -> AppInfo {
-        if app.info.responding {
-            self.remember(&app.info.id.app, app.traits);
-        }
+        self.learn(&app);
         let mut info = app.info;
         for window in &mut info.windows {
             let size = window.bounds.map(|b| (b.width, b.height));
@@ -255,11 +178,26 @@ impl AtspiBackend {
         info
     }
 
-    fn remember(&self, app: &str, traits: AppTraits) {
+    /// Remembers what an app that answered said of itself.
+    fn learn(&self, read: &AppRead) {
+        if !read.info.responding {
+            return;
+        }
+        let app = &read.info.id.app;
         self.traits
             .lock()
             .expect("traits lock")
-            .insert(app.to_owned(), traits);
+            .insert(app.clone(), read.traits);
+        if let Some(origin) = &read.origin {
+            self.origins
+                .lock()
+                .expect("origins")
+                .insert(app.clone(), origin.clone());
+        }
+    }
+
+    pub(crate) fn origin(&self, app: &str) -> Option<AppOrigin> {
+        self.origins.lock().expect("origins").get(app).cloned()
     }
 }
 
@@ -276,7 +214,9 @@ impl deskpilot_core::NativeRoutes for AtspiBackend {
 #[async_trait]
 impl Backend for AtspiBackend {
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
-        let apps = list_apps(&self.proto).await?;
+        let known = self.origins.lock().expect("origins").clone();
+        let (apps, windows) = tokio::join!(list_apps(&self.proto, &known), self.client_windows());
+        let apps = apps?;
         if let Some(freshness) = &self.freshness {
             let registered: std::collections::HashSet<String> =
                 apps.iter().map(|a| a.info.id.app.clone()).collect();
@@ -285,8 +225,9 @@ impl Backend for AtspiBackend {
                 .lock()
                 .expect("kept")
                 .retain(|app, _| registered.contains(app));
+            self.kept_trees.retain(&registered);
+            self.kept_apps.retain(&registered);
         }
-        let windows = self.client_windows().await;
         Ok(apps
             .into_iter()
             .map(|app| self.placed(app, &windows))
@@ -294,7 +235,7 @@ impl Backend for AtspiBackend {
     }
 
     async fn app(&self, root: &ElementId) -> Result<AppInfo, BackendError> {
-        let read = read_app(&self.proto, root).await;
+        let (read, windows) = tokio::join!(self.app_read(root), self.client_windows());
         if !read.info.responding {
             // Gone, or not answering: say which.
             self.proto
@@ -302,19 +243,23 @@ impl Backend for AtspiBackend {
                 .await
                 .map_err(|e| to_backend(e, root, "read", self.proto.timeout()))?;
         }
-        Ok(self.placed(read, &self.client_windows().await))
+        Ok(self.placed(read, &windows))
     }
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
         let traits = self.traits_of(&root.app).await;
         let started = std::time::Instant::now();
-        let cache = self.prepare(&root.app, traits).await?;
+        let prepared = self.prepare(&root.app, traits).await?;
+        if let Some(tree) = self.kept_tree(root, limits, &prepared).await {
+            tracing::debug!(nodes = tree.len(), "kept tree reused");
+            return Ok(tree);
+        }
         tracing::debug!(
             ms = started.elapsed().as_millis() as u64,
-            cached = cache.as_ref().map_or(0, |c| c.identities.len()),
+            cached = prepared.cache.as_ref().map_or(0, |c| c.identities.len()),
             "prepared"
         );
-        let mut tree = walk(&self.proto, root, limits, traits, cache).await?;
+        let mut tree = walk(&self.proto, root, limits, traits, prepared.cache).await?;
         self.keep_actions(&root.app, &tree);
         if traits.window_relative_extents {
             let root_is_window = tree.root().is_some_and(|r| {
@@ -332,6 +277,9 @@ impl Backend for AtspiBackend {
             };
             let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
             fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
+        }
+        if prepared.watched {
+            self.kept_trees.keep(root, limits, &tree);
         }
         Ok(tree)
     }

@@ -9,7 +9,7 @@ use deskpilot_core::model::ElementId;
 use zbus::zvariant::OwnedObjectPath;
 
 use crate::proto::Proto;
-use crate::read::{AppTraits, Identity, read_identity};
+use crate::read::Identity;
 
 type Ref = (String, OwnedObjectPath);
 
@@ -21,36 +21,16 @@ pub struct CacheIndex {
 }
 
 impl CacheIndex {
-    /// This index with the identities of `changed` objects (paths in `app`) read again;
-    /// `Err` only when the app does not answer.
-    pub async fn refreshed(
-        &self,
-        proto: &Proto,
-        app: &str,
-        changed: &HashSet<String>,
-        traits: AppTraits,
-    ) -> zbus::Result<CacheIndex> {
-        let mut index = self.clone();
-        let ids: Vec<ElementId> = changed
-            .iter()
-            .map(|path| ElementId::new(app, path.as_str()))
-            .collect();
-        let reads =
-            futures_util::future::join_all(ids.iter().map(|id| read_identity(proto, id, traits)))
-                .await;
-        for (id, read) in ids.into_iter().zip(reads) {
-            match read {
-                Ok(identity) => {
-                    index.identities.insert(id, identity);
-                }
-                Err(e) if crate::error::is_unreachable(&e) => return Err(e),
-                // Gone, or unreadable: read by calls if the walk meets it.
-                Err(_) => {
-                    index.identities.remove(&id);
-                }
+    /// Takes the action names `old` knew for the elements not in `named` (object paths).
+    pub fn keep_actions_from(&mut self, old: &CacheIndex, named: &HashSet<String>) {
+        for (id, identity) in &mut self.identities {
+            if named.contains(&id.object) {
+                continue;
+            }
+            if let Some(known) = old.identities.get(id).and_then(|o| o.actions.clone()) {
+                identity.actions = Some(known);
             }
         }
-        Ok(index)
     }
 }
 

@@ -30,9 +30,19 @@ const EVENTS: &[&str] = &[
     // Text typed or set: Qt 5 announces a field's new text with this alone (a wait would
     // sleep through it); a kept identity is re-read too.
     "object:text-changed",
+    // A table's rows and columns: GTK 3 announces a row added to a tree view's model with
+    // `row-inserted` alone (no children-changed); a kept tree must hear of it.
+    "object:row-inserted",
+    "object:row-deleted",
+    "object:row-reordered",
+    "object:column-inserted",
+    "object:column-deleted",
+    "object:column-reordered",
+    "object:model-changed",
 ];
 const EVENT_INTERFACE: &str = "org.a11y.atspi.Event.Object";
-/// How long the drain task waits for an event before letting a check in.
+/// How long the drain task waits for an event before looking whether its watch is still
+/// wanted (a check wakes it sooner).
 const DRAIN_SLICE: Duration = Duration::from_millis(20);
 
 /// One watched app.
@@ -52,6 +62,8 @@ struct Watch {
     recent: std::sync::Mutex<std::collections::VecDeque<(u64, String)>>,
     /// The object the latest `object:state-changed:focused` (on) named.
     focused: std::sync::Mutex<Option<String>>,
+    /// Asks the drain task to let go of the stream at once (a check waits for it).
+    wake: tokio::sync::Notify,
 }
 
 /// Events whose objects a wait can ask for (`named_since`).
@@ -136,6 +148,9 @@ impl Freshness {
             &(),
         );
         tokio::time::timeout(timeout, ping).await.ok()?.ok()?;
+        // The drain task holds the stream while it waits for an event (up to DRAIN_SLICE):
+        // it lets go when woken, and the lock is fair, so this is next.
+        watch.wake.notify_one();
         let mut stream = watch.stream.lock().await;
         loop {
             match stream.next().now_or_never() {
@@ -148,6 +163,14 @@ impl Freshness {
             }
         }
         (!watch.dead.load(Ordering::SeqCst)).then(|| *watch.events.borrow())
+    }
+
+    /// How many events `app` sent so far, every event it sent before this call counted;
+    /// `None` when its events are not watched (yet) or cannot be trusted.
+    pub async fn count(&self, app: &str, timeout: Duration) -> Option<u64> {
+        let watch = self.watch(app).await?;
+        let count = self.flush(app, &watch, timeout).await?;
+        (watch.since.elapsed() >= SETTLE).then_some(count)
     }
 
     /// A count bumped at every event `app` sends, watched from now on (for waits to wake on);
@@ -223,6 +246,7 @@ impl Freshness {
             events: tokio::sync::watch::Sender::new(0),
             recent: std::sync::Mutex::new(std::collections::VecDeque::new()),
             focused: std::sync::Mutex::new(None),
+            wake: tokio::sync::Notify::new(),
         });
         self.watches
             .lock()
@@ -331,13 +355,16 @@ async fn drain(watch: std::sync::Weak<Watch>) {
     loop {
         let Some(watch) = watch.upgrade() else { return };
         let mut stream = watch.stream.lock().await;
-        match tokio::time::timeout(DRAIN_SLICE, stream.next()).await {
-            Ok(Some(message)) => note(&watch, message),
-            Ok(None) => {
-                watch.dead.store(true, Ordering::SeqCst);
-                return;
-            }
-            Err(_) => {}
+        tokio::select! {
+            message = stream.next() => match message {
+                Some(message) => note(&watch, message),
+                None => {
+                    watch.dead.store(true, Ordering::SeqCst);
+                    return;
+                }
+            },
+            () = watch.wake.notified() => {}
+            () = tokio::time::sleep(DRAIN_SLICE) => {}
         }
         drop(stream);
         drop(watch);

@@ -360,9 +360,14 @@ fn ms(v: &[f64]) -> String {
 fn main() {
     let mut report = serde_json::Map::new();
     println!("live tree, through deskpilot mcp (one server, one session per fixture)");
-    let only_writer = std::env::var_os("DESKPILOT_BENCH_WRITER_ONLY").is_some();
+    // DESKPILOT_BENCH_ONLY=fixtures,scale,writer runs only those parts.
+    let only = std::env::var("DESKPILOT_BENCH_ONLY").ok();
+    let part = |name: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|p| p == name))
+    };
     for kind in [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5] {
-        if only_writer {
+        if !part("fixtures") {
             break;
         }
         let mut rig = server(kind);
@@ -416,6 +421,22 @@ fn main() {
         report.insert(name.into(), serde_json::Value::Object(out));
         rig.server.close(Duration::from_secs(5));
     }
+    if part("scale") {
+        scale_part(&mut report);
+    }
+    if part("writer") {
+        writer_part(&mut report);
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("live.json"),
+        serde_json::to_string_pretty(&report).unwrap(),
+    )
+    .unwrap();
+}
+
+fn scale_part(report: &mut serde_json::Map<String, serde_json::Value>) {
     let (nodes, finds) = scale::find_times(4250, 10);
     println!(
         "gtk3 fixture grown to {nodes} nodes: find through the server {} (target <= 2 ms on a warm event-kept cache)",
@@ -429,6 +450,9 @@ fn main() {
         "scale".into(),
         json!({"find_nodes": nodes, "find_ms": {"p50": percentile(finds.clone(), 0.5), "p95": percentile(finds, 0.95)}, "rss_nodes": rss_nodes, "rss_mb": rss}),
     );
+}
+
+fn writer_part(report: &mut serde_json::Map<String, serde_json::Value>) {
     let (interactive, all, interactive_bytes, all_bytes) = writer_snapshots();
     println!(
         "libreoffice writer, 400-line document, caret in it: repeated snapshot through the server: interactive {} ({interactive_bytes} bytes), all {} ({all_bytes} bytes) (target <= 80 ms)",
@@ -439,11 +463,4 @@ fn main() {
         "writer".into(),
         json!({"interactive_ms": {"p50": percentile(interactive.clone(), 0.5), "p95": percentile(interactive, 0.95)}, "all_ms": {"p50": percentile(all.clone(), 0.5), "p95": percentile(all, 0.95)}, "interactive_bytes": interactive_bytes, "all_bytes": all_bytes}),
     );
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("live.json"),
-        serde_json::to_string_pretty(&report).unwrap(),
-    )
-    .unwrap();
 }

@@ -98,7 +98,15 @@ impl Engine {
     /// `app_gone` with a hint to connect again.
     pub(crate) async fn scope(&self, session: &str) -> Result<Scope> {
         let info = self.session(session)?;
-        let app = self.backend().app(&info.app.id).await.map_err(|e| {
+        // The active window is asked while the app is read.
+        let active_window = async {
+            match self.input_device() {
+                Ok(input) => input.active_window().await.ok().flatten(),
+                Err(_) => None,
+            }
+        };
+        let (app, active_id) = tokio::join!(self.backend().app(&info.app.id), active_window);
+        let app = app.map_err(|e| {
             let gone = matches!(
                 e,
                 BackendError::AppGone { .. } | BackendError::Defunct { .. }
@@ -122,10 +130,6 @@ impl Engine {
             app.windows.clone()
         } else {
             windows_over(&app.windows, &info.root)
-        };
-        let active_id = match self.input_device() {
-            Ok(input) => input.active_window().await.ok().flatten(),
-            Err(_) => None,
         };
         let active = active_id
             .and_then(|window_id| windows.iter().position(|w| w.system_id == Some(window_id)))

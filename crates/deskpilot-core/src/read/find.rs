@@ -41,10 +41,11 @@ impl Engine {
             secrecy,
             ..WalkLimits::with_timeout(time)
         };
-        let mut tree = self.backend().snapshot(&root, &limits).await?;
-        if within.is_none() {
-            self.add_windows_over(session, &mut tree, &limits).await;
-        }
+        let mut tree = if within.is_none() {
+            self.tree_with_windows_over(session, &root, &limits).await?
+        } else {
+            self.backend().snapshot(&root, &limits).await?
+        };
         derive_names(&mut tree);
         self.read_wanted_ids(&mut tree, selector).await;
         let mut found = selector.select(&tree);
@@ -238,21 +239,25 @@ impl Engine {
         }
     }
 
-    /// A session on a window also sees the windows over it (a dialog or file chooser it
-    /// opened, a popup menu: part of working with it): each is appended to `tree` as a
-    /// further root, within what is left of the node budget. Best effort: a window that cannot
-    /// be read is left out.
-    pub(super) async fn add_windows_over(
+    /// The tree of `root`, a session's window, with the windows over it (a dialog or file
+    /// chooser it opened, a popup menu: part of working with it), each appended as a further
+    /// root within what is left of the node budget. Best effort: a window that cannot be read
+    /// is left out.
+    pub(super) async fn tree_with_windows_over(
         &self,
         session: &str,
-        tree: &mut Tree,
+        root: &ElementId,
         limits: &WalkLimits,
-    ) {
-        let Ok(scope) = self.scope(session).await else {
-            return;
+    ) -> Result<Tree> {
+        // Which windows are over the root is asked while the root is read.
+        let (tree, scope) =
+            tokio::join!(self.backend().snapshot(root, limits), self.scope(session));
+        let mut tree = tree?;
+        let Ok(scope) = scope else {
+            return Ok(tree);
         };
         if scope.app_wide {
-            return; // an app-wide walk already holds every window
+            return Ok(tree); // an app-wide walk already holds every window
         }
         for window in scope.windows.iter().skip(1) {
             if window.is_minimized() == Some(true) {
@@ -270,6 +275,7 @@ impl Engine {
                 tree.append(sub);
             }
         }
+        Ok(tree)
     }
 
     /// Where a walk starts, and whether that is inside a password field.

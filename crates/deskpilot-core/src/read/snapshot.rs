@@ -53,12 +53,11 @@ impl Engine {
                         secrecy,
                         ..limits(request.max_nodes)
                     };
-                    let mut tree = self.backend().snapshot(&root, &first).await?;
                     if request.within.is_none() {
-                        self.add_windows_over(session, &mut tree, &limits(request.max_nodes))
-                            .await;
+                        self.tree_with_windows_over(session, &root, &first).await?
+                    } else {
+                        self.backend().snapshot(&root, &first).await?
                     }
-                    tree
                 };
                 (tree, VecDeque::new(), HashMap::new())
             }

@@ -1,0 +1,204 @@
+//! Getting ready to read an app, and what is kept of it while it sends no event: its
+//! identities (a `Cache.GetItems` answer), whole trees, and its description (windows, names,
+//! states; the windows' bounds are asked again).
+
+use std::sync::Arc;
+
+use deskpilot_core::BackendError;
+use deskpilot_core::WalkLimits;
+use deskpilot_core::model::{ElementId, Rect, Tree};
+
+use crate::apps::{AppRead, read_app};
+use crate::backend::AtspiBackend;
+use crate::cache::{CacheIndex, read_cache};
+use crate::error::{is_unreachable, to_backend};
+use crate::proto::ROOT_PATH;
+use crate::read::AppTraits;
+
+/// What a walk starts from.
+#[derive(Default)]
+pub(crate) struct Prepared {
+    /// The app's identities, when it has a cache.
+    pub cache: Option<Arc<CacheIndex>>,
+    /// The app's events said nothing changed since its last read.
+    pub quiet: bool,
+    /// The app's events are watched and trusted from now on: a tree read now may be kept.
+    pub watched: bool,
+}
+
+impl AtspiBackend {
+    /// Gets ready to walk an app: a direct connection where its bridge offers one, and its
+    /// whole cache in one call where it has one (GTK3-family apps expose the cache only after
+    /// `GetApplicationBusAddress` was asked once, which the direct connection does). Fails fast
+    /// when the app does not answer, so a frozen app costs one timeout, not several.
+    pub(crate) async fn prepare(
+        &self,
+        app: &str,
+        traits: AppTraits,
+    ) -> Result<Prepared, BackendError> {
+        if !traits.bulk_properties {
+            self.kept_trees.forget(app);
+            return Ok(Prepared::default());
+        }
+        let root = ElementId::new(app, ROOT_PATH);
+        let unreachable = |e: zbus::Error| to_backend(e, &root, "prepare", self.proto.timeout());
+        if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
+            match self.proto.application_bus_address(&root).await {
+                Ok(address) if self.use_peers && !address.is_empty() => {
+                    if let Err(e) = self.proto.connect_peer(app, &address).await {
+                        tracing::debug!(app, error = %e, "no peer-to-peer connection");
+                    }
+                }
+                Ok(_) => {}
+                Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
+                Err(e) => tracing::debug!(app, error = %e, "no application bus address"),
+            }
+        }
+        if !self.use_cache {
+            self.kept_trees.forget(app);
+            return Ok(Prepared::default());
+        }
+        // The app's events since the last look: none at all (and every window where it
+        // was) means everything kept of it holds. Any event means a whole new answer: GTK 3
+        // changes states with no event for the element (`showing` as a viewport scrolls or
+        // shrinks, the focus leaving a button when a notebook switches pages; both measured),
+        // so identities are not re-read one by one.
+        let changed = async {
+            match (&self.freshness, traits.complete_events) {
+                (Some(freshness), true) => freshness.take(app, self.proto.timeout()).await,
+                _ => None,
+            }
+        };
+        // Asked at once: whether the windows held matters only when nothing was named.
+        let (changed, windows_held) =
+            tokio::join!(changed, self.kept_trees.windows_hold(&self.proto, app));
+        let watched = changed.is_some();
+        let quiet = changed.as_ref().is_some_and(|named| named.is_empty()) && windows_held;
+        let kept = self.kept.lock().expect("kept").get(app).cloned();
+        if quiet && let Some(kept) = kept {
+            return Ok(Prepared {
+                cache: Some(kept),
+                quiet: true,
+                watched,
+            });
+        }
+        self.kept_trees.forget(app);
+        self.cache_reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let index = read_cache(&self.proto, app).await.map_err(unreachable)?;
+        let mut kept_now = self.kept.lock().expect("kept");
+        match (changed, index) {
+            (Some(named), Some(mut index)) => {
+                // Action names are kept for what no event named: none announces new ones, and
+                // an action is looked up by name again when it is done.
+                if let Some(kept) = kept {
+                    index.keep_actions_from(&kept, &named);
+                }
+                let index = Arc::new(index);
+                kept_now.insert(app.to_owned(), index.clone());
+                Ok(Prepared {
+                    cache: Some(index),
+                    quiet: false,
+                    watched,
+                })
+            }
+            (_, index) => {
+                kept_now.remove(app);
+                Ok(Prepared {
+                    cache: index.map(Arc::new),
+                    quiet: false,
+                    watched,
+                })
+            }
+        }
+    }
+
+    /// Remembers the action names a walk read, in the kept identities of an app whose events
+    /// are watched (none are kept for others): until an event names the element, they are not
+    /// asked again. (No event
+    /// announces new action names; an action is looked up by name again when it is done.)
+    pub(crate) fn keep_actions(&self, app: &str, tree: &Tree) {
+        let mut kept = self.kept.lock().expect("kept");
+        let Some(index) = kept.get_mut(app) else {
+            return;
+        };
+        let index = Arc::make_mut(index);
+        for tn in &tree.nodes {
+            if !tn
+                .node
+                .interfaces
+                .contains(deskpilot_core::model::Interface::Action)
+            {
+                continue;
+            }
+            if let Some(identity) = index.identities.get_mut(&tn.node.id)
+                && identity.actions.is_none()
+            {
+                identity.actions = Some(tn.node.actions.clone());
+            }
+        }
+    }
+
+    /// The kept tree of `root`, when the app sent no event since it was read, every window is
+    /// where it was (`prepare` said so), and it is young enough (`kept::KEPT_FOR`).
+    pub(crate) async fn kept_tree(
+        &self,
+        root: &ElementId,
+        limits: &WalkLimits,
+        prepared: &Prepared,
+    ) -> Option<Tree> {
+        if !prepared.quiet {
+            return None;
+        }
+        let tree = self.kept_trees.tree(root, limits)?;
+        self.kept_reuses
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(tree)
+    }
+
+    /// The app at `root` as read, or as kept while it sent no event since (ATK bridges
+    /// only), its windows' bounds asked again.
+    pub(crate) async fn app_read(&self, root: &ElementId) -> AppRead {
+        let app = root.app.as_str();
+        let complete = self
+            .traits
+            .lock()
+            .expect("traits lock")
+            .get(app)
+            .is_some_and(|t| t.complete_events);
+        let Some(freshness) = self.freshness.as_ref().filter(|_| complete) else {
+            return read_app(&self.proto, root, self.origin(app)).await;
+        };
+        let kept = self.kept_apps.get(app);
+        let windows = kept
+            .as_ref()
+            .map_or(Vec::new(), |(_, read)| read.info.windows.clone());
+        let bounds = futures_util::future::join_all(
+            windows
+                .iter()
+                .map(|w| async { w.bounds.is_some().then(|| self.proto.extents(&w.id)) }),
+        );
+        let (count, bounds) = tokio::join!(freshness.count(app, self.proto.timeout()), async {
+            futures_util::future::join_all(bounds.await.into_iter().flatten()).await
+        });
+        if let (Some(count), Some((kept_count, mut read))) = (count, kept)
+            && count == kept_count
+        {
+            let mut bounds = bounds.into_iter();
+            for window in read.info.windows.iter_mut().filter(|w| w.bounds.is_some()) {
+                window.bounds = bounds
+                    .next()
+                    .and_then(|b| b.ok())
+                    .map(|(x, y, w, h)| Rect::new(x, y, w, h));
+            }
+            return read;
+        }
+        let read = read_app(&self.proto, root, self.origin(app)).await;
+        if let Some(count) = count
+            && read.info.responding
+        {
+            self.kept_apps.keep(app, count, read.clone());
+        }
+        read
+    }
+}

@@ -1,0 +1,171 @@
+//! A quiet GTK 3 app's whole tree (and its description: windows, names, states) is kept
+//! between reads and reused while it sends no event; each change the app makes by itself
+//! (text, states, values, rows, cells, a scroll, a window moved, which no event announces) is
+//! read as a second backend, which keeps nothing, reads it.
+
+use std::time::{Duration, Instant};
+
+use deskpilot_atspi::{AtspiBackend, ConnectOptions};
+use deskpilot_core::model::{ElementId, Tree};
+use deskpilot_core::{Backend, WalkLimits};
+use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
+use serde_json::json;
+
+/// What a read says of each node, ids left out (tree-view cells are made per reader).
+fn seen(tree: &Tree) -> Vec<String> {
+    tree.nodes
+        .iter()
+        .map(|tn| {
+            let n = &tn.node;
+            format!(
+                "{} {:?} {:?} {:?} {:?} {:?} {:?}",
+                tn.depth, n.role, n.name, n.value, n.states, n.bounds, tn.realization
+            )
+        })
+        .collect()
+}
+
+/// What an app's description says of its windows.
+fn windows(app: &deskpilot_core::AppInfo) -> Vec<String> {
+    app.windows
+        .iter()
+        .map(|w| format!("{:?} {:?} {:?} {:?}", w.role, w.title, w.states, w.bounds))
+        .collect()
+}
+
+/// The first lines where two reads differ.
+fn differences(warm: &[String], cold: &[String]) -> String {
+    let mut out = Vec::new();
+    for i in 0..warm.len().max(cold.len()) {
+        if warm.get(i) != cold.get(i) {
+            out.push(format!(
+                "{i}: kept {:?}\n{i}: cold {:?}",
+                warm.get(i),
+                cold.get(i)
+            ));
+        }
+        if out.len() == 4 {
+            break;
+        }
+    }
+    out.join("\n")
+}
+
+/// Reads with `backend` until one read is answered from its kept tree.
+async fn until_kept(backend: &AtspiBackend, root: &ElementId) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let before = backend.kept_reuses();
+        backend
+            .snapshot(root, &WalkLimits::default())
+            .await
+            .unwrap();
+        if backend.kept_reuses() > before {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the tree was never kept");
+    }
+}
+
+fn run(fixture: &mut FixtureApp, cmd: &str, args: serde_json::Value) {
+    let before = fixture.oracle.events().unwrap().len();
+    fixture.command(cmd, args).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !fixture.oracle.events().unwrap()[before..]
+        .iter()
+        .any(|e| e.widget == "control" && e.value == json!(cmd))
+    {
+        assert!(Instant::now() < deadline, "{cmd} not done");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[tokio::test]
+async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let warm = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
+        .await
+        .unwrap();
+    let mut options = ConnectOptions::new(desktop.session_bus_address());
+    options.reuse_quiet_cache = false;
+    let cold = AtspiBackend::connect(options).await.unwrap();
+    let root = warm
+        .apps()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|a| {
+            a.windows
+                .iter()
+                .any(|w| w.title == Fixture::Gtk3.window_title())
+        })
+        .unwrap()
+        .id;
+    let limits = WalkLimits::default;
+
+    // A read answered from the kept tree asks the app only where its window is.
+    until_kept(&warm, &root).await;
+    let (calls, reuses) = (warm.calls(), warm.kept_reuses());
+    let kept = warm.snapshot(&root, &limits()).await.unwrap();
+    assert_eq!(warm.kept_reuses(), reuses + 1);
+    assert!(warm.calls() - calls <= 2, "{} calls", warm.calls() - calls);
+    assert_eq!(
+        seen(&kept),
+        seen(&cold.snapshot(&root, &limits()).await.unwrap())
+    );
+
+    let window_at = |tree: &Tree| tree.nodes.get(1).and_then(|tn| tn.node.bounds);
+    let steps: Vec<(&str, serde_json::Value)> = vec![
+        ("set_label", json!({"text": "Kept"})),
+        ("set_text", json!({"widget": "name", "text": "Ada"})),
+        ("toggle_check", json!({})),
+        ("set_spin", json!({"value": 42})),
+        (
+            "set_cell",
+            json!({"row": 1, "column": 0, "text": "Changed cell"}),
+        ),
+        ("add_row", json!({"cells": ["Kiwi", "7", "Fruit"]})),
+        ("expand_row", json!({"path": "0"})),
+        ("select_tab", json!({"page": 1})),
+        ("add_item", json!({})),
+        ("remove_item", json!({})),
+        ("reorder_list", json!({})),
+        ("scroll_to_end", json!({})),
+        ("hide_counter", json!({})),
+        ("open_dialog", json!({})),
+        ("close_dialog", json!({})),
+        ("move", json!({"x": 40, "y": 30})),
+    ];
+    for (cmd, args) in steps {
+        until_kept(&warm, &root).await;
+        let window_before = window_at(&cold.snapshot(&root, &limits()).await.unwrap());
+        run(&mut fixture, cmd, args);
+        if cmd == "move" {
+            // The window manager moves it a little later.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while window_at(&cold.snapshot(&root, &limits()).await.unwrap()) == window_before {
+                assert!(Instant::now() < deadline, "the window did not move");
+            }
+        }
+        // Let the app finish what the change set off (layout, more events).
+        warm.quiet(&root, Duration::from_millis(150), Duration::from_secs(5))
+            .await;
+        let warm_read = warm.snapshot(&root, &limits()).await.unwrap();
+        let cold_read = cold.snapshot(&root, &limits()).await.unwrap();
+        // The app's description (its windows) is kept on the same terms.
+        let (warm_app, cold_app) = (
+            warm.app(&root).await.unwrap(),
+            cold.app(&root).await.unwrap(),
+        );
+        assert_eq!(windows(&warm_app), windows(&cold_app), "after {cmd}");
+        let (warm_seen, cold_seen) = (seen(&warm_read), seen(&cold_read));
+        assert!(
+            warm_seen == cold_seen,
+            "after {cmd}, {} nodes kept, {} read cold; first differences:\n{}",
+            warm_seen.len(),
+            cold_seen.len(),
+            differences(&warm_seen, &cold_seen)
+        );
+    }
+}
