@@ -131,6 +131,7 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
         ("add_item", json!({})),
         ("remove_item", json!({})),
         ("reorder_list", json!({})),
+        ("append_fruit", json!({"name": "Fig"})),
         ("scroll_to_end", json!({})),
         ("hide_counter", json!({})),
         ("open_dialog", json!({})),
