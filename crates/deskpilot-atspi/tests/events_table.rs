@@ -1,12 +1,15 @@
-//! Which events each toolkit sends for which change, measured on the fixtures: after each
-//! change (made through the fixture's control channel, not through deskpilot), the elements
-//! the app's events named, read and classified against what the change touched. The table in
+//! Which events each toolkit sends for which change, measured on the fixtures and on a page
+//! in Firefox: after each change (made through the fixture's control channel, or by the
+//! page's script when one of its buttons is pressed, not through deskpilot's reading), the
+//! elements the app's events named, read and classified against what the change touched. The table in
 //! `docs/events.md` is what this test prints; its assertions keep that table true.
 
 use std::time::{Duration, Instant};
 
 use deskpilot_core::model::{ElementId, Role};
-use deskpilot_core::{ConnectTarget, Engine, Filter, Secrecy, SnapshotRequest};
+use deskpilot_core::{
+    Condition, ConnectTarget, Engine, Filter, NativeOp, Secrecy, Selector, SnapshotRequest, Target,
+};
 use deskpilot_linux::{LinuxOptions, linux_engine};
 use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::{Value, json};
@@ -41,26 +44,18 @@ async fn quiet(events: &mut tokio::sync::watch::Receiver<u64>) {
     {}
 }
 
-async fn change(
+/// What the app's events named while `act` ran (after it went quiet before and after), but
+/// `besides` (the element pressed to make the change).
+async fn observe(
     engine: &Engine,
     app: &ElementId,
-    fixture: &mut FixtureApp,
-    cmd: &str,
-    args: Value,
+    besides: Option<&ElementId>,
+    act: impl std::future::Future<Output = ()>,
 ) -> Seen {
     let mut events = engine.backend().changes(app).await.expect("events watched");
     quiet(&mut events).await;
     let mark = *events.borrow_and_update();
-    let before = fixture.oracle.events().unwrap().len();
-    fixture.command(cmd, args).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !fixture.oracle.events().unwrap()[before..]
-        .iter()
-        .any(|e| e.widget == "control" && e.value == json!(cmd))
-    {
-        assert!(Instant::now() < deadline, "{cmd} not done");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    act.await;
     quiet(&mut events).await;
     let now = *events.borrow();
     let named = engine
@@ -72,14 +67,140 @@ async fn change(
         events: now - mark,
         named: Vec::new(),
     };
-    for id in named {
+    for id in named.iter().filter(|id| Some(*id) != besides) {
         seen.named
-            .push(match engine.backend().node(&id, Secrecy::NoText).await {
+            .push(match engine.backend().node(id, Secrecy::NoText).await {
                 Ok(node) => (Some(node.role), node.name),
                 Err(_) => (None, "gone".into()),
             });
     }
     seen
+}
+
+async fn change(
+    engine: &Engine,
+    app: &ElementId,
+    fixture: &mut FixtureApp,
+    cmd: &str,
+    args: Value,
+) -> Seen {
+    observe(engine, app, None, async {
+        let before = fixture.oracle.events().unwrap().len();
+        fixture.command(cmd, args).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !fixture.oracle.events().unwrap()[before..]
+            .iter()
+            .any(|e| e.widget == "control" && e.value == json!(cmd))
+        {
+            assert!(Instant::now() < deadline, "{cmd} not done");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+}
+
+/// A page making the fixtures' changes from its own script, each when one of its buttons is
+/// pressed.
+const GECKO_PAGE: &str = r#"<!doctype html><html><head><meta charset="utf-8">
+<title>deskpilot events</title></head><body>
+<p id="delayed">Waiting</p>
+<label>Name <input id="name" type="text"></label>
+<div id="dynamic" role="group" aria-label="Dynamic box"></div>
+<ul id="fruits" aria-label="Fruits"><li>Apple</li><li>Banana</li><li>Cherry</li><li>Date</li></ul>
+<button onclick="document.getElementById('delayed').textContent = 'Measured'">Set label</button>
+<button onclick="document.getElementById('name').value = 'Ada'">Set text</button>
+<button onclick="add()">Add item</button>
+<button onclick="removeItem()">Remove item</button>
+<button onclick="reorder()">Reorder list</button>
+<button onclick="openDialog()">Open dialog</button>
+<script>
+let n = 0;
+function add() {
+  n += 1;
+  const b = document.createElement('button');
+  b.textContent = 'Dynamic ' + n;
+  document.getElementById('dynamic').appendChild(b);
+}
+function removeItem() {
+  const box = document.getElementById('dynamic');
+  if (box.lastElementChild) box.removeChild(box.lastElementChild);
+}
+function reorder() {
+  const list = document.getElementById('fruits');
+  const names = [...list.children].map(li => li.textContent).reverse();
+  list.replaceChildren(...names.map(t => { const li = document.createElement('li'); li.textContent = t; return li; }));
+}
+function openDialog() {
+  const d = document.createElement('div');
+  d.setAttribute('role', 'dialog');
+  d.setAttribute('aria-label', 'Confirm');
+  d.textContent = 'Apply the changes?';
+  document.body.appendChild(d);
+}
+</script></body></html>"#;
+
+/// Gecko's row: the same changes made by the page's script, each started by pressing a page
+/// button from the measuring engine (a DoAction; the button's own events are left out).
+async fn measure_gecko() -> Vec<(&'static str, Seen)> {
+    let desktop = VirtualDesktop::start().unwrap();
+    let page = desktop.dir().join("events.html");
+    std::fs::write(&page, GECKO_PAGE).unwrap();
+    let _firefox = desktop
+        .launch_firefox(&format!("file://{}", page.display()))
+        .unwrap();
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let engine = linux_engine(options).await.unwrap().engine;
+    let info = engine
+        .connect(&ConnectTarget::AppName("Firefox".into()))
+        .await
+        .unwrap();
+    let button = |name: &str| {
+        Target::Selector(Selector::parse(&format!("button[name=\"{name}\"]")).unwrap())
+    };
+    // The page's document arrives after the window.
+    engine
+        .wait_for(
+            &info.id,
+            &Selector::parse("button[name=\"Open dialog\"]").unwrap(),
+            None,
+            &Condition::Appears,
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    engine.snapshot(&info.id, &all).await.unwrap();
+    let app = info.app.id.clone();
+    let mut rows = Vec::new();
+    for (what, name) in [
+        ("a label's text", "Set label"),
+        ("a text field's text", "Set text"),
+        ("a button added to a box", "Add item"),
+        ("a button removed from a box", "Remove item"),
+        ("a list rebuilt in another order", "Reorder list"),
+        ("a dialog opened", "Open dialog"),
+    ] {
+        let pressed = engine
+            .resolve(&info.id, &button(name))
+            .await
+            .unwrap()
+            .node
+            .id;
+        let seen = observe(&engine, &app, Some(&pressed), async {
+            engine
+                .backend()
+                .perform(&pressed, &NativeOp::Press)
+                .await
+                .unwrap();
+        })
+        .await;
+        engine.snapshot(&info.id, &all).await.unwrap();
+        rows.push((what, seen));
+    }
+    rows
 }
 
 /// The table row of one toolkit: each change and what its events named.
@@ -121,7 +242,7 @@ async fn measure(kind: Fixture) -> Vec<(&'static str, Seen)> {
     rows
 }
 
-fn print(kind: Fixture, rows: &[(&str, Seen)]) {
+fn print(kind: &str, rows: &[(&str, Seen)]) {
     for (what, seen) in rows {
         let named: Vec<String> = seen
             .named
@@ -134,7 +255,7 @@ fn print(kind: Fixture, rows: &[(&str, Seen)]) {
             .collect();
         println!(
             "| {} | {what} | {} events | {}{} |",
-            kind.name(),
+            kind,
             seen.events,
             named.join(", "),
             if seen.named.len() > 8 { ", ..." } else { "" }
@@ -145,7 +266,7 @@ fn print(kind: Fixture, rows: &[(&str, Seen)]) {
 #[tokio::test]
 async fn gtk3_events_per_change() {
     let rows = measure(Fixture::Gtk3).await;
-    print(Fixture::Gtk3, &rows);
+    print(Fixture::Gtk3.name(), &rows);
     let [label, field, added, _removed, _list, dialog] = &rows[..] else {
         unreachable!()
     };
@@ -160,7 +281,7 @@ async fn gtk3_events_per_change() {
 #[tokio::test]
 async fn gtk4_events_per_change() {
     let rows = measure(Fixture::Gtk4).await;
-    print(Fixture::Gtk4, &rows);
+    print(Fixture::Gtk4.name(), &rows);
     let [label, field, added, _removed, list, dialog] = &rows[..] else {
         unreachable!()
     };
@@ -176,7 +297,7 @@ async fn gtk4_events_per_change() {
 #[tokio::test]
 async fn qt5_events_per_change() {
     let rows = measure(Fixture::Qt5).await;
-    print(Fixture::Qt5, &rows);
+    print(Fixture::Qt5.name(), &rows);
     let [label, field, added, _removed, list, dialog] = &rows[..] else {
         unreachable!()
     };
@@ -188,4 +309,22 @@ async fn qt5_events_per_change() {
     // A list widget cleared and filled again sends nothing at all.
     assert_eq!(list.1.events, 0, "{list:?}");
     assert!(dialog.1.names_role(Role::Dialog), "{dialog:?}");
+}
+
+#[tokio::test]
+async fn gecko_events_per_change() {
+    let rows = measure_gecko().await;
+    print("gecko", &rows);
+    let [label, field, added, removed, list, dialog] = &rows[..] else {
+        unreachable!()
+    };
+    assert!(label.1.names_role(Role::Paragraph), "{label:?}");
+    assert!(field.1.names(Role::TextBox, "Name"), "{field:?}");
+    // Like GTK 4: the box that gained or lost a child is named, not the child.
+    assert!(added.1.names(Role::Generic, "Dynamic box"), "{added:?}");
+    assert!(!added.1.names(Role::Button, "Dynamic 1"), "{added:?}");
+    assert!(removed.1.names(Role::Generic, "Dynamic box"), "{removed:?}");
+    assert!(list.1.names(Role::List, "Fruits"), "{list:?}");
+    // A dialog made of page content is named through the document that gained it.
+    assert!(dialog.1.names_role(Role::Document), "{dialog:?}");
 }
