@@ -18,8 +18,9 @@ pub struct ConnectOptions {
     /// Talk to apps over direct (peer-to-peer) connections where they offer one. Off only to
     /// compare both paths.
     pub use_peers: bool,
-    /// Reuse an app's last `Cache.GetItems` answer while the app has sent no event since
-    /// (for apps whose bridge reports every change). Off only to compare both paths.
+    /// Keep what was read of an app (its identities, whole trees, its description) while it
+    /// sends no event (apps whose bridge reports every change). Off only for a cold oracle
+    /// that tests compare with.
     pub reuse_quiet_cache: bool,
 }
 

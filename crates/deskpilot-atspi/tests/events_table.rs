@@ -4,6 +4,9 @@
 //! elements the app's events named, read and classified against what the change touched. The table in
 //! `docs/events.md` is what this test prints; its assertions keep that table true.
 
+#[path = "support/quiet.rs"]
+mod support_quiet;
+
 use std::time::{Duration, Instant};
 
 use deskpilot_core::model::{ElementId, Role};
@@ -13,6 +16,7 @@ use deskpilot_core::{
 use deskpilot_linux::{LinuxOptions, linux_engine};
 use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::{Value, json};
+use support_quiet::quiet;
 
 /// What one change's events named.
 #[derive(Debug, Default)]
@@ -32,16 +36,6 @@ impl Seen {
     fn names_role(&self, role: Role) -> bool {
         self.named.iter().any(|(r, _)| *r == Some(role))
     }
-}
-
-/// Until the app sent no event for 300 ms (at most 5 s): what reading it set off is over.
-async fn quiet(events: &mut tokio::sync::watch::Receiver<u64>) {
-    let until = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < until
-        && tokio::time::timeout(Duration::from_millis(300), events.changed())
-            .await
-            .is_ok()
-    {}
 }
 
 /// What the app's events named while `act` ran (after it went quiet before and after), but

@@ -3,8 +3,12 @@
 //! diffs while it runs, applied one after the other, ends where a second engine's cold read
 //! does.
 
+#[path = "support/quiet.rs"]
+mod support_quiet;
+
 use std::time::{Duration, Instant};
 
+use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::live::{Changes, Since, View, apply, lines_text};
 use deskpilot_core::present::strip_refs;
 use deskpilot_core::{
@@ -133,7 +137,21 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     // Then one change at a time, each read as a diff and checked against a second engine's
     // cold read (its own connection, nothing kept): few changes between two reads is where
     // kept identities are used, and where a change no event names would be missed.
-    let (cold_engine, cold) = engine_on(&desktop, Fixture::Gtk3).await;
+    let cold_engine = Engine::new(std::sync::Arc::new(
+        AtspiBackend::connect(ConnectOptions {
+            reuse_quiet_cache: false,
+            ..ConnectOptions::new(desktop.session_bus_address())
+        })
+        .await
+        .unwrap(),
+    ));
+    let cold = cold_engine
+        .connect(&ConnectTarget::WindowTitle(
+            Fixture::Gtk3.window_title().into(),
+        ))
+        .await
+        .unwrap()
+        .id;
     let all = SnapshotRequest {
         filter: Filter::All,
         ..SnapshotRequest::default()
@@ -214,6 +232,11 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     // the wait for a full look instead.
     let selector = Selector::parse("label[name=\"Targeted\"]").unwrap();
     engine.find(&s, &selector, None, 5).await.unwrap();
+    // Until those are over (a loaded machine reads slowly, and they would come during the
+    // wait's first look).
+    let app = engine.session(&s).unwrap().app.id;
+    let mut events = engine.backend().changes(&app).await.unwrap();
+    support_quiet::quiet(&mut events).await;
     let wait = engine.wait_for(
         &s,
         &selector,
@@ -277,4 +300,69 @@ async fn gtk3_the_focus_comes_from_focus_events() {
         .await
         .unwrap();
     assert_eq!(walked.matches[0].reference, focused.reference);
+}
+
+/// A flood while a wait sleeps (the table's 200 rows replaced by 300 new ones: more events
+/// than are remembered one by one): the look it wakes reads the whole tree and the wait says
+/// so; and the changes since the last read, longer than the tree, come as the whole tree with
+/// why.
+#[tokio::test]
+async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    let all = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    engine.snapshot(&s, &all).await.unwrap();
+    // A poll may wake the look that sees the flood first (a full look anyway): then again,
+    // until a look on the flood's events saw it.
+    let mut on_events = None;
+    for attempt in 0..4 {
+        let prefix = format!("Flood{attempt}");
+        // The last new row's cell (scrolled out of view: attached, not visible).
+        let selector = Selector::parse(&format!("cell[name=\"{prefix} 299\"]")).unwrap();
+        // The app replaces the rows 1.5 s from now, while the wait sleeps after a look.
+        fixture
+            .command(
+                "fill_table",
+                json!({"rows": 300, "prefix": prefix, "after_ms": 1500}),
+            )
+            .unwrap();
+        let outcome = engine
+            .wait_for(
+                &s,
+                &selector,
+                None,
+                &deskpilot_core::Condition::Attached,
+                Duration::from_secs(20),
+            )
+            .await
+            .unwrap();
+        if outcome.wakes.by_event > 0 {
+            on_events = Some(outcome);
+            break;
+        }
+    }
+    let outcome = on_events.expect("no look on the flood's events in 4 tries");
+    let text = deskpilot_core::present::waited(&outcome);
+    assert!(outcome.wakes.flooded >= 1, "{outcome:?}");
+    assert!(
+        text.contains("after a flood of events read the whole tree")
+            || text.contains("after floods of events read the whole tree"),
+        "{text}"
+    );
+    let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
+    match &read.changes {
+        Some(Changes::Whole { why }) => assert!(why.contains("longer than the tree"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    let trailer = deskpilot_core::present::snapshot(&read)
+        .trailer
+        .unwrap_or_default();
+    assert!(
+        trailer.contains("the whole tree (the changes since v"),
+        "{trailer}"
+    );
 }

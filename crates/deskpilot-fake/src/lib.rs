@@ -62,6 +62,9 @@ pub struct FakeApp {
     pub frozen: bool,
 }
 
+/// Events whose elements `named_since` remembers (AT-SPI's watch: 256).
+pub const REMEMBERED: usize = 256;
+
 /// The backend.
 #[derive(Default)]
 pub struct FakeBackend {
@@ -99,7 +102,11 @@ impl FakeBackend {
     fn event(&self, named: &ElementId) {
         if let Some(events) = self.events.lock().unwrap().as_ref() {
             let number = *events.borrow() + 1;
-            self.named.lock().unwrap().push((number, named.clone()));
+            let mut remembered = self.named.lock().unwrap();
+            if remembered.len() == REMEMBERED {
+                remembered.remove(0);
+            }
+            remembered.push((number, named.clone()));
             events.send_modify(|n| *n += 1);
         }
     }
@@ -229,15 +236,18 @@ impl Backend for FakeBackend {
     }
 
     async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
-        self.events.lock().unwrap().as_ref()?;
-        let mut named: Vec<ElementId> = Vec::new();
-        for (_, id) in self
-            .named
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|(n, _)| *n > since)
+        let now = *self.events.lock().unwrap().as_ref()?.borrow();
+        let remembered = self.named.lock().unwrap();
+        // Some events since are no longer remembered (a flood): what they named is not known.
+        if now > since
+            && remembered
+                .first()
+                .is_none_or(|(first, _)| *first > since + 1)
         {
+            return None;
+        }
+        let mut named: Vec<ElementId> = Vec::new();
+        for (_, id) in remembered.iter().filter(|(n, _)| *n > since) {
             if id.app == app.app && !named.contains(id) {
                 named.push(id.clone());
             }

@@ -71,6 +71,53 @@ async fn an_event_wakes_the_wait_before_the_poll() {
     );
 }
 
+/// More events than are remembered one by one (a flood) before the change: the look they
+/// woke reads the whole tree, and the outcome says so.
+#[tokio::test(start_paused = true)]
+async fn after_a_flood_of_events_the_whole_tree_is_read_and_the_wait_says_so() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    fake.send_events();
+    let engine = Engine::new(fake.clone());
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Main".into()))
+        .await
+        .unwrap()
+        .id;
+    let edit = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        for _ in 0..deskpilot_fake::REMEMBERED {
+            fake.edit(&id(":1.1", "/win"), |n| n.node.name = "Main".into());
+        }
+        fake.edit(&id(":1.1", "/notify"), |n| {
+            n.node.states.set(State::Checked, false)
+        });
+    });
+    let outcome = engine
+        .wait_for(
+            &session,
+            &Selector::parse("checkbox[name=Notify]").unwrap(),
+            None,
+            &Condition::State {
+                state: State::Checked,
+                on: false,
+            },
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    edit.await.unwrap();
+    assert_eq!((outcome.wakes.by_event, outcome.wakes.flooded), (1, 1));
+    assert_eq!(outcome.wakes.targeted, 0);
+    let text = deskpilot_core::present::waited(&outcome);
+    assert!(
+        text.contains(
+            "2 looks: 1 on events, 0 on the poll; 1 after a flood of events read the whole tree"
+        ),
+        "{text}"
+    );
+}
+
 /// An event naming an element outside the session's window, or a selector that counts
 /// matches across the tree (`:nth`), is left to the full look: the outcome is the same.
 #[tokio::test(start_paused = true)]

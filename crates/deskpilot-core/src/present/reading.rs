@@ -98,6 +98,11 @@ pub fn waited(outcome: &WaitOutcome) -> String {
         ),
         (n, false) => format!("{n} looks on the poll (events not watched)"),
     };
+    let looks = match w.flooded {
+        0 => looks,
+        1 => format!("{looks}; 1 after a flood of events read the whole tree"),
+        n => format!("{looks}; {n} after floods of events read the whole tree"),
+    };
     match &outcome.element {
         Some(m) => format!(
             "- {} {} [ref={}]\n# met after {} ms ({looks})\n",

@@ -28,6 +28,9 @@ pub struct Wakes {
     /// Of the looks on events, those that read only the elements the events named (and
     /// their ancestors), not the whole tree.
     pub targeted: u32,
+    /// Of the looks on events, those after more events than are remembered one by one (a
+    /// flood): what they named was not known, so the whole tree was read.
+    pub flooded: u32,
 }
 
 impl Wakes {
@@ -92,6 +95,11 @@ impl Wake {
     /// Notes that a look on events read only what the events named.
     pub fn targeted(&mut self) {
         self.wakes.targeted += 1;
+    }
+
+    /// Notes that a look on events came after a flood of them (the whole tree was read).
+    pub fn flooded(&mut self) {
+        self.wakes.flooded += 1;
     }
 
     /// What woke the looks so far.

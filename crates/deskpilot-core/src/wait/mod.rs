@@ -104,6 +104,9 @@ impl Engine {
             elapsed_ms: started.elapsed().as_millis() as u64,
             wakes: wake.wakes(),
         };
+        // The mark of a look on events that did not settle the wait: the full look after it
+        // says whether a flood came since.
+        let mut flood_since: Option<u64> = None;
         loop {
             // The events after this mark are what the next wake is about.
             let mark = wake.mark();
@@ -126,6 +129,15 @@ impl Engine {
                 }
                 None => full.await?,
             };
+            if let Some(since) = flood_since.take()
+                && self
+                    .backend()
+                    .named_since(&info.app.id, since)
+                    .await
+                    .is_none()
+            {
+                wake.flooded();
+            }
             if let Some(element) = met(&found, condition) {
                 return Ok(done(element, &wake));
             }
@@ -147,12 +159,23 @@ impl Engine {
             if woke == Woke::Event
                 && targeted
                 && let Some(mark) = mark
-                && let Some(named) = self.backend().named_since(&info.app.id, mark).await
-                && let Some(found) = self.targeted_look(session, selector, &named).await?
-                && let Some(element) = met(&found, condition)
             {
-                wake.targeted();
-                return Ok(done(element, &wake));
+                let named = self.backend().named_since(&info.app.id, mark).await;
+                let found = match &named {
+                    Some(named) => self.targeted_look(session, selector, named).await?,
+                    None => None,
+                };
+                if let Some(element) = found.as_ref().and_then(|f| met(f, condition)) {
+                    wake.targeted();
+                    return Ok(done(element, &wake));
+                }
+                // The next look reads it all. A flood says so: more elements named than are
+                // read one by one, or more events than are remembered by the time that look
+                // is done (the first event of a flood wakes the wait).
+                match found {
+                    None => wake.flooded(),
+                    Some(_) => flood_since = Some(mark),
+                }
             }
         }
     }
