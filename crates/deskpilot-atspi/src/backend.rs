@@ -18,6 +18,7 @@ use crate::details;
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
 use crate::kept::{KeptApps, KeptTrees};
+use crate::parents::WalkedParents;
 use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, read_node};
 use crate::walk::walk;
@@ -45,6 +46,8 @@ pub struct AtspiBackend {
     pub(crate) kept_trees: KeptTrees,
     /// Per app: its description while it sends no event (`kept.rs`).
     pub(crate) kept_apps: KeptApps,
+    /// Per app: the parents its last walks found (`parents.rs`).
+    walked_parents: WalkedParents,
     /// Snapshots answered with a kept tree.
     pub(crate) kept_reuses: std::sync::atomic::AtomicU64,
 }
@@ -68,6 +71,7 @@ impl AtspiBackend {
             cache_reads: Default::default(),
             kept_trees: KeptTrees::default(),
             kept_apps: KeptApps::default(),
+            walked_parents: WalkedParents::default(),
             kept_reuses: Default::default(),
         })
     }
@@ -227,6 +231,7 @@ impl Backend for AtspiBackend {
                 .retain(|app, _| registered.contains(app));
             self.kept_trees.retain(&registered);
             self.kept_apps.retain(&registered);
+            self.walked_parents.retain(&registered);
         }
         Ok(apps
             .into_iter()
@@ -278,6 +283,7 @@ impl Backend for AtspiBackend {
             let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
             fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
         }
+        self.walked_parents.note(&root.app, &tree);
         if prepared.watched {
             self.kept_trees.keep(root, limits, &tree);
         }
@@ -423,6 +429,10 @@ impl Backend for AtspiBackend {
             .parent(id)
             .await
             .map_err(|e| to_backend(e, id, "Parent", self.proto.timeout()))
+    }
+
+    fn walked_parent(&self, id: &ElementId) -> Option<ElementId> {
+        self.walked_parents.of(id)
     }
 
     async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {

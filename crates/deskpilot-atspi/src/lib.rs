@@ -15,6 +15,7 @@ mod events;
 mod geometry;
 mod kept;
 pub mod mapping;
+mod parents;
 mod prepare;
 mod proto;
 mod read;

@@ -274,7 +274,7 @@ fn snapshot_times(rig: &mut Server, runs: usize) -> Vec<f64> {
 
 /// Repeated snapshots through the server of LibreOffice Writer with a 400-line document and
 /// the caret in it: (interactive filter ms, `all` ms, bytes of each).
-fn writer_snapshots() -> (Vec<f64>, Vec<f64>, usize, usize) {
+fn writer_snapshots() -> (Vec<f64>, Vec<f64>, usize, usize, Vec<f64>) {
     let desktop = VirtualDesktop::start().expect("desktop");
     let doc = desktop.dir().join("writer400.txt");
     let lines: String = (1..=400)
@@ -323,12 +323,74 @@ fn writer_snapshots() -> (Vec<f64>, Vec<f64>, usize, usize) {
     };
     let (interactive, interactive_bytes) = time("interactive", 20);
     let (all, all_bytes) = time("all", 10);
+    let app = connected["structuredContent"]["app"]
+        .as_str()
+        .unwrap_or("soffice")
+        .to_owned();
+
     let idle = idle_notifications(&mut server, &s, Duration::from_secs(3));
     println!(
         "libreoffice writer: {idle} tree notifications in 3 s with the caret blinking in the document"
     );
+    let waits = writer_wait_latencies(&desktop, &mut server, &s, &app, 10);
     server.close(Duration::from_secs(5));
-    (interactive, all, interactive_bytes, all_bytes)
+    (interactive, all, interactive_bytes, all_bytes, waits)
+}
+
+/// Milliseconds from a change a second AT-SPI client makes in the document (pyatspi inserts
+/// a marker at the start of a paragraph) to `wait_for` on it returning: both on the
+/// monotonic clock, pyatspi's read as its insertion returns.
+fn writer_wait_latencies(
+    desktop: &VirtualDesktop,
+    server: &mut McpClient,
+    session: &str,
+    app: &str,
+    rounds: usize,
+) -> Vec<f64> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut client = desktop
+        .command(deskpilot_testkit::SYSTEM_PYTHON)
+        .arg(deskpilot_testkit::fixtures_dir().join("pyatspi_insert.py"))
+        .args([app, "--each-line"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut stdin = client.stdin.take().unwrap();
+    let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
+    assert_eq!(lines.next().unwrap().unwrap(), "ready");
+    let monotonic_ns = || {
+        let now = nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC).unwrap();
+        now.tv_sec() as i128 * 1_000_000_000 + now.tv_nsec() as i128
+    };
+    let mut latencies = Vec::new();
+    for round in 0..rounds {
+        let marker = format!("Marker{round}x ");
+        let id = 9500 + round as u64;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "wait_for",
+            "arguments": {"session": session, "selector": format!("paragraph[value*=\"Marker{round}x\"]"), "timeout_ms": 10000}
+        }});
+        server.send_line(&request.to_string());
+        // Let the wait read once and sleep, as it would while an agent waits.
+        std::thread::sleep(Duration::from_millis(300));
+        writeln!(stdin, "{marker}").unwrap();
+        let reply = loop {
+            let message = server.receive();
+            if message["id"] == json!(id) {
+                break message;
+            }
+        };
+        let returned = monotonic_ns();
+        let changed: i128 = lines.next().unwrap().unwrap().trim().parse().unwrap();
+        let found = reply["result"]["structuredContent"]["element"].clone();
+        assert!(found.is_object(), "{reply}");
+        latencies.push((returned - changed) as f64 / 1e6);
+    }
+    drop(stdin);
+    let _ = client.wait();
+    latencies
 }
 
 /// Notifications of the session's tree while nobody changes the app (a caret blinks).
@@ -453,7 +515,11 @@ fn scale_part(report: &mut serde_json::Map<String, serde_json::Value>) {
 }
 
 fn writer_part(report: &mut serde_json::Map<String, serde_json::Value>) {
-    let (interactive, all, interactive_bytes, all_bytes) = writer_snapshots();
+    let (interactive, all, interactive_bytes, all_bytes, waits) = writer_snapshots();
+    println!(
+        "libreoffice writer: change (pyatspi inserts text) -> wait_for returned: {}",
+        ms(&waits)
+    );
     println!(
         "libreoffice writer, 400-line document, caret in it: repeated snapshot through the server: interactive {} ({interactive_bytes} bytes), all {} ({all_bytes} bytes) (target <= 80 ms)",
         ms(&interactive),
@@ -461,6 +527,6 @@ fn writer_part(report: &mut serde_json::Map<String, serde_json::Value>) {
     );
     report.insert(
         "writer".into(),
-        json!({"interactive_ms": {"p50": percentile(interactive.clone(), 0.5), "p95": percentile(interactive, 0.95)}, "all_ms": {"p50": percentile(all.clone(), 0.5), "p95": percentile(all, 0.95)}, "interactive_bytes": interactive_bytes, "all_bytes": all_bytes}),
+        json!({"interactive_ms": {"p50": percentile(interactive.clone(), 0.5), "p95": percentile(interactive, 0.95)}, "all_ms": {"p50": percentile(all.clone(), 0.5), "p95": percentile(all, 0.95)}, "interactive_bytes": interactive_bytes, "all_bytes": all_bytes, "wait_ms": {"p50": percentile(waits.clone(), 0.5), "p95": percentile(waits, 0.95)}}),
     );
 }

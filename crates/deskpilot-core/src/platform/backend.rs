@@ -288,6 +288,13 @@ pub trait Backend: NativeRoutes + Send + Sync {
         })
     }
 
+    /// The parent the last walk found the element under, where a full look sees it; `None`
+    /// when no walk read it. (LibreOffice answers a `Parent` chain from a Writer paragraph
+    /// that never reaches the window a walk found the paragraph in.)
+    fn walked_parent(&self, _id: &ElementId) -> Option<ElementId> {
+        None
+    }
+
     /// The accessible ids of these elements (for nodes whose id a snapshot left unread).
     /// `None` for an element without one or that could not be read.
     async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {

@@ -6,7 +6,7 @@
 use super::Condition;
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::model::{ElementId, Realization, Tree, TreeNode};
+use crate::model::{ElementId, Realization, Role, Tree, TreeNode};
 use crate::platform::Secrecy;
 use crate::read::{FindResult, Match};
 use crate::selector::Selector;
@@ -108,7 +108,13 @@ impl Engine {
             if ids.len() >= MAX_DEPTH {
                 return None;
             }
-            match self.backend().parent(ids.last()?).await {
+            // Where the last walk found it first: where a full look would see it.
+            let last = ids.last()?;
+            let parent = match self.backend().walked_parent(last) {
+                Some(walked) => Ok(Some(walked)),
+                None => self.backend().parent(last).await,
+            };
+            match parent {
                 Ok(Some(parent)) if parent.app == id.app && !ids.contains(&parent) => {
                     ids.push(parent)
                 }
@@ -126,7 +132,9 @@ impl Engine {
             .into_iter()
             .collect::<std::result::Result<Vec<_>, _>>()
             .ok()?;
-        let inside_secret = nodes.iter().any(|n| n.is_secret());
+        // Read without text, every ancestor says it is inside a secret: their roles say
+        // whether one is a password field.
+        let inside_secret = nodes.iter().any(|n| n.role == Role::Password);
         nodes.push(
             self.backend()
                 .node(id, Secrecy::of(inside_secret))
