@@ -100,3 +100,18 @@ fn malformed_selectors_are_errors_that_name_the_problem() {
     assert!(parse_error("[disabled]").contains("[!enabled]"));
     assert!(parse_error("[name=two words]").contains("quote"));
 }
+
+#[test]
+fn contains_ignores_case_in_ascii_and_beyond() {
+    let m = |text: &str| Selector::parse(text).unwrap().steps[0].clone();
+    let mut node = node(Role::Button, "Save As…");
+    assert!(m("button[name*=\"save as\"]").matches(&node));
+    assert!(m("button[name*=\"AS…\"]").matches(&node));
+    assert!(!m("button[name*=\"saved\"]").matches(&node));
+    node.name = "Open File".into();
+    assert!(m("button[name*=\"FILE\"]").matches(&node));
+    assert!(!m("button[name*=\"files\"]").matches(&node));
+    node.name = "ÉCRIRE".into();
+    assert!(m("button[name*=\"écri\"]").matches(&node));
+    assert!(m("button[name*=\"\"]").matches(&node));
+}
