@@ -7,7 +7,7 @@
 #[path = "support/quiet.rs"]
 mod support_quiet;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use deskpilot_core::model::{ElementId, Role};
 use deskpilot_core::{
@@ -79,16 +79,7 @@ async fn change(
     args: Value,
 ) -> Seen {
     observe(engine, app, None, async {
-        let before = fixture.oracle.events().unwrap().len();
-        fixture.command(cmd, args).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !fixture.oracle.events().unwrap()[before..]
-            .iter()
-            .any(|e| e.widget == "control" && e.value == json!(cmd))
-        {
-            assert!(Instant::now() < deadline, "{cmd} not done");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        fixture.run(cmd, args).unwrap();
     })
     .await
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::{ElementId, Tree};
 use deskpilot_core::{Backend, WalkLimits};
-use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
 /// What a read says of each node, ids left out (tree-view cells are made per reader).
@@ -64,19 +64,6 @@ async fn until_kept(backend: &AtspiBackend, root: &ElementId) {
             return;
         }
         assert!(Instant::now() < deadline, "the tree was never kept");
-    }
-}
-
-fn run(fixture: &mut FixtureApp, cmd: &str, args: serde_json::Value) {
-    let before = fixture.oracle.events().unwrap().len();
-    fixture.command(cmd, args).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !fixture.oracle.events().unwrap()[before..]
-        .iter()
-        .any(|e| e.widget == "control" && e.value == json!(cmd))
-    {
-        assert!(Instant::now() < deadline, "{cmd} not done");
-        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -141,7 +128,7 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
     for (cmd, args) in steps {
         until_kept(&warm, &root).await;
         let window_before = window_at(&cold.snapshot(&root, &limits()).await.unwrap());
-        run(&mut fixture, cmd, args);
+        fixture.run(cmd, args).unwrap();
         if cmd == "move" {
             // The window manager moves it a little later.
             let deadline = Instant::now() + Duration::from_secs(5);

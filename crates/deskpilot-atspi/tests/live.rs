@@ -171,16 +171,7 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
         ("close_dialog", json!({}), "dialog"),
     ]);
     for (step, (cmd, args, widget)) in steps.into_iter().enumerate() {
-        let before = fixture.oracle.events().unwrap().len();
-        fixture.command(cmd, args).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !fixture.oracle.events().unwrap()[before..]
-            .iter()
-            .any(|e| e.widget == "control" && e.value == json!(cmd))
-        {
-            assert!(Instant::now() < deadline, "{cmd} not done");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        fixture.run(cmd, args).unwrap();
         let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
         if let Some(Changes::Diff(diff)) = &read.changes {
             held = apply(&held, &diff.edits).unwrap_or_else(|e| panic!("step {step}: {e}"));

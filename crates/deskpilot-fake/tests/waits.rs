@@ -16,6 +16,16 @@ application "Editor" pid=42 toolkit=GTK
 "#;
 
 async fn unchecked_after(events: bool, change_at: Duration) -> deskpilot_core::WaitOutcome {
+    unchecked_after_flood(events, change_at, 0).await
+}
+
+/// The checkbox unchecked at `change_at`, just after `flood` other changes (each an event
+/// when events are on).
+async fn unchecked_after_flood(
+    events: bool,
+    change_at: Duration,
+    flood: usize,
+) -> deskpilot_core::WaitOutcome {
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(APP);
     if events {
@@ -29,6 +39,9 @@ async fn unchecked_after(events: bool, change_at: Duration) -> deskpilot_core::W
         .id;
     let edit = tokio::spawn(async move {
         tokio::time::sleep(change_at).await;
+        for _ in 0..flood {
+            fake.edit(&id(":1.1", "/win"), |n| n.node.name = "Main".into());
+        }
         fake.edit(&id(":1.1", "/notify"), |n| {
             n.node.states.set(State::Checked, false)
         });
@@ -75,38 +88,8 @@ async fn an_event_wakes_the_wait_before_the_poll() {
 /// woke reads the whole tree, and the outcome says so.
 #[tokio::test(start_paused = true)]
 async fn after_a_flood_of_events_the_whole_tree_is_read_and_the_wait_says_so() {
-    let fake = Arc::new(FakeBackend::new());
-    fake.add_app(APP);
-    fake.send_events();
-    let engine = Engine::new(fake.clone());
-    let session = engine
-        .connect(&ConnectTarget::WindowTitle("Main".into()))
-        .await
-        .unwrap()
-        .id;
-    let edit = tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        for _ in 0..deskpilot_fake::REMEMBERED {
-            fake.edit(&id(":1.1", "/win"), |n| n.node.name = "Main".into());
-        }
-        fake.edit(&id(":1.1", "/notify"), |n| {
-            n.node.states.set(State::Checked, false)
-        });
-    });
-    let outcome = engine
-        .wait_for(
-            &session,
-            &Selector::parse("checkbox[name=Notify]").unwrap(),
-            None,
-            &Condition::State {
-                state: State::Checked,
-                on: false,
-            },
-            Duration::from_secs(5),
-        )
-        .await
-        .unwrap();
-    edit.await.unwrap();
+    let outcome =
+        unchecked_after_flood(true, Duration::from_millis(30), deskpilot_fake::REMEMBERED).await;
     assert_eq!((outcome.wakes.by_event, outcome.wakes.flooded), (1, 1));
     assert_eq!(outcome.wakes.targeted, 0);
     let text = deskpilot_core::present::waited(&outcome);

@@ -113,6 +113,32 @@ async fn secrets_appear_in_no_result_error_or_log() {
         assert!(!text.contains("Ada"), "the field's value showed: {text}");
         outputs.push(text);
     }
+    // Finding the field shows no text, and its text cannot be probed with a value selector.
+    let found = call(
+        &client,
+        "find",
+        json!({"session": session, "selector": "textbox[name=Note]"}),
+    )
+    .await;
+    assert_eq!(
+        found.structured_content.clone().unwrap()["total"],
+        1,
+        "{}",
+        everything(&found)
+    );
+    outputs.push(everything(&found));
+    let probe = call(
+        &client,
+        "find",
+        json!({"session": session, "selector": "textbox[value*=hunter2]"}),
+    )
+    .await;
+    assert_eq!(
+        probe.structured_content.clone().unwrap()["total"],
+        0,
+        "a value selector found the secret: {}",
+        everything(&probe)
+    );
     // A plain field without `secret`: its new value may appear.
     let plain = call(
         &client,

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::Result;
 use crate::VirtualDesktop;
 use crate::oracle::Oracle;
 use crate::{App, LaunchOptions, Registration};
+use crate::{DesktopError, Result};
+use deskpilot_linux::headless::wait;
 
 /// Debian's Python: the one that sees python3-gi, pyatspi and PyQt5 (the `python3` first on
 /// PATH may be another build).
@@ -71,6 +72,25 @@ impl FixtureApp {
             obj.extend(extra);
         }
         self.app.send_line(&line.to_string())
+    }
+
+    /// Sends a control command and waits (at most 5 s) until the fixture reports it done:
+    /// the fixture reports after the command's handler ran, so its change is made.
+    pub fn run(&mut self, cmd: &str, args: serde_json::Value) -> Result<()> {
+        let before = self.oracle.events()?.len();
+        self.command(cmd, args).map_err(|source| DesktopError::Io {
+            path: self.oracle.path().to_owned(),
+            source,
+        })?;
+        let done = wait::until(Duration::from_secs(5), || {
+            let events = self.oracle.events().ok()?;
+            events
+                .get(before..)?
+                .iter()
+                .any(|e| e.widget == "control" && e.value == serde_json::json!(cmd))
+                .then_some(())
+        });
+        done.ok_or_else(|| DesktopError::Oracle(format!("{cmd} not reported done within 5 s")))
     }
 
     pub fn pid(&self) -> u32 {

@@ -47,6 +47,8 @@ impl Engine {
             self.backend().snapshot(&root, &limits).await?
         };
         derive_names(&mut tree);
+        // Text the session gave as secret matches no selector (nor shows).
+        self.sessions().redact_held(session, &mut tree);
         self.read_wanted_ids(&mut tree, selector).await;
         let mut found = selector.select(&tree);
         let seen = crate::visibility::visible(&tree);

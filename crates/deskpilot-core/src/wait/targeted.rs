@@ -49,6 +49,7 @@ impl Engine {
             let last = chain.len() - 1;
             let mut chain = chain;
             self.read_wanted_ids(&mut chain, selector).await;
+            self.sessions().redact_held(session, &mut chain);
             let Some(&(_, exact)) = selector.select(&chain).iter().find(|(i, _)| *i == last) else {
                 continue;
             };
