@@ -252,6 +252,16 @@ impl Backend for AtspiBackend {
     }
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
+        Ok(Arc::unwrap_or_clone(
+            self.shared_snapshot(root, limits).await?,
+        ))
+    }
+
+    async fn shared_snapshot(
+        &self,
+        root: &ElementId,
+        limits: &WalkLimits,
+    ) -> Result<Arc<Tree>, BackendError> {
         let traits = self.traits_of(&root.app).await;
         let started = std::time::Instant::now();
         let prepared = self.prepare(&root.app, traits).await?;
@@ -284,6 +294,7 @@ impl Backend for AtspiBackend {
             fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
         }
         self.walked_parents.note(&root.app, &tree);
+        let tree = Arc::new(tree);
         if prepared.watched {
             self.kept_trees.keep(root, limits, &tree);
         }

@@ -7,7 +7,7 @@
 //! `KEPT_FOR` old. Any event from the app forgets all its trees; so does an app that leaves.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use deskpilot_core::model::{ElementId, Realization, Rect, Role, Tree};
@@ -47,7 +47,7 @@ impl Shape {
 struct Kept {
     root: ElementId,
     shape: Shape,
-    tree: Tree,
+    tree: Arc<Tree>,
     read_at: Instant,
 }
 
@@ -81,7 +81,7 @@ impl KeptTrees {
 
     /// The tree of `root` read under `limits`' budgets, if one is kept, young enough and fits
     /// the node budget.
-    pub fn tree(&self, root: &ElementId, limits: &WalkLimits) -> Option<Tree> {
+    pub fn tree(&self, root: &ElementId, limits: &WalkLimits) -> Option<Arc<Tree>> {
         let apps = self.apps.lock().expect("kept trees");
         let shape = Shape::of(limits);
         let kept = apps.get(&root.app)?.trees.iter().find(|k| {
@@ -90,11 +90,11 @@ impl KeptTrees {
                 && k.read_at.elapsed() < KEPT_FOR
                 && k.tree.len() <= limits.max_nodes
         })?;
-        Some(kept.tree.clone())
+        Some(Arc::clone(&kept.tree))
     }
 
     /// Notes where `tree`'s windows are, and keeps it if every part of it was read.
-    pub fn keep(&self, root: &ElementId, limits: &WalkLimits, tree: &Tree) {
+    pub fn keep(&self, root: &ElementId, limits: &WalkLimits, tree: &Arc<Tree>) {
         let mut apps = self.apps.lock().expect("kept trees");
         let app = apps.entry(root.app.clone()).or_default();
         for (id, bounds) in windows_of(tree) {
@@ -112,7 +112,7 @@ impl KeptTrees {
         app.trees.push(Kept {
             root: root.clone(),
             shape,
-            tree: tree.clone(),
+            tree: Arc::clone(tree),
             read_at: Instant::now(),
         });
     }

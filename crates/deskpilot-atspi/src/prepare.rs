@@ -146,7 +146,7 @@ impl AtspiBackend {
         root: &ElementId,
         limits: &WalkLimits,
         prepared: &Prepared,
-    ) -> Option<Tree> {
+    ) -> Option<Arc<Tree>> {
         if !prepared.quiet {
             return None;
         }

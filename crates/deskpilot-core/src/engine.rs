@@ -41,6 +41,9 @@ pub struct Engine {
     missing: DevicesMissing,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
+    /// The last tree a backend shared, and it with derived names (`read/find.rs`).
+    pub(crate) derived:
+        std::sync::Mutex<Option<(Arc<crate::model::Tree>, Arc<crate::model::Tree>)>>,
 }
 
 impl Engine {
@@ -53,6 +56,7 @@ impl Engine {
             launcher: None,
             missing: DevicesMissing::default(),
             input_lock: tokio::sync::Mutex::new(()),
+            derived: std::sync::Mutex::new(None),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The boundary between the engine and a platform: small and object-safe.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -170,6 +171,16 @@ pub trait Backend: NativeRoutes + Send + Sync {
 
     /// Reads the subtree under `root` within `limits`.
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError>;
+
+    /// `snapshot`, shared: a backend that keeps trees hands out the one it keeps (the same
+    /// `Arc` while it holds), so a reader that only looks need not copy it.
+    async fn shared_snapshot(
+        &self,
+        root: &ElementId,
+        limits: &WalkLimits,
+    ) -> Result<Arc<Tree>, BackendError> {
+        Ok(Arc::new(self.snapshot(root, limits).await?))
+    }
 
     /// Reads one element afresh (used to re-validate a ref before use). With
     /// `Secrecy::InsideSecret` its text is not read.

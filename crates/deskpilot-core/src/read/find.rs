@@ -1,5 +1,6 @@
 //! Finding elements by selector, and resolving a target strictly to one element.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::results::{FindResult, Match, Resolved, Target, Unsearched};
@@ -41,15 +42,22 @@ impl Engine {
             secrecy,
             ..WalkLimits::with_timeout(time)
         };
-        let mut tree = if within.is_none() {
+        let shared = if within.is_none() {
             self.tree_with_windows_over(session, &root, &limits).await?
         } else {
-            self.backend().snapshot(&root, &limits).await?
+            self.backend().shared_snapshot(&root, &limits).await?
         };
-        derive_names(&mut tree);
+        // Copied only where this find changes it.
+        let mut tree = self.derived(shared);
         // Text the session gave as secret matches no selector (nor shows).
-        self.sessions().redact_held(session, &mut tree);
-        self.read_wanted_ids(&mut tree, selector).await;
+        if self.sessions().holds_secrets(session) {
+            self.sessions()
+                .redact_held(session, Arc::make_mut(&mut tree));
+        }
+        if selector.steps.iter().any(|s| s.wants_id()) {
+            self.read_wanted_ids(Arc::make_mut(&mut tree), selector)
+                .await;
+        }
         let mut found = selector.select(&tree);
         let seen = crate::visibility::visible(&tree);
         // Stable: within each group, exact before partial and document order stay.
@@ -250,10 +258,12 @@ impl Engine {
         session: &str,
         root: &ElementId,
         limits: &WalkLimits,
-    ) -> Result<Tree> {
+    ) -> Result<Arc<Tree>> {
         // Which windows are over the root is asked while the root is read.
-        let (tree, scope) =
-            tokio::join!(self.backend().snapshot(root, limits), self.scope(session));
+        let (tree, scope) = tokio::join!(
+            self.backend().shared_snapshot(root, limits),
+            self.scope(session)
+        );
         let mut tree = tree?;
         let Ok(scope) = scope else {
             return Ok(tree);
@@ -274,10 +284,27 @@ impl Engine {
                 ..limits.clone()
             };
             if let Ok(sub) = self.backend().snapshot(&window.id, &window_limits).await {
-                tree.append(sub);
+                Arc::make_mut(&mut tree).append(sub);
             }
         }
         Ok(tree)
+    }
+
+    /// `source` with the names its content gives (`derive_names`). The last tree a backend
+    /// shared is derived once: a kept tree read again is not copied again.
+    fn derived(&self, source: Arc<Tree>) -> Arc<Tree> {
+        let mut last = self.derived.lock().expect("derived");
+        if let Some((kept, derived)) = last.as_ref()
+            && Arc::ptr_eq(kept, &source)
+        {
+            return Arc::clone(derived);
+        }
+        let mut tree = (*source).clone();
+        derive_names(&mut tree);
+        let tree = Arc::new(tree);
+        // Only a tree someone else keeps can come again; the rest is not held here.
+        *last = (Arc::strong_count(&source) > 1).then(|| (source, Arc::clone(&tree)));
+        tree
     }
 
     /// Where a walk starts, and whether that is inside a password field.

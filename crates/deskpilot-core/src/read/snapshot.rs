@@ -54,7 +54,9 @@ impl Engine {
                         ..limits(request.max_nodes)
                     };
                     if request.within.is_none() {
-                        self.tree_with_windows_over(session, &root, &first).await?
+                        std::sync::Arc::unwrap_or_clone(
+                            self.tree_with_windows_over(session, &root, &first).await?,
+                        )
                     } else {
                         self.backend().snapshot(&root, &first).await?
                     }

@@ -300,6 +300,12 @@ impl SessionStore {
         });
     }
 
+    /// Whether the session gave any element secret text.
+    pub fn holds_secrets(&self, session: &str) -> bool {
+        self.with(session, |state| !state.secret_holders.is_empty())
+            .unwrap_or(false)
+    }
+
     /// Redacts the text of the elements the session gave secret text.
     pub fn redact_held(&self, session: &str, tree: &mut Tree) {
         let _ = self.with(session, |state| {
