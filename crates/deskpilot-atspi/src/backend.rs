@@ -265,7 +265,7 @@ impl Backend for AtspiBackend {
         let traits = self.traits_of(&root.app).await;
         let started = std::time::Instant::now();
         let prepared = self.prepare(&root.app, traits).await?;
-        if let Some(tree) = self.kept_tree(root, limits, &prepared).await {
+        if let Some(tree) = self.kept_tree(root, limits, &prepared) {
             tracing::debug!(nodes = tree.len(), "kept tree reused");
             return Ok(tree);
         }

@@ -1,8 +1,8 @@
 //! What changed in an app since we last looked: AT-SPI object events (a name, a state, a
-//! property or the children changed) name the objects whose identity must be read again.
-//! An app's `Cache.GetItems` answer is kept and, at the next snapshot, only the objects its
-//! events named are re-read; too many changes (or a lost watch) mean a full read. Events are
-//! treated as hints to re-read, never as the new truth.
+//! property or the children changed) name objects. Whether any event came since the last read
+//! decides whether what was kept of the app holds (`prepare.rs`); the objects named wake waits
+//! and tell their targeted looks where to read. Events are treated as hints to re-read, never
+//! as the new truth.
 //!
 //! Ordering: the app's events reach us through the bus connection in the order the app sent
 //! them, and before its reply to a call made on that same connection. So a check first pings
@@ -51,8 +51,8 @@ struct Watch {
     /// after it may not have been sent.
     since: std::time::Instant,
     stream: Mutex<zbus::MessageStream>,
-    /// Objects (paths) named by events since the last `take`; `None` after an overflow.
-    changed: std::sync::Mutex<Option<HashSet<String>>>,
+    /// The event count at the last `take` (`None` before the first).
+    taken: std::sync::Mutex<Option<u64>>,
     /// The stream ended (the app left, or the connection broke): nothing it says is fresh.
     dead: AtomicBool,
     /// Events noted so far: `quiet` compares it between pings, waits wake when it moves.
@@ -79,9 +79,6 @@ pub struct Freshness {
 /// Objects changed since the last `take` (object paths).
 pub type Changed = HashSet<String>;
 
-/// More changed objects than this are not tracked one by one (a full read is cheaper).
-const MAX_CHANGED: usize = 2000;
-
 /// How long after a watch begins its marks are trusted.
 const SETTLE: Duration = Duration::from_millis(500);
 
@@ -96,19 +93,24 @@ impl Freshness {
 
     /// The objects `app` named in events since the previous `take` (every event it sent
     /// before this call counted), and starts a new period. `None` when that is not known
-    /// (no watch, a watch too young to trust, an overflow): nothing read before may be reused.
+    /// (no watch, a watch too young to trust, more events than are remembered, an event
+    /// naming no object): nothing read before may be reused.
     pub async fn take(&self, app: &str, timeout: Duration) -> Option<Changed> {
         let watch = self.watch(app).await?;
-        self.flush(app, &watch, timeout).await?;
-        let changed = watch
-            .changed
-            .lock()
-            .expect("changed")
-            .replace(HashSet::new());
+        let now = self.flush(app, &watch, timeout).await?;
+        let since = watch.taken.lock().expect("taken").replace(now);
         if watch.dead.load(Ordering::SeqCst) || watch.since.elapsed() < SETTLE {
             return None;
         }
-        changed
+        let since = since?;
+        let recent = watch.recent.lock().expect("recent");
+        let events: Vec<&String> = recent
+            .iter()
+            .filter(|(n, _)| *n > since && *n <= now)
+            .map(|(_, path)| path)
+            .collect();
+        let all_named = events.len() as u64 == now - since && events.iter().all(|p| !p.is_empty());
+        all_named.then(|| events.into_iter().cloned().collect())
     }
 
     /// Whether `app` went quiet: no event in a whole `quiet_for` between two pings (so every
@@ -241,7 +243,7 @@ impl Freshness {
         let watch = Arc::new(Watch {
             since: std::time::Instant::now(),
             stream: Mutex::new(stream),
-            changed: std::sync::Mutex::new(None),
+            taken: std::sync::Mutex::new(None),
             dead: AtomicBool::new(false),
             events: tokio::sync::watch::Sender::new(0),
             recent: std::sync::Mutex::new(std::collections::VecDeque::new()),
@@ -318,17 +320,9 @@ fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
         if recent.len() >= RECENT {
             recent.pop_front();
         }
-        recent.push_back((number, path.clone().unwrap_or_default()));
+        recent.push_back((number, path.unwrap_or_default()));
     }
     watch.events.send_modify(|n| *n += 1);
-    let mut changed = watch.changed.lock().expect("changed");
-    match (changed.as_mut(), path) {
-        (Some(set), Some(path)) if set.len() < MAX_CHANGED => {
-            set.insert(path);
-        }
-        // Unknown source, or too many: everything counts as changed.
-        _ => *changed = None,
-    }
 }
 
 /// Whether the event is `object:state-changed:focused` turning on.

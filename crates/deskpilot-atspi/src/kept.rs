@@ -1,5 +1,6 @@
-//! Whole trees kept between reads of an app whose events announce every change (ATK's bridge:
-//! GTK 3 and LibreOffice's GTK 3 plugin), reused while the app sends no event at all.
+//! Whole trees and app descriptions kept between reads of an app whose events announce every
+//! change (ATK's bridge: GTK 3 and LibreOffice's GTK 3 plugin), reused while the app sends no
+//! event at all.
 //!
 //! What no registered event announces is checked or bounded instead: the windows' places on
 //! the screen (asked again at every reuse: one call per window), and everything else that moves

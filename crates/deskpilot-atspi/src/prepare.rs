@@ -115,8 +115,8 @@ impl AtspiBackend {
 
     /// Remembers the action names a walk read, in the kept identities of an app whose events
     /// are watched (none are kept for others): until an event names the element, they are not
-    /// asked again. (No event
-    /// announces new action names; an action is looked up by name again when it is done.)
+    /// asked again (no event announces new action names; an action is looked up by name again
+    /// when it is done).
     pub(crate) fn keep_actions(&self, app: &str, tree: &Tree) {
         let mut kept = self.kept.lock().expect("kept");
         let Some(index) = kept.get_mut(app) else {
@@ -141,7 +141,7 @@ impl AtspiBackend {
 
     /// The kept tree of `root`, when the app sent no event since it was read, every window is
     /// where it was (`prepare` said so), and it is young enough (`kept::KEPT_FOR`).
-    pub(crate) async fn kept_tree(
+    pub(crate) fn kept_tree(
         &self,
         root: &ElementId,
         limits: &WalkLimits,
@@ -170,17 +170,18 @@ impl AtspiBackend {
             return read_app(&self.proto, root, self.origin(app)).await;
         };
         let kept = self.kept_apps.get(app);
-        let windows = kept
-            .as_ref()
-            .map_or(Vec::new(), |(_, read)| read.info.windows.clone());
-        let bounds = futures_util::future::join_all(
+        // The kept windows that had bounds are asked again while the events are counted.
+        let placed: Vec<ElementId> = kept.as_ref().map_or(Vec::new(), |(_, read)| {
+            let windows = read.info.windows.iter();
             windows
-                .iter()
-                .map(|w| async { w.bounds.is_some().then(|| self.proto.extents(&w.id)) }),
-        );
-        let (count, bounds) = tokio::join!(freshness.count(app, self.proto.timeout()), async {
-            futures_util::future::join_all(bounds.await.into_iter().flatten()).await
+                .filter(|w| w.bounds.is_some())
+                .map(|w| w.id.clone())
+                .collect()
         });
+        let (count, bounds) = tokio::join!(
+            freshness.count(app, self.proto.timeout()),
+            futures_util::future::join_all(placed.iter().map(|id| self.proto.extents(id)))
+        );
         if let (Some(count), Some((kept_count, mut read))) = (count, kept)
             && count == kept_count
         {

@@ -169,18 +169,21 @@ fn watch(
 }
 
 /// Milliseconds from each change to `wait_for` returning, and what woke its looks.
+/// Starts `wait_for` on `selector` (10 s at most) and returns the request's id.
+fn send_wait_for(server: &mut McpClient, session: &str, selector: &str) -> u64 {
+    server.send_request(
+        "tools/call",
+        json!({"name": "wait_for", "arguments": {"session": session, "selector": selector, "timeout_ms": 10000}}),
+    )
+}
+
 fn wait_latencies(rig: &mut Server, rounds: usize) -> (Vec<f64>, u64, u64) {
     let s = rig.session.clone();
     let (mut by_event, mut by_poll) = (0, 0);
     let mut latencies = Vec::new();
     for round in 0..rounds {
         let text = format!("Live {round}");
-        let id = 9000 + round as u64;
-        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": "wait_for",
-            "arguments": {"session": s, "selector": format!("label[name=\"{text}\"]"), "timeout_ms": 10000}
-        }});
-        rig.server.send_line(&request.to_string());
+        let id = send_wait_for(&mut rig.server, &s, &format!("label[name=\"{text}\"]"));
         // Let the wait read once and sleep, as it would while an agent waits.
         std::thread::sleep(Duration::from_millis(300));
         let stop = Arc::new(AtomicBool::new(false));
@@ -192,12 +195,7 @@ fn wait_latencies(rig: &mut Server, rounds: usize) -> (Vec<f64>, u64, u64) {
         rig.fixture
             .command("set_label", json!({"text": text}))
             .expect("control command");
-        let reply = loop {
-            let message = rig.server.receive();
-            if message["id"] == json!(id) {
-                break message;
-            }
-        };
+        let reply = rig.server.reply_to(id);
         let returned = Instant::now();
         stop.store(true, Ordering::Relaxed);
         let changed = watcher.join().unwrap().expect("the oracle saw the change");
@@ -417,21 +415,12 @@ fn writer_wait_latencies(
     let mut latencies = Vec::new();
     for round in 0..rounds {
         let marker = format!("Marker{round}x ");
-        let id = 9500 + round as u64;
-        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": "wait_for",
-            "arguments": {"session": session, "selector": format!("paragraph[value*=\"Marker{round}x\"]"), "timeout_ms": 10000}
-        }});
-        server.send_line(&request.to_string());
+        let selector = format!("paragraph[value*=\"Marker{round}x\"]");
+        let id = send_wait_for(server, session, &selector);
         // Let the wait read once and sleep, as it would while an agent waits.
         std::thread::sleep(Duration::from_millis(300));
         writeln!(stdin, "{marker}").unwrap();
-        let reply = loop {
-            let message = server.receive();
-            if message["id"] == json!(id) {
-                break message;
-            }
-        };
+        let reply = server.reply_to(id);
         let returned = monotonic_ns();
         let changed: i128 = lines.next().unwrap().unwrap().trim().parse().unwrap();
         let found = reply["result"]["structuredContent"]["element"].clone();

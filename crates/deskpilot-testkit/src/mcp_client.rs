@@ -99,11 +99,22 @@ impl McpClient {
 
     /// Sends a request and returns its reply (notifications in between are skipped).
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.reply_to(id)
+    }
+
+    /// Sends a request without waiting for its reply; returns its id (for `reply_to`).
+    pub fn send_request(&mut self, method: &str, params: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send_line(
             &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
         );
+        id
+    }
+
+    /// The reply to request `id` (other messages before it are skipped).
+    pub fn reply_to(&mut self, id: u64) -> Value {
         loop {
             let reply = self.receive();
             if reply["id"] == json!(id) {
