@@ -29,11 +29,17 @@ pub const PACKAGES: &[&str] = &[
     // Chromium, to check that list_apps flags a browser without accessibility as blind.
     "chromium",
     // Third-party apps of the real-app tests: a GTK 3 editor, a GTK 4 calculator and widget
-    // gallery, a Qt 5 editor.
+    // gallery, a Qt 5 editor, a GTK 3 file manager.
     "mousepad",
     "gnome-calculator",
     "gtk-4-examples",
+    // gtk3-widget-factory: a GTK 3 app nobody tuned for, frozen by the frozen-app test.
+    "gtk-3-examples",
     "featherpad",
+    // A file manager for drag and drop judged by the file system; a word processor whose
+    // Save As enables Save late.
+    "thunar",
+    "abiword",
     // Firefox ESR: the real-browser tests (reads must never crash it; text outside the BMP).
     "firefox-esr",
     // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.

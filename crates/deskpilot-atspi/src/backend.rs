@@ -56,17 +56,18 @@ impl AtspiBackend {
     pub async fn connect(options: ConnectOptions) -> Result<Self, BackendError> {
         let (conn, a11y_address) = connect_a11y_bus(&options).await?;
         let conn_clone = conn.clone();
+        let proto = Proto::new(conn, options.call_timeout);
         Ok(AtspiBackend {
-            proto: Proto::new(conn, options.call_timeout),
+            freshness: options
+                .reuse_quiet_cache
+                .then(|| crate::events::Freshness::new(conn_clone, proto.stalls().clone())),
+            proto,
             a11y_address,
             traits: Mutex::new(HashMap::new()),
             origins: Mutex::new(HashMap::new()),
             window_system: None,
             use_cache: options.use_cache,
             use_peers: options.use_peers,
-            freshness: options
-                .reuse_quiet_cache
-                .then(|| crate::events::Freshness::new(conn_clone)),
             kept: Mutex::new(HashMap::new()),
             cache_reads: Default::default(),
             kept_trees: KeptTrees::default(),

@@ -72,6 +72,8 @@ const RECENT: usize = 256;
 /// Event watches on the accessibility bus, one per app.
 pub struct Freshness {
     bus: zbus::Connection,
+    /// Apps whose calls timed out: their pings fail at once.
+    stalls: crate::stalls::Stalls,
     registered: Mutex<bool>,
     watches: std::sync::Mutex<HashMap<String, Arc<Watch>>>,
 }
@@ -83,9 +85,10 @@ pub type Changed = HashSet<String>;
 const SETTLE: Duration = Duration::from_millis(500);
 
 impl Freshness {
-    pub fn new(bus: zbus::Connection) -> Self {
+    pub fn new(bus: zbus::Connection, stalls: crate::stalls::Stalls) -> Self {
         Freshness {
             bus,
+            stalls,
             registered: Mutex::new(false),
             watches: std::sync::Mutex::new(HashMap::new()),
         }
@@ -142,14 +145,23 @@ impl Freshness {
     /// after every event the app sent before it. Returns the number of events noted so far;
     /// `None` when the app did not answer or the watch ended.
     async fn flush(&self, app: &str, watch: &Watch, timeout: Duration) -> Option<u64> {
-        let ping = self.bus.call_method(
-            Some(app),
-            "/org/a11y/atspi/accessible/root",
-            Some("org.freedesktop.DBus.Peer"),
-            "Ping",
-            &(),
-        );
-        tokio::time::timeout(timeout, ping).await.ok()?.ok()?;
+        let ping = crate::stalls::ping(&self.bus, app);
+        if self.stalls.stalled(app) {
+            return None;
+        }
+        let failed = match tokio::time::timeout(timeout, ping).await {
+            Ok(Ok(_)) => None,
+            Ok(Err(e)) => Some(crate::error::classify(&e) == crate::error::Failure::Timeout),
+            Err(_) => Some(true),
+        };
+        if let Some(timed_out) = failed {
+            if timed_out && timeout >= self.stalls.timeout() {
+                // A whole call timeout and no answer (the connection's or ours): the app is
+                // frozen. A shorter wait proves nothing of the sort.
+                self.stalls.timed_out(app);
+            }
+            return None;
+        }
         // The drain task holds the stream while it waits for an event (up to DRAIN_SLICE):
         // it lets go when woken, and the lock is fair, so this is next.
         watch.wake.notify_one();

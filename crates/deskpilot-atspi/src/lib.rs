@@ -19,6 +19,7 @@ mod parents;
 mod prepare;
 mod proto;
 mod read;
+mod stalls;
 mod walk;
 
 pub use backend::AtspiBackend;

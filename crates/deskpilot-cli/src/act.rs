@@ -25,6 +25,8 @@ pub enum ActCommand {
         button: MouseButton,
         #[arg(long)]
         double: bool,
+        #[command(flatten)]
+        wait: Wait,
         #[arg(long)]
         json: bool,
     },
@@ -38,6 +40,8 @@ pub enum ActCommand {
         /// Keep the text secret: the result shows the field's length only.
         #[arg(long)]
         secret: bool,
+        #[command(flatten)]
+        wait: Wait,
         #[arg(long)]
         json: bool,
     },
@@ -48,6 +52,8 @@ pub enum ActCommand {
         /// Focus this element first.
         #[arg(long, value_name = "SELECTOR")]
         on: Option<String>,
+        #[command(flatten)]
+        wait: Wait,
         #[arg(long)]
         json: bool,
     },
@@ -62,6 +68,8 @@ pub enum ActCommand {
         /// Keep the text secret: the result shows the field's length only.
         #[arg(long, conflicts_with = "number")]
         secret: bool,
+        #[command(flatten)]
+        wait: Wait,
         #[arg(long)]
         json: bool,
     },
@@ -92,6 +100,8 @@ pub enum ActCommand {
         /// For scroll: wheel clicks (default 3).
         #[arg(long)]
         amount: Option<u32>,
+        #[command(flatten)]
+        wait: Wait,
         #[arg(long)]
         json: bool,
     },
@@ -112,6 +122,15 @@ pub enum ActCommand {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         argv: Vec<String>,
     },
+}
+
+/// How long an action on an element waits for it to be actionable.
+#[derive(clap::Args, Clone, Copy)]
+pub struct Wait {
+    /// Wait up to this long (ms) for the element to be visible, enabled (and editable for
+    /// text, still for pointer input); 0 does not wait.
+    #[arg(long = "timeout-ms", default_value_t = 2000)]
+    timeout_ms: u64,
 }
 
 /// `x,y` is a screen point; anything else a selector.
@@ -160,8 +179,8 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
         return Ok(ExitCode::from(1));
     };
     let session = session.as_str();
-    // The element (None: the window), the action, and whether to print JSON.
-    let (element, action, json) = match command {
+    // The element (None: the window), the action, the wait, and whether to print JSON.
+    let (element, action, wait, json) = match command {
         ActCommand::Drag { from, to, json, .. } => {
             let result = engine
                 .drag(session, &drag_end(&from)?, &drag_end(&to)?)
@@ -175,25 +194,39 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
             selector,
             button,
             double,
+            wait,
             json,
             ..
-        } => (Some(selector), Action::Click { button, double }, json),
+        } => (Some(selector), Action::Click { button, double }, wait, json),
         ActCommand::Type {
             text,
             into,
             secret,
+            wait,
             json,
             ..
-        } => (into, Action::TypeText(InputText::new(text, secret)), json),
-        ActCommand::Press { key, on, json, .. } => {
+        } => (
+            into,
+            Action::TypeText(InputText::new(text, secret)),
+            wait,
+            json,
+        ),
+        ActCommand::Press {
+            key,
+            on,
+            wait,
+            json,
+            ..
+        } => {
             let chord: Chord = key.parse().map_err(|e| anyhow!("{e}"))?;
-            (on, Action::PressKey(chord), json)
+            (on, Action::PressKey(chord), wait, json)
         }
         ActCommand::Set {
             selector,
             value,
             number,
             secret,
+            wait,
             json,
             ..
         } => {
@@ -205,7 +238,7 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
             } else {
                 ValueInput::Text(InputText::new(value, secret))
             };
-            (Some(selector), Action::SetValue(value), json)
+            (Some(selector), Action::SetValue(value), wait, json)
         }
         ActCommand::Act {
             selector,
@@ -214,6 +247,7 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
             name,
             direction,
             amount,
+            wait,
             json,
             ..
         } => {
@@ -223,12 +257,17 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
                 direction,
                 amount,
             };
-            (Some(selector), verb.action(options)?, json)
+            (Some(selector), verb.action(options)?, wait, json)
         }
         ActCommand::Launch { .. } => unreachable!("handled above"),
     };
     let result = match element {
-        Some(text) => engine.act(session, &selector(&text)?, &action).await,
+        Some(text) => {
+            let wait = Duration::from_millis(wait.timeout_ms);
+            engine
+                .act_when_ready(session, &selector(&text)?, &action, wait)
+                .await
+        }
         None => engine.act_on_window(session, &action).await,
     };
     Ok(reported(result, json))

@@ -170,6 +170,18 @@ fn the_cli_acts_and_the_fixture_sees_it() {
     );
     assert_eq!(clamped.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&clamped.stderr).contains("value_clamped"));
+    // An action waits for its element to be actionable (as the MCP tools and the test
+    // library do), then refuses saying so: the Locked button stays disabled.
+    for wait in ["0", "300"] {
+        let locked = deskpilot(
+            &desktop,
+            &["click", window, "button[name=Locked]", "--timeout-ms", wait],
+        );
+        let said = String::from_utf8_lossy(&locked.stderr);
+        assert_eq!(locked.status.code(), Some(2), "{said}");
+        assert!(said.contains("deskpilot: disabled"), "{said}");
+        assert!(said.contains(&format!("waited {wait} ms")), "{said}");
+    }
 }
 
 #[test]

@@ -116,6 +116,7 @@ impl Code {
             Code::Timeout
                 | Code::AppNotResponding
                 | Code::NotFound
+                | Code::Disabled
                 | Code::Backend
                 | Code::Obscured
                 | Code::WindowNotForeground

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deskpilot_core::model::State;
-use deskpilot_core::{Condition, ConnectTarget, Engine, FALLBACK_POLL, Selector};
+use deskpilot_core::{
+    Action, Code, Condition, ConnectTarget, Engine, FALLBACK_POLL, MouseButton, Selector, Target,
+};
 use deskpilot_fake::{FakeBackend, id};
 
 const APP: &str = r#"
@@ -190,4 +192,77 @@ async fn a_change_during_a_slow_full_look_is_seen_at_once() {
     assert_eq!(outcome.wakes.targeted, 1);
     // Seen when the change came, not when the full look in progress ended (500 ms).
     assert_eq!(outcome.elapsed_ms, 350, "{outcome:?}");
+}
+
+/// Mousepad's Save As, reduced: a hidden "Save" that is enabled beside the visible one,
+/// disabled until the name is looked at.
+const SAVE_AS: &str = r#"
+application "Editor" pid=42 toolkit=GTK
+  window "Save As" path=/win bounds=0,0,400,300
+    button "Save" path=/hidden-save [!showing] actions=click
+    button "Save" path=/save [!enabled] actions=click bounds=300,250,80,30
+"#;
+
+/// `wait_for` a state and an action on the same selector judge the same element, the one an
+/// action resolves (the visible one), read the same way: the hidden button's `enabled` met
+/// the wait while the click was refused `disabled`. Actions wait for actionability, and
+/// refuse `disabled` (retryable) when the wait runs out.
+#[tokio::test(start_paused = true)]
+async fn a_wait_for_a_state_and_an_action_agree() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(SAVE_AS);
+    let engine = Engine::new(fake.clone());
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Save As".into()))
+        .await
+        .unwrap()
+        .id;
+    let save = Selector::parse("button[name=Save]").unwrap();
+    let enabled = Condition::State {
+        state: State::Enabled,
+        on: true,
+    };
+    let waited = engine
+        .wait_for(&session, &save, None, &enabled, Duration::from_millis(300))
+        .await;
+    assert_eq!(
+        waited
+            .map(|o| o.element.map(|e| e.node.id))
+            .map_err(|e| e.code),
+        Err(Code::Timeout),
+        "met by the hidden button"
+    );
+    let click = Action::Click {
+        button: MouseButton::Left,
+        double: false,
+    };
+    let target = Target::Selector(save.clone());
+    let refused = engine
+        .act_when_ready(&session, &target, &click, Duration::ZERO)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, Code::Disabled, "{refused:?}");
+    assert!(
+        refused.retryable() && refused.message.contains("[ref="),
+        "{refused:?}"
+    );
+
+    // Enabled a moment later: the click waits for it, and the wait sees the same button.
+    let app = fake.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        app.edit(&id(":1.1", "/save"), |n| {
+            n.node.states.set(State::Enabled, true)
+        });
+    });
+    let clicked = engine
+        .act_when_ready(&session, &target, &click, Duration::from_secs(2))
+        .await
+        .unwrap();
+    assert_ne!(clicked.effect, deskpilot_core::Effect::Noop, "{clicked:?}");
+    let met = engine
+        .wait_for(&session, &save, None, &enabled, Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(met.element.unwrap().node.id, id(":1.1", "/save"));
 }

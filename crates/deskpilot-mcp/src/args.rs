@@ -121,14 +121,12 @@ pub struct ConnectArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionArgs {
-    /// From connect.
     pub session: String,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotArgs {
-    /// From connect.
     pub session: String,
     /// Only the subtree of this element: a ref (e12) or a selector.
     pub within: Option<String>,
@@ -183,7 +181,6 @@ impl SinceArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindArgs {
-    /// From connect.
     pub session: String,
     /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
     /// `dialog[name=Confirm] >> button[name=OK]`, `listitem:nth(2)`. Keys: name, id,
@@ -198,7 +195,6 @@ pub struct FindArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
-    /// From connect.
     pub session: String,
     /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
@@ -207,7 +203,6 @@ pub struct TargetArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HitTestArgs {
-    /// From connect.
     pub session: String,
     /// Screen x coordinate in pixels.
     pub x: i32,
@@ -218,7 +213,6 @@ pub struct HitTestArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadTextArgs {
-    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one element with text.
     pub target: String,
@@ -231,7 +225,6 @@ pub struct ReadTextArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadTableArgs {
-    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one table.
     pub target: String,
@@ -244,7 +237,6 @@ pub struct ReadTableArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitForArgs {
-    /// From connect.
     pub session: String,
     /// What to wait on, as in find (e.g. `label[name=Done]`, `dialog[name=Confirm]`).
     pub selector: String,
@@ -263,7 +255,6 @@ pub struct WaitForArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickArgs {
-    /// From connect.
     pub session: String,
     /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
@@ -271,6 +262,8 @@ pub struct ClickArgs {
     pub button: Option<OneOf<MouseButton>>,
     /// A double click.
     pub double: Option<bool>,
+    /// Wait this long for it to be actionable (default 2000).
+    pub timeout_ms: Option<u64>,
 }
 
 /// A text or a number.
@@ -284,7 +277,6 @@ pub enum ValueArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetValueArgs {
-    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one text field, spin button or slider.
     pub target: String,
@@ -292,12 +284,13 @@ pub struct SetValueArgs {
     pub value: ValueArg,
     /// Keep the text out of the result (its length only).
     pub secret: Option<bool>,
+    /// Wait this long for it to be actionable (default 2000).
+    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TypeTextArgs {
-    /// From connect.
     pub session: String,
     /// Any Unicode; \n presses Enter.
     pub text: String,
@@ -305,23 +298,25 @@ pub struct TypeTextArgs {
     pub target: Option<String>,
     /// Keep the text out of the result (its length only).
     pub secret: Option<bool>,
+    /// Wait this long for it to be actionable (default 2000).
+    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PressKeyArgs {
-    /// From connect.
     pub session: String,
     /// A key or chord: Enter, Escape, Tab, Up, F5, a, ctrl+s, alt+F4.
     pub key: String,
     /// Focus this element first (a ref or a selector).
     pub target: Option<String>,
+    /// Wait this long for it to be actionable (default 2000).
+    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActArgs {
-    /// From connect.
     pub session: String,
     /// A ref or a selector matching exactly one element.
     pub target: String,
@@ -335,12 +330,13 @@ pub struct ActArgs {
     pub direction: Option<OneOf<Direction>>,
     /// For scroll: wheel clicks (default 3).
     pub amount: Option<u32>,
+    /// Wait this long for it to be actionable (default 2000).
+    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WindowActionArgs {
-    /// From connect.
     pub session: String,
     pub action: OneOf<WindowAction>,
 }
@@ -354,6 +350,14 @@ pub struct LaunchAppArgs {
     pub timeout_ms: Option<u64>,
 }
 
+/// How long an action waits for its element to be actionable, unless told.
+pub const ACTIONABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The wait an action's `timeout_ms` asks for.
+pub fn actionable_wait(timeout_ms: Option<u64>) -> std::time::Duration {
+    timeout_ms.map_or(ACTIONABLE_WAIT, std::time::Duration::from_millis)
+}
+
 /// A ref or selector, or a screen point.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -365,7 +369,6 @@ pub enum DragEndArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DragArgs {
-    /// From connect.
     pub session: String,
     pub from: DragEndArg,
     pub to: DragEndArg,
@@ -374,7 +377,6 @@ pub struct DragArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScreenshotArgs {
-    /// From connect.
     pub session: String,
     /// Capture only this element (a ref or a selector); default: the session's window.
     pub target: Option<String>,

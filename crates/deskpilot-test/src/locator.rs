@@ -4,11 +4,12 @@
 
 use std::time::Duration;
 
-use deskpilot_core::model::{Interface, State};
+use deskpilot_core::act::NotReady;
+pub(crate) use deskpilot_core::act::{Needs, Still};
+use deskpilot_core::model::State;
 use deskpilot_core::{
     Action, ActionReport, Effect, FindResult, Match, Selector, Target, ValueInput, present,
 };
-use tokio::time::Instant;
 
 use std::sync::Arc;
 
@@ -35,44 +36,6 @@ pub struct Locator {
     steps: Vec<String>,
     timeout: Duration,
     pub(crate) confirmed_only: bool,
-}
-
-/// When an action waits for the element's bounds to hold still.
-#[derive(Clone, Copy, Default, PartialEq)]
-pub(crate) enum Still {
-    /// Never: the action goes through the element's own semantics.
-    #[default]
-    Never,
-    /// Always: the action is real pointer input.
-    Always,
-    /// When the element has neither an action of its own nor a keyboard focus to take
-    /// (then a click falls to the pointer).
-    IfPointed,
-}
-
-impl Still {
-    /// Whether `node`'s bounds must hold still before the action.
-    pub(crate) fn applies_to(self, node: &deskpilot_core::model::Node) -> bool {
-        match self {
-            Still::Never => false,
-            Still::Always => true,
-            Still::IfPointed => {
-                !node.interfaces.contains(Interface::Action) && !node.states.is(State::Focusable)
-            }
-        }
-    }
-}
-
-/// What an element must be before an action is sent to it.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Needs {
-    pub(crate) enabled: bool,
-    pub(crate) editable: bool,
-    /// When the bounds must be the same on two looks in a row (pointer input goes to where
-    /// the element is now).
-    pub(crate) still: Still,
-    /// Hidden matches count too (scrolling one into view is the point).
-    pub(crate) hidden_too: bool,
 }
 
 impl Locator {
@@ -296,70 +259,36 @@ impl Locator {
         Ok(self.find().await?.total)
     }
 
-    /// Waits until exactly one visible element matches and meets `needs`; several visible
-    /// matches fail at once (strict).
+    /// Waits until exactly one visible element matches and meets `needs` (the engine's
+    /// actionability rule, the same as the MCP tools' and the CLI's); several visible matches
+    /// fail at once (strict).
     pub(crate) async fn actionable(&self, needs: Needs) -> Result<Match> {
-        let deadline = Instant::now() + self.timeout;
-        // The element and its bounds on the previous look (for `stable`).
-        let mut previous: Option<(String, Option<deskpilot_core::model::Rect>)> = None;
-        let mut wake = self.session.wake().await;
-        loop {
-            let found = self.find().await?;
-            let visible: Vec<&Match> = found
-                .matches
-                .iter()
-                .filter(|m| m.visible || needs.hidden_too)
-                .collect();
-            if visible.len() > 1 {
-                return Err(TestError::Ambiguous {
-                    locator: self.selector(),
-                    count: found.visible,
-                    lines: visible
-                        .iter()
-                        .map(|m| present::element(m))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                });
-            }
-            let ready = visible.first().filter(|m| {
-                let states = &m.node.states;
-                let enabled = !needs.enabled || !states.is_not(State::Enabled);
-                let takes_text = states.is(State::Editable)
-                    || m.node.interfaces.contains(Interface::EditableText);
-                let editable = !needs.editable || (takes_text && !states.is(State::ReadOnly));
-                let placed = m.node.bounds.is_some_and(|b| !b.is_empty());
-                let stable = !needs.still.applies_to(&m.node)
-                    || (placed && previous == Some((m.reference.clone(), m.node.bounds)));
-                enabled && editable && stable
-            });
-            if let Some(m) = ready {
-                return Ok((*m).clone());
-            }
-            previous = visible
-                .first()
-                .map(|m| (m.reference.clone(), m.node.bounds));
-            if Instant::now() >= deadline {
-                let mut wanted = match (needs.enabled, needs.editable) {
-                    (_, true) => "visible, enabled and editable",
-                    (true, false) => "visible and enabled",
-                    _ => "visible",
-                }
-                .to_owned();
-                let pointed = match visible.first() {
-                    Some(m) => needs.still.applies_to(&m.node),
-                    None => needs.still == Still::Always,
-                };
-                if pointed {
-                    wanted.push_str(", with bounds that hold still (for pointer input)");
-                }
-                return Err(TestError::NotActionable {
-                    locator: self.selector(),
-                    wanted,
-                    timeout_ms: self.timeout.as_millis(),
-                    seen: self.session.seen(&found).await,
-                });
-            }
-            wake.next(deadline).await;
+        let target = Target::Selector(self.positioned_selector().await?);
+        let ready = self
+            .session
+            .engine
+            .actionable(self.session.id(), &target, needs, self.timeout)
+            .await;
+        match ready {
+            Ok(m) => Ok(m),
+            Err(NotReady::Failed(e)) => Err(TestError::engine(self.selector(), e)),
+            Err(NotReady::Ambiguous(found)) => Err(TestError::Ambiguous {
+                locator: self.selector(),
+                count: found.visible,
+                lines: found
+                    .matches
+                    .iter()
+                    .filter(|m| m.visible || needs.hidden_too)
+                    .map(present::element)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            }),
+            Err(NotReady::TimedOut { wanted, found, .. }) => Err(TestError::NotActionable {
+                locator: self.selector(),
+                wanted,
+                timeout_ms: self.timeout.as_millis(),
+                seen: self.session.seen(&found).await,
+            }),
         }
     }
 
@@ -409,29 +338,6 @@ impl Locator {
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
         self.acted(report)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Still;
-    use deskpilot_core::model::{ElementId, Interface, Node, Role, State};
-
-    /// A click waits for still bounds only where it would fall to the pointer: no action of
-    /// the element's own, no focus to take.
-    #[test]
-    fn a_click_waits_for_still_bounds_only_when_pointed() {
-        let id = || ElementId::new(":1.1", "/o/1");
-        let bare = Node::new(id(), Role::Label);
-        let mut pressable = Node::new(id(), Role::Button);
-        pressable.interfaces.insert(Interface::Action);
-        let mut focusable = Node::new(id(), Role::Unknown);
-        focusable.states.set(State::Focusable, true);
-        assert!(Still::IfPointed.applies_to(&bare));
-        assert!(!Still::IfPointed.applies_to(&pressable));
-        assert!(!Still::IfPointed.applies_to(&focusable));
-        assert!(Still::Always.applies_to(&pressable));
-        assert!(!Still::Never.applies_to(&bare));
     }
 }
 

@@ -118,7 +118,10 @@ async fn calc_takes_a_number_into_its_sheet() -> deskpilot_test::Result<()> {
     expect(&calc.get_by_role(Role::Table))
         .to_be_visible()
         .await?;
-    calc.type_text("4217\n").await?;
+    // Enter moves the cursor on: the text cannot be read back in one place, so the typing
+    // is never reported confirmed (the keys' window or cell changing is no evidence).
+    let typed = calc.type_text("4217\n").await?;
+    assert_ne!(typed.effect, Effect::Confirmed, "{typed:?}");
     deskpilot_test::wait_until(
         "4217 in a cell, read by pyatspi",
         Duration::from_secs(15),

@@ -378,19 +378,24 @@ impl InputDevice for X11Input {
 
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
         self.run(move |s| {
-            const STEPS: i32 = 12;
+            // A settled hover and press before moving: toolkits start a drag from a press
+            // they saw at rest.
+            const AT_REST: Duration = Duration::from_millis(50);
             s.fake(MOTION_NOTIFY, 0, clamp16(from.0), clamp16(from.1))?;
+            s.sync()?;
+            std::thread::sleep(AT_REST);
             s.fake(BUTTON_PRESS, 1, clamp16(from.0), clamp16(from.1))?;
+            s.sync()?;
+            std::thread::sleep(AT_REST);
             let mut result = Ok(());
-            for i in 1..=STEPS {
-                let x = from.0 + (to.0 - from.0) * i / STEPS;
-                let y = from.1 + (to.1 - from.1) * i / STEPS;
+            for step in crate::drag_path::drag_path(from, to) {
                 result = s
-                    .fake(MOTION_NOTIFY, 0, clamp16(x), clamp16(y))
+                    .fake(MOTION_NOTIFY, 0, clamp16(step.x), clamp16(step.y))
                     .and_then(|_| s.sync());
                 if result.is_err() {
                     break;
                 }
+                std::thread::sleep(step.pause);
             }
             // Released whatever happened on the way.
             let released = s.fake(BUTTON_RELEASE, 1, clamp16(to.0), clamp16(to.1));

@@ -47,8 +47,8 @@ pub struct Proto {
     peers: Arc<Mutex<HashMap<String, zbus::Connection>>>,
     /// Method calls made so far (the cost unit of everything here).
     calls: Arc<std::sync::atomic::AtomicU64>,
-    /// Calls that timed out (each cost a whole call timeout).
-    timeouts: Arc<std::sync::atomic::AtomicU64>,
+    /// Apps whose calls timed out, and the count of calls that did.
+    stalls: crate::stalls::Stalls,
     /// Per app (bus name) and method (`Interface.Method`, the interface's last segment): how
     /// many calls were sent, so that tests can check what a toolkit was asked.
     sent: Arc<Mutex<HashMap<String, MethodCounts>>>,
@@ -59,12 +59,12 @@ pub struct Proto {
 impl Proto {
     pub fn new(conn: zbus::Connection, timeout: Duration) -> Self {
         Proto {
+            stalls: crate::stalls::Stalls::new(conn.clone(), timeout),
             conn,
             timeout,
             peers: Arc::default(),
             calls: Arc::default(),
             sent: Arc::default(),
-            timeouts: Arc::default(),
             action_memo: Arc::default(),
         }
     }
@@ -76,7 +76,12 @@ impl Proto {
 
     /// Calls that timed out so far.
     pub fn timeouts(&self) -> u64 {
-        self.timeouts.load(std::sync::atomic::Ordering::Relaxed)
+        self.stalls.timeouts()
+    }
+
+    /// The apps whose calls timed out (shared with the event watch's pings).
+    pub fn stalls(&self) -> &crate::stalls::Stalls {
+        &self.stalls
     }
 
     /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to
@@ -150,6 +155,10 @@ impl Proto {
         B: serde::Serialize + DynamicType,
         R: DeserializeOwned + zbus::zvariant::Type,
     {
+        if self.stalls.stalled(&id.app) {
+            // It let a call time out and has not answered since: one timeout is its cost.
+            return Err(crate::stalls::stalled_error(&id.app));
+        }
         self.calls
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         {
@@ -178,16 +187,38 @@ impl Proto {
                     // A dead peer connection: later calls go through the bus (and learn there
                     // that the app is gone).
                     crate::error::Failure::AppGone => self.drop_peer(&id.app),
-                    crate::error::Failure::Timeout => {
-                        self.timeouts
-                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    // A call that runs the app's own handler may be waiting on a modal loop
+                    // the app still answers from: only a read says the app is frozen.
+                    crate::error::Failure::Timeout if runs_handler(iface, method) => {
+                        self.stalls.count_timeout();
                     }
+                    crate::error::Failure::Timeout => self.stalls.timed_out(&id.app),
                     _ => {}
                 }
                 Err(e)
             }
         }
     }
+}
+
+/// Calls that run the app's own code (an action's handler, a value's or text's setter), as
+/// opposed to reads.
+fn runs_handler(iface: &str, method: &str) -> bool {
+    iface == ACTION && method == "DoAction"
+        || method.starts_with("Set")
+        || matches!(
+            method,
+            "GrabFocus"
+                | "InsertText"
+                | "DeleteText"
+                | "SelectChild"
+                | "DeselectChild"
+                | "DeselectSelectedChild"
+                | "SelectAll"
+                | "ClearSelection"
+                | "ScrollTo"
+                | "ScrollToPoint"
+        )
 }
 
 fn to_id((app, path): (String, OwnedObjectPath)) -> ElementId {

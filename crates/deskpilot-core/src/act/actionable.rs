@@ -69,7 +69,11 @@ impl Engine {
 
     /// For an element inside a menu that is not open: the outermost closed menu above it
     /// (`menu "File" [ref=e5]`), the one to open first.
-    async fn closed_menu_of(&self, session: &str, node: &crate::model::Node) -> Option<String> {
+    pub(super) async fn closed_menu_of(
+        &self,
+        session: &str,
+        node: &crate::model::Node,
+    ) -> Option<String> {
         let menu_like = |role: Role| matches!(role, Role::Menu | Role::MenuItem);
         let item = menu_like(node.role)
             || matches!(node.role, Role::MenuItemCheckbox | Role::MenuItemRadio);

@@ -1,10 +1,16 @@
 //! `Engine::drag`: press at one point, move in steps, release at another. Each end is an
 //! element (the centre of its live bounds, hit-tested) or a screen point.
 
+use std::time::Duration;
+
+use tokio::time::Instant;
+
 use super::report::{ActionReport, Effect, Route, Rung};
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
-use crate::platform::Secrecy;
+use crate::escape::quoted;
+use crate::model::{ElementId, Node, Role};
+use crate::platform::{BackendError, Secrecy, WalkLimits};
 use crate::read::Target;
 
 /// One end of a drag.
@@ -14,9 +20,19 @@ pub enum DragEnd {
     Point { x: i32, y: i32 },
 }
 
+/// How long a drop gets to show its effect (a file manager moves the file, then its view
+/// hears of it).
+const DROP_WAIT: Duration = Duration::from_millis(1500);
+/// The fallback poll between two looks (the app's events wake them sooner).
+const POLL: Duration = Duration::from_millis(40);
+/// At most this many siblings of the source are compared.
+const PLACE_NODES: usize = 2000;
+
 impl Engine {
-    /// Drags from `from` to `to` with the left button. Reported unverified unless the source
-    /// element or the app's windows visibly changed.
+    /// Drags from `from` to `to` with the left button. Confirmed only by what the drop
+    /// changed: the source gone from its place or moved in it, the target's name or value,
+    /// or the source's name appearing in the target; never by a selection, the focus or the
+    /// drag's own windows.
     pub async fn drag(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
         let report = self.drag_once(session, from, to).await;
         self.with_tree_after(session, report).await
@@ -25,11 +41,16 @@ impl Engine {
     async fn drag_once(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
         let input = self.input_device()?.clone();
         let (start, source) = self.drag_point(session, from).await?;
-        let (end, _) = self.drag_point(session, to).await?;
+        let (end, target) = self.drag_point(session, to).await?;
         let info = self.session(session)?;
         // Held through the read-back: another session's input cannot pass for this drop.
         let _input = self.input_lock().await;
-        let before = self.drag_look(source.as_ref(), &info.app.id).await;
+        let place = match &source {
+            Some(source) => self.backend().parent(&source.id).await.ok().flatten(),
+            None => None,
+        };
+        let look = || self.drop_look(source.as_ref(), place.as_ref(), target.as_ref());
+        let before = look().await;
         {
             if let Some(window_id) = self.window_system_id(session).await {
                 input.activate_window(window_id).await.map_err(|e| {
@@ -48,18 +69,16 @@ impl Engine {
                 )
             })?;
         }
-        // Look for a change for a short while (a drop is handled at once or not at all).
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(600);
-        let changed = loop {
-            let after = self.drag_look(source.as_ref(), &info.app.id).await;
-            if after != before {
-                break true;
+        let deadline = Instant::now() + DROP_WAIT;
+        let mut wake = self.wake_on(&info.app.id, POLL).await;
+        let seen = loop {
+            let seen = drop_evidence(source.as_ref(), &before, &look().await);
+            if !seen.is_empty() || Instant::now() >= deadline {
+                break seen;
             }
-            if tokio::time::Instant::now() >= deadline {
-                break false;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+            wake.next(deadline).await;
         };
+        let confirmed = !seen.is_empty();
         Ok(ActionReport {
             verb: "drag",
             reference: match from {
@@ -77,27 +96,26 @@ impl Engine {
                 rung: Rung::Semantic,
                 why: "no semantic drag".into(),
             }],
-            effect: if changed {
+            effect: if confirmed {
                 Effect::Confirmed
             } else {
                 Effect::Unverified
             },
-            changes: if changed {
-                vec!["the source element or the app's windows changed".into()]
-            } else {
-                Vec::new()
-            },
+            changes: seen,
             foreground_changed: None,
-            note: (!changed).then(|| "sent; check the result with a snapshot".to_owned()),
+            note: (!confirmed).then(|| {
+                if source.is_none() && target.is_none() {
+                    "sent between two points: no element to read the drop on; check the result with a snapshot"
+                } else {
+                    "sent; the drop changed nothing readable (the source is where it was, the target as it was; a selection or the drag's own windows are no evidence): check with a snapshot"
+                }
+                .to_owned()
+            }),
             tree: None,
         })
     }
 
-    async fn drag_point(
-        &self,
-        session: &str,
-        end: &DragEnd,
-    ) -> Result<((i32, i32), Option<crate::model::Node>)> {
+    async fn drag_point(&self, session: &str, end: &DragEnd) -> Result<((i32, i32), Option<Node>)> {
         match end {
             DragEnd::Point { x, y } => Ok(((*x, *y), None)),
             DragEnd::Element(target) => {
@@ -118,38 +136,59 @@ impl Engine {
         }
     }
 
-    /// What a drag may visibly change: the source element, the app's window titles.
-    async fn drag_look(
+    /// What a drop may change: the source (still there?), its place (its container's
+    /// children, by role and name), the target (its name, value and children).
+    async fn drop_look(
         &self,
-        source: Option<&crate::model::Node>,
-        app: &crate::model::ElementId,
-    ) -> (Option<crate::model::Node>, Vec<String>) {
-        let node = match source {
-            // No text is needed to see a change: never read any (the source may be secret).
-            // What a press and release do on their own (focus, selection, pressed) is no
-            // evidence of a drag: only its value, name or place moving is.
-            Some(n) => self
-                .backend()
-                .node(&n.id, Secrecy::NoText)
-                .await
-                .ok()
-                .map(|n| {
-                    let mut seen = crate::model::Node::new(n.id, n.role);
-                    seen.name = n.name;
-                    seen.value = n.value;
-                    seen.bounds = n.bounds;
-                    seen
-                }),
+        source: Option<&Node>,
+        place: Option<&ElementId>,
+        target: Option<&Node>,
+    ) -> DropLook {
+        // No text is needed to see a drop: never read any (the source may be secret).
+        let alive = match source {
+            Some(n) => Some(!matches!(
+                self.backend().node(&n.id, Secrecy::NoText).await,
+                Err(BackendError::Defunct { .. } | BackendError::AppGone { .. })
+            )),
             None => None,
         };
-        let windows = self
-            .windows_of(app)
-            .await
-            .unwrap_or_default()
-            .into_iter()
-            .map(|w| w.title)
-            .collect();
-        (node, windows)
+        let place = match place {
+            Some(place) => self.children_of(place).await,
+            None => None,
+        };
+        let target = match target {
+            Some(t) => match self.backend().node(&t.id, Secrecy::NoText).await {
+                Ok(now) => Some(Seen {
+                    value: super::observe::value_text(&now),
+                    name: now.name,
+                    children: self.children_of(&t.id).await.unwrap_or_default(),
+                }),
+                Err(_) => None,
+            },
+            None => None,
+        };
+        DropLook {
+            alive,
+            place,
+            target,
+        }
+    }
+
+    /// The children of `parent` by role and name, in order.
+    async fn children_of(&self, parent: &ElementId) -> Option<Vec<(Role, String)>> {
+        let limits = WalkLimits {
+            max_nodes: PLACE_NODES,
+            max_depth: 1,
+            ..WalkLimits::with_timeout(Duration::from_secs(2))
+        };
+        let tree = self.backend().snapshot(parent, &limits).await.ok()?;
+        Some(
+            tree.nodes
+                .iter()
+                .skip(1)
+                .map(|n| (n.node.role, n.node.name.clone()))
+                .collect(),
+        )
     }
 
     /// The session window's window-system id, if known.
@@ -157,3 +196,69 @@ impl Engine {
         self.session_window(session).await.ok()??.system_id
     }
 }
+
+/// What a drop may change, read before and after it.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct DropLook {
+    /// Whether the source element still exists (none: the drag started at a point).
+    alive: Option<bool>,
+    /// The children of the source's container, by role and name.
+    place: Option<Vec<(Role, String)>>,
+    target: Option<Seen>,
+}
+
+/// The target of a drop as read.
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    name: String,
+    value: Option<String>,
+    children: Vec<(Role, String)>,
+}
+
+/// What the drop changed, one line each; empty when nothing is evidence of it.
+fn drop_evidence(source: Option<&Node>, before: &DropLook, after: &DropLook) -> Vec<String> {
+    let mut seen = Vec::new();
+    let key = source.map(|s| (s.role, s.name.clone()));
+    let what = source
+        .map(|s| format!("{} {}", s.role, quoted(s.display_name(), 100)))
+        .unwrap_or_default();
+    if before.alive == Some(true) && after.alive == Some(false) {
+        seen.push(format!("the dragged {what} is gone"));
+    }
+    if let (Some(key), Some(was), Some(now)) = (&key, &before.place, &after.place) {
+        let count = |list: &Vec<(Role, String)>| list.iter().filter(|c| *c == key).count();
+        let position = |list: &Vec<(Role, String)>| list.iter().position(|c| c == key);
+        if count(now) < count(was) {
+            seen.push(format!("the dragged {what} left its place"));
+        } else if count(now) == 1 && count(was) == 1 && position(now) != position(was) {
+            seen.push(format!(
+                "the dragged {what} moved from position {} to {} among its siblings",
+                position(was).map_or(0, |p| p + 1),
+                position(now).map_or(0, |p| p + 1)
+            ));
+        }
+    }
+    if let (Some(was), Some(now)) = (&before.target, &after.target) {
+        if was.name != now.name {
+            seen.push(format!(
+                "the target's name: {} -> {}",
+                quoted(&was.name, 100),
+                quoted(&now.name, 100)
+            ));
+        }
+        if was.value != now.value {
+            seen.push("the target's value changed".to_owned());
+        }
+        if let Some(key) = &key {
+            let holds = |t: &Seen| t.children.iter().any(|c| c == key);
+            if holds(now) && !holds(was) {
+                seen.push(format!("the dragged {what} is in the target"));
+            }
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+#[path = "drag_tests.rs"]
+mod tests;

@@ -4,6 +4,7 @@
 
 use super::action::{Action, OnOff};
 use super::deliver::NotSent;
+use super::keys_to::KeysTo;
 use super::observe::{changes_with_refs, foreground_changed};
 use super::plan::{Expect, is_on, plan};
 use super::policy::{Judging, NO_SELECTION_STATE, Next, Start, judge, nothing_sent, start};
@@ -66,20 +67,43 @@ impl Engine {
                 node,
                 secret: false,
             },
-            app: info.app.id,
+            app: info.app.id.clone(),
             window_level: true,
-            session_root: window,
+            session_root: window.clone(),
             session: session.to_owned(),
         };
-        let report = self.run_ladder(subject, action).await;
-        if action.secret() {
-            // Which element took the text is not known here: a read could show it.
-            return report.map(|mut report| {
-                report.tree = Some(TreeUpdate::unread(
-                    "not read after secret text went to the focused element; snapshot to see it",
-                ));
+        if matches!(action, Action::TypeText(_)) {
+            // Typed text is judged where it goes: the focused field, read back; it is never
+            // sent to a control a space would press.
+            let (to, went) = self.keys_to(session, &subject).await?;
+            let report = match to {
+                KeysTo::Field(resolved) => {
+                    let field = Subject {
+                        resolved: *resolved,
+                        app: info.app.id,
+                        window_level: false,
+                        session_root: window,
+                        session: session.to_owned(),
+                    };
+                    self.run_ladder(field, action).await
+                }
+                KeysTo::Elsewhere => self.run_ladder(subject, action).await,
+            };
+            let report = report.map(|mut report| {
+                report.note = Some(match report.note.take() {
+                    Some(note) => format!("{went}; {note}"),
+                    None => went,
+                });
                 report
             });
+            if action.secret() {
+                return report.map(withhold_tree);
+            }
+            return self.with_tree_after(session, report).await;
+        }
+        let report = self.run_ladder(subject, action).await;
+        if action.secret() {
+            return report.map(withhold_tree);
         }
         self.with_tree_after(session, report).await
     }
@@ -242,4 +266,13 @@ impl Engine {
             ),
         })
     }
+}
+
+/// The report of secret text typed with no target: which element took it may not be known,
+/// and a read could show it.
+fn withhold_tree(mut report: ActionReport) -> ActionReport {
+    report.tree = Some(TreeUpdate::unread(
+        "not read after secret text went to the focused element; snapshot to see it",
+    ));
+    report
 }

@@ -56,91 +56,170 @@ pub fn value_text(node: &Node) -> Option<String> {
     }
 }
 
-/// One line per difference between two observations.
-pub fn changes(before: &Observation, after: &Observation) -> Vec<String> {
-    changes_with_refs(before, after, &|_| None)
+/// One difference between two observations, as the policy weighs it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// A watched state of the target.
+    State {
+        state: State,
+        was: Option<bool>,
+        now: Option<bool>,
+    },
+    /// The target's value, as a reader sees it.
+    Value {
+        was: Option<String>,
+        now: Option<String>,
+    },
+    Name {
+        was: String,
+        now: String,
+    },
+    /// The target is gone (a closed dialog's button).
+    Gone,
+    WindowOpened(ObservedWindow),
+    WindowRenamed {
+        window: ObservedWindow,
+        was: String,
+    },
+    WindowMinimized {
+        window: ObservedWindow,
+        was: Option<bool>,
+    },
+    WindowClosed(ObservedWindow),
+    /// A menu's items showed (this many).
+    MenuOpened(usize),
+    MenuClosed,
 }
 
-/// Like [`changes`], a window that opened shown with the ref `ref_of` gives it.
-pub fn changes_with_refs(
-    before: &Observation,
-    after: &Observation,
-    ref_of: &dyn Fn(&ObservedWindow) -> Option<String>,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    match (&before.target, &after.target) {
-        (Some(b), Some(a)) => {
-            for &state in WATCHED {
-                let (was, now) = (b.states.get(state), a.states.get(state));
-                if was != now && now.is_some() {
-                    out.push(format!("{state}: {} -> {}", on_off(was), on_off(now)));
-                }
-            }
-            let (was, now) = (value_text(b), value_text(a));
-            if was != now {
-                out.push(format!(
-                    "value: {} -> {}",
-                    was.unwrap_or_else(|| "none".into()),
-                    now.unwrap_or_else(|| "none".into())
-                ));
-            }
-            if b.name != a.name {
-                out.push(format!(
-                    "name: {} -> {}",
-                    quoted(&b.name, 100),
-                    quoted(&a.name, 100)
-                ));
-            }
-        }
-        (Some(_), None) => out.push("the element is gone".into()),
-        _ => {}
+impl Change {
+    /// Whether the change is the target's own (a state, its value or name), not its
+    /// disappearance or a window's.
+    pub fn on_target(&self) -> bool {
+        matches!(
+            self,
+            Change::State { .. } | Change::Value { .. } | Change::Name { .. }
+        )
     }
-    // Windows are told apart by identity, not title: a renamed window is one window.
-    for window in &after.windows {
-        match before.windows.iter().find(|w| w.id == window.id) {
-            None => out.push(format!(
+
+    /// The change as one report line; a window that opened shows the ref `ref_of` gives it.
+    pub fn line(&self, ref_of: &dyn Fn(&ObservedWindow) -> Option<String>) -> String {
+        match self {
+            Change::State { state, was, now } => {
+                format!("{state}: {} -> {}", on_off(*was), on_off(*now))
+            }
+            Change::Value { was, now } => format!(
+                "value: {} -> {}",
+                was.as_deref().unwrap_or("none"),
+                now.as_deref().unwrap_or("none")
+            ),
+            Change::Name { was, now } => {
+                format!("name: {} -> {}", quoted(was, 100), quoted(now, 100))
+            }
+            Change::Gone => "the element is gone".into(),
+            Change::WindowOpened(window) => format!(
                 "window opened: {} {}{}",
                 window.role,
                 quoted(&window.title, 100),
                 ref_of(window)
                     .map(|r| format!(" [ref={r}]"))
                     .unwrap_or_default()
-            )),
+            ),
+            Change::WindowRenamed { window, was } => format!(
+                "window renamed: {} {} -> {}",
+                window.role,
+                quoted(was, 100),
+                quoted(&window.title, 100)
+            ),
+            Change::WindowMinimized { window, was } => format!(
+                "window {} minimized: {} -> {}",
+                quoted(&window.title, 100),
+                on_off(*was),
+                on_off(window.minimized)
+            ),
+            Change::WindowClosed(window) => format!(
+                "window closed: {} {}",
+                window.role,
+                quoted(&window.title, 100)
+            ),
+            Change::MenuOpened(n) => format!("menu opened ({n} items showing)"),
+            Change::MenuClosed => "menu closed".into(),
+        }
+    }
+}
+
+/// Every difference between two observations.
+pub fn changes(before: &Observation, after: &Observation) -> Vec<Change> {
+    let mut out = Vec::new();
+    match (&before.target, &after.target) {
+        (Some(b), Some(a)) => {
+            for &state in WATCHED {
+                let (was, now) = (b.states.get(state), a.states.get(state));
+                if was != now && now.is_some() {
+                    out.push(Change::State { state, was, now });
+                }
+            }
+            let (was, now) = (value_text(b), value_text(a));
+            if was != now {
+                out.push(Change::Value { was, now });
+            }
+            if b.name != a.name {
+                out.push(Change::Name {
+                    was: b.name.clone(),
+                    now: a.name.clone(),
+                });
+            }
+        }
+        (Some(_), None) => out.push(Change::Gone),
+        _ => {}
+    }
+    // Windows are told apart by identity, not title: a renamed window is one window.
+    for window in &after.windows {
+        match before.windows.iter().find(|w| w.id == window.id) {
+            None => out.push(Change::WindowOpened(window.clone())),
             Some(previous) => {
                 if previous.title != window.title {
-                    out.push(format!(
-                        "window renamed: {} {} -> {}",
-                        window.role,
-                        quoted(&previous.title, 100),
-                        quoted(&window.title, 100)
-                    ));
+                    out.push(Change::WindowRenamed {
+                        window: window.clone(),
+                        was: previous.title.clone(),
+                    });
                 }
                 if previous.minimized != window.minimized && window.minimized.is_some() {
-                    out.push(format!(
-                        "window {} minimized: {} -> {}",
-                        quoted(&window.title, 100),
-                        on_off(previous.minimized),
-                        on_off(window.minimized)
-                    ));
+                    out.push(Change::WindowMinimized {
+                        window: window.clone(),
+                        was: previous.minimized,
+                    });
                 }
             }
         }
     }
     for window in &before.windows {
         if !after.windows.iter().any(|w| w.id == window.id) {
-            out.push(format!(
-                "window closed: {} {}",
-                window.role,
-                quoted(&window.title, 100)
-            ));
+            out.push(Change::WindowClosed(window.clone()));
         }
     }
     match (before.showing_items, after.showing_items) {
-        (Some(0), Some(n)) if n > 0 => out.push(format!("menu opened ({n} items showing)")),
-        (Some(n), Some(0)) if n > 0 => out.push("menu closed".into()),
+        (Some(0), Some(n)) if n > 0 => out.push(Change::MenuOpened(n)),
+        (Some(n), Some(0)) if n > 0 => out.push(Change::MenuClosed),
         _ => {}
     }
     out
+}
+
+/// One line per difference between two observations.
+pub fn change_lines(before: &Observation, after: &Observation) -> Vec<String> {
+    changes_with_refs(before, after, &|_| None)
+}
+
+/// Like [`change_lines`], a window that opened shown with the ref `ref_of` gives it.
+pub fn changes_with_refs(
+    before: &Observation,
+    after: &Observation,
+    ref_of: &dyn Fn(&ObservedWindow) -> Option<String>,
+) -> Vec<String> {
+    changes(before, after)
+        .iter()
+        .map(|change| change.line(ref_of))
+        .collect()
 }
 
 /// Whether the active window changed; `None` when either side is unknown.

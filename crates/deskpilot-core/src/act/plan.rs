@@ -125,7 +125,8 @@ fn skip(rung: Rung, why: impl Into<String>) -> Skipped {
     }
 }
 
-fn button_like(role: Role) -> bool {
+/// Controls a space presses or toggles.
+pub(super) fn button_like(role: Role) -> bool {
     matches!(
         role,
         Role::Button

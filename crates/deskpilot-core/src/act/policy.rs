@@ -4,7 +4,7 @@
 //! built by hand.
 
 use super::action::{Action, ValueInput};
-use super::observe::{Observation, changes};
+use super::observe::{Change, Observation, change_lines, changes};
 use super::plan::{Expect, is_on};
 use super::report::{ActionReport, Effect};
 use crate::error::{Code, Error};
@@ -111,6 +111,11 @@ pub(super) fn judge(
     let report = |effect, note| Next::Report { effect, note };
     match verdict {
         Verdict::Met(_) => report(Effect::Confirmed, None),
+        // What the read-back saw is no evidence of this verb's effect (typed text never is).
+        Verdict::Changed(after) if evidence(action, before, after).is_empty() => report(
+            Effect::Unverified,
+            Some(missed(action, before, after).to_owned()),
+        ),
         Verdict::Changed(after) => match &judging.held_before {
             // It held before and the action undid it: nothing to confirm.
             Some(held) if !met(held, after) => report(
@@ -120,14 +125,8 @@ pub(super) fn judge(
                     expected(held)
                 )),
             ),
-            // A selection seen after all needs no excuse.
-            _ if judging.unreported == Some(NO_SELECTION_STATE)
-                && changes(before, after)
-                    .iter()
-                    .any(|c| c.starts_with("selected:")) =>
-            {
-                report(Effect::Confirmed, None)
-            }
+            // Only a selection is evidence of a selection verb: seen, it needs no excuse.
+            _ if judging.unreported == Some(NO_SELECTION_STATE) => report(Effect::Confirmed, None),
             _ => report(Effect::Confirmed, judging.unreported.map(str::to_owned)),
         },
         Verdict::Missed { after, quiet } => {
@@ -138,7 +137,7 @@ pub(super) fn judge(
             if *expect == Expect::AnyChange {
                 let mut note = judging
                     .unreported
-                    .unwrap_or("sent; nothing visible changed on the element or the app's windows")
+                    .unwrap_or_else(|| missed(action, before, after))
                     .to_owned();
                 if *quiet {
                     note.push_str(" (the app's events said it was done)");
@@ -153,7 +152,7 @@ pub(super) fn judge(
                         "{} {reference}: the element changed, but not to {} ({}), via {how}",
                         action.verb(),
                         expected(expect),
-                        changes(before, after).join("; "),
+                        change_lines(before, after).join("; "),
                     ),
                     "read the element with get_properties: it holds something else than asked; set it again (perhaps other text or another way) only after checking",
                 ))
@@ -225,13 +224,62 @@ pub(super) fn nothing_sent(action: &Action, reference: String, held: String) -> 
     }
 }
 
-/// What changed that is evidence of an action's effect: not the focus, which deskpilot's own
-/// route moves (a click that only focused a button did nothing).
-pub(crate) fn evidence(before: &Observation, after: &Observation) -> Vec<String> {
+/// What changed that is evidence of `action`'s effect, where no postcondition of its own
+/// can be read (or it held before).
+pub(crate) fn evidence(action: &Action, before: &Observation, after: &Observation) -> Vec<Change> {
     changes(before, after)
         .into_iter()
-        .filter(|c| !c.starts_with("focused:"))
+        .filter(|change| counts_for(action, change))
         .collect()
+}
+
+/// Whether one change is evidence of `action`'s effect. Each rule has its unit test.
+fn counts_for(action: &Action, change: &Change) -> bool {
+    if let Change::State {
+        state: State::Focused,
+        ..
+    } = change
+    {
+        // deskpilot's own route moves the focus: a click that only focused a button did
+        // nothing.
+        return false;
+    }
+    match action {
+        // Typed text is confirmed by the text alone, read back where it went: a window that
+        // opened or closed, a name or an element gone are what a key pressed elsewhere does.
+        Action::TypeText(_) => false,
+        // A selection verb by a selection.
+        Action::Select | Action::AddToSelection | Action::Deselect => matches!(
+            change,
+            Change::State {
+                state: State::Selected,
+                ..
+            }
+        ),
+        // A scroll by the element itself moving, not by a window.
+        Action::Scroll { .. } | Action::ScrollIntoView => change.on_target(),
+        // Anything else the element or the app shows: a click that opens a dialog did its
+        // work.
+        Action::Click { .. }
+        | Action::PressKey(_)
+        | Action::Activate(_)
+        | Action::SetValue(_)
+        | Action::Toggle { .. }
+        | Action::Expand
+        | Action::Collapse
+        | Action::Focus => true,
+    }
+}
+
+/// The note of an action with no postcondition of its own, when nothing seen was evidence.
+fn missed(action: &Action, before: &Observation, after: &Observation) -> &'static str {
+    match (action, changes(before, after).is_empty()) {
+        (Action::TypeText(_), _) => {
+            "sent; typed text is confirmed only by the text read back where it went, and none could be read here"
+        }
+        (_, true) => "sent; nothing visible changed on the element or the app's windows",
+        (_, false) => "sent; what changed (below) is no evidence of this action's effect",
+    }
 }
 
 /// Verbs whose whole point is a state: when it already holds, nothing is sent.

@@ -1,6 +1,7 @@
 //! The ladder's policy on observations built by hand: no backend, no engine.
 
 use super::*;
+use crate::act::ObservedWindow;
 use crate::act::{InputText, OnOff};
 use crate::model::ElementId;
 
@@ -241,17 +242,23 @@ fn an_unreported_selection_seen_after_all_needs_no_excuse() {
         ),
         "{next:?}"
     );
-    // Some other change: confirmed, with the excuse.
-    let mut focused = tab;
-    focused.states.set(State::Expanded, true);
+    // Some other change is no evidence of a selection: unverified, with the excuse.
+    let mut expanded = tab;
+    expanded.states.set(State::Expanded, true);
     let next = judged(
         &Action::Select,
         &judging,
         &before,
-        Verdict::Changed(seen(focused)),
+        Verdict::Changed(seen(expanded)),
     );
     assert!(
-        matches!(&next, Next::Report { effect: Effect::Confirmed, note: Some(n) } if n == NO_SELECTION_STATE),
+        matches!(
+            &next,
+            Next::Report {
+                effect: Effect::Unverified,
+                note: Some(_)
+            }
+        ),
         "{next:?}"
     );
 }
@@ -285,8 +292,187 @@ fn a_focus_change_alone_is_no_evidence() {
     before.states.set(State::Focused, false);
     let mut after = before.clone();
     after.states.set(State::Focused, true);
-    assert!(evidence(&seen(before.clone()), &seen(after)).is_empty());
+    assert!(evidence(&click(), &seen(before.clone()), &seen(after)).is_empty());
     let mut checked = before.clone();
     checked.states.set(State::Checked, true);
-    assert!(!evidence(&seen(before), &seen(checked)).is_empty());
+    assert!(!evidence(&click(), &seen(before), &seen(checked)).is_empty());
+}
+
+fn window(path: &str, role: Role, title: &str) -> ObservedWindow {
+    ObservedWindow {
+        id: ElementId::new(":1.a", path),
+        role,
+        title: title.into(),
+        minimized: Some(false),
+    }
+}
+
+/// An observation of the target with these windows.
+fn with_windows(target: Option<Node>, windows: Vec<ObservedWindow>) -> Observation {
+    Observation {
+        target,
+        windows,
+        active: None,
+        showing_items: None,
+    }
+}
+
+/// Each kind of change an action can be followed by, with a name for messages: made from a
+/// plain button in a main window with an alert over it.
+fn every_kind_of_change() -> Vec<(&'static str, Observation, Observation)> {
+    let main = window("/main", Role::Window, "Untitled");
+    let alert = window("/alert", Role::Alert, "Question");
+    let mut button = Node::new(ElementId::new(":1.a", "/b"), Role::ListItem);
+    button.name = "report.txt".into();
+    button.states = crate::model::StateSet::all_known([]);
+    let before = with_windows(Some(button.clone()), vec![main.clone(), alert.clone()]);
+    let state = |state: State| {
+        let mut node = button.clone();
+        node.states.set(state, true);
+        with_windows(Some(node), vec![main.clone(), alert.clone()])
+    };
+    let mut renamed = button.clone();
+    renamed.name = "inbox".into();
+    let mut valued = button.clone();
+    valued.value = Some(NodeValue::Text {
+        text: "typed".into(),
+    });
+    let mut retitled = main.clone();
+    retitled.title = "*Untitled".into();
+    let dialog = window("/save", Role::FileChooser, "Save As");
+    vec![
+        ("focus", before.clone(), state(State::Focused)),
+        ("selection", before.clone(), state(State::Selected)),
+        ("pressed", before.clone(), state(State::Pressed)),
+        ("expanded", before.clone(), state(State::Expanded)),
+        (
+            "name",
+            before.clone(),
+            with_windows(Some(renamed), vec![main.clone(), alert.clone()]),
+        ),
+        (
+            "value",
+            before.clone(),
+            with_windows(Some(valued), vec![main.clone(), alert.clone()]),
+        ),
+        (
+            "element gone",
+            before.clone(),
+            with_windows(None, vec![main.clone()]),
+        ),
+        (
+            "window closed",
+            before.clone(),
+            with_windows(Some(button.clone()), vec![main.clone()]),
+        ),
+        (
+            "window opened",
+            before.clone(),
+            with_windows(
+                Some(button.clone()),
+                vec![main.clone(), alert.clone(), dialog],
+            ),
+        ),
+        (
+            "window renamed",
+            before,
+            with_windows(Some(button), vec![retitled, alert]),
+        ),
+    ]
+}
+
+/// The audit: which change is evidence of which verb, where the verb has no postcondition
+/// of its own to read (or its own held before).
+#[test]
+fn what_each_verb_takes_for_evidence() {
+    let every: Vec<&str> = every_kind_of_change().iter().map(|c| c.0).collect();
+    let anything_but_focus: Vec<&str> = every.iter().copied().filter(|c| *c != "focus").collect();
+    let on_target = ["selection", "pressed", "expanded", "name", "value"];
+    let cases: Vec<(Action, Vec<&str>)> = vec![
+        // Typed text: only its text, read back as its postcondition; nothing here.
+        (Action::TypeText(InputText::plain("No thanks")), vec![]),
+        (Action::Select, vec!["selection"]),
+        (Action::AddToSelection, vec!["selection"]),
+        (Action::Deselect, vec!["selection"]),
+        (
+            Action::Scroll {
+                direction: crate::act::Direction::Down,
+                amount: 3,
+            },
+            on_target.to_vec(),
+        ),
+        (Action::ScrollIntoView, on_target.to_vec()),
+        (click(), anything_but_focus.clone()),
+        (
+            Action::PressKey(crate::act::Chord::plain(crate::act::Key::Named(
+                crate::act::NamedKey::Escape,
+            ))),
+            anything_but_focus.clone(),
+        ),
+        (Action::Activate("activate".into()), anything_but_focus),
+    ];
+    for (action, expected) in cases {
+        let took: Vec<&str> = every_kind_of_change()
+            .iter()
+            .filter(|(_, before, after)| !evidence(&action, before, after).is_empty())
+            .map(|c| c.0)
+            .collect();
+        assert_eq!(took, expected, "{}", action.verb());
+    }
+}
+
+/// No change but its text confirms typed text: a closing alert, a window opening, the
+/// element gone, a title changed are reported, never credited.
+#[test]
+fn typed_text_is_confirmed_by_its_text_alone() {
+    let action = Action::TypeText(InputText::plain("Dear diary"));
+    for (kind, before, after) in every_kind_of_change() {
+        let judging = send(start(&action, Expect::AnyChange, None, &before));
+        for verdict in [
+            Verdict::Changed(after.clone()),
+            Verdict::Missed {
+                after: after.clone(),
+                quiet: false,
+            },
+        ] {
+            let next = judged(&action, &judging, &before, verdict);
+            assert!(
+                matches!(&next, Next::Report { effect: Effect::Unverified, note: Some(n) } if n.contains("read back where it went")),
+                "{kind}: {next:?}"
+            );
+        }
+    }
+    // Its text, read back where it went, does.
+    let typed = Expect::Text(InputText::plain("Dear diary"));
+    let judging = send(start(&action, typed.clone(), None, &seen(field(""))));
+    let next = judged(
+        &action,
+        &judging,
+        &seen(field("")),
+        Verdict::Met(seen(field("Dear diary"))),
+    );
+    assert!(reports(&next, Effect::Confirmed), "{next:?}");
+}
+
+/// A click that opens a dialog did its work; a click that only moved the focus did not.
+#[test]
+fn a_window_opening_confirms_a_click() {
+    let kinds = every_kind_of_change();
+    let (_, before, opened) = kinds.iter().find(|c| c.0 == "window opened").unwrap();
+    let judging = send(start(&click(), Expect::AnyChange, None, before));
+    let next = judged(&click(), &judging, before, Verdict::Changed(opened.clone()));
+    assert!(reports(&next, Effect::Confirmed), "{next:?}");
+    let (_, before, focused) = kinds.iter().find(|c| c.0 == "focus").unwrap();
+    let next = judged(
+        &click(),
+        &judging,
+        before,
+        Verdict::Changed(focused.clone()),
+    );
+    assert!(reports(&next, Effect::Unverified), "{next:?}");
+}
+
+/// Whether the decision is a report of `effect`.
+fn reports(next: &Next, effect: Effect) -> bool {
+    matches!(next, Next::Report { effect: e, .. } if *e == effect)
 }

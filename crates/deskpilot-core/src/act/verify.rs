@@ -162,7 +162,7 @@ impl Engine {
             if *expect != Expect::AnyChange && met(expect, &now) {
                 return Ok(Verdict::Met(now));
             }
-            let changed = !evidence(before, &now).is_empty();
+            let changed = !evidence(action, before, &now).is_empty();
             if *expect == Expect::AnyChange && changed {
                 // Changed: wait until two reads agree (the tree held still).
                 if last.as_ref() == Some(&now) || started.elapsed() >= limit * 2 {
@@ -175,7 +175,7 @@ impl Engine {
                 let within = limit.saturating_sub(started.elapsed());
                 if self.backend().quiet(&subject.app, QUIET, within).await == Some(true) {
                     let now = self.observe(subject, expect).await?;
-                    if evidence(before, &now).is_empty() {
+                    if evidence(action, before, &now).is_empty() {
                         return Ok(Verdict::Missed {
                             after: now,
                             quiet: true,

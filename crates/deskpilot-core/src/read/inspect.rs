@@ -54,11 +54,21 @@ impl Engine {
 
     /// The focused element in the session's window (the deepest one with `focused`), if any.
     pub async fn focus(&self, session: &str) -> Result<Option<Match>> {
+        let root = self.session(session)?.root;
+        self.focus_under(session, &root).await
+    }
+
+    /// The focused element at or under `root` (a window or app of the session), if any.
+    pub(crate) async fn focus_under(
+        &self,
+        session: &str,
+        root: &crate::model::ElementId,
+    ) -> Result<Option<Match>> {
         let info = self.session(session)?;
         // The element the app's latest focus event named, read afresh with its ancestors: a
         // few calls instead of a walk. Used only while it still says it has the focus.
         if let Some(hint) = self.backend().focused_hint(&info.app.id).await
-            && let Some(chain) = self.chain_to(&hint, &info.root).await
+            && let Some(chain) = self.chain_to(&hint, root).await
             && let Some(last) = chain.nodes.last()
             && last.node.states.is(State::Focused)
         {
@@ -69,7 +79,7 @@ impl Engine {
             max_nodes: 20_000,
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
-        let mut tree = self.backend().snapshot(&info.root, &limits).await?;
+        let mut tree = self.backend().snapshot(root, &limits).await?;
         derive_names(&mut tree);
         // Visible by the same rule either way: the element and its ancestors shown.
         let seen = crate::visibility::visible(&tree);

@@ -120,14 +120,23 @@ impl Engine {
                     let quick =
                         self.targeted_meanwhile(session, &info.app.id, selector, condition, mark);
                     tokio::select! {
-                        found = full => found?,
+                        found = full => found,
                         element = quick => {
                             wake.targeted();
                             return Ok(done(element?, &wake));
                         }
                     }
                 }
-                None => full.await?,
+                None => full.await,
+            };
+            // An app busy past a call's timeout is looked at again until the deadline (its
+            // calls fail at once meanwhile); a frozen one fails the wait at its end.
+            let found = match found {
+                Err(e) if e.code == Code::AppNotResponding && Instant::now() < deadline => {
+                    wake.next(deadline).await;
+                    continue;
+                }
+                found => found?,
             };
             if let Some(since) = flood_since.take()
                 && self
@@ -138,7 +147,9 @@ impl Engine {
             {
                 wake.flooded();
             }
-            if let Some(element) = met(&found, condition) {
+            if let Some(element) = met(&found, condition, Look::Full)
+                && let Some(element) = self.read_as_acted_on(element, condition).await
+            {
                 return Ok(done(element, &wake));
             }
             if Instant::now() >= deadline {
@@ -165,7 +176,7 @@ impl Engine {
                     Some(named) => self.targeted_look(session, selector, named).await?,
                     None => None,
                 };
-                if let Some(element) = found.as_ref().and_then(|f| met(f, condition)) {
+                if let Some(element) = found.as_ref().and_then(|f| met(f, condition, Look::Named)) {
                     wake.targeted();
                     return Ok(done(element, &wake));
                 }
@@ -181,8 +192,49 @@ impl Engine {
     }
 }
 
-/// `Some(element)` when the condition holds (`Some(None)` for a disappearance).
-fn met(found: &FindResult, condition: &Condition) -> Option<Option<Match>> {
+impl Engine {
+    /// The element that met a state or value condition, read afresh as an action reads it
+    /// (a walk's states may be a kept tree's); `None` when the fresh read no longer meets it.
+    async fn read_as_acted_on(
+        &self,
+        element: Option<Match>,
+        condition: &Condition,
+    ) -> Option<Option<Match>> {
+        let Some(mut m) = element else {
+            return Some(None);
+        };
+        if !matches!(condition, Condition::State { .. } | Condition::Value(_)) {
+            return Some(Some(m));
+        }
+        let secret = matches!(m.node.value, Some(NodeValue::Redacted { .. }));
+        let fresh = self
+            .backend()
+            .node(&m.node.id, crate::platform::Secrecy::of(secret))
+            .await
+            .ok()?;
+        if !holds(condition, &fresh) {
+            return None;
+        }
+        m.node.states = fresh.states;
+        m.node.value = fresh.value;
+        Some(Some(m))
+    }
+}
+
+/// Which matches a look holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Every match (a full look).
+    Full,
+    /// Only the elements events named: a visible match elsewhere is not known.
+    Named,
+}
+
+/// `Some(element)` when the condition holds (`Some(None)` for a disappearance). A state or a
+/// value is judged on the element an action would resolve: a visible match when there is one
+/// (a hidden one only when none is visible, and never in a look on what events named).
+fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<Match>> {
+    let meant = |m: &&Match| m.visible || (look == Look::Full && found.visible == 0);
     match condition {
         // Visible matches come first.
         Condition::Appears => found
@@ -199,24 +251,37 @@ fn met(found: &FindResult, condition: &Condition) -> Option<Option<Match>> {
         Condition::State { state, on } => found
             .matches
             .iter()
+            .filter(meant)
             .find(|m| m.node.states.get(*state) == Some(*on))
             .cloned()
             .map(Some),
-        Condition::Value(want) => found
+        Condition::Value(_) => found
             .matches
             .iter()
-            .find(|m| match &m.node.value {
-                Some(NodeValue::Text { text }) => want.matches(text),
-                Some(NodeValue::Number { current, .. }) => want.matches(&current.to_string()),
-                // A secret's value is never compared.
-                Some(NodeValue::Redacted { .. }) | None => false,
-            })
+            .filter(meant)
+            .find(|m| holds(condition, &m.node))
             .cloned()
             .map(Some),
     }
 }
 
-fn last_seen(found: &FindResult) -> String {
+/// Whether a state or value condition holds on `node` (true for the other conditions).
+fn holds(condition: &Condition, node: &crate::model::Node) -> bool {
+    match condition {
+        Condition::State { state, on } => node.states.get(*state) == Some(*on),
+        Condition::Value(want) => match &node.value {
+            Some(NodeValue::Text { text }) => want.matches(text),
+            Some(NodeValue::Number { current, .. }) => want.matches(&current.to_string()),
+            // A secret's value is never compared.
+            Some(NodeValue::Redacted { .. }) | None => false,
+        },
+        _ => true,
+    }
+}
+
+/// The matches of a look in one line, at most three shown with their states and values (what
+/// a wait or an actionability wait last saw).
+pub fn last_seen(found: &FindResult) -> String {
     if found.total == 0 {
         return "no element matched".into();
     }
@@ -227,8 +292,10 @@ fn last_seen(found: &FindResult) -> String {
         .map(|m| {
             let states: Vec<&str> = m.node.states.iter_on().map(|s| s.name()).collect();
             let value = match &m.node.value {
-                Some(NodeValue::Text { text }) => format!(": {}", crate::escape::quoted(text, 100)),
-                Some(NodeValue::Number { current, .. }) => format!(": {current}"),
+                Some(crate::model::NodeValue::Text { text }) => {
+                    format!(": {}", crate::escape::quoted(text, 100))
+                }
+                Some(crate::model::NodeValue::Number { current, .. }) => format!(": {current}"),
                 _ => String::new(),
             };
             format!(

@@ -93,7 +93,7 @@ impl Engine {
             mark = now;
             if let Some(named) = named
                 && let Some(found) = self.targeted_look(session, selector, &named).await?
-                && let Some(element) = super::met(&found, condition)
+                && let Some(element) = super::met(&found, condition, super::Look::Named)
             {
                 return Ok(element);
             }

@@ -127,7 +127,7 @@ impl HeadlessDesktop {
     }
 
     /// The exact environment given to every process started on this desktop. Nothing of the
-    /// caller's environment leaks in beyond PATH, HOME, USER and the locale.
+    /// caller's environment leaks in beyond PATH, USER and the terminal; HOME is the desktop's own.
     /// The desktop's environment as strings (for a launcher).
     pub fn env_strings(&self) -> Vec<(String, String)> {
         self.env()
@@ -144,7 +144,7 @@ impl HeadlessDesktop {
     pub fn env(&self) -> Vec<(OsString, OsString)> {
         let dir = self.dir.path();
         let mut env: Vec<(OsString, OsString)> = Vec::new();
-        for keep in ["PATH", "HOME", "USER", "LOGNAME", "TERM"] {
+        for keep in ["PATH", "USER", "LOGNAME", "TERM"] {
             if let Some(value) = std::env::var_os(keep) {
                 env.push((keep.into(), value));
             }
@@ -157,6 +157,9 @@ impl HeadlessDesktop {
                 "DBUS_SESSION_BUS_ADDRESS",
                 OsString::from(&self.session_address),
             ),
+            // A private home: apps keep state there (autosaves, first-run questions), and
+            // none of the user's may leak into a test.
+            ("HOME", dir.join("home").into()),
             ("XDG_RUNTIME_DIR", dir.join("runtime").into()),
             ("XDG_CONFIG_HOME", dir.join("config").into()),
             ("XDG_CACHE_HOME", dir.join("cache").into()),
@@ -218,7 +221,7 @@ impl HeadlessDesktop {
     }
 
     fn make_dirs(&self) -> Result<()> {
-        for sub in ["runtime", "config", "cache", "data", "state"] {
+        for sub in ["home", "runtime", "config", "cache", "data", "state"] {
             let path = self.dir.path().join(sub);
             fs::create_dir_all(&path).map_err(|source| DesktopError::Io {
                 path: path.clone(),

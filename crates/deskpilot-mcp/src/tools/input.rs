@@ -14,7 +14,7 @@ use crate::output::ActionOut;
 #[tool_router(router = input_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Click: the element's own action first, else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped, effect (confirmed, unverified, noop) and the tree's changes. Never sent twice.",
+        description = "Click: its own action, else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped rungs, effect and the tree's changes. Never sent twice.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ClickArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -27,15 +27,18 @@ impl DeskpilotServer {
                 double: a.double.unwrap_or(false),
             };
             let target = args::target(&a.target)?;
+            let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
-                self.engine().act(&a.session, &target, &action).await?,
+                self.engine()
+                    .act_when_ready(&a.session, &target, &action, wait)
+                    .await?,
             ))
         })
         .await
     }
 
     #[tool(
-        description = "Set a field's whole text, or a slider/spin button's number, then read it back. A clamped number fails with value_clamped and the kept value.",
+        description = "Set a field's whole text or a slider/spin button's number, read back (a clamped number: value_clamped, with the kept value).",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<SetValueArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -49,8 +52,11 @@ impl DeskpilotServer {
             };
             let target = args::target(&a.target)?;
             let action = Action::SetValue(value);
+            let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
-                self.engine().act(&a.session, &target, &action).await?,
+                self.engine()
+                    .act_when_ready(&a.session, &target, &action, wait)
+                    .await?,
             ))
         })
         .await
@@ -66,7 +72,9 @@ impl DeskpilotServer {
         respond(async {
             let a = a?;
             let action = Action::TypeText(InputText::new(a.text, a.secret == Some(true)));
-            self.act_on(&a.session, a.target.as_deref(), &action).await
+            let wait = args::actionable_wait(a.timeout_ms);
+            self.act_on(&a.session, a.target.as_deref(), &action, wait)
+                .await
         })
         .await
     }
@@ -85,13 +93,15 @@ impl DeskpilotServer {
                 .parse()
                 .map_err(|e: KeyError| invalid_arguments(e.to_string()))?;
             let action = Action::PressKey(chord);
-            self.act_on(&a.session, a.target.as_deref(), &action).await
+            let wait = args::actionable_wait(a.timeout_ms);
+            self.act_on(&a.session, a.target.as_deref(), &action, wait)
+                .await
         })
         .await
     }
 
     #[tool(
-        description = "A semantic verb on one element, confirmed by the state it should produce; a no-op moves on to keys, then the pointer, and fails with no_effect when nothing works.",
+        description = "A semantic verb, confirmed by the state it should produce; a no-op falls to keys, then the pointer (no_effect when none works).",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ActArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -106,8 +116,11 @@ impl DeskpilotServer {
                 amount: a.amount,
             })?;
             let target = args::target(&a.target)?;
+            let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
-                self.engine().act(&a.session, &target, &action).await?,
+                self.engine()
+                    .act_when_ready(&a.session, &target, &action, wait)
+                    .await?,
             ))
         })
         .await
@@ -140,17 +153,21 @@ impl DeskpilotServer {
 }
 
 impl DeskpilotServer {
-    /// `action` on `target` when given, else on the session's window.
+    /// `action` on `target` when given (once actionable, waiting up to `wait`), else on the
+    /// session's window.
     async fn act_on(
         &self,
         session: &str,
         target: Option<&str>,
         action: &Action,
+        wait: std::time::Duration,
     ) -> Result<rmcp::model::CallToolResult, Error> {
         let report = match target {
             Some(target) => {
                 let target = args::target(target)?;
-                self.engine().act(session, &target, action).await?
+                self.engine()
+                    .act_when_ready(session, &target, action, wait)
+                    .await?
             }
             None => self.engine().act_on_window(session, action).await?,
         };

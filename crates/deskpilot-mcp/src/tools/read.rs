@@ -98,7 +98,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`. Use the refs with the other tools. An app session shows its active window, the others one [folded] line each. A cut one returns a cursor. It is version N (# vN): `since: N` gives only the lines changed since (-/+), as action results do.",
+        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`; refs serve the other tools. An app session shows its active window, others [folded]. A cut tree returns a cursor. Version N (# vN): `since: N` gives the lines changed since (-/+).",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<SnapshotArgs>(),
         output_schema = output_schema::<SnapshotOut>()
@@ -230,7 +230,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Wait until an element matching a selector appears (visible; default), is attached (shown or not), disappears, has a state on or off (`state`: \"checked\" / \"!checked\"), or has a value (`value`). Fails with code timeout, saying what was last seen.",
+        description = "Wait until a selector's element appears (visible; default), is attached, disappears, has a `state` (\"checked\", \"!checked\") or a `value`, judged as an action would. Fails timeout, with what was last seen.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<WaitForArgs>(),
         output_schema = output_schema::<WaitForOut>()
