@@ -172,40 +172,30 @@ impl From<NotReady> for Error {
                 menu: Some(menu),
                 waited,
                 ..
-            } if found.matches.len() == 1 => {
-                let m = &found.matches[0];
-                Error::new(
-                    Code::NotVisible,
-                    format!(
-                        "{} ({} {}) is in a closed menu: open {menu} first (waited {} ms)",
-                        m.reference,
-                        m.role,
-                        crate::escape::quoted(&m.name, 100),
-                        waited.as_millis()
-                    ),
-                    "click the menu (or act expand on it), then act on the item",
-                )
-            }
+            } if found.matches.len() == 1 => Error::new(
+                Code::NotVisible,
+                format!(
+                    "{} is in a closed menu: open {menu} first (waited {} ms)",
+                    described(&found.matches[0]),
+                    waited.as_millis()
+                ),
+                "click the menu (or act expand on it), then act on the item",
+            ),
             NotReady::TimedOut {
                 code: Code::Disabled,
                 waited,
                 found,
                 ..
-            } if found.matches.len() == 1 => {
-                let m = &found.matches[0];
-                Error::new(
-                    Code::Disabled,
-                    format!(
-                        "{} ({} {}) is disabled (waited {} ms for it to be enabled); last seen: {}",
-                        m.reference,
-                        m.role,
-                        crate::escape::quoted(&m.name, 100),
-                        waited.as_millis(),
-                        crate::wait::last_seen(&found)
-                    ),
-                    "retry later, or do what enables it first; a longer timeout (timeout_ms, --timeout-ms) waits for it",
-                )
-            }
+            } if found.matches.len() == 1 => Error::new(
+                Code::Disabled,
+                format!(
+                    "{} is disabled (waited {} ms for it to be enabled); last seen: {}",
+                    described(&found.matches[0]),
+                    waited.as_millis(),
+                    crate::wait::last_seen(&found)
+                ),
+                "retry later, or do what enables it first; a longer timeout (timeout_ms, --timeout-ms) waits for it",
+            ),
             NotReady::TimedOut {
                 code,
                 wanted,
@@ -234,6 +224,16 @@ impl From<NotReady> for Error {
             }
         }
     }
+}
+
+/// A match as refusals name it: `e5 (button "Save")`.
+fn described(m: &Match) -> String {
+    format!(
+        "{} ({} {})",
+        m.reference,
+        m.role,
+        crate::escape::quoted(&m.name, 100)
+    )
 }
 
 impl Engine {
