@@ -31,7 +31,8 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
         | NativeOp::Press
         | NativeOp::Toggle
         | NativeOp::Expand
-        | NativeOp::Collapse => {
+        | NativeOp::Collapse
+        | NativeOp::Choose => {
             let wanted: Vec<&str> = match op {
                 NativeOp::Named(name) => vec![name.as_str()],
                 verb => crate::mapping::names_of(verb).to_vec(),
@@ -103,6 +104,10 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
         NativeOp::Select | NativeOp::AddToSelection | NativeOp::Deselect => {
             return select(proto, id, op).await;
         }
+        NativeOp::SelectChild(index) => proto
+            .call::<_, bool>(id, SELECTION, "SelectChild", &(*index as i32,))
+            .await
+            .map_err(|e| fail(e, "Selection.SelectChild"))?,
     };
     if accepted {
         Ok(())

@@ -178,6 +178,7 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         menu_actions_block: (toolkit == "gtk" && !gtk4)
             || matches!(toolkit.as_str(), "libreoffice" | "vcl"),
         inert_editable_text: toolkit == "gecko",
+        silent_option_selection: toolkit == "gecko",
     }
 }
 

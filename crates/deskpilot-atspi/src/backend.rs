@@ -365,21 +365,38 @@ impl Backend for AtspiBackend {
     }
 
     fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
+        use deskpilot_core::model::Role;
         let menu_item = matches!(
             node.role,
-            deskpilot_core::model::Role::MenuItem
-                | deskpilot_core::model::Role::MenuItemCheckbox
-                | deskpilot_core::model::Role::MenuItemRadio
+            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio
         );
-        let blocks = self
+        let option = matches!(node.role, Role::MenuItem | Role::ListItem);
+        let traits = self
             .traits
             .lock()
             .expect("traits lock")
             .get(&node.id.app)
-            .is_some_and(|t| t.menu_actions_block);
-        (menu_item && blocks && matches!(op, NativeOp::Named(_))).then_some(
-            "this toolkit runs a menu item's handler inside the call: a dialog it opens would freeze the app's accessibility until closed",
-        )
+            .copied()
+            .unwrap_or_default();
+        if menu_item && traits.menu_actions_block && matches!(op, NativeOp::Named(_)) {
+            return Some(
+                "this toolkit runs a menu item's handler inside the call: a dialog it opens would freeze the app's accessibility until closed",
+            );
+        }
+        if option && traits.silent_option_selection {
+            match op {
+                NativeOp::Select => {
+                    return Some(
+                        "Gecko selects a page's option without its change event: the page's handlers would not run",
+                    );
+                }
+                NativeOp::Named(name) if name == "select" => {
+                    return Some("Gecko's \"select\" action on a page's option does nothing");
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     async fn caret(&self, id: &ElementId) -> Result<Option<deskpilot_core::Caret>, BackendError> {

@@ -35,6 +35,9 @@ pub struct AppTraits {
     /// Gecko answers `EditableText` calls on its text fields with success and does nothing
     /// (its callbacks return early for text roles): the interface is not offered.
     pub inert_editable_text: bool,
+    /// Gecko selects a web page's option through `Selection` without the page's `change`
+    /// event (its handlers never run), and the option's own "select" action does nothing.
+    pub silent_option_selection: bool,
 }
 
 /// Text as the app means it: Gecko's U+FEFF after a character outside the BMP removed.

@@ -81,8 +81,8 @@ pub enum ActCommand {
         #[arg(long)]
         json: bool,
     },
-    /// A semantic verb: toggle, check, uncheck, select, expand, collapse, focus, scroll,
-    /// activate (a named action), ...
+    /// A semantic verb: toggle, check, uncheck, select, select_option (on a combo box),
+    /// expand, collapse, focus, scroll, activate (a named action), ...
     Act {
         target: String,
         selector: String,
@@ -91,9 +91,13 @@ pub enum ActCommand {
         /// For toggle: only act when it is not already on (or off).
         #[arg(long, value_parser = named::<OnOff>())]
         ensure: Option<OnOff>,
-        /// For activate: the action's name as `props` lists it.
+        /// For activate: the action's name as `props` lists it; for select_option: the
+        /// option's.
         #[arg(long)]
         name: Option<String>,
+        /// For select_option: the option's place, from 0.
+        #[arg(long)]
+        index: Option<u32>,
         /// For scroll: which way.
         #[arg(long, value_parser = named::<Direction>())]
         direction: Option<Direction>,
@@ -245,6 +249,7 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
             verb,
             ensure,
             name,
+            index,
             direction,
             amount,
             wait,
@@ -254,6 +259,7 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
             let options = VerbOptions {
                 ensure,
                 name,
+                index,
                 direction,
                 amount,
             };

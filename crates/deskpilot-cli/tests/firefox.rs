@@ -8,11 +8,9 @@ mod support_engine;
 use std::time::Duration;
 
 use deskpilot_atspi::AtspiBackend;
-use deskpilot_core::{
-    Action, Condition, ConnectTarget, Engine, MouseButton, OnOff, Selector, SnapshotRequest, Target,
-};
+use deskpilot_core::{Action, Engine, MouseButton, OnOff, Selector, SnapshotRequest, Target};
 use deskpilot_testkit::{App, FormReceiver, VirtualDesktop};
-use support_engine::engine_on;
+use support_engine::{engine_on, session_on_page};
 
 const PAGE: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>Café 東京 😀</title></head>
 <body><h1>Zoë’s café — 東京 — 😀🇨🇭</h1>
@@ -41,22 +39,7 @@ async fn browser() -> Browser {
         .launch_firefox(&format!("file://{}", page.display()))
         .unwrap();
     let (backend, engine) = engine_on(&desktop).await;
-    let session = engine
-        .connect(&ConnectTarget::AppName("Firefox".into()))
-        .await
-        .unwrap()
-        .id;
-    // The page's document arrives after the window.
-    engine
-        .wait_for(
-            &session,
-            &selector("textbox[name=City]"),
-            None,
-            &Condition::Appears,
-            Duration::from_secs(60),
-        )
-        .await
-        .unwrap();
+    let session = session_on_page(&engine, "Firefox", "textbox[name=City]").await;
     Browser {
         desktop,
         firefox,

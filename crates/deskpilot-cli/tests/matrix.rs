@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use deskpilot_core::{
-    Action, ActionReport, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, OnOff, Selector,
-    Target, ValueInput,
+    Action, ActionReport, Choice, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, OnOff,
+    Selector, Target, ValueInput,
 };
 use deskpilot_testkit::{Fixture, Oracle, VirtualDesktop};
 use serde_json::{Value, json};
@@ -58,6 +58,10 @@ fn click() -> Action {
 
 fn text(value: &str) -> Action {
     Action::SetValue(ValueInput::Text(value.into()))
+}
+
+fn choose(choice: Choice) -> Action {
+    Action::SelectOption(choice)
 }
 
 fn number(value: f64) -> Action {
@@ -179,6 +183,24 @@ fn common_rows() -> Vec<Row> {
             "tab[name=Advanced]",
             Action::Select,
             oracle("tabs", "page", json!("Advanced")),
+        ),
+        row(
+            "combo box",
+            "combobox",
+            choose(Choice::Name("Green".into())),
+            oracle("color", "selected", json!("Green")),
+        ),
+        row(
+            "combo box (by place)",
+            "combobox",
+            choose(Choice::Index(2)),
+            oracle("color", "selected", json!("Blue")),
+        ),
+        row(
+            "combo box option (select)",
+            "combobox >> [name=Red]",
+            Action::Select,
+            oracle("color", "selected", json!("Red")),
         ),
         row(
             "disabled button",
@@ -436,6 +458,19 @@ async fn gtk4() {
                 "button[name=Locked]",
                 click(),
                 Outcome::Nothing("locked", "clicked"),
+            ),
+            // GTK 4.8's combo box exposes no options: chosen by place only.
+            row(
+                "combo box",
+                "combobox",
+                choose(Choice::Index(1)),
+                oracle("color", "selected", json!("Green")),
+            ),
+            row(
+                "combo box option (select)",
+                "combobox >> [name=Red]",
+                Action::Select,
+                Outcome::Refused(Code::NotFound),
             ),
         ],
     )

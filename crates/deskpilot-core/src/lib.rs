@@ -26,8 +26,8 @@ pub mod visibility;
 pub mod wait;
 
 pub use act::{
-    Action, ActionReport, Chord, Direction, Effect, InputText, MouseButton, NativeOp, OnOff, Route,
-    Rung, Skipped, ValueInput,
+    Action, ActionReport, Choice, Chord, Direction, Effect, InputText, MouseButton, NativeOp,
+    OnOff, Route, Rung, Skipped, ValueInput,
 };
 pub use app::{AppInfo, WindowId, WindowInfo};
 pub use engine::{DevicesMissing, Engine};

@@ -85,11 +85,43 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
             _ => return Err(unsupported("EditableText")),
         },
         NativeOp::Select | NativeOp::AddToSelection => n.states.set(State::Selected, true),
+        NativeOp::Choose => click_effect(node),
+        NativeOp::SelectChild(index) => {
+            // A combo box: its options are the selectable nodes below it, in order.
+            let mut options = Vec::new();
+            collect_selectable(node, &mut options);
+            let Some(chosen) = options.get(*index as usize).cloned() else {
+                return Err(unsupported(&format!("SelectChild({index})")));
+            };
+            set_selected_only(node, &chosen);
+        }
         NativeOp::Deselect => n.states.set(State::Selected, false),
         NativeOp::ScrollIntoView => n.states.set(State::Showing, true),
         NativeOp::Focus | NativeOp::CaretToEnd => {}
     }
     Ok(())
+}
+
+fn collect_selectable(node: &FakeNode, out: &mut Vec<ElementId>) {
+    for child in &node.children {
+        if child.node.states.get(State::Selectable) == Some(true) {
+            out.push(child.node.id.clone());
+        }
+        collect_selectable(child, out);
+    }
+}
+
+/// Selects `chosen` among the selectable nodes under `node`, deselecting the others.
+fn set_selected_only(node: &mut FakeNode, chosen: &ElementId) {
+    for child in &mut node.children {
+        if child.node.states.get(State::Selectable) == Some(true) {
+            child
+                .node
+                .states
+                .set(State::Selected, child.node.id == *chosen);
+        }
+        set_selected_only(child, chosen);
+    }
 }
 
 fn clear_focus(node: &mut FakeNode) {

@@ -320,12 +320,15 @@ pub struct ActArgs {
     pub session: String,
     /// A ref or a selector matching exactly one element.
     pub target: String,
-    /// What to do (activate runs the action `name`).
+    /// What to do (activate: the action `name`; select_option, on a combo box: the option
+    /// `name` or `index`).
     pub verb: OneOf<Verb>,
     /// For toggle: only act when it is not already on (or off).
     pub ensure: Option<OneOf<OnOff>>,
-    /// For activate: the action's name as get_properties lists it.
+    /// For activate: an action's name; for select_option: an option's.
     pub name: Option<String>,
+    /// For select_option: the option's place (from 0).
+    pub index: Option<u32>,
     /// For scroll: up, down, left or right.
     pub direction: Option<OneOf<Direction>>,
     /// For scroll: wheel clicks (default 3).

@@ -1,11 +1,12 @@
 //! What a locator does: the verified actions, each after the actionability wait it needs.
 
 use deskpilot_core::act::DragEnd;
-use deskpilot_core::{Action, Chord, InputText, MouseButton, OnOff, Target, ValueInput, present};
+use deskpilot_core::{
+    Action, Choice, Chord, InputText, MouseButton, OnOff, Target, ValueInput, present,
+};
 
 use crate::error::{Result, TestError};
 use crate::locator::{Acted, Locator, Needs, Still};
-use crate::selector_text::quote;
 
 impl Locator {
     const ACTIONABLE: Needs = Needs {
@@ -188,8 +189,8 @@ impl Locator {
         self.act(Self::ACTIONABLE, Action::Select).await
     }
 
-    /// Selects the option named `name` among this element's items (a list, a combo box's
-    /// popup, a tab list).
+    /// Makes the combo box show the option named `name` (its list need not be open),
+    /// confirmed by the option it shows.
     ///
     /// ```no_run
     /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
@@ -197,8 +198,22 @@ impl Locator {
     /// # Ok(()) }
     /// ```
     pub async fn select_option(&self, name: &str) -> Result<Acted> {
-        let option = self.clone().locator(&format!("*[name={}]", quote(name)));
-        option.select().await
+        let choice = Choice::Name(name.to_owned());
+        self.act(Self::ACTIONABLE, Action::SelectOption(choice))
+            .await
+    }
+
+    /// Makes the combo box show its option at `index` (from 0), for toolkits that do not
+    /// expose the options' names (GTK 4's combo box).
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, Result}; async fn demo(app: App) -> Result<()> {
+    /// app.get_by_role(Role::ComboBox).name("Color").select_option_at(1).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn select_option_at(&self, index: u32) -> Result<Acted> {
+        self.act(Self::ACTIONABLE, Action::SelectOption(Choice::Index(index)))
+            .await
     }
 
     /// Expands the element (a tree item, an expander); nothing is sent when it is expanded.

@@ -53,6 +53,13 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
         .await?;
     expect(&count).to_have_text("Count").await?;
 
+    // An option in one call, its list closed; confirmed by the option the combo box shows.
+    let color = app.get_by_role(Role::ComboBox);
+    color.select_option("Blue").await?.expect_confirmed()?;
+    wait("color", "selected", json!("Blue"));
+    color.select_option_at(1).await?.expect_confirmed()?;
+    wait("color", "selected", json!("Green"));
+
     // A drag is real pointer input: the volume slider's knob dragged onto the fruit list to
     // its right leaves the slider at its top.
     let volume = app.get_by_role(Role::Slider).name("Volume");

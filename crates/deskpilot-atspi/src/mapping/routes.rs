@@ -8,8 +8,12 @@ use deskpilot_core::{NativeOp, NativeRoute};
 /// "press", Gecko "jump"/"open"/"activate"), in order of preference.
 const PRESS_NAMES: &[&str] = &["click", "press", "activate", "jump", "open", "toggle"];
 const TOGGLE_NAMES: &[&str] = &["toggle", "click", "press", "activate"];
-const EXPAND_NAMES: &[&str] = &["expand", "expand or contract", "open"];
+/// Qt names opening a combo box's list "ShowMenu".
+const EXPAND_NAMES: &[&str] = &["expand", "expand or contract", "open", "showmenu"];
 const COLLAPSE_NAMES: &[&str] = &["collapse", "expand or contract"];
+/// An option's own action that chooses it (Gecko and Chromium "select", a GTK 3 menu item's
+/// "click").
+const CHOOSE_NAMES: &[&str] = &["select", "click", "press", "activate"];
 
 /// The first of `wanted` that the element offers (case-insensitive), as the element names it.
 pub fn pick_action(node: &Node, wanted: &[&str]) -> Option<String> {
@@ -52,6 +56,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::Toggle => named(TOGGLE_NAMES),
         NativeOp::Expand => named(EXPAND_NAMES),
         NativeOp::Collapse => named(COLLAPSE_NAMES),
+        NativeOp::Choose => named(CHOOSE_NAMES),
         // The action is checked against what the element offers before the ladder starts.
         NativeOp::Named(name) => Ok(action(name.clone())),
         NativeOp::SetText(_) => editable(
@@ -75,6 +80,13 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::Select => call("Selection.SelectChild"),
         NativeOp::AddToSelection => call("Selection.SelectChild (added)"),
         NativeOp::Deselect => call("Selection.DeselectChild"),
+        NativeOp::SelectChild(index) => {
+            if node.interfaces.contains(Interface::Selection) {
+                call(&format!("Selection.SelectChild({index})"))
+            } else {
+                Err("no Selection interface".into())
+            }
+        }
     }
 }
 
@@ -86,6 +98,7 @@ pub fn names_of(op: &NativeOp) -> &'static [&'static str] {
         NativeOp::Toggle => TOGGLE_NAMES,
         NativeOp::Expand => EXPAND_NAMES,
         NativeOp::Collapse => COLLAPSE_NAMES,
+        NativeOp::Choose => CHOOSE_NAMES,
         _ => &[],
     }
 }

@@ -29,3 +29,25 @@ pub async fn engine_with_input(
     let linux = linux_engine(options).await.unwrap();
     (linux.backend, linux.engine)
 }
+
+/// A session on the browser `app`, once its page's element `selector` appeared (the page's
+/// document arrives after the window).
+#[allow(dead_code)]
+pub async fn session_on_page(engine: &Engine, app: &str, selector: &str) -> String {
+    let session = engine
+        .connect(&deskpilot_core::ConnectTarget::AppName(app.into()))
+        .await
+        .unwrap()
+        .id;
+    engine
+        .wait_for(
+            &session,
+            &deskpilot_core::Selector::parse(selector).unwrap(),
+            None,
+            &deskpilot_core::Condition::Appears,
+            std::time::Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    session
+}

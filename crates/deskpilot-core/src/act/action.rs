@@ -41,6 +41,15 @@ pub enum ValueInput {
     Text(InputText),
 }
 
+/// Which option `select_option` chooses among a combo box's (or list's) options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choice {
+    /// The option with this name, exactly as shown.
+    Name(String),
+    /// The option at this place, counted from 0 in the order the options are listed.
+    Index(u32),
+}
+
 /// One verb, aimed at a resolved element.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -60,6 +69,8 @@ pub enum Action {
         ensure: Option<OnOff>,
     },
     Select,
+    /// On a combo box: make this option the one it shows.
+    SelectOption(Choice),
     AddToSelection,
     Deselect,
     Expand,
@@ -91,6 +102,7 @@ impl Action {
                 ensure: Some(OnOff::Off),
             } => "uncheck",
             Action::Select => "select",
+            Action::SelectOption(_) => "select_option",
             Action::AddToSelection => "add_to_selection",
             Action::Deselect => "deselect",
             Action::Expand => "expand",
@@ -118,6 +130,7 @@ impl Action {
             Action::Toggle { ensure } => ensure.is_some(),
             Action::SetValue(_)
             | Action::Select
+            | Action::SelectOption(_)
             | Action::AddToSelection
             | Action::Deselect
             | Action::Expand
@@ -184,4 +197,9 @@ pub enum NativeOp {
     AddToSelection,
     /// Deselect the element in its container.
     Deselect,
+    /// Select the container's child at this index (a combo box's option, through the combo
+    /// box's own selection).
+    SelectChild(u32),
+    /// Make the element, an option, the chosen one by its own action.
+    Choose,
 }

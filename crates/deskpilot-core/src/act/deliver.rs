@@ -30,6 +30,13 @@ pub(super) enum NotSent {
     Fatal(Error),
 }
 
+/// How the element was given the focus before keys.
+struct FocusedBy {
+    how: String,
+    /// By a click into it (which also opens a combo box's list).
+    clicked: bool,
+}
+
 impl Engine {
     /// Sends one rung. Returns how it was done.
     pub(super) async fn deliver(
@@ -39,38 +46,33 @@ impl Engine {
     ) -> std::result::Result<String, NotSent> {
         let node = subject.node();
         match &attempt.delivery {
-            Delivery::Native(route) => {
-                let (op, how) = (&route.op, route.how.clone());
-                if let Some(why) = self.backend().semantic_trap(node, op) {
-                    return Err(NotSent::Skip(format!("{how}: {why}")));
-                }
-                match self.backend().perform(&node.id, op).await {
-                    Ok(()) => Ok(how),
-                    // A handler that runs a modal loop (GTK 3's gtk_dialog_run behind a menu
-                    // item) answers the call only once the dialog closes. When the app still
-                    // answers other calls, the action is running: read back what it did.
-                    Err(BackendError::AppNotResponding { .. })
-                        if matches!(op, NativeOp::Named(_))
-                            && self.backend().app(&subject.app).await.is_ok() =>
-                    {
-                        Ok(format!(
-                            "{how} (no answer yet: the app runs it in a modal loop)"
-                        ))
-                    }
-                    Err(
-                        e @ (BackendError::AppGone { .. } | BackendError::AppNotResponding { .. }),
-                    ) => Err(NotSent::Fatal(e.into())),
-                    Err(e) => Err(NotSent::Skip(format!("{how}: {e}"))),
-                }
+            Delivery::Native(route) => self.deliver_native(subject, node, route).await,
+            Delivery::NativeOn { element, route } => {
+                self.deliver_native(subject, element, route).await
             }
             Delivery::Keys(inputs) => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let window = self.bring_to_front(subject).await?;
-                let focused_by = self.focus_for_keys(subject, &window).await?;
-                let focused_here = focused_by.is_some();
                 let mut how = vec![];
+                let opened = match inputs.first() {
+                    Some(KeyInput::OpenList(_)) => self.open_list(node).await,
+                    _ => None,
+                };
+                let focused_by = match &opened {
+                    Some(by) => {
+                        let shown = self.list_shown(subject).await;
+                        how.push(format!(
+                            "open by {by}{}",
+                            if shown { "" } else { " (not seen to show)" }
+                        ));
+                        None
+                    }
+                    None => self.focus_for_keys(subject, &window).await?,
+                };
+                let focused_here = focused_by.is_some();
+                let clicked = focused_by.as_ref().is_some_and(|by| by.clicked);
                 if let Some(by) = focused_by {
-                    how.push(format!("focus by {by}"));
+                    how.push(format!("focus by {}", by.how));
                 }
                 for key in inputs {
                     match key {
@@ -94,9 +96,24 @@ impl Engine {
                                 how.push("key ctrl+End".to_owned());
                             }
                         }
-                        KeyInput::Chord(chord) => {
+                        KeyInput::OpenList(_) if opened.is_some() => {}
+                        KeyInput::OpenList(_) if clicked => {
+                            how.push("(the click opened it)".to_owned());
+                        }
+                        KeyInput::Chord(chord) | KeyInput::OpenList(chord) => {
                             input.press(chord).await.map_err(input_failure)?;
-                            how.push(format!("key {chord}"));
+                            let line = format!("key {chord}");
+                            match how.last_mut() {
+                                // Repeats told once: "key Down x3".
+                                Some(last) if last.split(" x").next() == Some(line.as_str()) => {
+                                    let times = last
+                                        .rsplit_once(" x")
+                                        .and_then(|(_, n)| n.parse::<u32>().ok())
+                                        .unwrap_or(1);
+                                    *last = format!("{line} x{}", times + 1);
+                                }
+                                _ => how.push(line),
+                            }
                         }
                         KeyInput::Text(text) => {
                             input.type_text(text).await.map_err(input_failure)?;
@@ -133,6 +150,37 @@ impl Engine {
                     .map_err(input_failure)?;
                 Ok(format!("wheel {direction:?} x{amount} at ({x}, {y}){note}"))
             }
+        }
+    }
+
+    /// Sends a native operation to `node` (the target, or an element the plan names).
+    async fn deliver_native(
+        &self,
+        subject: &Subject,
+        node: &crate::model::Node,
+        route: &crate::platform::NativeRoute,
+    ) -> std::result::Result<String, NotSent> {
+        let (op, how) = (&route.op, route.how.clone());
+        if let Some(why) = self.backend().semantic_trap(node, op) {
+            return Err(NotSent::Skip(format!("{how}: {why}")));
+        }
+        match self.backend().perform(&node.id, op).await {
+            Ok(()) => Ok(how),
+            // A handler that runs a modal loop (GTK 3's gtk_dialog_run behind a menu
+            // item) answers the call only once the dialog closes. When the app still
+            // answers other calls, the action is running: read back what it did.
+            Err(BackendError::AppNotResponding { .. })
+                if matches!(op, NativeOp::Named(_))
+                    && self.backend().app(&subject.app).await.is_ok() =>
+            {
+                Ok(format!(
+                    "{how} (no answer yet: the app runs it in a modal loop)"
+                ))
+            }
+            Err(e @ (BackendError::AppGone { .. } | BackendError::AppNotResponding { .. })) => {
+                Err(NotSent::Fatal(e.into()))
+            }
+            Err(e) => Err(NotSent::Skip(format!("{how}: {e}"))),
         }
     }
 
@@ -211,7 +259,7 @@ impl Engine {
         &self,
         subject: &Subject,
         window: &ElementId,
-    ) -> std::result::Result<Option<String>, NotSent> {
+    ) -> std::result::Result<Option<FocusedBy>, NotSent> {
         let node = subject.node();
         if subject.window_level || node.states.is(State::Focused) {
             return Ok(None);
@@ -223,7 +271,12 @@ impl Engine {
         };
         let why = match self.backend().perform(&node.id, &op).await {
             Ok(()) => match self.wait_focus(subject).await? {
-                true => return Ok(Some(how)),
+                true => {
+                    return Ok(Some(FocusedBy {
+                        how,
+                        clicked: false,
+                    }));
+                }
                 false => "focus did not move to it".to_owned(),
             },
             Err(e) => format!("cannot focus it: {e}"),
@@ -248,11 +301,22 @@ impl Engine {
             .await
             .map_err(input_failure)?;
         match self.wait_focus(subject).await? {
-            true => Ok(Some("a click into it".to_owned())),
+            true => Ok(Some(FocusedBy {
+                how: "a click into it".to_owned(),
+                clicked: true,
+            })),
             false => Err(NotSent::Skip(format!(
                 "{why}; a click into it did not focus it either"
             ))),
         }
+    }
+
+    /// Opens the element's list by its own action, when the backend has one for it; says
+    /// how.
+    async fn open_list(&self, node: &crate::model::Node) -> Option<String> {
+        let route = self.backend().native_route(node, &NativeOp::Expand).ok()?;
+        self.backend().perform(&node.id, &route.op).await.ok()?;
+        Some(route.how)
     }
 
     /// Waits until the element reports focus (true), or not within `FOCUS_WAIT` (false). A

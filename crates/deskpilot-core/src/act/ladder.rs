@@ -34,6 +34,14 @@ impl Engine {
         let _input = self.input_lock().await;
         let resolved = self.resolve(session, target).await?;
         let info = self.session(session)?;
+        if chooses(action, &resolved.node)
+            && let Some(combo) = self.combo_of(&resolved.node).await
+        {
+            // An option of a combo box: chosen through the combo box, as a person would
+            // (open it, pick the option).
+            let report = self.choose_through(session, resolved, combo, action).await;
+            return self.with_tree_after(session, report).await;
+        }
         let report = self
             .run_ladder(
                 Subject {
@@ -47,6 +55,65 @@ impl Engine {
             )
             .await;
         self.with_tree_after(session, report).await
+    }
+
+    /// `action` (a select or a click) on `option`, a hidden option of `combo`: the option
+    /// chosen through the combo box, reported as the action on the option. Call with the
+    /// input lock held.
+    async fn choose_through(
+        &self,
+        session: &str,
+        option: Resolved,
+        combo: Node,
+        action: &Action,
+    ) -> Result<ActionReport> {
+        let info = self.session(session)?;
+        let index = self
+            .options_of(&combo)
+            .await?
+            .iter()
+            .find(|o| o.node.id == option.node.id)
+            .map(|o| o.index)
+            .ok_or_else(|| {
+                Error::new(
+                    Code::StaleRef,
+                    format!(
+                        "{} is no longer among its combo box's options",
+                        option.reference
+                    ),
+                    "take a fresh snapshot and find the option again",
+                )
+            })?;
+        let reference = self
+            .sessions()
+            .issue(session, &combo)
+            .map_or_else(|_| "its combo box".into(), format_ref);
+        let described = format!(
+            "{reference} ({} {})",
+            combo.role,
+            crate::escape::quoted(combo.display_name(), 100)
+        );
+        let subject = Subject {
+            resolved: Resolved {
+                reference,
+                node: combo,
+                secret: false,
+            },
+            app: info.app.id,
+            window_level: false,
+            session_root: info.root,
+            session: session.to_owned(),
+        };
+        let choose = Action::SelectOption(super::action::Choice::Index(index));
+        let mut report = self.run_ladder(subject, &choose).await?;
+        report.verb = action.verb();
+        report.reference = option.reference;
+        let note = format!("chosen through its combo box {described}");
+        report.note = Some(match report.note.take() {
+            Some(rest) => format!("{note}; {rest}"),
+            None => note,
+        });
+        Ok(report)
     }
 
     /// Does `action` on the session's window itself (keys with no element to focus first).
@@ -161,7 +228,10 @@ impl Engine {
                 return Ok(nothing_sent(action, reference, format!("already {state}")));
             }
         }
-        let mut plan = plan(action, subject.node(), self.backend().as_ref());
+        let mut plan = match action {
+            Action::SelectOption(choice) => self.plan_choice(&subject, choice).await?,
+            _ => plan(action, subject.node(), self.backend().as_ref()),
+        };
         if let Some(expect) = self.typed_text_expected(&subject, action).await {
             plan.expect = expect;
         }
@@ -266,6 +336,17 @@ impl Engine {
             ),
         })
     }
+}
+
+/// Whether `action` on `node`, if an option of a combo box, means choosing it through the
+/// combo box: a select always (Qt says a closed list's options are showing), a click when
+/// the option is hidden (one in an open list is clicked where it is).
+fn chooses(action: &Action, node: &Node) -> bool {
+    let click = Action::Click {
+        button: super::action::MouseButton::Left,
+        double: false,
+    };
+    *action == Action::Select || (*action == click && !crate::visibility::shown(node))
 }
 
 /// The report of secret text typed with no target: which element took it may not be known,

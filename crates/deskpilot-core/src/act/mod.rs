@@ -4,6 +4,7 @@
 mod action;
 mod actionable;
 mod after;
+mod choose;
 mod deliver;
 mod drag;
 mod keys;
@@ -23,7 +24,7 @@ mod window;
 
 pub use crate::platform::{InputDevice, InputError};
 pub use action::{
-    Action, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
+    Action, Choice, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
 };
 pub use after::MAX_UPDATE_LINES;
 pub use drag::DragEnd;

@@ -23,6 +23,8 @@ pub struct Observation {
     pub active: Option<crate::app::WindowId>,
     /// For a menu: how many of its items are showing (it is open when some are).
     pub showing_items: Option<usize>,
+    /// For a combo box: the option it shows.
+    pub shown: Option<String>,
 }
 
 /// States whose change is worth reporting.
@@ -89,6 +91,11 @@ pub enum Change {
     /// A menu's items showed (this many).
     MenuOpened(usize),
     MenuClosed,
+    /// A combo box shows another option.
+    Shown {
+        was: Option<String>,
+        now: Option<String>,
+    },
 }
 
 impl Change {
@@ -97,7 +104,10 @@ impl Change {
     pub fn on_target(&self) -> bool {
         matches!(
             self,
-            Change::State { .. } | Change::Value { .. } | Change::Name { .. }
+            Change::State { .. }
+                | Change::Value { .. }
+                | Change::Name { .. }
+                | Change::Shown { .. }
         )
     }
 
@@ -143,6 +153,13 @@ impl Change {
             ),
             Change::MenuOpened(n) => format!("menu opened ({n} items showing)"),
             Change::MenuClosed => "menu closed".into(),
+            Change::Shown { was, now } => {
+                let shown = |o: &Option<String>| {
+                    o.as_deref()
+                        .map_or_else(|| "none".to_owned(), |s| quoted(s, 100))
+                };
+                format!("shows: {} -> {}", shown(was), shown(now))
+            }
         }
     }
 }
@@ -201,6 +218,12 @@ pub fn changes(before: &Observation, after: &Observation) -> Vec<Change> {
         (Some(0), Some(n)) if n > 0 => out.push(Change::MenuOpened(n)),
         (Some(n), Some(0)) if n > 0 => out.push(Change::MenuClosed),
         _ => {}
+    }
+    if before.shown != after.shown && after.shown.is_some() {
+        out.push(Change::Shown {
+            was: before.shown.clone(),
+            now: after.shown.clone(),
+        });
     }
     out
 }

@@ -14,6 +14,12 @@ use crate::platform::{NativeRoute, NativeRoutes};
 pub enum Delivery {
     /// A semantic operation, as the backend will do it.
     Native(NativeRoute),
+    /// A semantic operation on another element than the target (an option of the target
+    /// combo box).
+    NativeOn {
+        element: Box<Node>,
+        route: NativeRoute,
+    },
     /// Focus the element (unless it has focus), then these keys.
     Keys(Vec<KeyInput>),
     /// A pointer click at the centre of the element's live bounds.
@@ -27,6 +33,10 @@ pub enum Delivery {
 pub enum KeyInput {
     Chord(Chord),
     Text(InputText),
+    /// Opens the element's list (a combo box's): by its own action when it has one (the
+    /// open list takes the keys: the element is not focused first), else this chord, unless
+    /// the click that focused it opened the list already. Only first.
+    OpenList(Chord),
     /// When the rung had to focus the element: the caret to the end of its text (focusing
     /// a GTK entry selects all of it, and typing would replace it).
     CaretToEndIfFocused,
@@ -60,6 +70,8 @@ pub enum Expect {
     Number(f64),
     /// A menu's items are showing.
     MenuOpen,
+    /// The combo box shows this option.
+    Shown(String),
 }
 
 /// The ladder for an action.
@@ -288,6 +300,14 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
                 state: State::Selected,
                 on: true,
             }
+        }
+        Action::SelectOption(_) => {
+            // Planned from the combo box's options, read first (`choose::choice_plan`).
+            skipped.push(skip(
+                Rung::Semantic,
+                "an option is chosen from the combo box's options, read first",
+            ));
+            Expect::AnyChange
         }
         Action::Deselect => {
             semantic(NativeOp::Deselect, &mut steps, &mut skipped);

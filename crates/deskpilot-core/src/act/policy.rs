@@ -8,6 +8,7 @@ use super::observe::{Change, Observation, change_lines, changes};
 use super::plan::{Expect, is_on};
 use super::report::{ActionReport, Effect};
 use crate::error::{Code, Error};
+use crate::escape::quoted;
 use crate::model::{Node, NodeValue, Role, State};
 
 /// The note of a selection the toolkit does not report on its own container.
@@ -143,7 +144,9 @@ pub(super) fn judge(
                     note.push_str(" (the app's events said it was done)");
                 }
                 report(Effect::Unverified, Some(note))
-            } else if matches!(action, Action::SetValue(_)) && value_moved(expect, before, after) {
+            } else if matches!(action, Action::SetValue(_) | Action::SelectOption(_))
+                && value_moved(expect, before, after)
+            {
                 // A wrong effect is its own outcome: never "no effect", never another rung on
                 // top of it.
                 Next::Fail(Error::new(
@@ -201,6 +204,7 @@ pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
             node.value,
             Some(NodeValue::Number { current, .. }) if (current - n).abs() <= 1e-9 * n.abs().max(1.0)
         ),
+        Expect::Shown(name) => now.shown.as_deref() == Some(name.as_str()),
         Expect::MenuOpen => {
             now.showing_items.unwrap_or(0) > 0
                 || node.states.is(State::Expanded)
@@ -256,6 +260,8 @@ fn counts_for(action: &Action, change: &Change) -> bool {
                 ..
             }
         ),
+        // An option by what the combo box shows (or its own name, value or selection).
+        Action::SelectOption(_) => change.on_target(),
         // A scroll by the element itself moving, not by a window.
         Action::Scroll { .. } | Action::ScrollIntoView => change.on_target(),
         // Anything else the element or the app shows: a click that opens a dialog did its
@@ -288,6 +294,7 @@ fn nothing_to_do_when_held(action: &Action) -> bool {
         action,
         Action::SetValue(_)
             | Action::Select
+            | Action::SelectOption(_)
             | Action::AddToSelection
             | Action::Deselect
             | Action::Expand
@@ -332,6 +339,9 @@ fn clamped(action: &Action, before: &Observation, after: &Observation) -> Option
 
 /// True when the value a value postcondition watches changed, yet not as expected.
 fn value_moved(expect: &Expect, before: &Observation, after: &Observation) -> bool {
+    if let Expect::Shown(_) = expect {
+        return after.shown.is_some() && before.shown != after.shown;
+    }
     let watches_value = matches!(
         expect,
         Expect::Text(_) | Expect::Chars(_) | Expect::Number(_)
@@ -352,6 +362,7 @@ pub(super) fn expected(expect: &Expect) -> String {
         Expect::Contains(_) => "the typed text".into(),
         Expect::Number(n) => format!("the value {n}"),
         Expect::MenuOpen => "the menu open".into(),
+        Expect::Shown(name) => format!("the combo box showing {}", quoted(name, 100)),
     }
 }
 

@@ -35,6 +35,7 @@ fn seen(node: Node) -> Observation {
         windows: Vec::new(),
         active: None,
         showing_items: None,
+        shown: None,
     }
 }
 
@@ -281,6 +282,7 @@ fn a_gone_target_meets_no_postcondition() {
         windows: Vec::new(),
         active: None,
         showing_items: Some(3),
+        shown: None,
     };
     assert!(!met(&Expect::MenuOpen, &gone));
     assert!(!met(&Expect::OnOff(false), &gone));
@@ -314,6 +316,7 @@ fn with_windows(target: Option<Node>, windows: Vec<ObservedWindow>) -> Observati
         windows,
         active: None,
         showing_items: None,
+        shown: None,
     }
 }
 
@@ -475,4 +478,37 @@ fn a_window_opening_confirms_a_click() {
 /// Whether the decision is a report of `effect`.
 fn reports(next: &Next, effect: Effect) -> bool {
     matches!(next, Next::Report { effect: e, .. } if *e == effect)
+}
+
+/// A combo box showing the option asked for confirms it, and sends nothing when it showed it
+/// before; showing another one is a wrong effect, never tried again on top.
+#[test]
+fn a_chosen_option_is_confirmed_by_what_the_combo_box_shows() {
+    let combo = |shown: &str| Observation {
+        shown: Some(shown.into()),
+        ..seen(Node::new(ElementId::new(":1.a", "/c"), Role::ComboBox))
+    };
+    let action = Action::SelectOption(crate::act::Choice::Name("Large".into()));
+    let large = Expect::Shown("Large".into());
+    assert!(matches!(
+        start(&action, large.clone(), None, &combo("Large")),
+        Start::NothingToDo { .. }
+    ));
+    let judging = send(start(&action, large.clone(), None, &combo("Small")));
+    assert!(met(&large, &combo("Large")));
+    let wrong = Verdict::Missed {
+        after: combo("Medium"),
+        quiet: false,
+    };
+    let next = judged(&action, &judging, &combo("Small"), wrong);
+    assert!(
+        matches!(&next, Next::Fail(e) if e.code == Code::UnexpectedEffect),
+        "{next:?}"
+    );
+    let unchanged = Verdict::Missed {
+        after: combo("Small"),
+        quiet: false,
+    };
+    let next = judged(&action, &judging, &combo("Small"), unchanged);
+    assert!(matches!(next, Next::TryAnother { .. }), "{next:?}");
 }

@@ -291,7 +291,9 @@ impl Engine {
             // waited for.
             if let ([only], true) = (found.matches.as_slice(), visible.is_empty()) {
                 if scrolled.as_ref().is_none_or(|(r, _)| *r != only.reference) {
-                    let out = self.scrolled_out(&only.node).await;
+                    // An option of a closed combo box is chosen through it (see `act`).
+                    let out = self.scrolled_out(&only.node).await
+                        || self.combo_of(&only.node).await.is_some();
                     scrolled = Some((only.reference.clone(), out));
                 }
                 if scrolled.as_ref().is_some_and(|(_, out)| *out) {

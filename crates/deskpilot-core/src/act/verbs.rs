@@ -2,7 +2,7 @@
 //! everywhere (CLI arguments, MCP argument values, reports), and the one mapping from a verb
 //! with its options to an `Action`. Renaming a verb is one line here.
 
-use super::action::{Action, Direction, MouseButton, OnOff, WindowAction};
+use super::action::{Action, Choice, Direction, MouseButton, OnOff, WindowAction};
 use crate::error::{Code, Error};
 
 /// A closed set of words.
@@ -44,6 +44,7 @@ pub enum Verb {
     Check,
     Uncheck,
     Select,
+    SelectOption,
     AddToSelection,
     Deselect,
     Expand,
@@ -59,6 +60,7 @@ named!(Verb, "verb", {
     Check => "check",
     Uncheck => "uncheck",
     Select => "select",
+    SelectOption => "select_option",
     AddToSelection => "add_to_selection",
     Deselect => "deselect",
     Expand => "expand",
@@ -84,8 +86,11 @@ named!(WindowAction, "window action", {
 pub struct VerbOptions {
     /// For `toggle`: only act when it is not already on (or off).
     pub ensure: Option<OnOff>,
-    /// For `activate`: the action's name as the element lists it.
+    /// For `activate`: the action's name as the element lists it; for `select_option`: the
+    /// option's name.
     pub name: Option<String>,
+    /// For `select_option`: the option's place, from 0.
+    pub index: Option<u32>,
     /// For `scroll`: which way.
     pub direction: Option<Direction>,
     /// For `scroll`: wheel clicks (default 3, at most 50).
@@ -113,9 +118,17 @@ impl Verb {
                 "direction (and amount) go with verb scroll, which needs a direction",
             ));
         }
-        if options.name.is_some() != (self == Verb::Activate) {
+        if self == Verb::SelectOption {
+            if options.name.is_some() == options.index.is_some() {
+                return Err(invalid(
+                    "verb select_option takes the option's name or its index (one of them)",
+                ));
+            }
+        } else if options.index.is_some() {
+            return Err(invalid("index goes with verb select_option only"));
+        } else if options.name.is_some() != (self == Verb::Activate) {
             return Err(invalid(
-                "name is required with verb activate, and only there",
+                "name is required with verb activate (and names the option of select_option)",
             ));
         }
         Ok(match self {
@@ -129,6 +142,10 @@ impl Verb {
                 ensure: Some(OnOff::Off),
             },
             Verb::Select => Action::Select,
+            Verb::SelectOption => Action::SelectOption(match (options.name, options.index) {
+                (Some(name), _) => Choice::Name(name),
+                (None, index) => Choice::Index(index.unwrap_or_default()),
+            }),
             Verb::AddToSelection => Action::AddToSelection,
             Verb::Deselect => Action::Deselect,
             Verb::Expand => Action::Expand,
@@ -184,6 +201,33 @@ mod tests {
         );
         assert!(Verb::Scroll.action(VerbOptions::default()).is_err());
         assert!(Verb::Activate.action(VerbOptions::default()).is_err());
+        let named = |name: &str| VerbOptions {
+            name: Some(name.into()),
+            ..VerbOptions::default()
+        };
+        assert_eq!(
+            Verb::SelectOption.action(named("Large")),
+            Ok(Action::SelectOption(Choice::Name("Large".into())))
+        );
+        let index = VerbOptions {
+            index: Some(2),
+            ..VerbOptions::default()
+        };
+        assert_eq!(
+            Verb::SelectOption.action(index.clone()),
+            Ok(Action::SelectOption(Choice::Index(2)))
+        );
+        assert!(Verb::SelectOption.action(VerbOptions::default()).is_err());
+        assert!(
+            Verb::SelectOption
+                .action(VerbOptions {
+                    index: Some(2),
+                    ..named("Large")
+                })
+                .is_err()
+        );
+        assert!(Verb::Select.action(index).is_err());
+        assert!(Verb::Select.action(named("Large")).is_err());
         let scroll = VerbOptions {
             direction: Some(Direction::Up),
             amount: Some(500),

@@ -128,11 +128,16 @@ impl Engine {
         } else {
             None
         };
+        let shown = match (expect, &target) {
+            (Expect::Shown(_), Some(combo)) => self.shown_by(combo).await,
+            _ => None,
+        };
         Ok(Observation {
             target,
             windows,
             active,
             showing_items,
+            shown,
         })
     }
 

@@ -89,6 +89,24 @@ impl Tree {
         self.nodes.is_empty()
     }
 
+    /// Appends `node` as the last child of `parent` (a root when `None`), its children all
+    /// read; returns its index.
+    pub fn push(&mut self, node: Node, parent: Option<usize>) -> usize {
+        let at = self.nodes.len();
+        let depth = parent.map_or(0, |p| self.nodes[p].depth + 1);
+        if let Some(p) = parent {
+            self.nodes[p].children.push(at);
+        }
+        self.nodes.push(TreeNode {
+            node,
+            parent,
+            children: Vec::new(),
+            depth,
+            realization: Realization::Complete,
+        });
+        at
+    }
+
     pub fn find(&self, id: &ElementId) -> Option<usize> {
         self.nodes.iter().position(|n| &n.node.id == id)
     }

@@ -101,7 +101,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "A semantic verb, confirmed by the state it should produce; a no-op falls to keys, then the pointer (no_effect when none works).",
+        description = "A semantic verb, confirmed by the state it should produce; a no-op falls to keys, then the pointer.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ActArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -112,6 +112,7 @@ impl DeskpilotServer {
             let action = a.verb.0.action(VerbOptions {
                 ensure: a.ensure.map(|e| e.0),
                 name: a.name,
+                index: a.index,
                 direction: a.direction.map(|d| d.0),
                 amount: a.amount,
             })?;
