@@ -207,7 +207,15 @@ impl Engine {
             }
         };
         let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
-        let window = self.bring_to_front(subject).await?;
+        let window = match self.open_popup_of(subject).await {
+            // An item of an open popup (a context menu) is on top already, in a window the
+            // window system may not manage: raising its window would fail, or close it.
+            Some(_) => match self.backend().toplevel(&subject.node().id).await {
+                Ok(window) => window,
+                Err(_) => subject.session_root.clone(),
+            },
+            None => self.bring_to_front(subject).await?,
+        };
         let conclusive = self.check_hit(subject, &window, x, y).await?;
         Ok((
             x,
