@@ -72,6 +72,13 @@ fn typed_text_never_answers_mousepads_restore_question() {
     let mut agent = Agent::start(&desktop);
     agent.connect("mousepad");
     agent.wait_for("alert >> button[name=No]", json!({}));
+    // The alert says what it asks, not only its buttons.
+    let shown = agent.ok("snapshot", json!({}));
+    let text = shown["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("- label \"") && text.contains("restore"),
+        "{text}"
+    );
 
     let typed = agent.call("type_text", json!({"text": "Dear diary: typed too early."}));
     let said = failure_text(&typed);

@@ -15,7 +15,8 @@ use serde_json::json;
 /// system does not manage, and the click was refused `window_not_foreground` (the semantic
 /// rung is skipped for GTK 3 menu items, no key reaches it, and the pointer rung tried to
 /// raise the popup). An item of an open popup is clicked where it is, hit-tested from the
-/// popup. Oracle: the folder on disk.
+/// popup. Its dialog shows what it asks ("Enter the name:", a label no field is named by).
+/// Oracle: the folder on disk.
 #[test]
 fn a_folder_is_created_from_thunars_context_menu() {
     let desktop = VirtualDesktop::start().unwrap();
@@ -43,6 +44,10 @@ fn a_folder_is_created_from_thunars_context_menu() {
         agent.transcript()
     );
     agent.wait_for("dialog[name=\"Create New Folder\"] >> textbox", json!({}));
+    // The dialog says what it asks.
+    let shown = agent.ok("snapshot", json!({}));
+    let text = shown["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("label \"Enter the name:\""), "{text}");
     agent.ok(
         "set_value",
         json!({"target": "dialog >> textbox", "value": "Reports"}),

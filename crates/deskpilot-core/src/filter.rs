@@ -64,6 +64,7 @@ impl Filter {
         let mut child_depth = vec![0usize; tree.nodes.len()];
         let in_view = in_view(tree);
         let mut hidden = vec![false; tree.nodes.len()];
+        let message = dialog_messages(tree);
         for (index, tn) in tree.nodes.iter().enumerate() {
             // A folded window is listed whatever its state (minimized, behind others).
             let folded = tn.realization == crate::model::Realization::Folded;
@@ -80,7 +81,8 @@ impl Filter {
             let depth = tn.parent.map_or(0, |p| child_depth[p]);
             // A root is always shown: it says what the snapshot (or page) is of.
             let incomplete = tn.realization != crate::model::Realization::Complete;
-            if tn.parent.is_none() || self.keeps(&tn.node) || incomplete {
+            let says = self == Filter::Interactive && message[index];
+            if tn.parent.is_none() || self.keeps(&tn.node) || incomplete || says {
                 shown.push((index, depth));
                 child_depth[index] = depth + 1;
             } else {
@@ -89,6 +91,30 @@ impl Filter {
         }
         shown
     }
+}
+
+/// For each node, whether it is part of what a dialog or an alert asks: a named label in it
+/// that names no sibling (a field's label is its name already). Mousepad's restore question and
+/// Thunar's "Enter the name:" are labels no field is named by.
+fn dialog_messages(tree: &Tree) -> Vec<bool> {
+    let mut in_dialog = vec![false; tree.nodes.len()];
+    let mut out = vec![false; tree.nodes.len()];
+    for (index, tn) in tree.nodes.iter().enumerate() {
+        let inherited = tn.parent.is_some_and(|p| in_dialog[p]);
+        in_dialog[index] = inherited || matches!(tn.node.role, Role::Dialog | Role::Alert);
+        let name = tn.node.display_name();
+        if !inherited || tn.node.role != Role::Label || name.trim().is_empty() {
+            continue;
+        }
+        let names_a_sibling = tn.parent.is_some_and(|p| {
+            tree.nodes[p]
+                .children
+                .iter()
+                .any(|&c| c != index && tree.nodes[c].node.display_name() == name)
+        });
+        out[index] = !names_a_sibling;
+    }
+    out
 }
 
 /// For each node, whether it or something below it can be seen. A node with bounds is in view
@@ -178,5 +204,31 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(shown, vec![0, 4]);
+    }
+
+    /// A dialog shows what it asks: a label no field is named by; a field's own label is its
+    /// name already, and a window's labels stay out.
+    #[test]
+    fn a_dialog_shows_its_message() {
+        let named = |path: &str, role: Role, name: &str| {
+            let mut n = node(path, role, true, None);
+            n.name = name.to_owned();
+            n
+        };
+        let mut tree = Tree::default();
+        let app = tree.push(named("/a", Role::Application, "thunar"), None);
+        let window = tree.push(named("/w", Role::Window, "Files"), Some(app));
+        tree.push(named("/wl", Role::Label, "Status"), Some(window));
+        let dialog = tree.push(named("/d", Role::Dialog, "Create New Folder"), Some(app));
+        let row = tree.push(named("/r", Role::Generic, ""), Some(dialog));
+        tree.push(named("/ask", Role::Label, "Enter the name:"), Some(row));
+        tree.push(named("/nl", Role::Label, "Name:"), Some(row));
+        tree.push(named("/f", Role::TextBox, "Name:"), Some(row));
+        let shown: Vec<&str> = Filter::Interactive
+            .apply(&tree)
+            .into_iter()
+            .map(|(i, _)| tree.nodes[i].node.id.object.as_str())
+            .collect();
+        assert_eq!(shown, ["/a", "/w", "/d", "/ask", "/f"]);
     }
 }
