@@ -144,6 +144,15 @@ fn not_responding(root: &ElementId, pid: Option<u32>, toolkit: Option<String>) -
     }
 }
 
+/// Whether a GTK 4 version ("4.8.3") comes before 4.10.
+fn before_4_10(version: &str) -> bool {
+    let minor = version
+        .split('.')
+        .nth(1)
+        .and_then(|m| m.parse::<u32>().ok());
+    minor.is_some_and(|m| m < 10)
+}
+
 /// What an app's toolkit (as it names itself) does differently.
 pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
     let toolkit = toolkit.unwrap_or("").to_ascii_lowercase();
@@ -179,6 +188,7 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
             || matches!(toolkit.as_str(), "libreoffice" | "vcl"),
         inert_editable_text: toolkit == "gecko",
         silent_option_selection: toolkit == "gecko",
+        doubled_names: gtk4 && version.is_some_and(before_4_10),
     }
 }
 

@@ -38,6 +38,8 @@ pub struct AppTraits {
     /// Gecko selects a web page's option through `Selection` without the page's `change`
     /// event (its handlers never run), and the option's own "select" action does nothing.
     pub silent_option_selection: bool,
+    /// GTK 4 before 4.10 names a button by its label said twice ("Save Save").
+    pub doubled_names: bool,
 }
 
 /// Text as the app means it: Gecko's U+FEFF after a character outside the BMP removed.
@@ -64,6 +66,13 @@ fn is_class_name(name: &str) -> bool {
         rest.starts_with(|c: char| c.is_ascii_uppercase())
             && rest.chars().all(|c| c.is_ascii_alphanumeric())
     })
+}
+
+/// `x` when `name` is `x x` (GTK 4.8 names a button by its label, then the label again).
+fn said_twice(name: &str) -> Option<&str> {
+    let half = name.len().checked_sub(1)? / 2;
+    let (first, rest) = (name.get(..half)?, name.get(half..)?);
+    (!first.trim().is_empty() && rest.strip_prefix(' ') == Some(first)).then_some(first)
 }
 
 /// The first round of a node: what decides everything else. Comes from four calls, or from
@@ -141,6 +150,11 @@ pub async fn complete_node(
     node.name = identity.name;
     if traits.class_names_as_names && is_class_name(&node.name) {
         node.name.clear();
+    }
+    if traits.doubled_names
+        && let Some(once) = said_twice(&node.name).map(str::to_owned)
+    {
+        node.raw_name = Some(std::mem::replace(&mut node.name, once));
     }
     node.description = identity.description;
     let known_id = identity.accessible_id;
@@ -301,6 +315,16 @@ mod tests {
             "",
         ] {
             assert!(!super::is_class_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn names_said_twice() {
+        assert_eq!(super::said_twice("7 7"), Some("7"));
+        assert_eq!(super::said_twice("Save Save"), Some("Save"));
+        assert_eq!(super::said_twice("× ×"), Some("×"));
+        for name in ["7", "7 8", "Save As", "", " ", "a  a", "ab ba"] {
+            assert_eq!(super::said_twice(name), None, "{name}");
         }
     }
 }

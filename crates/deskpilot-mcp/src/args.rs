@@ -183,7 +183,7 @@ impl SinceArg {
 pub struct FindArgs {
     pub session: String,
     /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
-    /// `dialog[name=Confirm] >> button[name=OK]`, `listitem:nth(2)`. Keys: name, id,
+    /// `dialog[name=Confirm] >> button[name=OK]`. Keys: name, id,
     /// description, value, action, interface, state, role; ops: = exact, *= contains, ~= regex.
     pub selector: String,
     /// Search only within this element (a ref or a selector).
@@ -238,7 +238,7 @@ pub struct ReadTableArgs {
 #[serde(deny_unknown_fields)]
 pub struct WaitForArgs {
     pub session: String,
-    /// What to wait on, as in find (e.g. `label[name=Done]`, `dialog[name=Confirm]`).
+    /// What to wait on, as in find (e.g. `dialog[name=Confirm]`).
     pub selector: String,
     /// Search only within this element (a ref or a selector).
     pub within: Option<String>,

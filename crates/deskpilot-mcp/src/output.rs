@@ -190,6 +190,8 @@ pub struct PropertiesOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_role: Option<String>,
     pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_name: Option<String>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Text, a number, or "[redacted N chars]" for a password.
@@ -216,6 +218,7 @@ impl PropertiesOut {
             role: node.role.name().to_owned(),
             raw_role: node.raw_role.clone(),
             name: node.display_name().to_owned(),
+            raw_name: node.raw_name.clone(),
             description: node.description.clone(),
             value: node.value.as_ref().map(value_text),
             states: node.states.iter_on().map(|s| s.name().to_owned()).collect(),

@@ -59,6 +59,10 @@ pub struct Node {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub raw_role: Option<String>,
     pub name: String,
+    /// The name as the toolkit gave it, when `name` is read otherwise (GTK 4.8 says a
+    /// button's label twice: "7 7").
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub raw_name: Option<String>,
     /// A name the element does not give itself but that a reader sees: the label that
     /// labels it (LABELLED_BY), or the text of its content (a list row's label). Shown and
     /// matched when `name` is empty; refs are checked against `name` alone.
@@ -103,6 +107,7 @@ impl Node {
             role,
             raw_role: None,
             name: String::new(),
+            raw_name: None,
             derived_name: None,
             description: String::new(),
             value: None,

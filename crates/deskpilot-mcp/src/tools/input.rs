@@ -14,7 +14,7 @@ use crate::output::ActionOut;
 #[tool_router(router = input_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Click: its own action, else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped rungs, effect and the tree's changes. Never sent twice.",
+        description = "Click: its own action, else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped rungs, effect, the tree's changes. Never sent twice.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ClickArgs>(),
         output_schema = output_schema::<ActionOut>()
