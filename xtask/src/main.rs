@@ -6,6 +6,7 @@ mod desktop;
 mod imports;
 mod install;
 mod matrix;
+mod node;
 mod source;
 mod structure;
 mod tasks;
@@ -23,7 +24,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Install the Debian packages the tests and the demo need (apt-get when root).
+    /// Install what the tests and the demo need: Debian packages (apt-get when root), the
+    /// MCP SDKs the tests speak with (PyPI, npm).
     Install,
     /// Check the layout rules, install what is missing, build, and run every test,
     /// real-desktop tests included.
@@ -66,7 +68,11 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Install => install::ensure_packages(),
+        Command::Install => {
+            install::ensure_packages()?;
+            venv::ensure()?;
+            node::ensure().map(|_| ())
+        }
         Command::Test { args } => test::run(&args),
         Command::Demo => demo::run(),
         Command::Matrix => matrix::run(),

@@ -11,6 +11,7 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     crate::structure::run(&crate::root())?;
     crate::install::ensure_packages()?;
     crate::venv::ensure()?;
+    crate::node::ensure()?;
     let before = procs::marked_pids(None);
     cargo(&["build", "--workspace", "--all-targets"])?;
     let mut args = vec!["test", "--workspace"];

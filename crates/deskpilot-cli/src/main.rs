@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::{Parser, Subcommand};
 use deskpilot_core::{ConnectTarget, Engine, present};
 
@@ -105,21 +104,62 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let bus = match cli.bus {
-        Some(bus) => bus,
-        None => std::env::var("DBUS_SESSION_BUS_ADDRESS")
-            .context("no --bus given and DBUS_SESSION_BUS_ADDRESS is not set")?,
+    let engine = match desktop_engine(cli.bus, cli.display, !cli.no_peers).await {
+        Ok(engine) => engine,
+        // A host that starts the server sees it answer, and each tool says what is missing.
+        Err(why) if matches!(cli.command, Command::Mcp(_)) => {
+            eprintln!("deskpilot: {why}; serving anyway, every tool fails no_desktop");
+            Engine::new(std::sync::Arc::new(deskpilot_core::NoDesktop { why }))
+        }
+        Err(why) => anyhow::bail!("{why}"),
     };
-    let display = cli.display.or_else(|| std::env::var("DISPLAY").ok());
-    let mut options = deskpilot_linux::LinuxOptions::new(bus, display);
-    options.use_peers = !cli.no_peers;
-    let engine = deskpilot_linux::linux_engine(options).await?.engine;
     match cli.command {
         Command::Mcp(args) => serve::run(engine, args).await,
         Command::Read(command) => read::run(&engine, command).await,
         Command::Act(command) => act::run(&engine, command).await,
         Command::Files(command) => files::run(&engine, command).await,
     }
+}
+
+/// The engine on the user's desktop: the bus and display given, or found where the desktop
+/// keeps them (said on stderr, and by `list_apps`). `Err` says what is missing.
+async fn desktop_engine(
+    bus: Option<String>,
+    display: Option<String>,
+    use_peers: bool,
+) -> Result<Engine, String> {
+    use deskpilot_linux::session;
+    let around = session::Host;
+    let bus = session::bus(bus, &around)?;
+    let session_env = match (&display, std::env::var_os("DISPLAY")) {
+        (None, None) => session::session_display(&bus.value).await,
+        _ => None,
+    };
+    let display = session::display(display, session_env, &around);
+    let mut found = Vec::new();
+    if !bus.given {
+        found.push(format!("session bus {} (from {})", bus.value, bus.how));
+    }
+    match &display {
+        Some(d) if !d.given => found.push(format!("display {} (from {})", d.value, d.how)),
+        Some(_) => {}
+        None if !bus.given => {
+            found.push("no display (no DISPLAY, and not one X server socket)".into())
+        }
+        None => {}
+    }
+    let mut options = deskpilot_linux::LinuxOptions::new(bus.value, display.map(|d| d.value));
+    options.use_peers = use_peers;
+    let engine = deskpilot_linux::linux_engine(options)
+        .await
+        .map_err(|e| e.to_string())?
+        .engine;
+    if found.is_empty() {
+        return Ok(engine);
+    }
+    let note = format!("desktop found: {}", found.join("; "));
+    eprintln!("deskpilot: {note}");
+    Ok(engine.with_desktop_note(note))
 }
 
 /// Prints an engine failure; exit code 1 for "not found", 2 for everything else.

@@ -39,6 +39,8 @@ pub struct Engine {
     launcher: Option<Arc<dyn Launcher>>,
     /// What to say when input or capture is asked for and missing.
     missing: DevicesMissing,
+    /// How the desktop was found, when it was not given (listed with the apps).
+    desktop_note: Option<String>,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
     /// The last tree a backend shared, and it with derived names (`read/find.rs`).
@@ -55,6 +57,7 @@ impl Engine {
             capture: None,
             launcher: None,
             missing: DevicesMissing::default(),
+            desktop_note: None,
             input_lock: tokio::sync::Mutex::new(()),
             derived: std::sync::Mutex::new(None),
         }
@@ -82,6 +85,17 @@ impl Engine {
     pub fn with_devices_missing(mut self, missing: DevicesMissing) -> Self {
         self.missing = missing;
         self
+    }
+
+    /// Says how the desktop was found (the session bus, the display) where it was not given.
+    pub fn with_desktop_note(mut self, note: String) -> Self {
+        self.desktop_note = Some(note);
+        self
+    }
+
+    /// How the desktop was found, when it was not given.
+    pub fn desktop_note(&self) -> Option<&str> {
+        self.desktop_note.as_deref()
     }
 
     /// The launcher, or `unsupported` when there is none.

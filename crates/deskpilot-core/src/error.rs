@@ -49,6 +49,9 @@ pub enum Code {
     InputUnavailable,
     /// The client cancelled the request before it finished.
     Cancelled,
+    /// No desktop session was found to read (no session bus): nothing can be read or done
+    /// until deskpilot is told where it is.
+    NoDesktop,
 }
 
 impl Code {
@@ -78,6 +81,7 @@ impl Code {
         Code::InputIncomplete,
         Code::InputUnavailable,
         Code::Cancelled,
+        Code::NoDesktop,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +110,7 @@ impl Code {
             Code::InputIncomplete => "input_incomplete",
             Code::InputUnavailable => "input_unavailable",
             Code::Cancelled => "cancelled",
+            Code::NoDesktop => "no_desktop",
         }
     }
 
@@ -201,6 +206,11 @@ impl From<BackendError> for Error {
                 Code::Backend,
                 message,
                 "retry; if it persists, restart deskpilot",
+            ),
+            BackendError::NoDesktop(_) => Error::new(
+                Code::NoDesktop,
+                message,
+                "start deskpilot with --bus (and --display), or give its host the session's DBUS_SESSION_BUS_ADDRESS and DISPLAY in the server's env block",
             ),
         }
     }

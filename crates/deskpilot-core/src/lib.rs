@@ -36,7 +36,7 @@ pub use filter::Filter;
 pub use model::{TableSlice, TextSlice};
 pub use platform::{
     Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, NativeRoute, NativeRoutes,
-    ProgressSink, Secrecy, WalkLimits, WindowSystem,
+    NoDesktop, ProgressSink, Secrecy, WalkLimits, WindowSystem,
 };
 pub use read::{
     FindResult, ListedApp, ListedWindow, Match, Resolved, Snapshot, SnapshotRequest, TableRead,

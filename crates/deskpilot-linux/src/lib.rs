@@ -6,6 +6,7 @@
 
 pub mod headless;
 mod launcher;
+pub mod session;
 
 use std::sync::Arc;
 

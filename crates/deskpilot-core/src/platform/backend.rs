@@ -120,6 +120,8 @@ pub enum BackendError {
     Unsupported { id: ElementId, what: String },
     #[error("accessibility bus: {0}")]
     Bus(String),
+    #[error("no desktop session: {0}")]
+    NoDesktop(String),
 }
 
 impl BackendError {

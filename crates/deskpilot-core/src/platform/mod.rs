@@ -3,12 +3,14 @@
 //! pixels and window list, and a way to start programs. Core only ever talks to these traits;
 //! the Linux crates implement them, `deskpilot-fake` imitates them.
 
+mod absent;
 mod backend;
 mod capture;
 mod input;
 mod launcher;
 pub mod window_system;
 
+pub use absent::NoDesktop;
 pub use backend::{
     Backend, BackendError, Caret, NativeRoute, NativeRoutes, ProgressSink, Secrecy, WalkLimits,
 };

@@ -29,7 +29,10 @@ impl DeskpilotServer {
         respond(async {
             let _ = a?;
             let apps = self.engine().list_apps().await?;
-            let text = present::apps(&apps);
+            let mut text = present::apps(&apps);
+            if let Some(note) = self.engine().desktop_note() {
+                text = format!("# {note}\n{text}");
+            }
             let out = ListAppsOut {
                 text: text.clone(),
                 apps: apps.iter().map(AppOut::from).collect(),
