@@ -8,7 +8,7 @@ use zbus::zvariant::Value;
 
 use crate::error::to_backend;
 use crate::proto::{
-    ACCESSIBLE, ACTION, COMPONENT, PROPERTIES, Proto, ROOT_PATH, TABLE, TEXT, VALUE,
+    ACCESSIBLE, ACTION, COMPONENT, PROPERTIES, Proto, ROOT_PATH, TABLE, TABLE_CELL, TEXT, VALUE,
 };
 
 const EDITABLE_TEXT: &str = "org.a11y.atspi.EditableText";
@@ -141,20 +141,34 @@ async fn action_index(proto: &Proto, id: &ElementId, wanted: &[&str]) -> zbus::R
 /// table cell, the table's row selection (GTK 3 tables decline `SelectChild`).
 async fn select(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
     let fail = |e: zbus::Error, what: &str| to_backend(e, id, what, proto.timeout());
-    let parent = proto
-        .parent(id)
-        .await
-        .map_err(|e| fail(e, "Parent"))?
-        .filter(|p| p.object != ROOT_PATH)
-        .ok_or_else(|| declined(id, "selection: it has no container"))?;
+    // The element and its container; a part of a GTK 3 cell (its text renderer) is selected
+    // as the cell that holds it.
+    let mut child = id.clone();
+    let mut parent;
+    let mut interfaces;
+    let mut climbed = 0;
+    loop {
+        parent = proto
+            .parent(&child)
+            .await
+            .map_err(|e| fail(e, "Parent"))?
+            .filter(|p| p.object != ROOT_PATH)
+            .ok_or_else(|| declined(id, "selection: it has no container"))?;
+        interfaces = proto
+            .interfaces(&parent)
+            .await
+            .map_err(|e| fail(e, "GetInterfaces"))?;
+        let selects = interfaces.iter().any(|i| i == TABLE || i == SELECTION);
+        if selects || climbed == 1 || !interfaces.iter().any(|i| i == TABLE_CELL) {
+            break;
+        }
+        child = parent;
+        climbed += 1;
+    }
     let index: i32 = proto
-        .call(id, ACCESSIBLE, "GetIndexInParent", &())
+        .call(&child, ACCESSIBLE, "GetIndexInParent", &())
         .await
         .map_err(|e| fail(e, "GetIndexInParent"))?;
-    let interfaces = proto
-        .interfaces(&parent)
-        .await
-        .map_err(|e| fail(e, "GetInterfaces"))?;
     let has = |name: &str| interfaces.iter().any(|i| i == name);
     let accepted = if has(TABLE) {
         let row: i32 = proto

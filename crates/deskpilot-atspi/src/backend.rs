@@ -348,6 +348,15 @@ impl Backend for AtspiBackend {
         details::table(&self.proto, &node, first_row, max_rows, traits).await
     }
 
+    async fn table_cell_names(
+        &self,
+        table: &ElementId,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<(u32, Vec<(ElementId, String)>), BackendError> {
+        details::table_cell_names(&self.proto, table, first_row, max_rows).await
+    }
+
     async fn accessible_ids(&self, ids: &[ElementId]) -> Vec<Option<String>> {
         futures_util::future::join_all(
             ids.iter()

@@ -12,6 +12,8 @@ use crate::read::{AppTraits, read_node, unmark_surrogates};
 const MAX_ROWS: u32 = 500;
 const MAX_COLUMNS: u32 = 64;
 const MAX_CELLS: u32 = 5000;
+/// Most parts of one cell read for its text (GTK 3: an icon and a text renderer).
+const MAX_PARTS: usize = 4;
 const MAX_HIT_DEPTH: usize = 64;
 
 fn backend_error(
@@ -197,6 +199,51 @@ pub async fn table(
         row_count,
         column_count,
     })
+}
+
+/// The cells of rows `first_row..` (at most `max_rows`, and `MAX_CELLS` cells), each with
+/// its name, and the table's row count.
+pub async fn table_cell_names(
+    proto: &Proto,
+    table: &ElementId,
+    first_row: u32,
+    max_rows: u32,
+) -> Result<(u32, Vec<(ElementId, String)>), BackendError> {
+    let err = backend_error(proto, table, "read table cells");
+    let (rows, columns) = proto.table_size(table).await.map_err(&err)?;
+    let (row_count, columns) = (rows.max(0) as u32, columns.max(0) as u32);
+    let columns = columns.min(MAX_COLUMNS);
+    let first_row = first_row.min(row_count);
+    let page_rows = max_rows.min(MAX_CELLS / columns.max(1));
+    let last = first_row.saturating_add(page_rows).min(row_count);
+    let cells = futures_util::future::join_all((first_row..last).flat_map(|r| {
+        (0..columns).map(move |c| async move {
+            let Some(cell) = proto.cell_at(table, r as i32, c as i32).await? else {
+                return Ok::<_, zbus::Error>(Vec::new());
+            };
+            let name = proto.name(&cell).await?;
+            if !name.is_empty() {
+                return Ok(vec![(cell, name)]);
+            }
+            // GTK 3 packs a column's renderers in one cell: the text is a child's name (a
+            // file chooser's icon, then its name).
+            let parts = proto.children(&cell).await?;
+            let mut named = Vec::new();
+            for part in parts.into_iter().take(MAX_PARTS) {
+                let name = proto.name(&part).await?;
+                if !name.is_empty() {
+                    named.push((part, name));
+                }
+            }
+            Ok(named)
+        })
+    }))
+    .await;
+    let mut out = Vec::with_capacity(cells.len());
+    for cell in cells {
+        out.extend(cell.map_err(&err)?);
+    }
+    Ok((row_count, out))
 }
 
 /// A cell's text: its name, else its text, else the names of the labels inside it.

@@ -8,7 +8,7 @@ mod agent;
 use std::time::Duration;
 
 use agent::{Agent, eventually};
-use deskpilot_testkit::VirtualDesktop;
+use deskpilot_testkit::{SYSTEM_PYTHON, VirtualDesktop, pyatspi_nodes};
 use serde_json::json;
 
 /// Thunar's context menu on its empty view: "Create Folder..." lies in a popup the window
@@ -58,5 +58,50 @@ fn a_folder_is_created_from_thunars_context_menu() {
         "no folder on disk:\n{}",
         agent.transcript()
     );
+    desktop.stop().unwrap();
+}
+
+/// Mousepad opened on the first of 300 notes; its Open dialog lists them in a tree view whose
+/// 1,200 cells the walk does not create: `wait_for` note-250.txt timed out and a click on it
+/// answered `not_found (1 containers could not be searched ...)`, while pyatspi finds the row.
+/// The table is searched by its cells' names through its row access; the row is selected and
+/// opened. Oracle: pyatspi reads the note's text in Mousepad.
+#[test]
+fn a_row_far_down_a_long_file_list_is_found_and_opened() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let folder = desktop.dir().join("notes");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 1..=300 {
+        std::fs::write(
+            folder.join(format!("note-{i:03}.txt")),
+            format!("note {i:03}\n"),
+        )
+        .unwrap();
+    }
+    let mut cmd = desktop.command("mousepad");
+    cmd.arg(folder.join("note-001.txt"));
+    let _mousepad = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(&desktop);
+    agent.connect("mousepad");
+    agent.wait_for("textbox", json!({}));
+    agent.call("press_key", json!({"key": "ctrl+o"}));
+    agent.wait_for(
+        "filechooser >> [name=\"note-250.txt\"]",
+        json!({"until": "attached"}),
+    );
+    agent.ok(
+        "act",
+        json!({"target": "filechooser >> [name=\"note-250.txt\"]", "verb": "select"}),
+    );
+    agent.ok(
+        "click",
+        json!({"target": "filechooser >> button[name=Open]"}),
+    );
+    let opened = eventually(Duration::from_secs(15), || {
+        pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "mousepad")
+            .iter()
+            .any(|n| n["text"].as_str().is_some_and(|t| t.contains("note 250")))
+    });
+    assert!(opened, "note-250.txt never opened:\n{}", agent.transcript());
     desktop.stop().unwrap();
 }

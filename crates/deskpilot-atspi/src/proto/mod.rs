@@ -26,6 +26,7 @@ const APPLICATION: &str = "org.a11y.atspi.Application";
 pub(crate) const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const CACHE: &str = "org.a11y.atspi.Cache";
 pub(crate) const TABLE: &str = "org.a11y.atspi.Table";
+pub(crate) const TABLE_CELL: &str = "org.a11y.atspi.TableCell";
 const NULL_PATH: &str = "/org/a11y/atspi/null";
 const CACHE_PATH: &str = "/org/a11y/atspi/cache";
 

@@ -59,6 +59,17 @@ impl Engine {
                 .await;
         }
         let mut found = selector.select(&tree);
+        // Nothing found: the tables whose cells were not walked are searched by name.
+        let mut searched = std::collections::HashSet::new();
+        if found.is_empty()
+            && let Some((grown, done)) = self
+                .search_unwalked_tables(&tree, selector, secrecy, time)
+                .await
+        {
+            tree = Arc::new(grown);
+            searched = done;
+            found = selector.select(&tree);
+        }
         let seen = crate::visibility::visible(&tree);
         // Stable: within each group, exact before partial and document order stay.
         found.sort_by_key(|&(index, _)| !seen[index]);
@@ -71,6 +82,9 @@ impl Engine {
         }
         let mut unsearched = Vec::new();
         for (index, realization) in tree.incomplete() {
+            if searched.contains(&index) {
+                continue;
+            }
             let node = &tree.nodes[index].node;
             let why = match realization {
                 Realization::NotRealized { logical } => {

@@ -6,6 +6,7 @@ mod inspect;
 mod results;
 mod since;
 mod snapshot;
+mod tables;
 
 pub use crate::app::WindowPick;
 pub use apps::{ListedApp, ListedWindow};
