@@ -40,6 +40,9 @@ pub const PACKAGES: &[&str] = &[
     // Save As enables Save late.
     "thunar",
     "abiword",
+    // The task suite's GTK 4 with libadwaita and Qt 5 with KDE Frameworks apps.
+    "gnome-text-editor",
+    "kcalc",
     // Firefox ESR: the real-browser tests (reads must never crash it; text outside the BMP).
     "firefox-esr",
     // A venv for the official MCP Python SDK (PyPI `mcp`), which tests `deskpilot mcp`.

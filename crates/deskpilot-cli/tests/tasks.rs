@@ -127,6 +127,89 @@ fn gnome_calculator_multiplies_by_its_buttons() {
     desktop.stop().unwrap();
 }
 
+/// GTK 4 with libadwaita: a draft typed into GNOME Text Editor, saved through its GTK 4 file
+/// chooser (whose buttons GTK 4.8 names twice, "Save Save": matched once). Oracle: the file
+/// on disk.
+#[test]
+fn gnome_text_editor_saves_a_draft() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut cmd = desktop.command("gnome-text-editor");
+    cmd.arg("--standalone");
+    let _editor = desktop.launch(cmd).unwrap();
+    let path = out_path(&desktop, "draft.txt");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("gnome-text-editor");
+    agent.wait_for("textbox", json!({}));
+    agent.ok("type_text", json!({"text": "A draft from GTK 4."}));
+    agent.ok("press_key", json!({"key": "ctrl+s"}));
+    let name = "textbox[name=\"Name:\"]";
+    agent.wait_for(name, json!({}));
+    agent.ok(
+        "set_value",
+        json!({"target": name, "value": path.to_str().unwrap()}),
+    );
+    agent.ok("click", json!({"target": "button[name=Save]"}));
+    assert_eq!(file_text(&path).trim_end(), "A draft from GTK 4.");
+    agent.finish(
+        "text-editor-save",
+        "GNOME Text Editor (GTK 4, libadwaita)",
+        "typing, GTK 4 save dialog, file",
+    );
+    desktop.stop().unwrap();
+}
+
+/// Qt 5 with KDE Frameworks: 6 × 7 = by KCalc's buttons. Oracle: pyatspi reads 42 in its
+/// display.
+#[test]
+fn kcalc_multiplies_by_its_buttons() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _kcalc = launch(&desktop, "kcalc");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("kcalc");
+    agent.wait_for("button[name=\"=\"]", json!({}));
+    for label in ["6", "×", "7", "="] {
+        let target = format!("button[name=\"{label}\"]");
+        agent.ok("click", json!({"target": target}));
+    }
+    let shown = eventually(Duration::from_secs(10), || {
+        pyatspi_nodes(desktop.command(deskpilot_testkit::SYSTEM_PYTHON), "kcalc")
+            .iter()
+            .any(|n| n["name"].as_str().is_some_and(|t| t.trim() == "42"))
+    });
+    assert!(shown, "pyatspi never read 42:\n{}", agent.transcript());
+    agent.finish(
+        "kcalc-6x7",
+        "KCalc (Qt 5, KDE Frameworks)",
+        "buttons, read by pyatspi",
+    );
+    desktop.stop().unwrap();
+}
+
+/// AbiWord: a letter saved through its Save As chooser, whose name field starts empty and
+/// whose Save is disabled until the chooser has looked at the name. Oracle: the file on disk.
+#[test]
+fn abiword_saves_a_letter_through_save_as() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _abiword = launch(&desktop, "abiword");
+    let path = out_path(&desktop, "letter.abw");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("abiword");
+    agent.ok("type_text", json!({"text": "Dear reader, from AbiWord."}));
+    agent.ok("press_key", json!({"key": "ctrl+shift+s"}));
+    agent.save_in_gtk_chooser(&path);
+    assert!(
+        file_text(&path).contains("Dear reader, from AbiWord."),
+        "{}",
+        agent.transcript()
+    );
+    agent.finish(
+        "abiword-save-as",
+        "AbiWord (GTK 3)",
+        "typing, save dialog with an empty name, file",
+    );
+    desktop.stop().unwrap();
+}
+
 const FORM: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>Sign up</title></head>
 <body><h1>Sign up — 登録</h1>
 <form method="post" action="ACTION">
