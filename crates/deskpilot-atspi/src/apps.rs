@@ -189,6 +189,7 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         inert_editable_text: toolkit == "gecko",
         silent_option_selection: toolkit == "gecko",
         doubled_names: gtk4 && version.is_some_and(before_4_10),
+        unlisted_popups: toolkit == "qt",
     }
 }
 

@@ -206,6 +206,51 @@ impl AtspiBackend {
     }
 }
 
+impl AtspiBackend {
+    /// Whether `id` is one of its app's top-level windows.
+    async fn is_toplevel(&self, id: &ElementId) -> bool {
+        matches!(self.proto.parent(id).await, Ok(Some(p)) if p.object == crate::proto::ROOT_PATH)
+    }
+
+    /// Qt lists no popup among its app's children (a context menu is a window of type
+    /// Popup): the showing menus its events named, whose parent is the app but which it does
+    /// not list, walked and put under the app (or the window) walked.
+    async fn graft_popups(
+        &self,
+        root: &ElementId,
+        limits: &WalkLimits,
+        traits: crate::read::AppTraits,
+        tree: &mut Tree,
+    ) {
+        let Some(freshness) = &self.freshness else {
+            return;
+        };
+        let shown = freshness.shown(root, self.proto.timeout()).await;
+        for id in shown {
+            if tree.find(&id).is_some() {
+                continue;
+            }
+            let Ok(Some(parent)) = self.proto.parent(&id).await else {
+                continue;
+            };
+            if parent.object != crate::proto::ROOT_PATH {
+                continue;
+            }
+            let Ok(node) = self.node(&id, Secrecy::Plain).await else {
+                continue;
+            };
+            if node.role != deskpilot_core::model::Role::Menu
+                || !node.states.is(deskpilot_core::model::State::Showing)
+            {
+                continue;
+            }
+            if let Ok(popup) = walk(&self.proto, &id, limits, traits, None).await {
+                tree.graft(0, popup);
+            }
+        }
+    }
+}
+
 impl deskpilot_core::NativeRoutes for AtspiBackend {
     fn native_route(
         &self,
@@ -241,6 +286,11 @@ impl Backend for AtspiBackend {
     }
 
     async fn app(&self, root: &ElementId) -> Result<AppInfo, BackendError> {
+        // Its events are watched from now on (a session starts here): an app learns of the
+        // registration late, and a popup shown before its events flow is never known.
+        if let Some(freshness) = &self.freshness {
+            let _ = freshness.changes(&root.app).await;
+        }
         let (read, windows) = tokio::join!(self.app_read(root), self.client_windows());
         if !read.info.responding {
             // Gone, or not answering: say which.
@@ -293,6 +343,11 @@ impl Backend for AtspiBackend {
             };
             let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
             fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
+        }
+        if traits.unlisted_popups
+            && (root.object == crate::proto::ROOT_PATH || self.is_toplevel(root).await)
+        {
+            self.graft_popups(root, limits, traits, &mut tree).await;
         }
         self.walked_parents.note(&root.app, &tree);
         let tree = Arc::new(tree);

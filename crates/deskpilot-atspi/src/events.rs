@@ -62,12 +62,17 @@ struct Watch {
     recent: std::sync::Mutex<std::collections::VecDeque<(u64, String)>>,
     /// The object the latest `object:state-changed:focused` (on) named.
     focused: std::sync::Mutex<Option<String>>,
+    /// Objects that said they are showing, latest last; at most `SHOWN`. Qt lists no popup
+    /// among its app's children: this is how one is known.
+    shown: std::sync::Mutex<std::collections::VecDeque<String>>,
     /// Asks the drain task to let go of the stream at once (a check waits for it).
     wake: tokio::sync::Notify,
 }
 
 /// Events whose objects a wait can ask for (`named_since`).
 const RECENT: usize = 256;
+/// Objects remembered as shown.
+const SHOWN: usize = 16;
 
 /// Event watches on the accessibility bus, one per app.
 pub struct Freshness {
@@ -227,6 +232,22 @@ impl Freshness {
         Some(ElementId::new(app.app.clone(), path))
     }
 
+    /// The objects `app`'s events last said are showing (they may have hidden since), every
+    /// event sent before this call counted; empty when its events are not watched.
+    pub async fn shown(&self, app: &ElementId, timeout: Duration) -> Vec<ElementId> {
+        let Some(watch) = self.watch(&app.app).await else {
+            return Vec::new();
+        };
+        if self.flush(&app.app, &watch, timeout).await.is_none() {
+            return Vec::new();
+        }
+        let shown = watch.shown.lock().expect("shown");
+        shown
+            .iter()
+            .map(|path| ElementId::new(app.app.clone(), path.clone()))
+            .collect()
+    }
+
     /// Stops watching apps that are no longer registered (their drain tasks end).
     pub fn retain(&self, registered: &HashSet<String>) {
         self.watches
@@ -260,6 +281,7 @@ impl Freshness {
             events: tokio::sync::watch::Sender::new(0),
             recent: std::sync::Mutex::new(std::collections::VecDeque::new()),
             focused: std::sync::Mutex::new(None),
+            shown: std::sync::Mutex::new(std::collections::VecDeque::new()),
             wake: tokio::sync::Notify::new(),
         });
         self.watches
@@ -320,10 +342,23 @@ fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
     let path = message
         .as_ref()
         .and_then(|m| m.header().path().map(|p| p.as_str().to_owned()));
-    if let (Some(message), Some(path)) = (&message, &path)
-        && takes_focus(message)
-    {
-        *watch.focused.lock().expect("focused") = Some(path.clone());
+    if let (Some(message), Some(path)) = (&message, &path) {
+        match state_change(message) {
+            Some((kind, 1)) if kind == "focused" => {
+                *watch.focused.lock().expect("focused") = Some(path.clone());
+            }
+            // Hiding is not trusted: Qt may hand a new popup the path of one that hid after
+            // it showed. Whether one still shows is read when it is asked for.
+            Some((kind, 1)) if kind == "showing" => {
+                let mut shown = watch.shown.lock().expect("shown");
+                shown.retain(|p| p != path);
+                if shown.len() >= SHOWN {
+                    shown.pop_front();
+                }
+                shown.push_back(path.clone());
+            }
+            _ => {}
+        }
     }
     // Remembered before the count moves: a wait woken by the count finds the object.
     {
@@ -337,22 +372,27 @@ fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
     watch.events.send_modify(|n| *n += 1);
 }
 
-/// Whether the event is `object:state-changed:focused` turning on.
-fn takes_focus(message: &zbus::Message) -> bool {
+/// The state an `object:state-changed` event is about, and whether it turned on (1) or off.
+fn state_change(message: &zbus::Message) -> Option<(String, i32)> {
     use std::collections::HashMap;
-    use zbus::zvariant::OwnedValue;
+    use zbus::zvariant::{OwnedObjectPath, OwnedValue};
     if message.header().member().map(|m| m.as_str()) != Some("StateChanged") {
-        return false;
+        return None;
     }
     let body = message.body();
-    let head = body
-        .deserialize::<(String, i32, i32, OwnedValue, HashMap<String, OwnedValue>)>()
+    // AT-SPI's body (`siiva{sv}`), the older one without properties, and Qt 5's (`siiv(so)`,
+    // the sender's application last).
+    body.deserialize::<(String, i32, i32, OwnedValue, HashMap<String, OwnedValue>)>()
         .map(|b| (b.0, b.1))
         .or_else(|_| {
             body.deserialize::<(String, i32, i32, OwnedValue)>()
                 .map(|b| (b.0, b.1))
-        });
-    matches!(head, Ok((kind, 1)) if kind == "focused")
+        })
+        .or_else(|_| {
+            body.deserialize::<(String, i32, i32, OwnedValue, (String, OwnedObjectPath))>()
+                .map(|b| (b.0, b.1))
+        })
+        .ok()
 }
 
 /// Keeps a watch's queue drained (a full queue would stall the connection), counting events;

@@ -40,6 +40,8 @@ pub struct AppTraits {
     pub silent_option_selection: bool,
     /// GTK 4 before 4.10 names a button by its label said twice ("Save Save").
     pub doubled_names: bool,
+    /// Qt lists no popup (a context menu) among its app's children; it only says it shows.
+    pub unlisted_popups: bool,
 }
 
 /// Text as the app means it: Gecko's U+FEFF after a character outside the BMP removed.
