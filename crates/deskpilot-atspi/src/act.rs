@@ -104,7 +104,7 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
         NativeOp::Select | NativeOp::AddToSelection | NativeOp::Deselect => {
             return select(proto, id, op).await;
         }
-        NativeOp::SelectChild(index) => proto
+        NativeOp::ChooseAt(index) => proto
             .call::<_, bool>(id, SELECTION, "SelectChild", &(*index as i32,))
             .await
             .map_err(|e| fail(e, "Selection.SelectChild"))?,

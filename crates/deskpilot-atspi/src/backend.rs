@@ -206,51 +206,6 @@ impl AtspiBackend {
     }
 }
 
-impl AtspiBackend {
-    /// Whether `id` is one of its app's top-level windows.
-    async fn is_toplevel(&self, id: &ElementId) -> bool {
-        matches!(self.proto.parent(id).await, Ok(Some(p)) if p.object == crate::proto::ROOT_PATH)
-    }
-
-    /// Qt lists no popup among its app's children (a context menu is a window of type
-    /// Popup): the showing menus its events named, whose parent is the app but which it does
-    /// not list, walked and put under the app (or the window) walked.
-    async fn graft_popups(
-        &self,
-        root: &ElementId,
-        limits: &WalkLimits,
-        traits: crate::read::AppTraits,
-        tree: &mut Tree,
-    ) {
-        let Some(freshness) = &self.freshness else {
-            return;
-        };
-        let shown = freshness.shown(root, self.proto.timeout()).await;
-        for id in shown {
-            if tree.find(&id).is_some() {
-                continue;
-            }
-            let Ok(Some(parent)) = self.proto.parent(&id).await else {
-                continue;
-            };
-            if parent.object != crate::proto::ROOT_PATH {
-                continue;
-            }
-            let Ok(node) = self.node(&id, Secrecy::Plain).await else {
-                continue;
-            };
-            if node.role != deskpilot_core::model::Role::Menu
-                || !node.states.is(deskpilot_core::model::State::Showing)
-            {
-                continue;
-            }
-            if let Ok(popup) = walk(&self.proto, &id, limits, traits, None).await {
-                tree.graft(0, popup);
-            }
-        }
-    }
-}
-
 impl deskpilot_core::NativeRoutes for AtspiBackend {
     fn native_route(
         &self,
@@ -344,9 +299,7 @@ impl Backend for AtspiBackend {
             let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
             fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
         }
-        if traits.unlisted_popups
-            && (root.object == crate::proto::ROOT_PATH || self.is_toplevel(root).await)
-        {
+        if traits.unlisted_popups {
             self.graft_popups(root, limits, traits, &mut tree).await;
         }
         self.walked_parents.note(&root.app, &tree);
@@ -408,7 +361,7 @@ impl Backend for AtspiBackend {
         table: &ElementId,
         first_row: u32,
         max_rows: u32,
-    ) -> Result<(u32, Vec<(ElementId, String)>), BackendError> {
+    ) -> Result<deskpilot_core::model::TableCells, BackendError> {
         details::table_cell_names(&self.proto, table, first_row, max_rows).await
     }
 

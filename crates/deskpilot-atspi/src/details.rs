@@ -1,6 +1,6 @@
 //! Targeted reads: properties, hit-testing, text and tables.
 
-use deskpilot_core::model::{ElementId, Interface, Node, Role};
+use deskpilot_core::model::{ElementId, Interface, Node, Role, TableCells};
 use deskpilot_core::{BackendError, TableSlice, TextSlice};
 
 use crate::error::to_backend;
@@ -202,13 +202,13 @@ pub async fn table(
 }
 
 /// The cells of rows `first_row..` (at most `max_rows`, and `MAX_CELLS` cells), each with
-/// its name, and the table's row count.
+/// its name; the table's row count, and the row after the last read.
 pub async fn table_cell_names(
     proto: &Proto,
     table: &ElementId,
     first_row: u32,
     max_rows: u32,
-) -> Result<(u32, Vec<(ElementId, String)>), BackendError> {
+) -> Result<TableCells, BackendError> {
     let err = backend_error(proto, table, "read table cells");
     let (rows, columns) = proto.table_size(table).await.map_err(&err)?;
     let (row_count, columns) = (rows.max(0) as u32, columns.max(0) as u32);
@@ -243,7 +243,11 @@ pub async fn table_cell_names(
     for cell in cells {
         out.extend(cell.map_err(&err)?);
     }
-    Ok((row_count, out))
+    Ok(TableCells {
+        row_count,
+        next_row: last,
+        cells: out,
+    })
 }
 
 /// A cell's text: its name, else its text, else the names of the labels inside it.

@@ -71,8 +71,8 @@ struct Watch {
 
 /// Events whose objects a wait can ask for (`named_since`).
 const RECENT: usize = 256;
-/// Objects remembered as shown.
-const SHOWN: usize = 16;
+/// Objects remembered as shown (a dialog's widgets showing must not push a menu out).
+const SHOWN: usize = 64;
 
 /// Event watches on the accessibility bus, one per app.
 pub struct Freshness {
@@ -232,15 +232,14 @@ impl Freshness {
         Some(ElementId::new(app.app.clone(), path))
     }
 
-    /// The objects `app`'s events last said are showing (they may have hidden since), every
-    /// event sent before this call counted; empty when its events are not watched.
-    pub async fn shown(&self, app: &ElementId, timeout: Duration) -> Vec<ElementId> {
-        let Some(watch) = self.watch(&app.app).await else {
+    /// The objects `app`'s events last said are showing (they may have hidden since), as the
+    /// drain task noted them (no ping: a popup that just opened is seen by the next look);
+    /// empty when its events are not watched.
+    pub fn shown(&self, app: &ElementId) -> Vec<ElementId> {
+        let watch = self.watches.lock().expect("watches").get(&app.app).cloned();
+        let Some(watch) = watch else {
             return Vec::new();
         };
-        if self.flush(&app.app, &watch, timeout).await.is_none() {
-            return Vec::new();
-        }
         let shown = watch.shown.lock().expect("shown");
         shown
             .iter()

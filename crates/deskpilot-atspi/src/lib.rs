@@ -16,6 +16,7 @@ mod geometry;
 mod kept;
 pub mod mapping;
 mod parents;
+mod popups;
 mod prepare;
 mod proto;
 mod read;

@@ -154,6 +154,7 @@ pub async fn complete_node(
         node.name.clear();
     }
     if traits.doubled_names
+        && matches!(role, Role::Button | Role::ToggleButton | Role::MenuButton)
         && let Some(once) = said_twice(&node.name).map(str::to_owned)
     {
         node.raw_name = Some(std::mem::replace(&mut node.name, once));

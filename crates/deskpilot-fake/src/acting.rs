@@ -86,7 +86,7 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
         },
         NativeOp::Select | NativeOp::AddToSelection => n.states.set(State::Selected, true),
         NativeOp::Choose => click_effect(node),
-        NativeOp::SelectChild(index) => {
+        NativeOp::ChooseAt(index) => {
             // A combo box: its options are the selectable nodes below it, in order.
             let mut options = Vec::new();
             collect_selectable(node, &mut options);

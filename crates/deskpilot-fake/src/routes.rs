@@ -58,9 +58,9 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::AddToSelection => ok("Selection.SelectChild (added)".into()),
         NativeOp::Deselect => ok("Selection.DeselectChild".into()),
         NativeOp::Choose => named(&["select", "click"]),
-        NativeOp::SelectChild(index) if node.interfaces.contains(Interface::Selection) => {
+        NativeOp::ChooseAt(index) if node.interfaces.contains(Interface::Selection) => {
             ok(format!("Selection.SelectChild({index})"))
         }
-        NativeOp::SelectChild(_) => Err("no Selection interface".into()),
+        NativeOp::ChooseAt(_) => Err("no Selection interface".into()),
     }
 }

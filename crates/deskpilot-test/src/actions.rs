@@ -14,6 +14,7 @@ impl Locator {
         editable: false,
         still: Still::Never,
         hidden_too: false,
+        chooses: false,
     };
 
     /// For real pointer input: also where it was a moment ago.
@@ -22,6 +23,7 @@ impl Locator {
         editable: false,
         still: Still::Always,
         hidden_too: false,
+        chooses: false,
     };
 
     /// Clicks the element: its own action first, else focus and Space, else a real click at
@@ -39,6 +41,7 @@ impl Locator {
         };
         let needs = Needs {
             still: Still::IfPointed,
+            chooses: true,
             ..Self::ACTIONABLE
         };
         self.act(needs, action).await
@@ -72,6 +75,7 @@ impl Locator {
             editable: true,
             still: Still::Never,
             hidden_too: false,
+            chooses: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::plain(text)));
         self.act(needs, action).await
@@ -91,6 +95,7 @@ impl Locator {
             editable: true,
             still: Still::Never,
             hidden_too: false,
+            chooses: false,
         };
         let action = Action::SetValue(ValueInput::Text(InputText::new(text, true)));
         self.act(needs, action).await
@@ -186,7 +191,11 @@ impl Locator {
     /// # Ok(()) }
     /// ```
     pub async fn select(&self) -> Result<Acted> {
-        self.act(Self::ACTIONABLE, Action::Select).await
+        let needs = Needs {
+            chooses: true,
+            ..Self::ACTIONABLE
+        };
+        self.act(needs, Action::Select).await
     }
 
     /// Makes the combo box show the option named `name` (its list need not be open),

@@ -80,7 +80,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::Select => call("Selection.SelectChild"),
         NativeOp::AddToSelection => call("Selection.SelectChild (added)"),
         NativeOp::Deselect => call("Selection.DeselectChild"),
-        NativeOp::SelectChild(index) => {
+        NativeOp::ChooseAt(index) => {
             if node.interfaces.contains(Interface::Selection) {
                 call(&format!("Selection.SelectChild({index})"))
             } else {

@@ -199,7 +199,7 @@ pub enum NativeOp {
     Deselect,
     /// Select the container's child at this index (a combo box's option, through the combo
     /// box's own selection).
-    SelectChild(u32),
+    ChooseAt(u32),
     /// Make the element, an option, the chosen one by its own action.
     Choose,
 }

@@ -29,6 +29,9 @@ pub struct ComboOption {
     pub node: Node,
     /// Its place among the options, from 0.
     pub index: u32,
+    /// Its place among its container's children, separators counted (what a combo box's
+    /// own selection counts).
+    pub child_index: u32,
     /// Its container (the menu or list holding it), when it is not the combo box itself.
     pub container: Option<Node>,
 }
@@ -44,14 +47,16 @@ pub(crate) fn is_option(role: Role) -> bool {
 /// The options under a combo box, in order, from its subtree as walked (the combo box first).
 pub fn options_in(tree: &Tree) -> Vec<ComboOption> {
     let mut out = Vec::new();
-    for entry in tree.nodes.iter().skip(1) {
+    for (at, entry) in tree.nodes.iter().enumerate().skip(1) {
         let Some(parent) = entry.parent else { continue };
         if !is_option(entry.node.role) {
             continue;
         }
+        let siblings = &tree.nodes[parent].children;
         out.push(ComboOption {
             node: entry.node.clone(),
             index: out.len() as u32,
+            child_index: siblings.iter().position(|&c| c == at).unwrap_or(0) as u32,
             container: (parent != 0).then(|| tree.nodes[parent].node.clone()),
         });
     }
@@ -63,7 +68,7 @@ pub fn options_in(tree: &Tree) -> Vec<ComboOption> {
 /// name (a web `<select>`, named by its label), else its own text (the object replacement
 /// character that stands for a child is no text).
 pub fn shown(combo: &Node, options: &[ComboOption]) -> Option<String> {
-    if options.iter().any(|o| o.node.name == combo.name) {
+    if !combo.name.is_empty() && options.iter().any(|o| o.node.name == combo.name) {
         return Some(combo.name.clone());
     }
     if let Some(selected) = options.iter().find(|o| o.node.states.is(State::Selected)) {
@@ -94,6 +99,18 @@ pub fn pick<'a>(
         }),
         Choice::Index(index) => options.get(*index as usize),
     };
+    if let Some(option) = found
+        && option.node.states.is_not(State::Enabled)
+    {
+        return Err(Error::new(
+            Code::Disabled,
+            format!(
+                "{combo}'s option {} is disabled",
+                quoted(&option.node.name, 100)
+            ),
+            "choose an enabled option, or do what enables it first",
+        ));
+    }
     found.ok_or_else(|| {
         let listed: Vec<String> = options
             .iter()
@@ -161,12 +178,12 @@ pub fn choice_plan(
             }
             Err(why) => skipped.push(skip(Rung::Semantic, format!("{what}: {why}"))),
         };
-    // Where the combo box's children are its options (no container), or it holds one menu
-    // or list of them, its selection counts options (GTK's combo boxes).
-    let counts_options = chosen.is_none_or(|o| o.container.is_none())
-        || options.iter().all(|o| o.container == options[0].container);
-    if combo.interfaces.contains(Interface::Selection) && counts_options {
-        semantic_on(combo, NativeOp::SelectChild(index), "the combo box");
+    // Where the options are the combo box's children, or those of its one menu or list, its
+    // own selection counts them there, separators too (GTK's combo boxes).
+    let one_container = options.iter().all(|o| o.container == options[0].container);
+    let place = chosen.map_or(index, |o| o.child_index);
+    if combo.interfaces.contains(Interface::Selection) && (chosen.is_none() || one_container) {
+        semantic_on(combo, NativeOp::ChooseAt(place), "the combo box");
     }
     if let Some(option) = chosen {
         // The option's own action first: it is what the app does when a person picks it
@@ -213,9 +230,7 @@ pub fn choice_plan(
         "the list is opened and walked with keys, not pointed at",
     ));
     let expect = match chosen {
-        Some(option) if shown(combo, options).is_some() || !option.node.name.is_empty() => {
-            Expect::Shown(option.node.name.clone())
-        }
+        Some(option) if shown(combo, options).is_some() => Expect::Shown(option.node.name.clone()),
         _ => Expect::AnyChange,
     };
     Plan {

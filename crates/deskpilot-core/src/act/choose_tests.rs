@@ -1,6 +1,8 @@
 //! Choosing an option, on combo boxes built by hand as each toolkit shows them.
 
 use super::*;
+use crate::act::observe::Observation;
+use crate::act::policy::{Next, Start, Verdict, judge, met, start};
 use crate::model::ElementId;
 use crate::platform::NativeRoute;
 
@@ -38,8 +40,8 @@ impl NativeRoutes for Everything {
             })
         };
         match op {
-            NativeOp::SelectChild(_) if node.interfaces.contains(Interface::Selection) => {
-                ok("SelectChild")
+            NativeOp::ChooseAt(_) if node.interfaces.contains(Interface::Selection) => {
+                ok("choose at")
             }
             NativeOp::Select => ok("Select"),
             NativeOp::Choose if !node.actions.is_empty() => ok("action"),
@@ -134,7 +136,7 @@ fn the_ladder_that_chooses_an_option() {
     assert_eq!(
         hows,
         [
-            "SelectChild on the combo box",
+            "choose at on the combo box",
             "action on the option",
             "Select on the option",
             // Open, Home, one Down (Medium is disabled), Enter.
@@ -145,4 +147,42 @@ fn the_ladder_that_chooses_an_option() {
     let unread = choice_plan(&tree.nodes[0].node, &[], None, 1, &Everything);
     assert_eq!(unread.attempts.len(), 2);
     assert_eq!(unread.expect, Expect::AnyChange);
+}
+
+/// A combo box showing the option asked for confirms it, and sends nothing when it showed it
+/// before; showing another one is a wrong effect, never tried again on top.
+#[test]
+fn a_chosen_option_is_confirmed_by_what_the_combo_box_shows() {
+    let combo = |shown: &str| Observation {
+        target: Some(Node::new(ElementId::new(":1.a", "/c"), Role::ComboBox)),
+        windows: Vec::new(),
+        active: None,
+        showing_items: None,
+        shown: Some(shown.into()),
+    };
+    let action = crate::act::Action::SelectOption(Choice::Name("Large".into()));
+    let large = Expect::Shown("Large".into());
+    assert!(matches!(
+        start(&action, large.clone(), None, &combo("Large")),
+        Start::NothingToDo { .. }
+    ));
+    let Start::Send(judging) = start(&action, large.clone(), None, &combo("Small")) else {
+        panic!("nothing to send");
+    };
+    assert!(met(&large, &combo("Large")));
+    let wrong = Verdict::Missed {
+        after: combo("Medium"),
+        quiet: false,
+    };
+    let next = judge(&action, &judging, &combo("Small"), &wrong, "e1", "keys");
+    assert!(
+        matches!(&next, Next::Fail(e) if e.code == Code::UnexpectedEffect),
+        "{next:?}"
+    );
+    let unchanged = Verdict::Missed {
+        after: combo("Small"),
+        quiet: false,
+    };
+    let next = judge(&action, &judging, &combo("Small"), &unchanged, "e1", "keys");
+    assert!(matches!(next, Next::TryAnother { .. }), "{next:?}");
 }

@@ -60,11 +60,7 @@ impl Engine {
                 };
                 let focused_by = match &opened {
                     Some(by) => {
-                        let shown = self.list_shown(subject).await;
-                        how.push(format!(
-                            "open by {by}{}",
-                            if shown { "" } else { " (not seen to show)" }
-                        ));
+                        how.push(format!("open by {by}"));
                         None
                     }
                     None => self.focus_for_keys(subject, &window).await?,
@@ -96,11 +92,24 @@ impl Engine {
                                 how.push("key ctrl+End".to_owned());
                             }
                         }
-                        KeyInput::OpenList(_) if opened.is_some() => {}
-                        KeyInput::OpenList(_) if clicked => {
-                            how.push("(the click opened it)".to_owned());
+                        KeyInput::OpenList(chord) => {
+                            if clicked && opened.is_none() {
+                                how.push("(the click opened it)".to_owned());
+                            } else if opened.is_none() {
+                                input.press(chord).await.map_err(input_failure)?;
+                                how.push(format!("key {chord}"));
+                            }
+                            // Keys sent before it shows are lost (Gecko opens a page's list
+                            // in another process); keys to a closed list change its value at
+                            // each step, and Enter may press a dialog's default button.
+                            if !self.list_shown(subject).await {
+                                return Err(NotSent::Skip(format!(
+                                    "{}: its list was not seen to show, so no key followed",
+                                    how.join(", ")
+                                )));
+                            }
                         }
-                        KeyInput::Chord(chord) | KeyInput::OpenList(chord) => {
+                        KeyInput::Chord(chord) => {
                             input.press(chord).await.map_err(input_failure)?;
                             let line = format!("key {chord}");
                             match how.last_mut() {

@@ -68,11 +68,16 @@ impl Engine {
         action: &Action,
     ) -> Result<ActionReport> {
         let info = self.session(session)?;
-        let index = self
-            .options_of(&combo)
-            .await?
+        // By identity; else by role and name (Qt hands out new objects for a view's items).
+        let options = self.options_of(&combo).await?;
+        let index = options
             .iter()
             .find(|o| o.node.id == option.node.id)
+            .or_else(|| {
+                options
+                    .iter()
+                    .find(|o| o.node.role == option.node.role && o.node.name == option.node.name)
+            })
             .map(|o| o.index)
             .ok_or_else(|| {
                 Error::new(

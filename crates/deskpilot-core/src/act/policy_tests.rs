@@ -479,36 +479,3 @@ fn a_window_opening_confirms_a_click() {
 fn reports(next: &Next, effect: Effect) -> bool {
     matches!(next, Next::Report { effect: e, .. } if *e == effect)
 }
-
-/// A combo box showing the option asked for confirms it, and sends nothing when it showed it
-/// before; showing another one is a wrong effect, never tried again on top.
-#[test]
-fn a_chosen_option_is_confirmed_by_what_the_combo_box_shows() {
-    let combo = |shown: &str| Observation {
-        shown: Some(shown.into()),
-        ..seen(Node::new(ElementId::new(":1.a", "/c"), Role::ComboBox))
-    };
-    let action = Action::SelectOption(crate::act::Choice::Name("Large".into()));
-    let large = Expect::Shown("Large".into());
-    assert!(matches!(
-        start(&action, large.clone(), None, &combo("Large")),
-        Start::NothingToDo { .. }
-    ));
-    let judging = send(start(&action, large.clone(), None, &combo("Small")));
-    assert!(met(&large, &combo("Large")));
-    let wrong = Verdict::Missed {
-        after: combo("Medium"),
-        quiet: false,
-    };
-    let next = judged(&action, &judging, &combo("Small"), wrong);
-    assert!(
-        matches!(&next, Next::Fail(e) if e.code == Code::UnexpectedEffect),
-        "{next:?}"
-    );
-    let unchanged = Verdict::Missed {
-        after: combo("Small"),
-        quiet: false,
-    };
-    let next = judged(&action, &judging, &combo("Small"), unchanged);
-    assert!(matches!(next, Next::TryAnother { .. }), "{next:?}");
-}

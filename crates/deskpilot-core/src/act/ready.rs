@@ -51,6 +51,8 @@ pub struct Needs {
     pub still: Still,
     /// Hidden matches count too (scrolling one into view is the point).
     pub hidden_too: bool,
+    /// A hidden option of a combo box will do: the action chooses it through the combo box.
+    pub chooses: bool,
 }
 
 impl Needs {
@@ -70,6 +72,11 @@ impl Needs {
                 double: false,
             } => Needs {
                 still: Still::IfPointed,
+                chooses: true,
+                ..enabled
+            },
+            Action::Select => Needs {
+                chooses: true,
                 ..enabled
             },
             Action::Click { .. } | Action::Scroll { .. } => Needs {
@@ -293,7 +300,7 @@ impl Engine {
                 if scrolled.as_ref().is_none_or(|(r, _)| *r != only.reference) {
                     // An option of a closed combo box is chosen through it (see `act`).
                     let out = self.scrolled_out(&only.node).await
-                        || self.combo_of(&only.node).await.is_some();
+                        || (needs.chooses && self.combo_of(&only.node).await.is_some());
                     scrolled = Some((only.reference.clone(), out));
                 }
                 if scrolled.as_ref().is_some_and(|(_, out)| *out) {

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use super::ElementId;
+
 /// A range of an element's text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TextSlice {
@@ -11,6 +13,17 @@ pub struct TextSlice {
     pub end: u32,
     /// The element's whole length in characters.
     pub total: u32,
+}
+
+/// A page of a table's cells, by name (searching a long table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableCells {
+    /// Rows the table says it has.
+    pub row_count: u32,
+    /// The row after the last one read.
+    pub next_row: u32,
+    /// Each cell read (or a part of it that holds its text), with its name.
+    pub cells: Vec<(ElementId, String)>,
 }
 
 /// A page of a table.

@@ -8,7 +8,7 @@ mod role;
 mod state;
 mod tree;
 
-pub use content::{TableSlice, TextSlice};
+pub use content::{TableCells, TableSlice, TextSlice};
 pub use geometry::Rect;
 pub use interface::{Interface, Interfaces};
 pub use node::{ElementId, Node, NodeValue, action_list};

@@ -205,16 +205,16 @@ pub trait Backend: NativeRoutes + Send + Sync {
         end: Option<u32>,
     ) -> Result<TextSlice, BackendError>;
 
-    /// The cells of rows `first_row..first_row + max_rows` of a table, each by identity and
+    /// The cells of rows `first_row..` of a table (at most `max_rows`), each by identity and
     /// its own name only (nothing else is read: searching a long table by name costs two
     /// calls a cell, where walking its children would cost a dozen), with the table's row
-    /// count. Default: `unsupported`.
+    /// count and the row after the last one read. Default: `unsupported`.
     async fn table_cell_names(
         &self,
         table: &ElementId,
         _first_row: u32,
         _max_rows: u32,
-    ) -> Result<(u32, Vec<(ElementId, String)>), BackendError> {
+    ) -> Result<crate::model::TableCells, BackendError> {
         Err(BackendError::Unsupported {
             id: table.clone(),
             what: "reading a table's cells by row".into(),

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::engine::Engine;
-use crate::model::{Interface, Realization, Tree};
+use crate::model::{Interface, Realization, Role, Tree};
 use crate::platform::Secrecy;
 use crate::selector::Selector;
 
@@ -36,7 +36,18 @@ impl Engine {
         secrecy: Secrecy,
         time: Duration,
     ) -> Option<(Tree, HashSet<usize>)> {
-        let name = selector.steps.last()?.name.as_ref()?;
+        let last = selector.steps.last()?;
+        let name = last.name.as_ref()?;
+        // What a table's cells can be; a selector for anything else is not looked for there.
+        let cell_like = last.role.is_none_or(|r| {
+            matches!(
+                r,
+                Role::Cell | Role::Row | Role::ListItem | Role::TreeItem | Role::RowHeader
+            )
+        });
+        if !cell_like {
+            return None;
+        }
         let tables: Vec<usize> = tree
             .incomplete()
             .filter(|(i, r)| {
@@ -57,17 +68,20 @@ impl Engine {
             let mut first_row = 0;
             let mut cells = Vec::new();
             let complete = loop {
-                let Ok((rows, page)) = self
+                let Ok(page) = self
                     .backend()
                     .table_cell_names(&id, first_row, PAGE_ROWS)
                     .await
                 else {
                     break false;
                 };
-                cells.extend(page.into_iter().filter(|(_, n)| name.matches(n)));
-                first_row += PAGE_ROWS;
-                if first_row >= rows.min(MAX_ROWS) {
-                    break rows <= MAX_ROWS;
+                cells.extend(page.cells.into_iter().filter(|(_, n)| name.matches(n)));
+                if page.next_row <= first_row {
+                    break page.next_row >= page.row_count;
+                }
+                first_row = page.next_row;
+                if first_row >= page.row_count.min(MAX_ROWS) {
+                    break page.row_count <= MAX_ROWS;
                 }
                 if Instant::now() >= deadline {
                     break false;
