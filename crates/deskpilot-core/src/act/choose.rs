@@ -316,13 +316,14 @@ impl Engine {
     }
 }
 
-/// Longest wait for a combo box's list to show after it was opened, before keys are sent.
-const LIST_WAIT: Duration = Duration::from_secs(1);
+/// Longest wait for a combo box's list to show after it was opened, before keys are sent
+/// (returns as soon as it shows; Firefox under load takes over a second).
+const LIST_WAIT: Duration = Duration::from_secs(3);
 
 impl Engine {
     /// Waits until `combo`'s list shows (it reads expanded, or the app's focus went to an
-    /// option: Gecko opens a page's list in another process, and keys sent before it shows
-    /// are lost). False when neither was seen in time (some toolkits say neither).
+    /// option or to the list itself, as Qt says: Gecko opens a page's list in another
+    /// process, and keys sent before it shows are lost). False when neither was seen in time.
     pub(super) async fn list_shown(&self, subject: &Subject) -> bool {
         let started = tokio::time::Instant::now();
         let deadline = started + LIST_WAIT;
@@ -341,7 +342,7 @@ impl Engine {
                     .backend()
                     .node(&focused, crate::platform::Secrecy::NoText)
                     .await
-                && is_option(node.role)
+                && (is_option(node.role) || matches!(node.role, Role::List | Role::ListBox))
                 && node.states.is(State::Focused)
             {
                 return true;

@@ -100,13 +100,18 @@ impl Engine {
                                 how.push(format!("key {chord}"));
                             }
                             // Keys sent before it shows are lost (Gecko opens a page's list
-                            // in another process); keys to a closed list change its value at
-                            // each step, and Enter may press a dialog's default button.
+                            // in another process). Opened by its own action, it is open even
+                            // unseen (Qt says nothing of it); opened by a key or a click and
+                            // unseen, keys would change a closed list's value at each step,
+                            // and Enter may press a dialog's default button.
                             if !self.list_shown(subject).await {
-                                return Err(NotSent::Skip(format!(
-                                    "{}: its list was not seen to show, so no key followed",
-                                    how.join(", ")
-                                )));
+                                if opened.is_none() {
+                                    return Err(NotSent::Skip(format!(
+                                        "{}: its list was not seen to show, so no key followed",
+                                        how.join(", ")
+                                    )));
+                                }
+                                how.push("(its list not seen to show)".to_owned());
                             }
                         }
                         KeyInput::Chord(chord) => {
