@@ -61,22 +61,29 @@ impl Surroundings for Host {
     }
 }
 
+/// The value a flag or else an environment variable gives.
+fn given(
+    flag: Option<String>,
+    flag_name: &str,
+    var: &str,
+    around: &dyn Surroundings,
+) -> Option<Found> {
+    let (value, how) = match flag {
+        Some(value) => (value, flag_name),
+        None => (around.var(var)?, var),
+    };
+    Some(Found {
+        value,
+        how: how.to_owned(),
+        given: true,
+    })
+}
+
 /// The session bus: the flag, the environment, then the sockets the desktop's libraries
 /// connect to. `Err` says where it was looked for.
 pub fn bus(flag: Option<String>, around: &dyn Surroundings) -> Result<Found, String> {
-    if let Some(value) = flag {
-        return Ok(Found {
-            value,
-            how: "--bus".into(),
-            given: true,
-        });
-    }
-    if let Some(value) = around.var("DBUS_SESSION_BUS_ADDRESS") {
-        return Ok(Found {
-            value,
-            how: "DBUS_SESSION_BUS_ADDRESS".into(),
-            given: true,
-        });
+    if let Some(found) = given(flag, "--bus", "DBUS_SESSION_BUS_ADDRESS", around) {
+        return Ok(found);
     }
     let runtime = around.var("XDG_RUNTIME_DIR").map(PathBuf::from);
     let user = PathBuf::from(format!("/run/user/{}", around.uid()));
@@ -109,19 +116,8 @@ pub fn display(
     session_env: Option<String>,
     around: &dyn Surroundings,
 ) -> Option<Found> {
-    if let Some(value) = flag {
-        return Some(Found {
-            value,
-            how: "--display".into(),
-            given: true,
-        });
-    }
-    if let Some(value) = around.var("DISPLAY") {
-        return Some(Found {
-            value,
-            how: "DISPLAY".into(),
-            given: true,
-        });
+    if let Some(found) = given(flag, "--display", "DISPLAY", around) {
+        return Some(found);
     }
     if let Some(value) = session_env {
         return Some(Found {

@@ -308,8 +308,12 @@ impl Engine {
                 .node(&at, crate::platform::Secrecy::Plain)
                 .await
                 .ok()?;
-            if above.role == Role::ComboBox {
-                return Some(above);
+            match above.role {
+                Role::ComboBox => return Some(above),
+                // Between an option and its combo box: its menu or list, an `<optgroup>`.
+                Role::Menu | Role::List | Role::ListBox | Role::Group => {}
+                // Any other container: a list's row, a menubar's item, not a combo's option.
+                _ => return None,
             }
         }
         None
