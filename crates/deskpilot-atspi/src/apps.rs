@@ -190,6 +190,7 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         silent_option_selection: toolkit == "gecko",
         doubled_names: gtk4 && version.is_some_and(before_4_10),
         unlisted_popups: toolkit == "qt",
+        open_menus_stay_open: toolkit == "qt",
     }
 }
 

@@ -400,6 +400,21 @@ impl Backend for AtspiBackend {
                 "this toolkit runs a menu item's handler inside the call: a dialog it opens would freeze the app's accessibility until closed",
             );
         }
+        // An item that opens a submenu (a menubar's title too) says "ShowMenu" and is left be.
+        let runs_in_open_menu = node.states.is(deskpilot_core::model::State::Showing)
+            && !node
+                .actions
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case("showmenu"));
+        if menu_item
+            && runs_in_open_menu
+            && traits.open_menus_stay_open
+            && matches!(op, NativeOp::Named(_))
+        {
+            return Some(
+                "Qt runs an open menu's item but leaves the menu open, holding the keyboard",
+            );
+        }
         if option && traits.silent_option_selection {
             match op {
                 NativeOp::Select => {

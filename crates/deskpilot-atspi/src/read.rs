@@ -42,6 +42,9 @@ pub struct AppTraits {
     pub doubled_names: bool,
     /// Qt lists no popup (a context menu) among its app's children; it only says it shows.
     pub unlisted_popups: bool,
+    /// Qt triggers a showing menu's item on its "Press" action but leaves the menu open,
+    /// holding the keyboard: what is typed next goes to the menu.
+    pub open_menus_stay_open: bool,
 }
 
 /// Text as the app means it: Gecko's U+FEFF after a character outside the BMP removed.

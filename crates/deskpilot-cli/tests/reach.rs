@@ -135,3 +135,36 @@ fn a_qt_context_menu_item_is_found_and_clicked() {
         .unwrap_or_else(|e| panic!("{e}\n{}", agent.transcript()));
     desktop.stop().unwrap();
 }
+
+/// FeatherPad (Qt 5, an app we did not write): a right click on its editor opens the
+/// editor's own context menu, a popup Qt lists nowhere. Its "Select All" is clicked and the
+/// popup closes, so the text typed next replaces the whole file. Oracle: the file on disk.
+#[test]
+fn featherpads_context_menu_selects_all() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let file = desktop.dir().join("menu.txt");
+    std::fs::write(&file, "hello context\n").unwrap();
+    let mut cmd = desktop.command("featherpad");
+    cmd.arg(&file);
+    let _featherpad = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(&desktop);
+    agent.connect("FeatherPad");
+    let editor = "textbox[multiline]";
+    agent.wait_for(editor, json!({}));
+    agent.ok("click", json!({"target": editor, "button": "right"}));
+    let item = "menuitem[name=\"Select All\"]";
+    agent.wait_for(item, json!({"state": "enabled"}));
+    agent.ok("click", json!({"target": item}));
+    agent.ok("type_text", json!({"target": editor, "text": "replaced"}));
+    agent.ok("press_key", json!({"key": "ctrl+s"}));
+    let saved = eventually(Duration::from_secs(10), || {
+        std::fs::read_to_string(&file).is_ok_and(|t| t.trim_end() == "replaced")
+    });
+    assert!(
+        saved,
+        "{:?}\n{}",
+        std::fs::read_to_string(&file),
+        agent.transcript()
+    );
+    desktop.stop().unwrap();
+}
