@@ -382,12 +382,6 @@ impl Backend for AtspiBackend {
     }
 
     fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
-        use deskpilot_core::model::Role;
-        let menu_item = matches!(
-            node.role,
-            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio
-        );
-        let option = matches!(node.role, Role::MenuItem | Role::ListItem);
         let traits = self
             .traits
             .lock()
@@ -395,40 +389,7 @@ impl Backend for AtspiBackend {
             .get(&node.id.app)
             .copied()
             .unwrap_or_default();
-        if menu_item && traits.menu_actions_block && matches!(op, NativeOp::Named(_)) {
-            return Some(
-                "this toolkit runs a menu item's handler inside the call: a dialog it opens would freeze the app's accessibility until closed",
-            );
-        }
-        // An item that opens a submenu (a menubar's title too) says "ShowMenu" and is left be.
-        let runs_in_open_menu = node.states.is(deskpilot_core::model::State::Showing)
-            && !node
-                .actions
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case("showmenu"));
-        if menu_item
-            && runs_in_open_menu
-            && traits.open_menus_stay_open
-            && matches!(op, NativeOp::Named(_))
-        {
-            return Some(
-                "Qt runs an open menu's item but leaves the menu open, holding the keyboard",
-            );
-        }
-        if option && traits.silent_option_selection {
-            match op {
-                NativeOp::Select => {
-                    return Some(
-                        "Gecko selects a page's option without its change event: the page's handlers would not run",
-                    );
-                }
-                NativeOp::Named(name) if name == "select" => {
-                    return Some("Gecko's \"select\" action on a page's option does nothing");
-                }
-                _ => {}
-            }
-        }
-        None
+        crate::traps::semantic_trap(node, op, traits)
     }
 
     async fn caret(&self, id: &ElementId) -> Result<Option<deskpilot_core::Caret>, BackendError> {

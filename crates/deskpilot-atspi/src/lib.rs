@@ -21,6 +21,7 @@ mod prepare;
 mod proto;
 mod read;
 mod stalls;
+mod traps;
 mod walk;
 
 pub use backend::AtspiBackend;
