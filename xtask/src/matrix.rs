@@ -7,7 +7,15 @@ pub fn run() -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     let dir = crate::root().join("target/matrix");
     let _ = std::fs::remove_dir_all(&dir);
-    let result = crate::test::cargo(&["test", "-p", "deskpilot-cli", "--test", "matrix"]);
+    let result = crate::test::cargo(&[
+        "test",
+        "-p",
+        "deskpilot-cli",
+        "--features",
+        "e2e",
+        "--test",
+        "matrix",
+    ]);
     let mut tables: Vec<_> = std::fs::read_dir(&dir)
         .with_context(|| format!("no tables in {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -8,7 +8,15 @@ pub fn run() -> anyhow::Result<()> {
     let dir = crate::root().join("target/tasks");
     let _ = std::fs::remove_dir_all(&dir);
     let started = std::time::Instant::now();
-    let result = crate::test::cargo(&["test", "-p", "deskpilot-cli", "--test", "tasks"]);
+    let result = crate::test::cargo(&[
+        "test",
+        "-p",
+        "deskpilot-cli",
+        "--features",
+        "e2e",
+        "--test",
+        "tasks",
+    ]);
     let mut rows: Vec<serde_json::Value> = std::fs::read_dir(&dir)
         .with_context(|| format!("no task rows in {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -1,10 +1,16 @@
-//! `cargo xtask test`: check the layout rules, install, build, run every test, then check that
-//! no desktop process outlived the tests.
+//! `cargo xtask test`: check the layout rules, install, then two tiers: every test that needs
+//! no desktop (with DISPLAY and DBUS_SESSION_BUS_ADDRESS unset, as on a bare machine), then
+//! the desktop suites behind the `e2e` feature, which must start desktops. Last, no desktop
+//! process may outlive the tests.
 
+use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, bail};
 use deskpilot_testkit::procs;
+
+/// The variable through which headless desktops record their start (deskpilot-linux).
+const STARTED_LOG: &str = "DESKPILOT_DESKTOPS_STARTED";
 
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
     // The layout rules first: cheap, and a broken one fails the run before any desktop.
@@ -12,13 +18,42 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     crate::venv::ensure()?;
     crate::node::ensure()?;
+    let mut fast = vec!["test", "--workspace"];
+    fast.extend(extra.iter().map(String::as_str));
+    eprintln!("xtask: the tests that need no desktop");
+    cargo_in(&fast, &[], &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])?;
+    desktop_tier(extra)
+}
+
+/// The suites behind the `e2e` feature; fails when they started no desktop.
+fn desktop_tier(extra: &[String]) -> anyhow::Result<()> {
+    let targets = desktop_targets()?;
+    let mut args = vec!["test".to_owned()];
+    let mut features = Vec::new();
+    for target in &targets {
+        if !features.contains(&format!("{}/e2e", target.package)) {
+            features.push(format!("{}/e2e", target.package));
+            args.extend(["-p".to_owned(), target.package.clone()]);
+        }
+    }
+    args.extend(["--features".to_owned(), features.join(",")]);
+    for target in &targets {
+        args.extend([format!("--{}", target.kind), target.name.clone()]);
+    }
+    args.extend(extra.iter().cloned());
+    let log = crate::root().join("target/desktops-started.log");
+    let _ = std::fs::remove_file(&log);
     let before = procs::marked_pids(None);
-    cargo(&["build", "--workspace", "--all-targets"])?;
-    let mut args = vec!["test", "--workspace"];
-    args.extend(extra.iter().map(String::as_str));
+    eprintln!("xtask: the desktop suites ({} targets)", targets.len());
     // Tests written with deskpilot-test leave a trace (target/deskpilot-traces) when they fail.
     let trace = std::env::var("DESKPILOT_TRACE").unwrap_or_else(|_| "retain-on-failure".into());
-    let result = cargo_with(&args, &[("DESKPILOT_TRACE", trace.as_str())]);
+    let log_text = log.to_string_lossy().into_owned();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let env = [
+        ("DESKPILOT_TRACE", trace.as_str()),
+        (STARTED_LOG, &log_text),
+    ];
+    let result = cargo_in(&args, &env, &[]);
     let leftovers: Vec<u32> = procs::marked_pids(None)
         .into_iter()
         .filter(|p| !before.contains(p))
@@ -27,23 +62,81 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
         procs::signal_all(&leftovers, nix::sys::signal::Signal::SIGKILL);
         bail!("desktop processes outlived the tests (now killed): {leftovers:?}");
     }
-    result
+    result?;
+    let started = started_desktops(&log);
+    if started == 0 {
+        bail!("the desktop suites started no desktop: none of their tests ran");
+    }
+    eprintln!("xtask: the desktop suites started {started} desktops");
+    Ok(())
+}
+
+fn started_desktops(log: &Path) -> usize {
+    std::fs::read_to_string(log).map_or(0, |text| text.lines().count())
+}
+
+/// A test or example that runs only with its package's `e2e` feature.
+struct DesktopTarget {
+    package: String,
+    /// `test` or `example`.
+    kind: String,
+    name: String,
+}
+
+/// The workspace's targets that require the `e2e` feature, from `cargo metadata`.
+fn desktop_targets() -> anyhow::Result<Vec<DesktopTarget>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(crate::root())
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let mut targets = Vec::new();
+    for package in meta["packages"].as_array().into_iter().flatten() {
+        for target in package["targets"].as_array().into_iter().flatten() {
+            let e2e = target["required-features"]
+                .as_array()
+                .is_some_and(|f| f.iter().any(|f| f == "e2e"));
+            let kind = target["kind"][0].as_str().unwrap_or_default();
+            if e2e && matches!(kind, "test" | "example") {
+                targets.push(DesktopTarget {
+                    package: package["name"].as_str().unwrap_or_default().to_owned(),
+                    kind: kind.to_owned(),
+                    name: target["name"].as_str().unwrap_or_default().to_owned(),
+                });
+            }
+        }
+    }
+    if targets.is_empty() {
+        bail!("no target requires the e2e feature: the desktop suites are gone");
+    }
+    Ok(targets)
 }
 
 pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
-    cargo_with(args, &[])
+    cargo_in(args, &[], &[])
 }
 
-/// `cargo` with these environment variables set.
-pub fn cargo_with(args: &[&str], env: &[(&str, &str)]) -> anyhow::Result<()> {
+/// `cargo` with these environment variables set and those removed.
+pub fn cargo_in(args: &[&str], env: &[(&str, &str)], remove: &[&str]) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     eprintln!("xtask: cargo {}", args.join(" "));
-    let status = Command::new(cargo)
+    let mut command = Command::new(cargo);
+    command
         .args(args)
         .envs(env.iter().copied())
-        .current_dir(crate::root())
-        .status()
-        .context("running cargo")?;
+        .current_dir(crate::root());
+    for name in remove {
+        command.env_remove(name);
+    }
+    let status = command.status().context("running cargo")?;
     if !status.success() {
         bail!("cargo {} failed: {status}", args.join(" "));
     }

@@ -16,6 +16,10 @@ use super::tail::tail_of_file;
 use super::wait;
 use super::x11::Display;
 
+/// A file named here gets a line per desktop started (`cargo xtask test` proves with it that
+/// its desktop tier ran desktops).
+const STARTED_LOG_VAR: &str = "DESKPILOT_DESKTOPS_STARTED";
+
 /// How long each part of the desktop may take to come up.
 const START_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -98,7 +102,23 @@ impl HeadlessDesktop {
         if desktop.options.window_manager {
             desktop.start_window_manager()?;
         }
+        desktop.log_start();
         Ok(desktop)
+    }
+
+    fn log_start(&self) {
+        let Some(path) = std::env::var_os(STARTED_LOG_VAR) else {
+            return;
+        };
+        let line = format!("{} {}\n", self.id, self.display);
+        let written = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
+        if let Err(e) = written {
+            tracing::warn!("cannot record the desktop's start in {path:?}: {e}");
+        }
     }
 
     /// The X display, e.g. `:12`.
