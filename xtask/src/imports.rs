@@ -234,8 +234,16 @@ fn reexports(module: &[String], text: &str) -> HashMap<String, Vec<String>> {
     names
 }
 
-/// Cycles between a crate's files, each as a list of files.
-pub fn cycles(src: &Path, files: &[(PathBuf, String)]) -> Vec<Vec<String>> {
+/// A crate's files and what each one uses.
+pub struct Graph {
+    /// Module path -> the module paths (of files) it uses.
+    pub edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+    /// Module path -> its file, relative to `src`.
+    pub files: BTreeMap<Vec<String>, String>,
+}
+
+/// The import graph of the crate whose sources are `files` under `src`.
+pub fn graph(src: &Path, files: &[(PathBuf, String)]) -> Graph {
     let mut krate = Crate {
         files: BTreeMap::new(),
         reexports: HashMap::new(),
@@ -269,14 +277,23 @@ pub fn cycles(src: &Path, files: &[(PathBuf, String)]) -> Vec<Vec<String>> {
             }
         }
     }
-    let name = |m: &Vec<String>| {
-        krate
-            .files
-            .get(m)
-            .map(|f| f.strip_prefix(src).unwrap_or(f).display().to_string())
-            .unwrap_or_else(|| m.join("::"))
-    };
-    strongly_connected(&edges)
+    let files = krate
+        .files
+        .iter()
+        .map(|(m, f)| {
+            (
+                m.clone(),
+                f.strip_prefix(src).unwrap_or(f).display().to_string(),
+            )
+        })
+        .collect();
+    Graph { edges, files }
+}
+
+/// Cycles between a crate's files, each as a list of files.
+pub fn cycles(graph: &Graph) -> Vec<Vec<String>> {
+    let name = |m: &Vec<String>| graph.files.get(m).cloned().unwrap_or_else(|| m.join("::"));
+    strongly_connected(&graph.edges)
         .into_iter()
         .filter(|c| c.len() > 1)
         .map(|c| c.iter().map(name).collect())
@@ -381,11 +398,11 @@ mod tests {
         )
         .unwrap();
         let files = rust_files(&dir).unwrap();
-        let found = cycles(&dir, &files);
+        let found = cycles(&graph(&dir, &files));
         assert_eq!(found.len(), 1, "{found:?}");
         std::fs::write(dir.join("engine.rs"), "fn f() {}\n").unwrap();
         let files = rust_files(&dir).unwrap();
-        assert!(cycles(&dir, &files).is_empty());
+        assert!(cycles(&graph(&dir, &files)).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

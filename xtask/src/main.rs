@@ -5,6 +5,7 @@ mod demo;
 mod desktop;
 mod imports;
 mod install;
+mod layers;
 mod matrix;
 mod node;
 mod source;

@@ -1,7 +1,8 @@
-//! `cargo xtask structure`: the layout rules the code keeps, checked on its text. No Rust file
-//! under `crates/*/src` or `xtask/src` is over `MAX_LINES`; no module of a crate depends on a
-//! module that depends back on it (`imports.rs`); `deskpilot-core` names no platform outside
-//! comments (`PLATFORM_WORDS`).
+//! The tidy rules the code keeps, checked on its text (`cargo xtask structure`, and the `tidy`
+//! test here, which `cargo test` runs). No Rust file under `crates/*/src` or `xtask/src` is
+//! over `MAX_LINES`; no module of a crate depends on a module that depends back on it
+//! (`imports.rs`); a layered crate's modules use lower layers only (`layers.rs`);
+//! `deskpilot-core` names no platform outside comments (`PLATFORM_WORDS`).
 
 use std::path::Path;
 
@@ -56,6 +57,22 @@ pub const PLATFORM_WORDS: &[&str] = &[
 ];
 
 pub fn run(root: &Path) -> anyhow::Result<()> {
+    let problems = problems(root)?;
+    if problems.is_empty() {
+        println!(
+            "structure: files <= {MAX_LINES} lines, no import cycles, layers kept, core names no platform"
+        );
+        Ok(())
+    } else {
+        for p in &problems {
+            eprintln!("{p}");
+        }
+        bail!("{} structure problems", problems.len())
+    }
+}
+
+/// Every broken rule under `root` (a workspace), one line each.
+pub fn problems(root: &Path) -> anyhow::Result<Vec<String>> {
     let mut problems = Vec::new();
     let mut roots = vec![root.join("xtask/src")];
     for entry in std::fs::read_dir(root.join("crates"))? {
@@ -76,42 +93,38 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
                 ));
             }
         }
-        for cycle in crate::imports::cycles(src, &files) {
+        let graph = crate::imports::graph(src, &files);
+        for cycle in crate::imports::cycles(&graph) {
             problems.push(format!(
                 "import cycle in {}: {}",
                 rel(root, src),
                 cycle.join(" -> ")
             ));
         }
+        let here = rel(root, src);
+        for table in crate::layers::TABLES.iter().filter(|t| t.src == here) {
+            problems.extend(crate::layers::violations(table, &graph));
+        }
     }
     let core = root.join("crates/deskpilot-core/src");
-    for (file, text) in rust_files(&core)? {
-        for (number, line) in text.lines().enumerate() {
-            let code = code_part(line);
-            for word in PLATFORM_WORDS {
-                if contains_word(code, word) {
-                    problems.push(format!(
-                        "{}:{}: core names the platform ({word:?}): {}",
-                        rel(root, &file),
-                        number + 1,
-                        line.trim()
-                    ));
+    if core.is_dir() {
+        for (file, text) in rust_files(&core)? {
+            for (number, line) in text.lines().enumerate() {
+                let code = code_part(line);
+                for word in PLATFORM_WORDS {
+                    if contains_word(code, word) {
+                        problems.push(format!(
+                            "{}:{}: core names the platform ({word:?}): {}",
+                            rel(root, &file),
+                            number + 1,
+                            line.trim()
+                        ));
+                    }
                 }
             }
         }
     }
-    if problems.is_empty() {
-        println!(
-            "structure: {} crates, files <= {MAX_LINES} lines, no import cycles, core names no platform",
-            roots.len()
-        );
-        Ok(())
-    } else {
-        for p in &problems {
-            eprintln!("{p}");
-        }
-        bail!("{} structure problems", problems.len())
-    }
+    Ok(problems)
 }
 
 fn rel(root: &Path, path: &Path) -> String {
@@ -140,6 +153,78 @@ fn contains_word(text: &str, word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tidy test: this workspace keeps every rule.
+    #[test]
+    fn tidy() {
+        let problems = problems(&crate::root()).unwrap();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// A scratch workspace with one crate, `crates/demo/src`, holding `files`.
+    fn scratch(name: &str, files: &[(&str, String)]) -> std::path::PathBuf {
+        let root = std::env::temp_dir().join(format!("xtask-tidy-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let src = root.join("crates/demo/src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::create_dir_all(root.join("xtask/src")).unwrap();
+        for (file, text) in files {
+            std::fs::write(src.join(file), text).unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn a_file_of_501_lines_fails() {
+        let long = "fn f() {}\n".repeat(MAX_LINES + 1);
+        let root = scratch(
+            "long",
+            &[("lib.rs", "mod long;\n".into()), ("long.rs", long)],
+        );
+        let found = problems(&root).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("long.rs: 501 lines"), "{found:?}");
+        std::fs::write(
+            root.join("crates/demo/src/long.rs"),
+            "fn f() {}\n".repeat(MAX_LINES),
+        )
+        .unwrap();
+        assert!(problems(&root).unwrap().is_empty());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn an_upward_import_fails() {
+        let table = crate::layers::Layers {
+            src: "crates/demo/src",
+            layers: &[&["model"], &["engine"]],
+            exceptions: &[],
+        };
+        let files = [
+            ("lib.rs", "mod engine;\nmod model;\n".to_owned()),
+            ("engine.rs", "use crate::model::Node;\n".to_owned()),
+            ("model.rs", "pub struct Node;\n".to_owned()),
+        ];
+        let root = scratch("layers", &files);
+        let src = root.join("crates/demo/src");
+        let graph = |root: &Path| {
+            crate::imports::graph(&src, &rust_files(&root.join("crates/demo/src")).unwrap())
+        };
+        assert!(crate::layers::violations(&table, &graph(&root)).is_empty());
+        std::fs::write(
+            src.join("model.rs"),
+            "pub struct Node(crate::engine::Id);\n",
+        )
+        .unwrap();
+        std::fs::write(src.join("engine.rs"), "pub struct Id;\n").unwrap();
+        let found = crate::layers::violations(&table, &graph(&root));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("model.rs: model uses engine, a module above it"),
+            "{found:?}"
+        );
+        let _ = std::fs::remove_dir_all(&root);
+    }
 
     #[test]
     fn comments_are_not_code_and_words_are_whole() {

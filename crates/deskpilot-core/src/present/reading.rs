@@ -3,7 +3,7 @@
 use super::changes::{diff_header, diff_lines, lines_of};
 use super::{Page, escape, quoted};
 use crate::live::Changes;
-use crate::read::{FindResult, Match, Snapshot, TableRead, TextRead, Truncation, Unsearched};
+use crate::read::{FindResult, Match, Snapshot, TableRead, TextRead, Truncation};
 use crate::session::SessionInfo;
 use crate::wait::WaitOutcome;
 
@@ -15,16 +15,6 @@ pub fn element(m: &Match) -> String {
         quoted(&m.name, 100),
         if m.visible { "" } else { " [hidden]" },
         m.reference
-    )
-}
-
-fn unsearched(u: &Unsearched) -> String {
-    format!(
-        "{} {} [ref={}]: {}",
-        u.role,
-        quoted(&u.name, 60),
-        u.reference,
-        u.why
     )
 }
 
@@ -40,14 +30,14 @@ pub fn find(found: &FindResult) -> String {
         found.total, found.visible, found.exact
     ));
     for u in &found.unsearched {
-        text.push_str(&format!("# not searched: {}\n", unsearched(u)));
+        text.push_str(&format!("# not searched: {}\n", u));
     }
     text
 }
 
 /// The lines `find` could not search, one each (as find results show them).
 pub fn unsearched_lines(found: &FindResult) -> Vec<String> {
-    found.unsearched.iter().map(unsearched).collect()
+    found.unsearched.iter().map(ToString::to_string).collect()
 }
 
 /// The chain of elements at a point, outermost first, indented by depth.

@@ -346,7 +346,12 @@ fn unsearched_note(found: &FindResult) -> String {
         format!(
             " ({} containers could not be searched: {})",
             found.unsearched.len(),
-            crate::present::unsearched_lines(found).join("; ")
+            found
+                .unsearched
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
         )
     }
 }

@@ -126,6 +126,18 @@ pub struct Unsearched {
     pub why: String,
 }
 
+/// On one line: `role "name" [ref=eN]: why`.
+impl std::fmt::Display for Unsearched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = crate::escape::quoted(&self.name, 60);
+        write!(
+            f,
+            "{} {name} [ref={}]: {}",
+            self.role, self.reference, self.why
+        )
+    }
+}
+
 /// One element, resolved strictly and re-validated.
 #[derive(Debug, Clone)]
 pub struct Resolved {

@@ -1,0 +1,116 @@
+//! Layers, as Playwright's DEPS lists them: a crate's top-level modules, bottom first. A
+//! module uses only modules of lower layers; each use against the order that the code still
+//! has is listed, with why, as a known exception.
+
+use std::collections::BTreeSet;
+
+use crate::imports::Graph;
+
+/// One crate's layer table.
+pub struct Layers {
+    /// The crate's `src`, relative to the workspace root.
+    pub src: &'static str,
+    /// Bottom first: the top-level modules of each layer.
+    pub layers: &'static [&'static [&'static str]],
+    /// Uses allowed against the order: (module, the module it uses, why).
+    pub exceptions: &'static [(&'static str, &'static str, &'static str)],
+}
+
+pub const TABLES: &[Layers] = &[Layers {
+    src: "crates/deskpilot-core/src",
+    layers: &[
+        &["escape"],
+        &["model"],
+        &["selector", "derive", "visibility", "filter", "app"],
+        &["render", "platform"],
+        &["error"],
+        &["live"],
+        &["session"],
+        &["engine"],
+        &["scope", "launch"],
+        &["read"],
+        &["wait"],
+        &["act"],
+        &["capture"],
+        &["present"],
+    ],
+    exceptions: &[
+        (
+            "platform",
+            "act",
+            "the input and action vocabulary (keys, buttons, NativeOp) lives in act until the contract gets its own crate (issue 24)",
+        ),
+        (
+            "platform",
+            "capture",
+            "the captured image type lives in capture until the contract gets its own crate (issue 24)",
+        ),
+        (
+            "live",
+            "engine",
+            "live/updates.rs streams a session's changes by reading through the engine",
+        ),
+        (
+            "act",
+            "present",
+            "an action's report carries the tree's changes as the text present writes",
+        ),
+    ],
+}];
+
+/// The uses in `graph` against `table`, and the exceptions that no longer occur.
+pub fn violations(table: &Layers, graph: &Graph) -> Vec<String> {
+    let layer_of = |module: &str| table.layers.iter().position(|l| l.contains(&module));
+    let mut problems = Vec::new();
+    let mut used_exceptions = BTreeSet::new();
+    let mut unplaced = BTreeSet::new();
+    for (from, targets) in &graph.edges {
+        let Some(top) = from.first() else { continue };
+        let file = graph.files.get(from).cloned().unwrap_or_default();
+        for to in targets {
+            let Some(used) = to.first() else { continue };
+            if used == top {
+                continue;
+            }
+            let (Some(here), Some(there)) = (layer_of(top), layer_of(used)) else {
+                for module in [top, used] {
+                    if layer_of(module).is_none() {
+                        unplaced.insert(module.clone());
+                    }
+                }
+                continue;
+            };
+            if there < here {
+                continue;
+            }
+            if let Some(known) = table
+                .exceptions
+                .iter()
+                .find(|(m, u, _)| m == top && u == used)
+            {
+                used_exceptions.insert((known.0, known.1));
+                continue;
+            }
+            let side = if there == here { "beside" } else { "above" };
+            problems.push(format!(
+                "{}/{file}: {top} uses {used}, a module {side} it (modules use lower layers only: xtask/src/layers.rs)",
+                table.src
+            ));
+        }
+    }
+    for module in unplaced {
+        problems.push(format!(
+            "{}: module {module} is in no layer of xtask/src/layers.rs",
+            table.src
+        ));
+    }
+    for (module, used, _) in table.exceptions {
+        if !used_exceptions.contains(&(*module, *used)) {
+            problems.push(format!(
+                "{}: {module} no longer uses {used}: remove the known exception",
+                table.src
+            ));
+        }
+    }
+    problems
+}
