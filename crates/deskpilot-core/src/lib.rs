@@ -4,6 +4,9 @@
 //! in [`platform`], and owns what every front end shares (the model, sessions and refs,
 //! selectors, reading, the action ladder, the agent rendering).
 
+// Nothing here prints to stdout: the faces decide where text goes.
+#![deny(clippy::print_stdout)]
+
 pub mod act;
 pub mod app;
 pub mod capture;

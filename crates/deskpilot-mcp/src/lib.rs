@@ -5,10 +5,13 @@
 //! `input_not_allowed`. Failures are tool results with `isError: true` and a structured
 //! `{ok: false, code, message, retryable, hint}`; unknown arguments are `invalid_arguments`.
 
+// Nothing here prints to stdout, the protocol's channel: a stray line would corrupt it.
+#![deny(clippy::print_stdout)]
+
 mod args;
 mod grants;
 mod outcome;
-mod output;
+pub mod output;
 mod resources;
 mod server;
 mod stdio;

@@ -145,8 +145,7 @@ fn wait_gone(alive: &mut Vec<u32>, timeout: Duration) {
 /// activation that lose their parent are re-parented to us (and reaped by `reap`) rather than
 /// escaping to init.
 pub fn become_subreaper() {
-    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes an integer argument and touches no memory.
-    unsafe {
-        nix::libc::prctl(nix::libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
+        tracing::warn!("cannot become the subreaper of orphaned descendants: {e}");
     }
 }
