@@ -147,14 +147,12 @@ fn drag_end(text: &str) -> anyhow::Result<DragEnd> {
     Ok(DragEnd::Element(selector(text)?))
 }
 
-/// Prints an action's report (JSON or text).
+/// Prints an action's report (text, or the MCP server's JSON).
 fn reported(result: deskpilot_core::error::Result<ActionReport>, json: bool) -> ExitCode {
     finish(result, |report| {
         if json {
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
+            let out = deskpilot_mcp::output::ActionOut::from(&report);
+            outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         } else {
             outln!("{}", present::action(&report));
         }

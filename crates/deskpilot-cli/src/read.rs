@@ -1,5 +1,6 @@
 //! The reading commands: `apps`, `snapshot`, `find`, `props`, `text`, `table`, `at`,
-//! `focused`, `wait`. Text comes from core's presentation layer, as the MCP server's does.
+//! `focused`, `wait`. Text comes from core's presentation layer, and `--json` is the MCP
+//! server's structured output, so both faces say the same.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -7,6 +8,7 @@ use std::time::Duration;
 use anyhow::anyhow;
 use clap::Subcommand;
 use deskpilot_core::{Condition, Engine, Filter, Selector, SnapshotRequest, present};
+use deskpilot_mcp::output;
 
 use crate::words::selector;
 use crate::{connect, finish};
@@ -128,7 +130,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
         ReadCommand::Apps { json } => {
             let apps = engine.list_apps().await?;
             if json {
-                outln!("{}", serde_json::to_string_pretty(&apps)?);
+                let out = output::ListAppsOut::new(&apps, engine.desktop_note());
+                outln!("{}", serde_json::to_string_pretty(&out)?);
             } else {
                 out!("{}", present::apps(&apps));
             }
@@ -162,8 +165,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
                 // Versions are a session's, and this one ends with the command.
                 snapshot.view = None;
                 if json {
-                    let tree = serde_json::to_string_pretty(&snapshot.tree).unwrap_or_default();
-                    outln!("{tree}");
+                    let out = output::SnapshotOut::new(&snapshot, true);
+                    outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
                 } else if let (Some(earlier), Some(path)) = (&earlier, &since) {
                     out!("{}", crate::since::changes(path, earlier, &snapshot));
                 } else {
@@ -180,7 +183,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             let selector = Selector::parse(&text)?;
             let found = engine.find(session, &selector, None, limit).await?;
             if json {
-                outln!("{}", serde_json::to_string_pretty(&found)?);
+                let out = output::FindOut::new(&found);
+                outln!("{}", serde_json::to_string_pretty(&out)?);
             } else {
                 out!("{}", present::find(&found));
             }
@@ -193,8 +197,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
         ReadCommand::Props { selector: text, .. } => {
             let resolved = engine.properties(session, &selector(&text)?).await;
             finish(resolved, |resolved| {
-                let json = serde_json::to_string_pretty(&resolved.node).unwrap_or_default();
-                outln!("{json}");
+                let out = output::PropertiesOut::new(resolved.reference, &resolved.node);
+                outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
             })
         }
         ReadCommand::Text {
@@ -226,10 +230,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
                 .await;
             finish(read, |read| {
                 if json {
-                    outln!(
-                        "{}",
-                        serde_json::to_string_pretty(&read).unwrap_or_default()
-                    );
+                    let out = output::ReadTableOut::new(read);
+                    outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
                 } else {
                     let page = present::table_tsv(&read);
                     out!("{}", page.body);

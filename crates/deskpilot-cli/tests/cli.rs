@@ -83,7 +83,14 @@ fn the_cli_reads_the_fixture_with_honest_exit_codes() {
     assert!(stdout(&snapshot).contains("- button \"Count\""));
     let json = deskpilot(&desktop, &["snapshot", window, "--json"]);
     let tree: serde_json::Value = serde_json::from_slice(&json.stdout).expect("--json is JSON");
-    assert!(tree["nodes"].as_array().unwrap().len() > 100);
+    // The MCP server's snapshot output, its nodes included.
+    assert!(tree["json"]["nodes"].as_array().unwrap().len() > 100);
+    assert!(
+        tree["tree"]
+            .as_str()
+            .unwrap()
+            .contains("- button \"Count\"")
+    );
 
     let within = deskpilot(&desktop, &["snapshot", window, "--within", "listbox"]);
     assert!(within.status.success());

@@ -1,10 +1,12 @@
 //! What the tools return on success (the structured content). Plain types: the MCP contract
-//! does not move when the engine's types do.
+//! does not move when the engine's types do. The CLI's `--json` prints the same types, so
+//! there is one JSON contract.
 
 use std::collections::BTreeMap;
 
 use deskpilot_core::model::{Node, NodeValue, Rect, State};
-use deskpilot_core::{ListedApp, Match};
+use deskpilot_core::read::{FindResult, Snapshot, TableRead};
+use deskpilot_core::{ListedApp, Match, present};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -92,6 +94,20 @@ pub struct ListAppsOut {
     pub apps: Vec<AppOut>,
 }
 
+impl ListAppsOut {
+    /// `apps` as list_apps shows them, after `note` (how the desktop was found) if any.
+    pub fn new(apps: &[ListedApp], note: Option<&str>) -> Self {
+        let mut text = present::apps(apps);
+        if let Some(note) = note {
+            text = format!("# {note}\n{text}");
+        }
+        ListAppsOut {
+            text,
+            apps: apps.iter().map(AppOut::from).collect(),
+        }
+    }
+}
+
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ConnectOut {
     /// Pass this as `session` to every other tool.
@@ -144,6 +160,25 @@ pub struct SnapshotOut {
     pub version: Option<u64>,
 }
 
+impl SnapshotOut {
+    /// The snapshot's text page; with `json`, its nodes too.
+    pub fn new(snapshot: &Snapshot, json: bool) -> Self {
+        SnapshotOut {
+            tree: present::snapshot(snapshot).body,
+            nodes: snapshot.tree.len(),
+            shown: snapshot.rendered.lines,
+            truncated: snapshot.truncated.as_ref().map(|t| TruncatedOut {
+                reason: t.reason.name().to_owned(),
+                at: t.at.clone(),
+                cursor: t.cursor.clone(),
+            }),
+            minimized: snapshot.minimized,
+            json: json.then(|| serde_json::to_value(&snapshot.tree).unwrap_or_default()),
+            version: snapshot.version(),
+        }
+    }
+}
+
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ElementOut {
     #[serde(rename = "ref")]
@@ -179,6 +214,19 @@ pub struct FindOut {
     pub exact: usize,
     /// Containers that could not be searched, and why.
     pub unsearched: Vec<String>,
+}
+
+impl FindOut {
+    pub fn new(found: &FindResult) -> Self {
+        FindOut {
+            text: present::find(found),
+            matches: found.matches.iter().map(ElementOut::from).collect(),
+            total: found.total,
+            visible: found.visible,
+            exact: found.exact,
+            unsearched: present::unsearched_lines(found),
+        }
+    }
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -293,6 +341,21 @@ pub struct ReadTableOut {
     /// Pass as `first_row` to read on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_row: Option<u32>,
+}
+
+impl ReadTableOut {
+    pub fn new(read: TableRead) -> Self {
+        ReadTableOut {
+            text: present::table(&read),
+            reference: read.reference,
+            headers: read.slice.headers,
+            rows: read.slice.rows,
+            first_row: read.slice.first_row,
+            row_count: read.slice.row_count,
+            column_count: read.slice.column_count,
+            next_row: read.next_row,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

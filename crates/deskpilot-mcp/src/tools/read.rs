@@ -29,15 +29,9 @@ impl DeskpilotServer {
         respond(async {
             let _ = a?;
             let apps = self.engine().list_apps().await?;
-            let mut text = present::apps(&apps);
-            if let Some(note) = self.engine().desktop_note() {
-                text = format!("# {note}\n{text}");
-            }
-            let out = ListAppsOut {
-                text: text.clone(),
-                apps: apps.iter().map(AppOut::from).collect(),
-            };
-            Ok(success(text, out))
+            let note = self.engine().desktop_note();
+            let out = ListAppsOut::new(&apps, note);
+            Ok(success(out.text.clone(), out))
         })
         .await
     }
@@ -132,16 +126,8 @@ impl DeskpilotServer {
                 .engine()
                 .find(&a.session, &selector, within.as_ref(), limit)
                 .await?;
-            let text = present::find(&found);
-            let out = FindOut {
-                text: text.clone(),
-                matches: found.matches.iter().map(ElementOut::from).collect(),
-                total: found.total,
-                visible: found.visible,
-                exact: found.exact,
-                unsearched: present::unsearched_lines(&found),
-            };
-            Ok(success(text, out))
+            let out = FindOut::new(&found);
+            Ok(success(out.text.clone(), out))
         })
         .await
     }
@@ -262,18 +248,8 @@ impl DeskpilotServer {
                 .engine()
                 .read_table(&a.session, &target, first, rows)
                 .await?;
-            let text = present::table(&read);
-            let out = ReadTableOut {
-                reference: read.reference,
-                text: text.clone(),
-                headers: read.slice.headers,
-                rows: read.slice.rows,
-                first_row: read.slice.first_row,
-                row_count: read.slice.row_count,
-                column_count: read.slice.column_count,
-                next_row: read.next_row,
-            };
-            Ok(success(text, out))
+            let out = ReadTableOut::new(read);
+            Ok(success(out.text.clone(), out))
         })
         .await
     }
@@ -313,19 +289,7 @@ impl DeskpilotServer {
         };
         let snapshot = self.engine().snapshot(&a.session, &request).await?;
         let page = present::snapshot(&snapshot);
-        let out = SnapshotOut {
-            tree: page.body.clone(),
-            nodes: snapshot.tree.len(),
-            shown: snapshot.rendered.lines,
-            truncated: snapshot.truncated.as_ref().map(|t| TruncatedOut {
-                reason: t.reason.name().to_owned(),
-                at: t.at.clone(),
-                cursor: t.cursor.clone(),
-            }),
-            minimized: snapshot.minimized,
-            json: json.then(|| serde_json::to_value(&snapshot.tree).unwrap_or_default()),
-            version: snapshot.version(),
-        };
+        let out = SnapshotOut::new(&snapshot, json);
         Ok(success(page.joined(), out))
     }
 
