@@ -1,28 +1,23 @@
-//! Every failure code is documented where the failure shape is: the README's "Failures"
-//! section (for people) and the instructions the server gives a model.
+//! Every failure code is documented where the failure shape is: `docs/failures.md` (for
+//! people) and the instructions the server gives a model.
 
 use deskpilot_core::Code;
 
-fn failures_section() -> String {
-    let readme = include_str!("../../../README.md");
-    let start = readme
-        .find("\n## Failures")
-        .expect("the README has a Failures section");
-    let rest = &readme[start + 1..];
-    let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 3);
-    rest[..end].to_owned()
-}
+const FAILURES: &str = include_str!("../../../docs/failures.md");
 
 #[test]
-fn every_code_is_documented_in_the_readme_and_the_instructions() {
-    let section = failures_section();
+fn every_code_is_documented_in_the_failures_doc_and_the_instructions() {
     let instructions = deskpilot_mcp::instructions();
     for code in Code::ALL {
-        let name = format!("`{}`", code.name());
-        assert!(section.contains(&name), "README Failures lacks {name}");
+        let row = format!("| `{}` |", code.name());
+        assert!(
+            FAILURES.contains(&row),
+            "docs/failures.md lacks a row {row}"
+        );
         assert!(
             instructions.contains(code.name()),
-            "the instructions lack {name}"
+            "the instructions lack `{}`",
+            code.name()
         );
     }
 }

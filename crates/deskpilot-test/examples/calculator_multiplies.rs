@@ -1,7 +1,7 @@
 //! gnome-calculator (a GTK 4 app) multiplies 6 by 7: four button presses, then the display is
 //! expected to show 42.
 //!
-//! Run it with `cargo test -p deskpilot-test --example calculator_multiplies`.
+//! Run it with `cargo test -p deskpilot-test --features e2e --example calculator_multiplies`.
 
 #[tokio::test]
 async fn calculator_multiplies() -> deskpilot_test::Result<()> {
@@ -21,5 +21,7 @@ async fn calculator_multiplies() -> deskpilot_test::Result<()> {
 }
 
 fn main() {
-    eprintln!("a test: run it with cargo test -p deskpilot-test --example calculator_multiplies");
+    eprintln!(
+        "a test: run it with cargo test -p deskpilot-test --features e2e --example calculator_multiplies"
+    );
 }

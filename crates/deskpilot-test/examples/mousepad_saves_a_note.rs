@@ -1,7 +1,7 @@
 //! Mousepad (a GTK 3 editor) saves a note: type it, File > Save As, name the file in the file
 //! chooser, Save; the test reads the file on disk.
 //!
-//! Run it with `cargo test -p deskpilot-test --example mousepad_saves_a_note`.
+//! Run it with `cargo test -p deskpilot-test --features e2e --example mousepad_saves_a_note`.
 
 #[tokio::test]
 async fn mousepad_saves_a_note() -> deskpilot_test::Result<()> {
@@ -53,5 +53,7 @@ async fn mousepad_saves_a_note() -> deskpilot_test::Result<()> {
 }
 
 fn main() {
-    eprintln!("a test: run it with cargo test -p deskpilot-test --example mousepad_saves_a_note");
+    eprintln!(
+        "a test: run it with cargo test -p deskpilot-test --features e2e --example mousepad_saves_a_note"
+    );
 }

@@ -1,7 +1,7 @@
 //! LibreOffice Writer saves a document: type a paragraph, Save As (ctrl+shift+s), name the
 //! file in the file chooser, Save; the test reads the file on disk, an OpenDocument text.
 //!
-//! Run it with `cargo test -p deskpilot-test --example writer_saves_a_document`.
+//! Run it with `cargo test -p deskpilot-test --features e2e --example writer_saves_a_document`.
 
 #[tokio::test]
 async fn writer_saves_a_document() -> deskpilot_test::Result<()> {
@@ -64,5 +64,7 @@ async fn writer_saves_a_document() -> deskpilot_test::Result<()> {
 }
 
 fn main() {
-    eprintln!("a test: run it with cargo test -p deskpilot-test --example writer_saves_a_document");
+    eprintln!(
+        "a test: run it with cargo test -p deskpilot-test --features e2e --example writer_saves_a_document"
+    );
 }

@@ -48,6 +48,8 @@
 //! effect that could not be read back into a failure.
 
 #![warn(missing_docs)]
+// A test's output is the harness's: the library reports through results and traces.
+#![deny(clippy::print_stdout)]
 
 mod actions;
 mod app;
@@ -71,3 +73,22 @@ pub use expect::{Expect, expect, wait_until};
 pub use locator::{Acted, Locator};
 pub use trace::TraceMode;
 pub use tree::TreeMatch;
+
+#[cfg(test)]
+mod readme {
+    /// The README's example is `examples/readme.rs` word for word, which the desktop tier runs.
+    #[test]
+    fn readme_is_the_example() {
+        let readme = include_str!("../../../README.md");
+        let example = include_str!("../examples/readme.rs");
+        let start = readme
+            .find("```rust\n")
+            .expect("the README has a rust block")
+            + 8;
+        let block = &readme[start..start + readme[start..].find("```").unwrap()];
+        assert!(
+            example.contains(block),
+            "README's example differs from examples/readme.rs"
+        );
+    }
+}
