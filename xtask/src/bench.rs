@@ -1,10 +1,16 @@
-//! `cargo xtask bench <which>`: benchmarks on real applications, in release builds.
+//! `cargo xtask bench <which>`: benchmarks on real applications, in release builds; each run's
+//! numbers go to `docs/benchmarks.md` with the date and the commit (`bench_record.rs`).
 
 use anyhow::bail;
 
 pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     crate::install::ensure(crate::install::BENCH_PACKAGES)?;
+    bench(which, filter)?;
+    crate::bench_record::record(&crate::root(), which)
+}
+
+fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
     match which {
         "snapshot" => {
             let mut args = vec![

@@ -1,6 +1,7 @@
 //! Project automation: `cargo xtask <command>`.
 
 mod bench;
+mod bench_record;
 mod demo;
 mod desktop;
 mod imports;
@@ -42,7 +43,8 @@ enum Command {
     /// `act` (an action's latency), `list` (listing apps with one frozen) or `testlib` (how soon
     /// an expect sees a change, and a locator's overhead per action) or `live` (tokens over a
     /// 10-step task with changes in action results vs a snapshot after each step, change to
-    /// wait_for latency, snapshots through the server). Results go to target/bench/.
+    /// wait_for latency, snapshots through the server). Results go to target/bench/ and, with
+    /// the date and commit, to docs/benchmarks.md.
     Bench {
         /// Which benchmark (snapshot, screenshot, act, list, testlib, live).
         which: String,

@@ -3,6 +3,9 @@
 //!
 //! Run it with `cargo test -p deskpilot-test --features e2e --example readme`.
 
+// Outside a test build the test is compiled out, and the README's imports are unused.
+#![cfg_attr(not(test), allow(unused_imports))]
+
 use deskpilot_test::{Desktop, Role, expect};
 
 #[tokio::test]
