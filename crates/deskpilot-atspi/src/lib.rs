@@ -1,8 +1,8 @@
 //! deskpilot's Linux backend: the accessibility tree over AT-SPI2 (D-Bus, via zbus).
 //!
 //! Connects to the accessibility bus of an explicit D-Bus session, with a timeout on every call
-//! so that a frozen app only fails the calls made to it. See `atspi-facts.md` in the design
-//! notes for the measured traps this crate works around.
+//! so that a frozen app only fails the calls made to it. The measured traps this crate works
+//! around are in `docs/toolkits.md`, each with the test that showed it.
 
 mod act;
 mod apps;
