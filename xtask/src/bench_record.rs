@@ -26,7 +26,7 @@ fn today() -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
-/// The commit measured, `-dirty` when the work tree had changes.
+/// The commit measured, `-dirty` when the work tree had changes (this document's own aside).
 fn commit(root: &Path) -> anyhow::Result<String> {
     let git = |args: &[&str]| {
         Command::new("git")
@@ -36,7 +36,15 @@ fn commit(root: &Path) -> anyhow::Result<String> {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
     };
     let head = git(&["rev-parse", "--short", "HEAD"])?;
-    let dirty = !git(&["status", "--porcelain", "--untracked-files=no"])?.is_empty();
+    let status = [
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        ":!docs/benchmarks.md",
+    ];
+    let dirty = !git(&status)?.is_empty();
     Ok(if dirty { format!("{head}-dirty") } else { head })
 }
 
