@@ -2,7 +2,8 @@
 //! test here, which `cargo test` runs). No Rust file under `crates/*/src` or `xtask/src` is
 //! over `MAX_LINES`; no module of a crate depends on a module that depends back on it
 //! (`imports.rs`); a layered crate's modules use lower layers only (`layers.rs`);
-//! `deskpilot-core` names no platform outside comments (`PLATFORM_WORDS`).
+//! `deskpilot-core` and `deskpilot-platform` name no platform outside comments
+//! (`PLATFORM_WORDS`).
 
 use std::path::Path;
 
@@ -13,7 +14,10 @@ use anyhow::bail;
 /// Longest Rust file allowed, in lines.
 pub const MAX_LINES: usize = 500;
 
-/// Words platform-neutral core code never uses (comments aside): platform, toolkit and
+/// The crates that name no platform: the engine and the contract its backends fill in.
+pub const NEUTRAL_CRATES: &[&str] = &["crates/deskpilot-core/src", "crates/deskpilot-platform/src"];
+
+/// Words platform-neutral code never uses (comments aside): platform, toolkit and
 /// protocol names, and AT-SPI interface methods.
 pub const PLATFORM_WORDS: &[&str] = &[
     "AT-SPI",
@@ -60,7 +64,7 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
     let problems = problems(root)?;
     if problems.is_empty() {
         println!(
-            "structure: files <= {MAX_LINES} lines, no import cycles, layers kept, core names no platform"
+            "structure: files <= {MAX_LINES} lines, no import cycles, layers kept, neutral crates name no platform"
         );
         Ok(())
     } else {
@@ -106,15 +110,18 @@ pub fn problems(root: &Path) -> anyhow::Result<Vec<String>> {
             problems.extend(crate::layers::violations(table, &graph));
         }
     }
-    let core = root.join("crates/deskpilot-core/src");
-    if core.is_dir() {
-        for (file, text) in rust_files(&core)? {
+    for neutral in NEUTRAL_CRATES {
+        let src = root.join(neutral);
+        if !src.is_dir() {
+            continue;
+        }
+        for (file, text) in rust_files(&src)? {
             for (number, line) in text.lines().enumerate() {
                 let code = code_part(line);
                 for word in PLATFORM_WORDS {
                     if contains_word(code, word) {
                         problems.push(format!(
-                            "{}:{}: core names the platform ({word:?}): {}",
+                            "{}:{}: a platform-neutral crate names the platform ({word:?}): {}",
                             rel(root, &file),
                             number + 1,
                             line.trim()

@@ -2,8 +2,8 @@
 //! row selection), GrabFocus, ScrollTo. Each call's boolean answer is checked: `false` means
 //! the app declined, which is not an effect.
 
-use deskpilot_core::model::ElementId;
 use deskpilot_core::{BackendError, NativeOp};
+use deskpilot_platform::model::ElementId;
 use zbus::zvariant::Value;
 
 use crate::error::to_backend;
@@ -253,7 +253,7 @@ pub async fn toplevel(proto: &Proto, id: &ElementId) -> Result<ElementId, Backen
         .await
         .map_err(|e| to_backend(e, id, "GetState", proto.timeout()))?;
     let states = crate::mapping::map_states(states, crate::mapping::StateReporting::Complete);
-    if states.is(deskpilot_core::model::State::Defunct) {
+    if states.is(deskpilot_platform::model::State::Defunct) {
         return Err(BackendError::Defunct { id: id.clone() });
     }
     Err(BackendError::Unsupported {

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use deskpilot_core::model::{ElementId, Rect, Role};
 use deskpilot_core::{AppInfo, BackendError, WindowInfo};
+use deskpilot_platform::model::{ElementId, Rect, Role};
 use futures_util::future::join_all;
 
 use crate::error::{Failure, classify};
@@ -204,7 +204,7 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
     let states = map_states(state.ok()?, traits.reporting);
     let (role, _) = map_role(role.ok()?, false);
     let interfaces = map_interfaces(&interfaces.ok()?);
-    let bounds = if interfaces.contains(deskpilot_core::model::Interface::Component) {
+    let bounds = if interfaces.contains(deskpilot_platform::model::Interface::Component) {
         proto
             .extents(id)
             .await

@@ -4,12 +4,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskpilot_core::model::{ElementId, Node, Tree};
 use deskpilot_core::platform::window_system::{window_for, window_within};
 use deskpilot_core::{
     AppInfo, Backend, BackendError, NativeOp, Secrecy, TableSlice, TextSlice, WalkLimits,
     WindowSystem,
 };
+use deskpilot_platform::model::{ElementId, Node, Tree};
 
 use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
@@ -286,9 +286,9 @@ impl Backend for AtspiBackend {
             let root_is_window = tree.root().is_some_and(|r| {
                 matches!(
                     r.node.role,
-                    deskpilot_core::model::Role::Window
-                        | deskpilot_core::model::Role::Dialog
-                        | deskpilot_core::model::Role::Application
+                    deskpilot_platform::model::Role::Window
+                        | deskpilot_platform::model::Role::Dialog
+                        | deskpilot_platform::model::Role::Application
                 )
             });
             let toplevel = if root_is_window {
@@ -361,7 +361,7 @@ impl Backend for AtspiBackend {
         table: &ElementId,
         first_row: u32,
         max_rows: u32,
-    ) -> Result<deskpilot_core::model::TableCells, BackendError> {
+    ) -> Result<deskpilot_platform::model::TableCells, BackendError> {
         details::table_cell_names(&self.proto, table, first_row, max_rows).await
     }
 

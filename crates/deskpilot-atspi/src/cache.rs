@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use deskpilot_core::model::ElementId;
+use deskpilot_platform::model::ElementId;
 use zbus::zvariant::OwnedObjectPath;
 
 use crate::proto::Proto;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use deskpilot_core::BackendError;
-use deskpilot_core::model::ElementId;
+use deskpilot_platform::model::ElementId;
 
 /// What a failed call says about its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

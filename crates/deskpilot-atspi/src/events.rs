@@ -18,7 +18,7 @@ use futures_util::{FutureExt, StreamExt};
 use tokio::sync::Mutex;
 use zbus::message::Type as MessageType;
 
-use deskpilot_core::model::ElementId;
+use deskpilot_platform::model::ElementId;
 
 use crate::proto::REGISTRY;
 

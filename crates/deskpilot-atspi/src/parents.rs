@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use deskpilot_core::model::{ElementId, Tree};
+use deskpilot_platform::model::{ElementId, Tree};
 
 /// Parents kept per app before the older ones are dropped.
 const MAX_KEPT: usize = 50_000;

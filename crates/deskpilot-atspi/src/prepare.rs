@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use deskpilot_core::BackendError;
 use deskpilot_core::WalkLimits;
-use deskpilot_core::model::{ElementId, Rect, Tree};
+use deskpilot_platform::model::{ElementId, Rect, Tree};
 
 use crate::apps::{AppRead, read_app};
 use crate::backend::AtspiBackend;
@@ -127,7 +127,7 @@ impl AtspiBackend {
             if !tn
                 .node
                 .interfaces
-                .contains(deskpilot_core::model::Interface::Action)
+                .contains(deskpilot_platform::model::Interface::Action)
             {
                 continue;
             }

@@ -1,7 +1,7 @@
 //! Reading one node: two pipelined rounds of calls (identity first, then what its interfaces
 //! allow), never asking an element for an interface it lacks.
 
-use deskpilot_core::model::{ElementId, Interface, Node, NodeValue, Rect, Role, State};
+use deskpilot_platform::model::{ElementId, Interface, Node, NodeValue, Rect, Role, State};
 
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
 use crate::proto::{ActionList, Proto, prop_f64, prop_i32, prop_string};

@@ -2,7 +2,7 @@
 //! skips them and takes the next rung (keys, or the pointer), saying why.
 
 use deskpilot_core::NativeOp;
-use deskpilot_core::model::{Node, Role, State};
+use deskpilot_platform::model::{Node, Role, State};
 
 use crate::read::AppTraits;
 
@@ -50,7 +50,7 @@ fn runs_in_open_menu(node: &Node) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use deskpilot_core::model::{ElementId, StateSet};
+    use deskpilot_platform::model::{ElementId, StateSet};
 
     use super::*;
 

@@ -11,8 +11,8 @@ use deskpilot_core::act::{
     Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey, WindowAction,
     WindowState,
 };
-use deskpilot_core::model::{ElementId, NodeValue, Role, State};
 use deskpilot_core::{BackendError, NativeOp, WindowId};
+use deskpilot_platform::model::{ElementId, NodeValue, Role, State};
 
 use crate::{FakeBackend, FakeNode};
 

@@ -19,10 +19,10 @@ mod walk;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
-use deskpilot_core::model::{ElementId, Node, NodeValue, Role, Tree};
 use deskpilot_core::{
     AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowInfo,
 };
+use deskpilot_platform::model::{ElementId, Node, NodeValue, Role, Tree};
 
 pub use acting::{FakeInput, fake_window_id};
 pub use parse::parse_app;
@@ -222,7 +222,7 @@ fn remove_from(node: &mut FakeNode, id: &ElementId) {
 impl deskpilot_core::NativeRoutes for FakeBackend {
     fn native_route(
         &self,
-        node: &deskpilot_core::model::Node,
+        node: &deskpilot_platform::model::Node,
         op: &deskpilot_core::NativeOp,
     ) -> Result<deskpilot_core::NativeRoute, String> {
         routes::route(node, op)

@@ -1,6 +1,6 @@
 //! The text format of fake apps.
 
-use deskpilot_core::model::{ElementId, Node, NodeValue, Role, State, StateSet};
+use deskpilot_platform::model::{ElementId, Node, NodeValue, Role, State, StateSet};
 
 use crate::{FakeApp, FakeNode};
 
@@ -178,7 +178,7 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             "actions" => node.actions = value.split(',').map(str::to_owned).collect(),
             "interfaces" => {
                 for name in value.split(',') {
-                    let interface = deskpilot_core::model::Interface::ALL
+                    let interface = deskpilot_platform::model::Interface::ALL
                         .iter()
                         .find(|i| i.name() == name)
                         .ok_or_else(|| format!("unknown interface {name:?}"))?;
@@ -215,7 +215,7 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
                 let [x, y, w, h] = v[..] else {
                     return Err(format!("bounds need x,y,w,h: {value}"));
                 };
-                node.bounds = Some(deskpilot_core::model::Rect::new(x, y, w, h));
+                node.bounds = Some(deskpilot_platform::model::Rect::new(x, y, w, h));
             }
             other => return Err(format!("unknown key {other:?}")),
         }

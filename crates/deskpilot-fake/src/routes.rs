@@ -2,8 +2,8 @@
 //! interface does each verb, described as an AT-SPI toolkit's would be (the fake imitates one,
 //! so that engine tests read like real reports).
 
-use deskpilot_core::model::{Interface, Node};
 use deskpilot_core::{NativeOp, NativeRoute};
+use deskpilot_platform::model::{Interface, Node};
 
 const PRESS: &[&str] = &["click", "press", "activate"];
 const TOGGLE: &[&str] = &["toggle", "click", "press"];
@@ -26,7 +26,7 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
                 format!(
                     "no {} action (it offers: {})",
                     wanted.join("/"),
-                    deskpilot_core::model::action_list(&node.actions)
+                    deskpilot_platform::model::action_list(&node.actions)
                 )
             })?;
         Ok(NativeRoute {

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use deskpilot_core::WalkLimits;
-use deskpilot_core::model::{CutReason, Pending, Realization, State, Tree, TreeNode};
+use deskpilot_platform::model::{CutReason, Pending, Realization, State, Tree, TreeNode};
 
 use crate::FakeNode;
 

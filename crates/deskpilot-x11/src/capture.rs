@@ -4,8 +4,8 @@
 use async_trait::async_trait;
 use deskpilot_core::act::InputError;
 use deskpilot_core::capture::Image;
-use deskpilot_core::model::Rect;
 use deskpilot_core::platform::ScreenCapture;
+use deskpilot_platform::model::Rect;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder};
 

@@ -1,6 +1,6 @@
 //! AT-SPI interface names -> deskpilot interfaces.
 
-use deskpilot_core::model::{Interface, Interfaces};
+use deskpilot_platform::model::{Interface, Interfaces};
 
 pub fn map_interfaces<S: AsRef<str>>(names: &[S]) -> Interfaces {
     names

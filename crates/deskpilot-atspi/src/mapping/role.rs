@@ -1,7 +1,7 @@
 //! AT-SPI roles -> deskpilot roles: an exhaustive match, so a new AT-SPI role fails the build.
 
 use atspi::Role as A;
-use deskpilot_core::model::Role;
+use deskpilot_platform::model::Role;
 
 /// Maps a raw AT-SPI role number. `editable` disambiguates AT-SPI's `text` role, which toolkits
 /// use both for entries (GTK3) and for static text runs. Returns the raw role name as well when

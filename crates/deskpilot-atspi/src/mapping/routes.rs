@@ -1,8 +1,8 @@
 //! The semantic verbs on AT-SPI: which toolkit action (by name, never by index) or interface
 //! call does each, and how reports name it. Pure: decided from the node as read.
 
-use deskpilot_core::model::{Interface, Node};
 use deskpilot_core::{NativeOp, NativeRoute};
+use deskpilot_platform::model::{Interface, Node};
 
 /// Action names that mean "click" in some toolkit (GTK "click", Qt "Press", LibreOffice
 /// "press", Gecko "jump"/"open"/"activate"), in order of preference.
@@ -32,7 +32,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         None => Err(format!(
             "no {} action (it offers: {})",
             wanted.join("/"),
-            deskpilot_core::model::action_list(&node.actions)
+            deskpilot_platform::model::action_list(&node.actions)
         )),
     };
     let editable = |how: String, why: &str| {
@@ -113,7 +113,7 @@ fn action(name: String) -> NativeRoute {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use deskpilot_core::model::{ElementId, Role};
+    use deskpilot_platform::model::{ElementId, Role};
 
     fn node(actions: &[&str]) -> Node {
         let mut n = Node::new(ElementId::new(":1.1", "/x"), Role::Button);

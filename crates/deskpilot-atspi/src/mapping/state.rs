@@ -1,7 +1,7 @@
 //! AT-SPI state bits -> deskpilot states, three-valued.
 
 use atspi::State as A;
-use deskpilot_core::model::{State, StateSet};
+use deskpilot_platform::model::{State, StateSet};
 
 /// How completely an app reports states. Most toolkits report every state that applies, so an
 /// absent state is off; GTK 4.8 never sets some (`enabled`, `sensitive`, `showing`, `visible`)

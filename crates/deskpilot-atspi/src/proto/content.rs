@@ -1,7 +1,7 @@
 //! Reading what an element holds: its actions' names, its value, its text and caret, its
 //! table's cells.
 
-use deskpilot_core::model::ElementId;
+use deskpilot_platform::model::ElementId;
 use zbus::zvariant::OwnedValue;
 
 use super::*;

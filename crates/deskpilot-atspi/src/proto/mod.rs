@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use deskpilot_core::model::ElementId;
+use deskpilot_platform::model::ElementId;
 use serde::de::DeserializeOwned;
 use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue};
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use deskpilot_core::model::ElementId;
+use deskpilot_platform::model::ElementId;
 use serde::de::DeserializeOwned;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue};
 
