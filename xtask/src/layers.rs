@@ -19,14 +19,22 @@ pub struct Layers {
 pub const TABLES: &[Layers] = &[
     Layers {
         src: "crates/deskpilot-platform/src",
-        layers: &[&["escape"], &["model"]],
+        layers: &[
+            &["escape", "font"],
+            &["model", "keys"],
+            &["app", "text", "image"],
+            &["vocabulary"],
+            &["input", "window_system", "launcher"],
+            &["backend", "capture"],
+            &["absent"],
+        ],
         exceptions: &[],
     },
     Layers {
         src: "crates/deskpilot-core/src",
-        // escape and model are deskpilot-platform's, re-exported.
+        // escape, model, app and the platform traits are deskpilot-platform's, re-exported.
         layers: &[
-            &["selector", "derive", "visibility", "filter", "app"],
+            &["selector", "derive", "visibility", "filter"],
             &["render", "platform"],
             &["error"],
             &["live"],
@@ -40,16 +48,6 @@ pub const TABLES: &[Layers] = &[
             &["present"],
         ],
         exceptions: &[
-            (
-                "platform",
-                "act",
-                "the input and action vocabulary (keys, buttons, NativeOp) lives in act until the contract gets its own crate (issue 24)",
-            ),
-            (
-                "platform",
-                "capture",
-                "the captured image type lives in capture until the contract gets its own crate (issue 24)",
-            ),
             (
                 "live",
                 "engine",

@@ -2,8 +2,8 @@
 //! row selection), GrabFocus, ScrollTo. Each call's boolean answer is checked: `false` means
 //! the app declined, which is not an effect.
 
-use deskpilot_core::{BackendError, NativeOp};
 use deskpilot_platform::model::ElementId;
+use deskpilot_platform::{BackendError, NativeOp};
 use zbus::zvariant::Value;
 
 use crate::error::to_backend;

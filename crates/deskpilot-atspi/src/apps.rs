@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use deskpilot_core::{AppInfo, BackendError, WindowInfo};
 use deskpilot_platform::model::{ElementId, Rect, Role};
+use deskpilot_platform::{AppInfo, BackendError, WindowInfo};
 use futures_util::future::join_all;
 
 use crate::error::{Failure, classify};

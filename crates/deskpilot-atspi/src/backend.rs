@@ -4,12 +4,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskpilot_core::platform::window_system::{window_for, window_within};
-use deskpilot_core::{
+use deskpilot_platform::model::{ElementId, Node, Tree};
+use deskpilot_platform::window_system::{window_for, window_within};
+use deskpilot_platform::{
     AppInfo, Backend, BackendError, NativeOp, Secrecy, TableSlice, TextSlice, WalkLimits,
     WindowSystem,
 };
-use deskpilot_platform::model::{ElementId, Node, Tree};
 
 use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
@@ -83,7 +83,7 @@ impl AtspiBackend {
         self
     }
 
-    async fn client_windows(&self) -> Vec<deskpilot_core::ClientWindow> {
+    async fn client_windows(&self) -> Vec<deskpilot_platform::ClientWindow> {
         client_windows(self.window_system.clone()).await
     }
 
@@ -156,7 +156,7 @@ impl AtspiBackend {
     fn placed(
         &self,
         app: crate::apps::AppRead,
-        windows: &[deskpilot_core::ClientWindow],
+        windows: &[deskpilot_platform::ClientWindow],
     ) -> AppInfo {
         self.learn(&app);
         let mut info = app.info;
@@ -206,12 +206,12 @@ impl AtspiBackend {
     }
 }
 
-impl deskpilot_core::NativeRoutes for AtspiBackend {
+impl deskpilot_platform::NativeRoutes for AtspiBackend {
     fn native_route(
         &self,
         node: &Node,
         op: &NativeOp,
-    ) -> Result<deskpilot_core::NativeRoute, String> {
+    ) -> Result<deskpilot_platform::NativeRoute, String> {
         crate::mapping::route(node, op)
     }
 }
@@ -392,11 +392,14 @@ impl Backend for AtspiBackend {
         crate::traps::semantic_trap(node, op, traits)
     }
 
-    async fn caret(&self, id: &ElementId) -> Result<Option<deskpilot_core::Caret>, BackendError> {
+    async fn caret(
+        &self,
+        id: &ElementId,
+    ) -> Result<Option<deskpilot_platform::Caret>, BackendError> {
         let (offset, selection) =
             tokio::join!(self.proto.caret_offset(id), self.proto.selection(id));
         let offset = offset.map_err(|e| to_backend(e, id, "CaretOffset", self.proto.timeout()))?;
-        Ok(Some(deskpilot_core::Caret {
+        Ok(Some(deskpilot_platform::Caret {
             offset: offset.max(0) as u32,
             selection: selection
                 .ok()
@@ -413,7 +416,7 @@ impl Backend for AtspiBackend {
         crate::act::toplevel(&self.proto, id).await
     }
 
-    async fn display_windows(&self) -> Vec<deskpilot_core::ClientWindow> {
+    async fn display_windows(&self) -> Vec<deskpilot_platform::ClientWindow> {
         self.client_windows().await
     }
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use deskpilot_core::BackendError;
+use deskpilot_platform::BackendError;
 
 /// How the backend connects.
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! Targeted reads: properties, hit-testing, text and tables.
 
-use deskpilot_core::{BackendError, TableSlice, TextSlice};
 use deskpilot_platform::model::{ElementId, Interface, Node, Role, TableCells};
+use deskpilot_platform::{BackendError, TableSlice, TextSlice};
 
 use crate::error::to_backend;
 use crate::proto::Proto;

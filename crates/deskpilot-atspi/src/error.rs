@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use deskpilot_core::BackendError;
+use deskpilot_platform::BackendError;
 use deskpilot_platform::model::ElementId;
 
 /// What a failed call says about its target.

@@ -1,9 +1,9 @@
 //! Screen coordinates where the toolkit gives window-relative ones (GTK 4.8): the window's
 //! origin comes from the window system, matched by pid, title and size.
 
-use deskpilot_core::platform::window_system::window_for;
-use deskpilot_core::{ClientWindow, WindowSystem};
 use deskpilot_platform::model::{ElementId, Role, Tree};
+use deskpilot_platform::window_system::window_for;
+use deskpilot_platform::{ClientWindow, WindowSystem};
 
 use crate::proto::{Proto, ROOT_PATH, prop_string};
 use crate::read::AppTraits;

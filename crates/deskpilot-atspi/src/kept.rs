@@ -11,8 +11,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use deskpilot_core::{Secrecy, WalkLimits};
 use deskpilot_platform::model::{ElementId, Realization, Rect, Role, Tree};
+use deskpilot_platform::{Secrecy, WalkLimits};
 
 use crate::apps::AppRead;
 use crate::proto::Proto;

@@ -2,8 +2,8 @@
 //! context menu), and only says that it shows. The showing menus its events named, whose
 //! parent is the app, are walked and put under the app (or the window) walked.
 
-use deskpilot_core::{Backend, Secrecy, WalkLimits};
 use deskpilot_platform::model::{ElementId, Role, State, Tree};
+use deskpilot_platform::{Backend, Secrecy, WalkLimits};
 
 use crate::backend::AtspiBackend;
 use crate::proto::ROOT_PATH;

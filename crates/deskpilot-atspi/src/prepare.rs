@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use deskpilot_core::BackendError;
-use deskpilot_core::WalkLimits;
+use deskpilot_platform::BackendError;
+use deskpilot_platform::WalkLimits;
 use deskpilot_platform::model::{ElementId, Rect, Tree};
 
 use crate::apps::{AppRead, read_app};

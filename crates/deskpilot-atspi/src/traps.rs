@@ -1,7 +1,7 @@
 //! Semantic routes a toolkit answers but that would not do what a person's input does: core
 //! skips them and takes the next rung (keys, or the pointer), saying why.
 
-use deskpilot_core::NativeOp;
+use deskpilot_platform::NativeOp;
 use deskpilot_platform::model::{Node, Role, State};
 
 use crate::read::AppTraits;

@@ -8,7 +8,7 @@
 #![deny(clippy::print_stdout)]
 
 pub mod act;
-pub mod app;
+pub use deskpilot_platform::app;
 pub mod capture;
 mod derive;
 pub mod engine;

@@ -1,10 +1,39 @@
 //! The contract between deskpilot's engine and its platform backends, in no platform's words:
-//! the element model every backend fills in (`model`), and the escaping of the text apps give
-//! (`escape`). A backend depends on this crate, never on the engine; `deskpilot-core`
-//! re-exports both modules under their old paths.
+//! the element model every backend fills in (`model`), the escaping of the text apps give
+//! (`escape`), the traits a platform implements (`Backend`, `InputDevice`, `ScreenCapture`,
+//! `WindowSystem`, `Launcher`) and the words they take (keys, `InputText`, the vocabulary of
+//! native operations, apps and windows, the image). A backend depends on this crate, never on
+//! the engine; `deskpilot-core` re-exports all of it under its old paths.
 
 // Nothing here prints to stdout: the faces decide where text goes.
 #![deny(clippy::print_stdout)]
 
+mod absent;
+pub mod app;
+mod backend;
+mod capture;
 pub mod escape;
+mod font;
+pub mod image;
+mod input;
+pub mod keys;
+mod launcher;
 pub mod model;
+pub mod text;
+pub mod vocabulary;
+pub mod window_system;
+
+pub use absent::NoDesktop;
+pub use app::{AppInfo, WindowId, WindowInfo};
+pub use backend::{
+    Backend, BackendError, Caret, NativeRoute, NativeRoutes, ProgressSink, Secrecy, WalkLimits,
+};
+pub use capture::ScreenCapture;
+pub use image::Image;
+pub use input::{InputDevice, InputError};
+pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
+pub use launcher::{Exited, Launcher};
+pub use model::{TableSlice, TextSlice};
+pub use text::InputText;
+pub use vocabulary::{Direction, MouseButton, NativeOp, WindowAction, WindowState};
+pub use window_system::{ClientWindow, WindowSystem};

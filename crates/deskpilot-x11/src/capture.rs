@@ -2,9 +2,9 @@
 //! decorations and overlapping windows included), converted to RGB.
 
 use async_trait::async_trait;
-use deskpilot_core::act::InputError;
-use deskpilot_core::capture::Image;
-use deskpilot_core::platform::ScreenCapture;
+use deskpilot_platform::Image;
+use deskpilot_platform::InputError;
+use deskpilot_platform::ScreenCapture;
 use deskpilot_platform::model::Rect;
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder};

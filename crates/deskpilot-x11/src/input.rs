@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use deskpilot_core::WindowId;
-use deskpilot_core::act::{
+use deskpilot_platform::WindowId;
+use deskpilot_platform::{
     Chord, Direction, InputDevice, InputError, InputText, MouseButton, WindowAction, WindowState,
 };
 use x11rb::connection::Connection;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use deskpilot_core::act::{Key, Modifier, NamedKey};
+use deskpilot_platform::{Key, Modifier, NamedKey};
 
 pub type Keysym = u32;
 

@@ -9,9 +9,9 @@ mod window_manager;
 mod windows;
 
 /// The X11 window behind a window id (ids this crate issued are X11 window ids).
-fn xid(window: deskpilot_core::WindowId) -> Result<u32, deskpilot_core::InputError> {
+fn xid(window: deskpilot_platform::WindowId) -> Result<u32, deskpilot_platform::InputError> {
     u32::try_from(window.0).map_err(|_| {
-        deskpilot_core::InputError::Display(format!("{window} is not an X11 window id"))
+        deskpilot_platform::InputError::Display(format!("{window} is not an X11 window id"))
     })
 }
 

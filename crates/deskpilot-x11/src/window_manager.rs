@@ -1,8 +1,8 @@
 //! Requests to the window manager over EWMH: which window is active, activating one,
 //! minimizing, maximizing, restoring and closing, and reading a window's state.
 
-use deskpilot_core::InputError;
-use deskpilot_core::act::{WindowAction, WindowState};
+use deskpilot_platform::InputError;
+use deskpilot_platform::{WindowAction, WindowState};
 use x11rb::protocol::xproto::{
     AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
     StackMode,

@@ -2,8 +2,8 @@
 
 use std::sync::Mutex;
 
-use deskpilot_core::{ClientWindow, WindowId, WindowSystem};
 use deskpilot_platform::model::Rect;
+use deskpilot_platform::{ClientWindow, WindowId, WindowSystem};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, Window};
 use x11rb::rust_connection::RustConnection;

@@ -1,8 +1,8 @@
 //! The semantic verbs on AT-SPI: which toolkit action (by name, never by index) or interface
 //! call does each, and how reports name it. Pure: decided from the node as read.
 
-use deskpilot_core::{NativeOp, NativeRoute};
 use deskpilot_platform::model::{Interface, Node};
+use deskpilot_platform::{NativeOp, NativeRoute};
 
 /// Action names that mean "click" in some toolkit (GTK "click", Qt "Press", LibreOffice
 /// "press", Gecko "jump"/"open"/"activate"), in order of preference.

@@ -3,18 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::keys::Chord;
-use super::text::InputText;
-
-/// A pointer button.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MouseButton {
-    #[default]
-    Left,
-    Middle,
-    Right,
-}
+pub use deskpilot_platform::vocabulary::{
+    Direction, MouseButton, NativeOp, WindowAction, WindowState,
+};
+use deskpilot_platform::{Chord, InputText};
 
 /// On or off, for `toggle` with `ensure`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,16 +14,6 @@ pub enum MouseButton {
 pub enum OnOff {
     On,
     Off,
-}
-
-/// A direction to scroll in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    Up,
-    Down,
-    Left,
-    Right,
 }
 
 /// The value `set_value` puts in an element.
@@ -146,60 +128,18 @@ impl Action {
     }
 }
 
-/// What the window manager is asked to do with a top-level window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WindowAction {
-    Activate,
-    Minimize,
-    Maximize,
-    Restore,
-    Close,
-}
+#[cfg(test)]
+mod tests {
+    use super::{Action, InputText, ValueInput};
 
-/// A top-level window's state as the window manager has it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WindowState {
-    pub minimized: bool,
-    pub maximized: bool,
-}
-
-/// What a backend does natively on one element (the semantic rung): closed verbs that each
-/// backend maps to its toolkit's own operations (`NativeRoutes` says how, or why not).
-#[derive(Debug, Clone, PartialEq)]
-pub enum NativeOp {
-    /// Press or click the element (a button, a link, a menu item).
-    Press,
-    /// Flip a two-state control.
-    Toggle,
-    /// Open a tree item or an expander.
-    Expand,
-    /// Close a tree item or an expander.
-    Collapse,
-    /// Run the action the element itself offers under this name (never picked by index).
-    Named(String),
-    /// Replace the element's whole text.
-    SetText(InputText),
-    /// Set the element's numeric value.
-    SetNumber(f64),
-    /// Move keyboard focus to the element.
-    Focus,
-    /// Put the text caret after the last character (nothing selected).
-    CaretToEnd,
-    /// Insert text after the last character.
-    AppendText(InputText),
-    /// Scroll the element's ancestors until it is visible.
-    ScrollIntoView,
-    /// Make the element the only selected one in its container (Selection, or a table's
-    /// row selection).
-    Select,
-    /// Add the element to its container's selection.
-    AddToSelection,
-    /// Deselect the element in its container.
-    Deselect,
-    /// Select the container's child at this index (a combo box's option, through the combo
-    /// box's own selection).
-    ChooseAt(u32),
-    /// Make the element, an option, the chosen one by its own action.
-    Choose,
+    #[test]
+    fn an_action_never_prints_its_text() {
+        let text = InputText::secret("hunter2");
+        for shown in [
+            format!("{:?}", Action::TypeText(text.clone())),
+            format!("{:?}", Action::SetValue(ValueInput::Text(text.clone()))),
+        ] {
+            assert!(!shown.contains("hunter2"), "{shown}");
+        }
+    }
 }

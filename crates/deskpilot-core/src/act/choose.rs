@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use super::action::{Choice, NativeOp};
-use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::plan::{Attempt, Delivery, Expect, KeyInput, Plan};
 use super::report::{Rung, Skipped};
 use super::subject::Subject;
@@ -14,6 +13,7 @@ use crate::error::{Code, Error, Result};
 use crate::escape::quoted;
 use crate::model::{Interface, Node, NodeValue, Role, State, Tree};
 use crate::platform::{NativeRoutes, WalkLimits};
+use deskpilot_platform::{Chord, Key, Modifier, NamedKey};
 
 /// How deep a combo box's options sit below it (combo, menu or list, item; a web page's
 /// `<optgroup>` one more).

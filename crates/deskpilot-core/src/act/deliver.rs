@@ -7,13 +7,13 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::action::{MouseButton, NativeOp};
-use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::plan::{Attempt, Delivery, KeyInput};
 use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error};
 use crate::model::{ElementId, Role, State};
 use crate::platform::{BackendError, InputError};
+use deskpilot_platform::{Chord, Key, Modifier, NamedKey};
 
 /// Longest wait for focus to arrive before keys are sent.
 const FOCUS_WAIT: Duration = Duration::from_millis(800);

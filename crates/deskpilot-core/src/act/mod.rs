@@ -7,7 +7,6 @@ mod after;
 mod choose;
 mod deliver;
 mod drag;
-mod keys;
 mod keys_to;
 pub(crate) mod ladder;
 mod observe;
@@ -17,7 +16,6 @@ mod preflight;
 mod ready;
 mod report;
 mod subject;
-mod text;
 mod verbs;
 mod verify;
 mod window;
@@ -27,10 +25,9 @@ pub use action::{
     Action, Choice, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
 };
 pub use after::MAX_UPDATE_LINES;
+pub use deskpilot_platform::{Chord, InputText, Key, KeyError, Modifier, NamedKey};
 pub use drag::DragEnd;
-pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use observe::ObservedWindow;
 pub use ready::{Needs, NotReady, Still};
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};
-pub use text::InputText;
 pub use verbs::{Named, Verb, VerbOptions};

@@ -3,11 +3,11 @@
 //! confirms the effect. Pure: no I/O.
 
 use super::action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
-use super::keys::{Chord, Key, Modifier, NamedKey};
 use super::report::{Rung, Skipped};
-use super::text::InputText;
 use crate::model::{Interface, Node, NodeValue, Role, State};
 use crate::platform::{NativeRoute, NativeRoutes};
+use deskpilot_platform::InputText;
+use deskpilot_platform::{Chord, Key, Modifier, NamedKey};
 
 /// What one rung sends.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,11 +10,11 @@ use super::observe::{Observation, ObservedWindow};
 use super::plan::Expect;
 use super::policy::{Verdict, evidence, met};
 use super::subject::Subject;
-use super::text::InputText;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::model::{NodeValue, State};
 use crate::platform::{BackendError, WalkLimits};
+use deskpilot_platform::InputText;
 
 /// Longest wait for an expected postcondition (returns as soon as it holds).
 const EXPECT_WAIT: Duration = Duration::from_millis(1500);

@@ -2,9 +2,7 @@
 //! scaled to a bounded size, annotated with the refs of the session's latest snapshot, PNG
 //! encoded.
 
-mod font;
-mod image;
 mod shot;
 
-pub use image::{Image, Label};
+pub use deskpilot_platform::image::{Image, Label};
 pub use shot::{Region, Shot, ShotRequest};

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 
 use super::InputError;
-use crate::capture::Image;
+use crate::image::Image;
 use crate::model::Rect;
 
 /// The display's pixels. Every call is bounded in time by its implementation.

@@ -4,9 +4,9 @@
 use async_trait::async_trait;
 
 use super::backend::{Backend, BackendError, NativeRoute, NativeRoutes, Secrecy, WalkLimits};
-use crate::act::NativeOp;
 use crate::app::AppInfo;
 use crate::model::{ElementId, Node, TableSlice, TextSlice, Tree};
+use crate::vocabulary::NativeOp;
 
 /// A backend with no desktop under it.
 pub struct NoDesktop {

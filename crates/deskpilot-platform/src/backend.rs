@@ -5,10 +5,10 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
-use crate::act::NativeOp;
 use crate::app::AppInfo;
 use crate::model::{ElementId, Node, Tree};
 use crate::model::{TableSlice, TextSlice};
+use crate::vocabulary::NativeOp;
 
 /// Told how many nodes a walk has read so far (every hundred or so): long snapshots report
 /// progress to whoever asked for it.
@@ -276,7 +276,7 @@ pub trait Backend: NativeRoutes + Send + Sync {
     }
 
     /// The display's top-level windows, as the window system knows them (none without one).
-    async fn display_windows(&self) -> Vec<crate::platform::window_system::ClientWindow> {
+    async fn display_windows(&self) -> Vec<crate::window_system::ClientWindow> {
         Vec::new()
     }
 

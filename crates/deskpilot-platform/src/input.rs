@@ -3,8 +3,10 @@
 
 use async_trait::async_trait;
 
-use crate::act::{Chord, Direction, InputText, MouseButton, WindowAction, WindowState};
 use crate::app::WindowId;
+use crate::keys::Chord;
+use crate::text::InputText;
+use crate::vocabulary::{Direction, MouseButton, WindowAction, WindowState};
 
 /// Why synthetic input could not be sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
