@@ -7,12 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskpilot_core::act::{
-    Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey, WindowAction,
-    WindowState,
-};
-use deskpilot_core::{BackendError, NativeOp, WindowId};
 use deskpilot_platform::model::{ElementId, NodeValue, Role, State};
+use deskpilot_platform::{
+    BackendError, Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey,
+    NativeOp, WindowAction, WindowId, WindowState,
+};
 
 use crate::{FakeBackend, FakeNode};
 
@@ -382,7 +381,7 @@ impl InputDevice for FakeInput {
     async fn window_action(&self, xid: WindowId, action: WindowAction) -> Result<(), InputError> {
         self.log(format!(
             "window {xid} {}",
-            deskpilot_core::act::Named::name(action)
+            format!("{action:?}").to_lowercase()
         ));
         let mut states = self.windows.lock().unwrap();
         let state = states.entry(xid).or_insert(Some(WindowState {

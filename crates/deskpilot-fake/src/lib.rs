@@ -19,10 +19,10 @@ mod walk;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
-use deskpilot_core::{
+use deskpilot_platform::model::{ElementId, Node, NodeValue, Role, Tree};
+use deskpilot_platform::{
     AppInfo, Backend, BackendError, Secrecy, TableSlice, TextSlice, WalkLimits, WindowInfo,
 };
-use deskpilot_platform::model::{ElementId, Node, NodeValue, Role, Tree};
 
 pub use acting::{FakeInput, fake_window_id};
 pub use parse::parse_app;
@@ -69,7 +69,7 @@ pub const REMEMBERED: usize = 256;
 #[derive(Default)]
 pub struct FakeBackend {
     apps: Mutex<Vec<FakeApp>>,
-    performed: Mutex<Vec<(ElementId, deskpilot_core::NativeOp)>>,
+    performed: Mutex<Vec<(ElementId, deskpilot_platform::NativeOp)>>,
     /// With events on: bumped at every `edit` and `remove` (as a real app's events would be).
     events: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     /// With events on: the element each event named, with the event's number.
@@ -219,12 +219,12 @@ fn remove_from(node: &mut FakeNode, id: &ElementId) {
     }
 }
 
-impl deskpilot_core::NativeRoutes for FakeBackend {
+impl deskpilot_platform::NativeRoutes for FakeBackend {
     fn native_route(
         &self,
         node: &deskpilot_platform::model::Node,
-        op: &deskpilot_core::NativeOp,
-    ) -> Result<deskpilot_core::NativeRoute, String> {
+        op: &deskpilot_platform::NativeOp,
+    ) -> Result<deskpilot_platform::NativeRoute, String> {
         routes::route(node, op)
     }
 }
@@ -421,7 +421,7 @@ impl Backend for FakeBackend {
     async fn perform(
         &self,
         id: &ElementId,
-        op: &deskpilot_core::NativeOp,
+        op: &deskpilot_platform::NativeOp,
     ) -> Result<(), BackendError> {
         self.perform_native(id, op)
     }

@@ -2,8 +2,8 @@
 //! interface does each verb, described as an AT-SPI toolkit's would be (the fake imitates one,
 //! so that engine tests read like real reports).
 
-use deskpilot_core::{NativeOp, NativeRoute};
 use deskpilot_platform::model::{Interface, Node};
+use deskpilot_platform::{NativeOp, NativeRoute};
 
 const PRESS: &[&str] = &["click", "press", "activate"];
 const TOGGLE: &[&str] = &["toggle", "click", "press"];

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use deskpilot_core::WalkLimits;
+use deskpilot_platform::WalkLimits;
 use deskpilot_platform::model::{CutReason, Pending, Realization, State, Tree, TreeNode};
 
 use crate::FakeNode;
