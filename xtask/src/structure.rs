@@ -1,7 +1,7 @@
 //! The tidy rules the code keeps, checked on its text (`cargo xtask structure`, and the `tidy`
-//! test here, which `cargo test` runs). No Rust file under `crates/*/src` or `xtask/src` is
-//! over `MAX_LINES`; no module of a crate depends on a module that depends back on it
-//! (`imports.rs`); a layered crate's modules use lower layers only (`layers.rs`);
+//! test here, which `cargo test --workspace` runs). No Rust file under `crates/*/src` or
+//! `xtask/src` is over `MAX_LINES`; no module of a crate depends on a module that depends back
+//! on it (`imports.rs`); a layered crate's modules use lower layers only (`layers.rs`);
 //! `deskpilot-core` and `deskpilot-platform` name no platform outside comments
 //! (`PLATFORM_WORDS`).
 
