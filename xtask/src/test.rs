@@ -7,10 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, bail};
-use deskpilot_testkit::procs;
-
-/// The variable through which headless desktops record their start (deskpilot-linux).
-const STARTED_LOG: &str = "DESKPILOT_DESKTOPS_STARTED";
+use deskpilot_testkit::{STARTED_LOG_VAR, procs};
 
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
     // The layout rules first: cheap, and a broken one fails the run before any desktop.
@@ -51,7 +48,7 @@ fn desktop_tier(extra: &[String]) -> anyhow::Result<()> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let env = [
         ("DESKPILOT_TRACE", trace.as_str()),
-        (STARTED_LOG, &log_text),
+        (STARTED_LOG_VAR, &log_text),
     ];
     let result = cargo_in(&args, &env, &[]);
     let leftovers: Vec<u32> = procs::marked_pids(None)

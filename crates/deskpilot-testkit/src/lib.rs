@@ -23,7 +23,7 @@ use std::process::Command;
 
 pub use deskpilot_linux::headless::{
     App, DesktopError, DesktopOptions, HeadlessDesktop, LaunchOptions, RegisteredApp, Registration,
-    Result, procs,
+    Result, STARTED_LOG_VAR, procs,
 };
 pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};

@@ -18,7 +18,7 @@ use super::x11::Display;
 
 /// A file named here gets a line per desktop started (`cargo xtask test` proves with it that
 /// its desktop tier ran desktops).
-const STARTED_LOG_VAR: &str = "DESKPILOT_DESKTOPS_STARTED";
+pub const STARTED_LOG_VAR: &str = "DESKPILOT_DESKTOPS_STARTED";
 
 /// How long each part of the desktop may take to come up.
 const START_TIMEOUT: Duration = Duration::from_secs(15);

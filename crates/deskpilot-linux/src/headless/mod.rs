@@ -16,5 +16,5 @@ mod x11;
 
 pub use app::{App, LaunchOptions, Registration};
 pub use bus::RegisteredApp;
-pub use desktop::{DesktopOptions, HeadlessDesktop};
+pub use desktop::{DesktopOptions, HeadlessDesktop, STARTED_LOG_VAR};
 pub use error::{DesktopError, Result};
