@@ -27,6 +27,10 @@ fn declined(id: &ElementId, what: &str) -> BackendError {
 pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
     let fail = |e: zbus::Error, what: &str| to_backend(e, id, what, proto.timeout());
     let accepted = match op {
+        NativeOp::DefaultAction => proto
+            .call::<_, bool>(id, ACTION, "DoAction", &(0i32,))
+            .await
+            .map_err(|e| fail(e, "Action.DoAction"))?,
         NativeOp::Named(_)
         | NativeOp::Press
         | NativeOp::Toggle

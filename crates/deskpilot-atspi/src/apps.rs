@@ -204,7 +204,7 @@ async fn read_window(proto: &Proto, id: &ElementId, traits: AppTraits) -> Option
     let states = map_states(state.ok()?, traits.reporting);
     let (role, _) = map_role(role.ok()?, false);
     let interfaces = map_interfaces(&interfaces.ok()?);
-    let bounds = if interfaces.contains(deskpilot_platform::model::Interface::Component) {
+    let bounds = if interfaces.contains(deskpilot_platform::model::Capability::Bounds) {
         proto
             .extents(id)
             .await

@@ -214,6 +214,11 @@ impl deskpilot_platform::NativeRoutes for AtspiBackend {
     ) -> Result<deskpilot_platform::NativeRoute, String> {
         crate::mapping::route(node, op)
     }
+
+    /// GTK, Qt, Gecko and LibreOffice fields all take Ctrl shortcuts.
+    fn edit_keys(&self) -> deskpilot_platform::EditKeys {
+        deskpilot_platform::EditKeys::ctrl()
+    }
 }
 
 #[async_trait]

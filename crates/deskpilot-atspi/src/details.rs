@@ -1,11 +1,11 @@
 //! Targeted reads: properties, hit-testing, text and tables.
 
-use deskpilot_platform::model::{ElementId, Interface, Node, Role, TableCells};
+use deskpilot_platform::model::{Capability, ElementId, Node, Role, TableCells};
 use deskpilot_platform::{BackendError, TableSlice, TextSlice};
 
 use crate::error::to_backend;
 use crate::proto::Proto;
-use crate::read::{AppTraits, read_node, unmark_surrogates};
+use crate::read::{AppTraits, complete_node, read_identity, read_node, unmark_surrogates};
 
 /// The most rows one `read_table` page returns, the most columns it reads (a spreadsheet
 /// reports thousands), the most cells in all, and the deepest a hit-test descends.
@@ -27,8 +27,8 @@ fn backend_error(
     move |e| to_backend(e, &id, &what, timeout)
 }
 
-fn require(node: &Node, interface: Interface, what: &str) -> Result<(), BackendError> {
-    if node.interfaces.contains(interface) {
+fn require(node: &Node, capability: Capability, what: &str) -> Result<(), BackendError> {
+    if node.capabilities.contains(capability) {
         Ok(())
     } else {
         Err(BackendError::Unsupported {
@@ -46,11 +46,19 @@ pub async fn properties(
     inside_secret: bool,
 ) -> Result<Node, BackendError> {
     let err = backend_error(proto, id, "properties");
-    let (node, attributes) = tokio::join!(
-        read_node(proto, id, traits, inside_secret),
-        proto.attributes(id)
-    );
-    let mut node = node.map_err(&err)?;
+    let (identity, attributes) =
+        tokio::join!(read_identity(proto, id, traits), proto.attributes(id));
+    let identity = identity.map_err(&err)?;
+    // The interfaces by AT-SPI's own short names, for people reading properties.
+    let platform = identity
+        .interfaces
+        .iter()
+        .map(|i| i.trim_start_matches("org.a11y.atspi.").to_owned())
+        .collect();
+    let mut node = complete_node(proto, id, identity, traits, inside_secret)
+        .await
+        .map_err(&err)?;
+    node.platform_interfaces = platform;
     node.attributes = attributes.unwrap_or_default().into_iter().collect();
     Ok(node)
 }
@@ -125,7 +133,7 @@ pub async fn text(
     end: Option<u32>,
     traits: AppTraits,
 ) -> Result<TextSlice, BackendError> {
-    require(node, Interface::Text, "the Text interface")?;
+    require(node, Capability::Text, "the Text interface")?;
     let err = backend_error(proto, &node.id, "read text");
     let total = proto.character_count(&node.id).await.map_err(&err)?.max(0) as u32;
     let start = start.min(total);
@@ -155,7 +163,7 @@ pub async fn table(
     max_rows: u32,
     traits: AppTraits,
 ) -> Result<TableSlice, BackendError> {
-    require(node, Interface::Table, "the Table interface")?;
+    require(node, Capability::Table, "the Table interface")?;
     let err = backend_error(proto, &node.id, "read table");
     let (rows, columns) = proto.table_size(&node.id).await.map_err(&err)?;
     let (row_count, column_count) = (rows.max(0) as u32, columns.max(0) as u32);
@@ -268,7 +276,7 @@ async fn cell_text(
     if node.role == Role::Password {
         return Ok(String::new());
     }
-    if node.interfaces.contains(Interface::Text) {
+    if node.capabilities.contains(Capability::Text) {
         let count = proto.character_count(&cell).await?.max(0);
         if count > 0 {
             let text = proto.text(&cell, 0, count.min(1000)).await?;

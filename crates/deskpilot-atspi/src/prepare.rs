@@ -126,8 +126,8 @@ impl AtspiBackend {
         for tn in &tree.nodes {
             if !tn
                 .node
-                .interfaces
-                .contains(deskpilot_platform::model::Interface::Action)
+                .capabilities
+                .contains(deskpilot_platform::model::Capability::Actions)
             {
                 continue;
             }

@@ -1,7 +1,7 @@
 //! Reading one node: two pipelined rounds of calls (identity first, then what its interfaces
 //! allow), never asking an element for an interface it lacks.
 
-use deskpilot_platform::model::{ElementId, Interface, Node, NodeValue, Rect, Role, State};
+use deskpilot_platform::model::{Capability, ElementId, Node, NodeValue, Rect, Role, State};
 
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
 use crate::proto::{ActionList, Proto, prop_f64, prop_i32, prop_string};
@@ -146,12 +146,12 @@ pub async fn complete_node(
     let (role, raw_role) = map_role(identity.role, states.is(State::Editable));
     let mut interfaces = map_interfaces(&identity.interfaces);
     if traits.inert_editable_text {
-        interfaces.remove(Interface::EditableText);
+        interfaces.remove(Capability::TakesText);
     }
     let mut node = Node::new(id.clone(), role);
     node.raw_role = raw_role;
     node.states = states;
-    node.interfaces = interfaces;
+    node.capabilities = interfaces;
     node.name = identity.name;
     if traits.class_names_as_names && is_class_name(&node.name) {
         node.name.clear();
@@ -168,7 +168,7 @@ pub async fn complete_node(
 
     node.inside_secret = inside_secret;
     let secret = node.is_secret();
-    let wants_text = interfaces.contains(Interface::Text)
+    let wants_text = interfaces.contains(Capability::Text)
         && (secret
             || matches!(role, Role::TextBox | Role::ComboBox)
             || (role.is_text() && node.name.is_empty() && role != Role::Label));
@@ -182,17 +182,17 @@ pub async fn complete_node(
     // A hidden element has no place on screen: what toolkits answer for one is a leftover or
     // a sentinel (LibreOffice: INT_MIN or 0x0 for the ~1750 items of its closed menus), and
     // asking would be most of a Writer walk's calls. Read where showing is on or unknown.
-    let placed = interfaces.contains(Interface::Component) && !states.is_not(State::Showing);
+    let placed = interfaces.contains(Capability::Bounds) && !states.is_not(State::Showing);
     let (extents, actions, value, text, label) = tokio::join!(
         optional(placed, proto.extents(id)),
         optional(
-            interfaces.contains(Interface::Action) && identity.actions.is_none(),
+            interfaces.contains(Capability::Actions) && identity.actions.is_none(),
             proto.action_names(id, traits.action_list)
         ),
         optional(
             // Only range widgets have a meaningful value (LibreOffice gives all its menu items
             // the Value interface: 860 calls a Writer walk would spend on zeros).
-            interfaces.contains(Interface::Value) && (role.is_range() || role == Role::Unknown),
+            interfaces.contains(Capability::Number) && (role.is_range() || role == Role::Unknown),
             proto.value_props(id)
         ),
         optional(wants_text, read_value_text(proto, id, secret, traits)),
@@ -213,6 +213,8 @@ pub async fn complete_node(
         Some(known) => known,
         None => actions?.unwrap_or_default(),
     };
+    // AT-SPI's first action is the element's default one.
+    node.default_action = node.actions.first().cloned();
     if let Some(text) = text? {
         node.value = Some(text);
     } else if let Some(props) = value? {

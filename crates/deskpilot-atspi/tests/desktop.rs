@@ -323,7 +323,7 @@ async fn the_cache_and_the_calls_read_the_same_tree() {
                     s.name,
                     s.child_count,
                     s.states.iter_on().collect::<Vec<_>>(),
-                    s.interfaces.iter().collect::<Vec<_>>(),
+                    s.capabilities.iter().collect::<Vec<_>>(),
                     s.actions
                 )
             })

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::model::{Interface, State};
+use deskpilot_core::model::{Capability, State};
 use deskpilot_core::{Backend, WalkLimits};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
@@ -91,7 +91,13 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
         false
     };
     let actionable = (0..quiet.nodes.len())
-        .filter(|&i| quiet.nodes[i].node.interfaces.contains(Interface::Action) && !transient(i))
+        .filter(|&i| {
+            quiet.nodes[i]
+                .node
+                .capabilities
+                .contains(Capability::Actions)
+                && !transient(i)
+        })
         .count() as u64;
     assert!(actionable > 20, "{actionable} actionable nodes");
     assert!(

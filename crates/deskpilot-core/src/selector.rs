@@ -7,7 +7,7 @@
 //! step       := [role] filter* [":nth(" N ")"]
 //! role       := a role name (`button`, `checkbox`, ...) or `*`
 //! filter     := "[" key op value "]"  |  "[" state "]"  |  "[!" state "]"
-//! key        := name | id | description | value | action | interface | state
+//! key        := name | id | description | value | action | capability | state
 //! op         := "=" exact | "*=" contains | "~=" regex
 //! value      := "quoted string" (\" and \\ escapes) | /regex/ | bare-word
 //! ```
@@ -15,10 +15,10 @@
 //! Examples: `button[name="Save"]`, `checkbox[name*=notif][checked]`,
 //! `dialog[name="Confirm"] >> button[name=OK]`, `[id=counter]`, `listitem:nth(2)`.
 //! The JSON form has the same fields (`role`, `name`, `name_contains`, `name_regex`, `id`,
-//! `description`, `value`, `state`, `not_state`, `action`, `interface`, `within`, `nth`) and
+//! `description`, `value`, `state`, `not_state`, `action`, `capability`, `within`, `nth`) and
 //! rejects unknown ones, so a misspelled field can never widen a match.
 
-use crate::model::{Interface, Node, NodeValue, Role, State, Tree};
+use crate::model::{Capability, Node, NodeValue, Role, State, Tree};
 
 /// How a text field is matched.
 #[derive(Debug, Clone)]
@@ -91,7 +91,7 @@ pub struct Step {
     pub states: Vec<State>,
     pub not_states: Vec<State>,
     pub actions: Vec<String>,
-    pub interfaces: Vec<Interface>,
+    pub capabilities: Vec<Capability>,
     /// 0-based index among the matches of this step.
     pub nth: Option<usize>,
 }
@@ -158,11 +158,13 @@ impl Step {
         }
         self.states.iter().all(|s| node.states.is(*s))
             && self.not_states.iter().all(|s| node.states.is_not(*s))
+            && self.actions.iter().all(|a| {
+                node.actions.iter().any(|b| b == a) || node.default_action.as_ref() == Some(a)
+            })
             && self
-                .actions
+                .capabilities
                 .iter()
-                .all(|a| node.actions.iter().any(|b| b == a))
-            && self.interfaces.iter().all(|i| node.interfaces.contains(*i))
+                .all(|c| node.capabilities.contains(*c))
     }
 
     /// True when the text criteria that are given match exactly (ranked before the rest).
@@ -316,7 +318,7 @@ fn parse_step(text: &str) -> Result<Step, SelectorError> {
         && step.states.is_empty()
         && step.not_states.is_empty()
         && step.actions.is_empty()
-        && step.interfaces.is_empty()
+        && step.capabilities.is_empty()
     {
         return Err(err(format!("step {text:?} has no criterion")));
     }
@@ -395,11 +397,12 @@ fn apply_filter(step: &mut Step, filter: &str) -> Result<(), SelectorError> {
         "description" => set_once(&mut step.description, text_match()?, key)?,
         "value" => set_once(&mut step.value, text_match()?, key)?,
         "action" => step.actions.push(plain("action name")?),
-        "interface" => {
-            let name = plain("interface name")?;
-            step.interfaces.push(
-                Interface::from_name(&name)
-                    .ok_or_else(|| err(format!("unknown interface {name:?}")))?,
+        // `interface` is the key's old name, kept as an alias (docs/selectors.md).
+        "capability" | "interface" => {
+            let name = plain("capability name")?;
+            step.capabilities.push(
+                Capability::from_name(&name)
+                    .ok_or_else(|| err(format!("unknown capability {name:?}")))?,
             );
         }
         "state" => step.states.push(parse_state(&plain("state name")?)?),
@@ -413,7 +416,7 @@ fn apply_filter(step: &mut Step, filter: &str) -> Result<(), SelectorError> {
         }
         other => {
             return Err(err(format!(
-                "unknown filter key {other:?} (name, id, description, value, action, interface, state, role)"
+                "unknown filter key {other:?} (name, id, description, value, action, capability, state, role)"
             )));
         }
     }

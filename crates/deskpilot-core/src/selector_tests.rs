@@ -1,6 +1,6 @@
 //! Selector parsing and matching.
 
-use crate::model::{ElementId, Interface, Node, NodeValue, Role, State, StateSet};
+use crate::model::{Capability, ElementId, Node, NodeValue, Role, State, StateSet};
 use crate::selector::{Selector, TextMatch};
 
 fn node(role: Role, name: &str) -> Node {
@@ -45,15 +45,27 @@ fn contains_is_case_insensitive_and_regex_has_flags() {
 }
 
 #[test]
-fn states_actions_interfaces() {
+fn states_actions_capabilities() {
     let mut checked = node(Role::Checkbox, "A");
     checked.states.set(State::Checked, true);
     checked.actions = vec!["click".into()];
-    checked.interfaces.insert(Interface::Action);
+    checked.capabilities.insert(Capability::Actions);
     assert!(step("checkbox[checked]").matches(&checked));
     assert!(!step("checkbox[!checked]").matches(&checked));
     assert!(step("[action=click][interface=action]").matches(&checked));
     assert!(!step("[action=toggle]").matches(&checked));
+    // A capability by its name or by its old interface name.
+    assert!(step("[capability=actions]").matches(&checked));
+    assert!(!step("[capability=takes_text]").matches(&checked));
+    let mut field = node(Role::TextBox, "F");
+    field.capabilities.insert(Capability::TakesText);
+    assert!(step("[interface=editable_text]").matches(&field));
+    assert!(step("[capability=takes_text]").matches(&field));
+    assert!(parse_error("[capability=pattern]").contains("unknown capability"));
+    // A platform that names only a default action (UI Automation) matches it by that name.
+    let mut invokable = node(Role::Button, "I");
+    invokable.default_action = Some("Press".into());
+    assert!(step("[action=Press]").matches(&invokable));
     // Unknown is neither: [!enabled] does not match an element whose enabled state is unknown.
     let mut unknown = node(Role::Button, "B");
     unknown.states.forget(State::Enabled);

@@ -55,7 +55,7 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
                 click_effect(node);
             }
         }
-        NativeOp::Press | NativeOp::Toggle => click_effect(node),
+        NativeOp::Press | NativeOp::Toggle | NativeOp::DefaultAction => click_effect(node),
         NativeOp::Expand => n.states.set(State::Expanded, true),
         NativeOp::Collapse => n.states.set(State::Expanded, false),
         NativeOp::SetText(text) => {

@@ -227,6 +227,10 @@ impl deskpilot_platform::NativeRoutes for FakeBackend {
     ) -> Result<deskpilot_platform::NativeRoute, String> {
         routes::route(node, op)
     }
+
+    fn edit_keys(&self) -> deskpilot_platform::EditKeys {
+        deskpilot_platform::EditKeys::ctrl()
+    }
 }
 
 #[async_trait]

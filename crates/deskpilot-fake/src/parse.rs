@@ -175,14 +175,18 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
                     text: value.to_owned(),
                 })
             }
-            "actions" => node.actions = value.split(',').map(str::to_owned).collect(),
+            "actions" => {
+                node.actions = value.split(',').map(str::to_owned).collect();
+                node.default_action = node.actions.first().cloned();
+            }
+            // The fake imitates an AT-SPI toolkit: its interfaces by AT-SPI's names.
             "interfaces" => {
                 for name in value.split(',') {
-                    let interface = deskpilot_platform::model::Interface::ALL
+                    let capability = deskpilot_platform::model::Capability::ALL
                         .iter()
-                        .find(|i| i.name() == name)
+                        .find(|c| c.alias() == name)
                         .ok_or_else(|| format!("unknown interface {name:?}"))?;
-                    node.interfaces.insert(*interface);
+                    node.capabilities.insert(*capability);
                 }
             }
             "range" => {

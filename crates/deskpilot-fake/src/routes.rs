@@ -2,7 +2,7 @@
 //! interface does each verb, described as an AT-SPI toolkit's would be (the fake imitates one,
 //! so that engine tests read like real reports).
 
-use deskpilot_platform::model::{Interface, Node};
+use deskpilot_platform::model::{Capability, Node};
 use deskpilot_platform::{NativeOp, NativeRoute};
 
 const PRESS: &[&str] = &["click", "press", "activate"];
@@ -34,20 +34,27 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
             how: format!("action {name:?}"),
         })
     };
-    let editable = node.interfaces.contains(Interface::EditableText);
+    let editable = node.capabilities.contains(Capability::TakesText);
     match op {
         NativeOp::Press => named(PRESS),
         NativeOp::Toggle => named(TOGGLE),
         NativeOp::Expand => named(EXPAND),
         NativeOp::Collapse => named(COLLAPSE),
         NativeOp::Named(name) => ok(format!("action {name:?}")),
+        NativeOp::DefaultAction => match node.actions.first() {
+            Some(name) => Ok(NativeRoute {
+                op: NativeOp::Named(name.clone()),
+                how: format!("action {name:?}"),
+            }),
+            None => Err("no action".into()),
+        },
         NativeOp::SetText(_) if editable => ok("EditableText.SetTextContents".into()),
         NativeOp::SetText(_) => Err("no EditableText interface".into()),
         NativeOp::AppendText(text) if editable => {
             ok(format!("EditableText.InsertText at the end ({text})"))
         }
         NativeOp::AppendText(_) => Err("no EditableText to insert into".into()),
-        NativeOp::SetNumber(n) if node.interfaces.contains(Interface::Value) => {
+        NativeOp::SetNumber(n) if node.capabilities.contains(Capability::Number) => {
             ok(format!("Value.CurrentValue = {n}"))
         }
         NativeOp::SetNumber(_) => Err("no Value interface".into()),
@@ -58,7 +65,7 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::AddToSelection => ok("Selection.SelectChild (added)".into()),
         NativeOp::Deselect => ok("Selection.DeselectChild".into()),
         NativeOp::Choose => named(&["select", "click"]),
-        NativeOp::ChooseAt(index) if node.interfaces.contains(Interface::Selection) => {
+        NativeOp::ChooseAt(index) if node.capabilities.contains(Capability::SelectableChildren) => {
             ok(format!("Selection.SelectChild({index})"))
         }
         NativeOp::ChooseAt(_) => Err("no Selection interface".into()),

@@ -184,7 +184,7 @@ pub struct FindArgs {
     pub session: String,
     /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
     /// `dialog[name=Confirm] >> button[name=OK]`. Keys: name, id,
-    /// description, value, action, interface, state, role; ops: = exact, *= contains, ~= regex.
+    /// description, value, action, capability, state, role; ops: = exact, *= contains, ~= regex.
     pub selector: String,
     /// Search only within this element (a ref or a selector).
     pub within: Option<String>,

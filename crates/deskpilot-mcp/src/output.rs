@@ -249,8 +249,16 @@ pub struct PropertiesOut {
     pub states: Vec<String>,
     /// States the toolkit does not report (neither on nor off).
     pub unknown_states: Vec<String>,
+    /// Actions the platform names.
     pub actions: Vec<String>,
-    pub interfaces: Vec<String>,
+    /// The default action, by the platform's name for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_action: Option<String>,
+    /// What the element can do or tell, in deskpilot's words (docs/selectors.md).
+    pub capabilities: Vec<String>,
+    /// The platform's own names for what the element implements (AT-SPI interfaces).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub platform_interfaces: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Bounds>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -276,11 +284,13 @@ impl PropertiesOut {
                 .map(|s| s.name().to_owned())
                 .collect(),
             actions: node.actions.clone(),
-            interfaces: node
-                .interfaces
+            default_action: node.default_action.clone(),
+            capabilities: node
+                .capabilities
                 .iter()
-                .map(|i| i.name().to_owned())
+                .map(|c| c.name().to_owned())
                 .collect(),
+            platform_interfaces: node.platform_interfaces.clone(),
             bounds: node.bounds.map(Bounds::from),
             accessible_id: node.accessible_id.clone(),
             attributes: node.attributes.clone(),

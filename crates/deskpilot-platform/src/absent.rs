@@ -24,6 +24,10 @@ impl NativeRoutes for NoDesktop {
     fn native_route(&self, _node: &Node, _op: &NativeOp) -> Result<NativeRoute, String> {
         Err(self.why.clone())
     }
+
+    fn edit_keys(&self) -> crate::vocabulary::EditKeys {
+        crate::vocabulary::EditKeys::ctrl()
+    }
 }
 
 #[async_trait]

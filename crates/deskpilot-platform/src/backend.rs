@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use crate::app::AppInfo;
 use crate::model::{ElementId, Node, Tree};
 use crate::model::{TableSlice, TextSlice};
-use crate::vocabulary::NativeOp;
+use crate::vocabulary::{EditKeys, NativeOp};
 
 /// Told how many nodes a walk has read so far (every hundred or so): long snapshots report
 /// progress to whoever asked for it.
@@ -144,11 +144,15 @@ pub struct NativeRoute {
 }
 
 /// Which semantic operations a backend can do on an element, decided from the element as
-/// read (no call to the app): the action ladder plans its semantic rungs with it.
+/// read (no call to the app), and which keys its text fields take: the action ladder plans
+/// its rungs with it.
 pub trait NativeRoutes {
     /// How `op` is done on `node`, or why it cannot be (a sentence for the report's
     /// `skipped`).
     fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String>;
+
+    /// The keys that select a field's text and put its caret at the end, on this platform.
+    fn edit_keys(&self) -> EditKeys;
 }
 
 /// A platform's accessibility tree and its native operations. Implementations keep their

@@ -59,11 +59,11 @@ pub trait InputDevice: Send + Sync {
     /// Types text, any Unicode: characters the keyboard lacks are typed through a spare key.
     async fn type_text(&self, text: &InputText) -> Result<(), InputError>;
 
-    /// Maps back to nothing the keys remapped to type characters the layout lacks, so that
-    /// typed text (a password's) does not stay readable in the keyboard map. Called once the
-    /// typed text was read back (or the wait for it ended): earlier, the app could still be
-    /// translating those keys.
-    async fn restore_keymap(&self) -> Result<(), InputError> {
+    /// Forgets what typing secret text left behind in the input system (a keyboard map
+    /// changed to type characters the layout lacks), so that the text does not stay readable
+    /// there. Called once the typed text was read back (or the wait for it ended): earlier,
+    /// the app could still be translating those keys.
+    async fn after_secret_text(&self) -> Result<(), InputError> {
         Ok(())
     }
 

@@ -35,5 +35,5 @@ pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
 pub use launcher::{Exited, Launcher};
 pub use model::{TableSlice, TextSlice};
 pub use text::InputText;
-pub use vocabulary::{Direction, MouseButton, NativeOp, WindowAction, WindowState};
+pub use vocabulary::{Direction, EditKeys, MouseButton, NativeOp, WindowAction, WindowState};
 pub use window_system::{ClientWindow, WindowSystem};

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::keys::{Chord, Key, Modifier, NamedKey};
 use crate::text::InputText;
 
 /// A pointer button.
@@ -57,6 +58,8 @@ pub enum NativeOp {
     Collapse,
     /// Run the action the element itself offers under this name (never picked by index).
     Named(String),
+    /// Run the element's default action.
+    DefaultAction,
     /// Replace the element's whole text.
     SetText(InputText),
     /// Set the element's numeric value.
@@ -81,4 +84,28 @@ pub enum NativeOp {
     ChooseAt(u32),
     /// Make the element, an option, the chosen one by its own action.
     Choose,
+}
+
+/// The keys a platform's text fields take for editing, as a person presses them: the
+/// keyboard rung of setting a value or typing at the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditKeys {
+    /// Selects all of a field's text.
+    pub select_all: Chord,
+    /// Puts the caret after the last character.
+    pub caret_to_end: Chord,
+}
+
+impl EditKeys {
+    /// The keys of desktops whose shortcuts use Ctrl (ctrl+a, ctrl+End).
+    pub fn ctrl() -> Self {
+        let ctrl = |key| Chord {
+            modifiers: vec![Modifier::Ctrl],
+            key,
+        };
+        EditKeys {
+            select_all: ctrl(Key::Char('a')),
+            caret_to_end: ctrl(Key::Named(NamedKey::End)),
+        }
+    }
 }

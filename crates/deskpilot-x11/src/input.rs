@@ -367,7 +367,8 @@ impl InputDevice for X11Input {
             .await
     }
 
-    async fn restore_keymap(&self) -> Result<(), InputError> {
+    /// Maps the spare keycodes remapped for typing back to nothing.
+    async fn after_secret_text(&self) -> Result<(), InputError> {
         self.run(|s| s.restore_spares()).await
     }
 

@@ -1,24 +1,24 @@
 //! AT-SPI interface names -> deskpilot interfaces.
 
-use deskpilot_platform::model::{Interface, Interfaces};
+use deskpilot_platform::model::{Capabilities, Capability};
 
-pub fn map_interfaces<S: AsRef<str>>(names: &[S]) -> Interfaces {
+pub fn map_interfaces<S: AsRef<str>>(names: &[S]) -> Capabilities {
     names
         .iter()
         .filter_map(|name| match name.as_ref() {
-            "org.a11y.atspi.Action" => Some(Interface::Action),
-            "org.a11y.atspi.Component" => Some(Interface::Component),
-            "org.a11y.atspi.Text" => Some(Interface::Text),
-            "org.a11y.atspi.EditableText" => Some(Interface::EditableText),
-            "org.a11y.atspi.Value" => Some(Interface::Value),
-            "org.a11y.atspi.Selection" => Some(Interface::Selection),
-            "org.a11y.atspi.Table" => Some(Interface::Table),
-            "org.a11y.atspi.TableCell" => Some(Interface::TableCell),
-            "org.a11y.atspi.Image" => Some(Interface::Image),
-            "org.a11y.atspi.Document" => Some(Interface::Document),
-            "org.a11y.atspi.Hypertext" => Some(Interface::Hypertext),
-            "org.a11y.atspi.Hyperlink" => Some(Interface::Hyperlink),
-            "org.a11y.atspi.Collection" => Some(Interface::Collection),
+            "org.a11y.atspi.Action" => Some(Capability::Actions),
+            "org.a11y.atspi.Component" => Some(Capability::Bounds),
+            "org.a11y.atspi.Text" => Some(Capability::Text),
+            "org.a11y.atspi.EditableText" => Some(Capability::TakesText),
+            "org.a11y.atspi.Value" => Some(Capability::Number),
+            "org.a11y.atspi.Selection" => Some(Capability::SelectableChildren),
+            "org.a11y.atspi.Table" => Some(Capability::Table),
+            "org.a11y.atspi.TableCell" => Some(Capability::TableCell),
+            "org.a11y.atspi.Image" => Some(Capability::Image),
+            "org.a11y.atspi.Document" => Some(Capability::Document),
+            "org.a11y.atspi.Hypertext" => Some(Capability::Links),
+            "org.a11y.atspi.Hyperlink" => Some(Capability::Link),
+            "org.a11y.atspi.Collection" => Some(Capability::Query),
             _ => None,
         })
         .collect()

@@ -1,7 +1,7 @@
 //! The semantic verbs on AT-SPI: which toolkit action (by name, never by index) or interface
 //! call does each, and how reports name it. Pure: decided from the node as read.
 
-use deskpilot_platform::model::{Interface, Node};
+use deskpilot_platform::model::{Capability, Node};
 use deskpilot_platform::{NativeOp, NativeRoute};
 
 /// Action names that mean "click" in some toolkit (GTK "click", Qt "Press", LibreOffice
@@ -36,7 +36,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         )),
     };
     let editable = |how: String, why: &str| {
-        if node.interfaces.contains(Interface::EditableText) {
+        if node.capabilities.contains(Capability::TakesText) {
             Ok(NativeRoute {
                 op: op.clone(),
                 how,
@@ -59,6 +59,10 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::Choose => named(CHOOSE_NAMES),
         // The action is checked against what the element offers before the ladder starts.
         NativeOp::Named(name) => Ok(action(name.clone())),
+        NativeOp::DefaultAction => match node.actions.first() {
+            Some(name) => Ok(action(name.clone())),
+            None => Err("no action".into()),
+        },
         NativeOp::SetText(_) => editable(
             "EditableText.SetTextContents".into(),
             "no EditableText interface",
@@ -68,7 +72,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
             "no EditableText to insert into",
         ),
         NativeOp::SetNumber(n) => {
-            if node.interfaces.contains(Interface::Value) {
+            if node.capabilities.contains(Capability::Number) {
                 call(&format!("Value.CurrentValue = {n}"))
             } else {
                 Err("no Value interface".into())
@@ -81,7 +85,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::AddToSelection => call("Selection.SelectChild (added)"),
         NativeOp::Deselect => call("Selection.DeselectChild"),
         NativeOp::ChooseAt(index) => {
-            if node.interfaces.contains(Interface::Selection) {
+            if node.capabilities.contains(Capability::SelectableChildren) {
                 call(&format!("Selection.SelectChild({index})"))
             } else {
                 Err("no Selection interface".into())
@@ -145,7 +149,7 @@ mod tests {
         let mut n = node(&[]);
         assert!(route(&n, &NativeOp::SetText("x".into())).is_err());
         assert!(route(&n, &NativeOp::SetNumber(1.0)).is_err());
-        n.interfaces = [Interface::EditableText, Interface::Value]
+        n.capabilities = [Capability::TakesText, Capability::Number]
             .into_iter()
             .collect();
         assert_eq!(

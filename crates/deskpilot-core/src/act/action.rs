@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use deskpilot_platform::model::ActionName;
 pub use deskpilot_platform::vocabulary::{
     Direction, MouseButton, NativeOp, WindowAction, WindowState,
 };
@@ -59,8 +60,8 @@ pub enum Action {
     Collapse,
     Focus,
     ScrollIntoView,
-    /// A named AT-SPI action, exactly as the element lists it.
-    Activate(String),
+    /// One of the element's own actions: its default one, or one by the platform's name.
+    Activate(ActionName),
     /// Turn the mouse wheel over the element.
     Scroll {
         direction: Direction,

@@ -11,7 +11,7 @@ use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::escape::quoted;
-use crate::model::{Interface, Node, NodeValue, Role, State, Tree};
+use crate::model::{Capability, Node, NodeValue, Role, State, Tree};
 use crate::platform::{NativeRoutes, WalkLimits};
 use deskpilot_platform::{Chord, Key, Modifier, NamedKey};
 
@@ -182,7 +182,9 @@ pub fn choice_plan(
     // own selection counts them there, separators too (GTK's combo boxes).
     let one_container = options.iter().all(|o| o.container == options[0].container);
     let place = chosen.map_or(index, |o| o.child_index);
-    if combo.interfaces.contains(Interface::Selection) && (chosen.is_none() || one_container) {
+    if combo.capabilities.contains(Capability::SelectableChildren)
+        && (chosen.is_none() || one_container)
+    {
         semantic_on(combo, NativeOp::ChooseAt(place), "the combo box");
     }
     if let Some(option) = chosen {
@@ -190,7 +192,9 @@ pub fn choice_plan(
         // (Chromium's "select" fires the page's `change`).
         semantic_on(&option.node, NativeOp::Choose, "the option");
         if let Some(container) = &option.container
-            && container.interfaces.contains(Interface::Selection)
+            && container
+                .capabilities
+                .contains(Capability::SelectableChildren)
         {
             semantic_on(&option.node, NativeOp::Select, "the option");
         }

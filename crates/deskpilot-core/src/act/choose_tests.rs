@@ -17,7 +17,7 @@ fn combo(name: &str, names: &[&str], selected: Option<usize>) -> Tree {
     let mut tree = Tree::default();
     tree.push(node("/c", Role::ComboBox, name), None);
     let mut menu = node("/m", Role::Menu, "");
-    menu.interfaces.insert(Interface::Selection);
+    menu.capabilities.insert(Capability::SelectableChildren);
     tree.push(menu, Some(0));
     for (i, option) in names.iter().enumerate() {
         let mut item = node(&format!("/o{i}"), Role::MenuItem, option);
@@ -40,13 +40,17 @@ impl NativeRoutes for Everything {
             })
         };
         match op {
-            NativeOp::ChooseAt(_) if node.interfaces.contains(Interface::Selection) => {
+            NativeOp::ChooseAt(_) if node.capabilities.contains(Capability::SelectableChildren) => {
                 ok("choose at")
             }
             NativeOp::Select => ok("Select"),
             NativeOp::Choose if !node.actions.is_empty() => ok("action"),
             _ => Err("no".into()),
         }
+    }
+
+    fn edit_keys(&self) -> deskpilot_platform::EditKeys {
+        deskpilot_platform::EditKeys::ctrl()
     }
 }
 
@@ -114,7 +118,10 @@ fn which_option_a_choice_names() {
 #[test]
 fn the_ladder_that_chooses_an_option() {
     let mut tree = combo("Size", &["Small", "Medium", "Large"], Some(0));
-    tree.nodes[0].node.interfaces.insert(Interface::Selection);
+    tree.nodes[0]
+        .node
+        .capabilities
+        .insert(Capability::SelectableChildren);
     tree.nodes[3].node.states.set(State::Enabled, false);
     let options = options_in(&tree);
     let plan = choice_plan(

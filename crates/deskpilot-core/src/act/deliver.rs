@@ -13,7 +13,6 @@ use crate::engine::Engine;
 use crate::error::{Code, Error};
 use crate::model::{ElementId, Role, State};
 use crate::platform::{BackendError, InputError};
-use deskpilot_platform::{Chord, Key, Modifier, NamedKey};
 
 /// Longest wait for focus to arrive before keys are sent.
 const FOCUS_WAIT: Duration = Duration::from_millis(800);
@@ -84,12 +83,9 @@ impl Engine {
                             {
                                 how.push("caret to the end".to_owned());
                             } else {
-                                let end: Chord = Chord {
-                                    modifiers: vec![Modifier::Ctrl],
-                                    key: Key::Named(NamedKey::End),
-                                };
+                                let end = self.backend().edit_keys().caret_to_end;
                                 input.press(&end).await.map_err(input_failure)?;
-                                how.push("key ctrl+End".to_owned());
+                                how.push(format!("key {end}"));
                             }
                         }
                         KeyInput::OpenList(chord) => {

@@ -7,7 +7,7 @@ use crate::error::{Code, Error, Result};
 use crate::escape::quoted;
 use std::time::Duration;
 
-use crate::model::{ElementId, Interface, Node, Role, State};
+use crate::model::{Capability, ElementId, Node, Role, State};
 use crate::platform::WalkLimits;
 use crate::read::{Match, Resolved, Target};
 
@@ -106,8 +106,8 @@ fn pressed_by_keys(role: Role) -> bool {
 
 /// An element whose text typing edits and that reads it back.
 fn shows_typed_text(node: &Node) -> bool {
-    node.interfaces.contains(Interface::Text)
-        && (node.interfaces.contains(Interface::EditableText) || node.states.is(State::Editable))
+    node.capabilities.contains(Capability::Text)
+        && (node.capabilities.contains(Capability::TakesText) || node.states.is(State::Editable))
         && !node.states.is(State::ReadOnly)
 }
 
@@ -121,14 +121,14 @@ mod tests {
         assert!(pressed_by_keys(Role::Button));
         assert!(!pressed_by_keys(Role::TextBox));
         let mut field = Node::new(ElementId::new(":1.1", "/f"), Role::TextBox);
-        field.interfaces = [Interface::Text, Interface::EditableText]
+        field.capabilities = [Capability::Text, Capability::TakesText]
             .into_iter()
             .collect();
         assert!(shows_typed_text(&field));
         field.states.set(State::ReadOnly, true);
         assert!(!shows_typed_text(&field));
         let mut terminal = Node::new(ElementId::new(":1.1", "/t"), Role::Terminal);
-        terminal.interfaces = [Interface::Text].into_iter().collect();
+        terminal.capabilities = [Capability::Text].into_iter().collect();
         assert!(!shows_typed_text(&terminal));
     }
 }

@@ -195,7 +195,7 @@ impl Engine {
         if secret
             && matches!(action, Action::TypeText(_) | Action::SetValue(_))
             && let Ok(input) = self.input_device()
-            && let Err(e) = input.restore_keymap().await
+            && let Err(e) = input.after_secret_text().await
             && let Ok(report) = &mut result
         {
             let note = format!("the keys remapped for typing could not be restored: {e}");

@@ -4,7 +4,7 @@
 
 use super::action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
 use super::report::{Rung, Skipped};
-use crate::model::{Interface, Node, NodeValue, Role, State};
+use crate::model::{ActionName, Capability, Node, NodeValue, Role, State};
 use crate::platform::{NativeRoute, NativeRoutes};
 use deskpilot_platform::InputText;
 use deskpilot_platform::{Chord, Key, Modifier, NamedKey};
@@ -197,10 +197,7 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
         Action::SetValue(ValueInput::Text(text)) => {
             semantic(NativeOp::SetText(text.clone()), &mut steps, &mut skipped);
             steps.push(keys(vec![
-                KeyInput::Chord(Chord {
-                    modifiers: vec![Modifier::Ctrl],
-                    key: Key::Char('a'),
-                }),
+                KeyInput::Chord(routes.edit_keys().select_all),
                 KeyInput::Text(text.clone()),
             ]));
             skipped.push(skip(Rung::Pointer, "text is entered with keys"));
@@ -212,17 +209,14 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
         }
         Action::SetValue(ValueInput::Number(number)) => {
             semantic(NativeOp::SetNumber(*number), &mut steps, &mut skipped);
-            if node.interfaces.contains(Interface::EditableText) {
+            if node.capabilities.contains(Capability::TakesText) {
                 semantic(
                     NativeOp::SetText(format_number(*number).into()),
                     &mut steps,
                     &mut skipped,
                 );
                 steps.push(keys(vec![
-                    KeyInput::Chord(Chord {
-                        modifiers: vec![Modifier::Ctrl],
-                        key: Key::Char('a'),
-                    }),
+                    KeyInput::Chord(routes.edit_keys().select_all),
                     KeyInput::Text(format_number(*number).into()),
                     chord(Key::Named(NamedKey::Enter)),
                 ]));
@@ -236,7 +230,7 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
             Expect::Number(*number)
         }
         Action::TypeText(text) => {
-            let text_field = node.interfaces.contains(Interface::Text);
+            let text_field = node.capabilities.contains(Capability::Text);
             let mut input = vec![KeyInput::Text(text.clone())];
             if text_field {
                 input.insert(0, KeyInput::CaretToEndIfFocused);
@@ -371,7 +365,11 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
             Expect::AnyChange
         }
         Action::Activate(name) => {
-            semantic(NativeOp::Named(name.clone()), &mut steps, &mut skipped);
+            let op = match name {
+                ActionName::Default => NativeOp::DefaultAction,
+                ActionName::Named(name) => NativeOp::Named(name.clone()),
+            };
+            semantic(op, &mut steps, &mut skipped);
             skipped.push(skip(Rung::Keyboard, "a named action has no key"));
             skipped.push(skip(Rung::Pointer, "a named action has no pointer route"));
             Expect::AnyChange
@@ -394,105 +392,5 @@ pub fn format_number(n: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{ElementId, StateSet};
-
-    fn node(role: Role, actions: &[&str]) -> Node {
-        let mut n = Node::new(ElementId::new(":1.1", "/x"), role);
-        n.actions = actions.iter().map(|s| s.to_string()).collect();
-        n.states = StateSet::all_known([]);
-        n
-    }
-
-    /// A backend that presses through an action named "click" and does nothing else.
-    struct ClickOnly;
-
-    impl NativeRoutes for ClickOnly {
-        fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
-            match op {
-                NativeOp::Press | NativeOp::Toggle if node.actions.iter().any(|a| a == "click") => {
-                    Ok(NativeRoute {
-                        op: NativeOp::Named("click".into()),
-                        how: "click".into(),
-                    })
-                }
-                _ => Err(format!(
-                    "cannot {op:?} (it offers: {})",
-                    node.actions.join(", ")
-                )),
-            }
-        }
-    }
-
-    #[test]
-    fn semantic_rungs_are_what_the_backend_can_do_else_skipped_with_its_reason() {
-        let click = Action::Click {
-            button: MouseButton::Left,
-            double: false,
-        };
-        let p = plan(&click, &node(Role::Button, &["click"]), &ClickOnly);
-        assert_eq!(
-            p.attempts[0].delivery,
-            Delivery::Native(NativeRoute {
-                op: NativeOp::Named("click".into()),
-                how: "click".into()
-            })
-        );
-        let p = plan(&click, &node(Role::Button, &["customize"]), &ClickOnly);
-        assert_eq!(p.attempts[0].rung, Rung::Keyboard);
-        assert_eq!(p.skipped[0].rung, Rung::Semantic);
-        assert!(p.skipped[0].why.contains("customize"), "{:?}", p.skipped);
-    }
-
-    #[test]
-    fn only_a_left_single_click_is_semantic() {
-        let n = node(Role::Button, &["click"]);
-        let p = plan(
-            &Action::Click {
-                button: MouseButton::Right,
-                double: false,
-            },
-            &n,
-            &ClickOnly,
-        );
-        assert_eq!(p.attempts.len(), 1);
-        assert_eq!(p.attempts[0].rung, Rung::Pointer);
-    }
-
-    #[test]
-    fn postconditions() {
-        let mut check = node(Role::Checkbox, &["click"]);
-        check.states.set(State::Checked, true);
-        let p = plan(&Action::Toggle { ensure: None }, &check, &ClickOnly);
-        assert_eq!(p.expect, Expect::Flipped(Some(true)));
-        let p = plan(
-            &Action::Toggle {
-                ensure: Some(OnOff::Off),
-            },
-            &check,
-            &ClickOnly,
-        );
-        assert_eq!(p.expect, Expect::OnOff(false));
-        let mut password = node(Role::Password, &[]);
-        password.value = Some(NodeValue::Redacted { chars: Some(2) });
-        password.interfaces = [Interface::Text, Interface::EditableText]
-            .into_iter()
-            .collect();
-        assert_eq!(
-            plan(&Action::TypeText("abc".into()), &password, &ClickOnly).expect,
-            Expect::Chars(5)
-        );
-        assert_eq!(
-            plan(
-                &Action::SetValue(ValueInput::Text("xy".into())),
-                &password,
-                &ClickOnly
-            )
-            .expect,
-            Expect::Chars(2)
-        );
-        assert_eq!(format_number(5.0), "5");
-        assert_eq!(format_number(2.5), "2.5");
-    }
-}
+#[path = "plan_tests.rs"]
+mod tests;

@@ -3,7 +3,7 @@
 use super::*;
 use crate::act::ObservedWindow;
 use crate::act::{InputText, OnOff};
-use crate::model::ElementId;
+use crate::model::{ActionName, ElementId};
 
 fn checkbox(checked: bool) -> Node {
     let mut node = Node::new(ElementId::new(":1.a", "/c"), Role::Checkbox);
@@ -412,7 +412,10 @@ fn what_each_verb_takes_for_evidence() {
             ))),
             anything_but_focus.clone(),
         ),
-        (Action::Activate("activate".into()), anything_but_focus),
+        (
+            Action::Activate(ActionName::Named("activate".into())),
+            anything_but_focus,
+        ),
     ];
     for (action, expected) in cases {
         let took: Vec<&str> = every_kind_of_change()

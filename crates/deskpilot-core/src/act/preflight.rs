@@ -4,7 +4,7 @@
 use super::action::{Action, ValueInput};
 use super::subject::Subject;
 use crate::error::{Code, Error, Result};
-use crate::model::{Interface, State};
+use crate::model::{ActionName, Capability, State};
 
 /// Refusals that need no input: a disabled element, a field that takes no text.
 pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
@@ -23,7 +23,7 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
     }
     match action {
         Action::SetValue(ValueInput::Text(_)) => {
-            let takes_text = node.interfaces.contains(Interface::EditableText)
+            let takes_text = node.capabilities.contains(Capability::TakesText)
                 || node.states.is(State::Editable);
             if !takes_text || node.states.is(State::ReadOnly) {
                 return Err(Error::new(
@@ -38,8 +38,8 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
             }
         }
         Action::SetValue(ValueInput::Number(_)) => {
-            let takes_number = node.interfaces.contains(Interface::Value)
-                || node.interfaces.contains(Interface::EditableText);
+            let takes_number = node.capabilities.contains(Capability::Number)
+                || node.capabilities.contains(Capability::TakesText);
             if !takes_number || node.states.is(State::ReadOnly) {
                 return Err(Error::new(
                     Code::NotEditable,
@@ -52,11 +52,15 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                 ));
             }
         }
-        Action::Activate(name) if !node.actions.iter().any(|a| a == name) => {
+        Action::Activate(name) if !node.offers(name) => {
+            let wanted = match name {
+                ActionName::Default => "default action".to_owned(),
+                ActionName::Named(name) => format!("action {name:?}"),
+            };
             return Err(Error::new(
                 Code::Unsupported,
                 format!(
-                    "{reference} has no action {name:?} (it offers: {})",
+                    "{reference} has no {wanted} (it offers: {})",
                     crate::model::action_list(&node.actions)
                 ),
                 "use one of the actions it offers (get_properties lists them)",

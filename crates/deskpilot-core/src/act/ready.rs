@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use super::action::{Action, MouseButton, ValueInput};
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
-use crate::model::{Interface, Node, Rect, Role, State};
+use crate::model::{Capability, Node, Rect, Role, State};
 use crate::platform::Secrecy;
 use crate::read::{FindResult, Match, Target};
 use crate::wait::FALLBACK_POLL;
@@ -35,7 +35,8 @@ impl Still {
             Still::Never => false,
             Still::Always => true,
             Still::IfPointed => {
-                !node.interfaces.contains(Interface::Action) && !node.states.is(State::Focusable)
+                !node.capabilities.contains(Capability::Actions)
+                    && !node.states.is(State::Focusable)
             }
         }
     }
@@ -116,7 +117,7 @@ impl Needs {
             return Some(Unmet::Disabled);
         }
         let takes_text =
-            states.is(State::Editable) || node.interfaces.contains(Interface::EditableText);
+            states.is(State::Editable) || node.capabilities.contains(Capability::TakesText);
         if self.editable && (!takes_text || states.is(State::ReadOnly)) {
             return Some(Unmet::NotEditable);
         }
@@ -414,7 +415,7 @@ mod tests {
     fn a_click_waits_for_still_bounds_only_when_pointed() {
         let bare = node(Role::Label);
         let mut pressable = node(Role::Button);
-        pressable.interfaces.insert(Interface::Action);
+        pressable.capabilities.insert(Capability::Actions);
         let mut focusable = node(Role::Unknown);
         focusable.states.set(State::Focusable, true);
         assert!(Still::IfPointed.applies_to(&bare));
@@ -433,7 +434,7 @@ mod tests {
             double: false,
         };
         let mut save = node(Role::Button);
-        save.interfaces.insert(Interface::Action);
+        save.capabilities.insert(Capability::Actions);
         assert_eq!(Needs::of(&click).unmet(&save, None), None);
         save.states.set(State::Enabled, false);
         assert_eq!(Needs::of(&click).unmet(&save, None), Some(Unmet::Disabled));
@@ -443,7 +444,7 @@ mod tests {
             Needs::of(&fill).unmet(&field, None),
             Some(Unmet::NotEditable)
         );
-        field.interfaces.insert(Interface::EditableText);
+        field.capabilities.insert(Capability::TakesText);
         assert_eq!(Needs::of(&fill).unmet(&field, None), None);
         let double = Action::Click {
             button: MouseButton::Left,

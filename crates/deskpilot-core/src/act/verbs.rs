@@ -4,6 +4,7 @@
 
 use super::action::{Action, Choice, Direction, MouseButton, OnOff, WindowAction};
 use crate::error::{Code, Error};
+use crate::model::ActionName;
 
 /// A closed set of words.
 pub trait Named: Copy + Sized + 'static {
@@ -152,7 +153,9 @@ impl Verb {
             Verb::Collapse => Action::Collapse,
             Verb::Focus => Action::Focus,
             Verb::ScrollIntoView => Action::ScrollIntoView,
-            Verb::Activate => Action::Activate(options.name.unwrap_or_default()),
+            Verb::Activate => {
+                Action::Activate(options.name.map_or(ActionName::Default, ActionName::Named))
+            }
             Verb::Scroll => Action::Scroll {
                 direction: options.direction.unwrap_or(Direction::Down),
                 amount: options.amount.unwrap_or(3).clamp(1, 50),

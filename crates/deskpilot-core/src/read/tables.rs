@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::engine::Engine;
-use crate::model::{Interface, Realization, Role, Tree};
+use crate::model::{Capability, Realization, Role, Tree};
 use crate::platform::Secrecy;
 use crate::selector::Selector;
 
@@ -52,7 +52,7 @@ impl Engine {
             .incomplete()
             .filter(|(i, r)| {
                 matches!(r, Realization::NotRealized { logical } if u64::from(*logical) <= MAX_SEARCHED)
-                    && tree.nodes[*i].node.interfaces.contains(Interface::Table)
+                    && tree.nodes[*i].node.capabilities.contains(Capability::Table)
             })
             .map(|(i, _)| i)
             .take(MAX_TABLES)

@@ -133,7 +133,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Everything known about one element: states (and which are unknown), actions, interfaces, bounds, attributes.",
+        description = "Everything known about one element: states (and which are unknown), actions, capabilities, bounds, attributes.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<TargetArgs>(),
         output_schema = output_schema::<PropertiesOut>()

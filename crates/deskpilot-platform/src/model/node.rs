@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Interfaces, Rect, Role, StateSet};
+use super::{Capabilities, Rect, Role, StateSet};
 
 /// The identity of an element as its backend knows it: for AT-SPI the application's bus name
 /// and the element's object path. Two reads of the same element give equal ids; an id never
@@ -74,11 +74,19 @@ pub struct Node {
     pub value: Option<NodeValue>,
     #[serde(default)]
     pub states: StateSet,
-    /// Action names, as the toolkit names them (`click`, `press`, `activate`, `toggle`).
+    /// The actions the platform names, in its order (`click`, `press`, `toggle`); empty
+    /// where the platform names none.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub actions: Vec<String>,
+    /// The element's default action, by the platform's name for it, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub default_action: Option<String>,
     #[serde(default)]
-    pub interfaces: Interfaces,
+    pub capabilities: Capabilities,
+    /// What the platform itself calls what the element implements (its interfaces or
+    /// patterns), for people reading properties; only `Backend::properties` fills it in.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub platform_interfaces: Vec<String>,
     /// Bounds in screen coordinates, when the element has any: none while it is known not to be
     /// showing (what toolkits answer for a hidden element is a leftover or a sentinel).
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -113,7 +121,9 @@ impl Node {
             value: None,
             states: StateSet::unknown(),
             actions: Vec::new(),
-            interfaces: Interfaces::default(),
+            default_action: None,
+            capabilities: Capabilities::default(),
+            platform_interfaces: Vec::new(),
             bounds: None,
             accessible_id: None,
             accessible_id_unread: false,
@@ -136,6 +146,23 @@ impl Node {
     pub fn is_secret(&self) -> bool {
         self.role == super::Role::Password || self.inside_secret
     }
+
+    /// Whether the element offers this action: by name, or as its default.
+    pub fn offers(&self, action: &ActionName) -> bool {
+        match action {
+            ActionName::Default => self.default_action.is_some(),
+            ActionName::Named(name) => {
+                self.actions.iter().any(|a| a == name) || self.default_action.as_ref() == Some(name)
+            }
+        }
+    }
+}
+
+/// Which of an element's actions to run: its default one, or one the platform names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionName {
+    Default,
+    Named(String),
 }
 
 /// An element's action names for a message, escaped (they come from the app), or `none`.
