@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_record;
+mod check_windows;
 mod demo;
 mod desktop;
 mod imports;
@@ -36,6 +37,10 @@ enum Command {
         #[arg(trailing_var_arg = true)]
         args: Vec<String>,
     },
+    /// Compile-check and lint, for Windows (x86_64-pc-windows-gnu), the crates that must
+    /// build there: platform, core, fake, MCP, the test library and the CLI. Installs
+    /// Debian's Rust with std's sources and MinGW first.
+    CheckWindows,
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
@@ -77,6 +82,7 @@ fn main() -> anyhow::Result<()> {
             node::ensure().map(|_| ())
         }
         Command::Test { args } => test::run(&args),
+        Command::CheckWindows => check_windows::run(),
         Command::Demo => demo::run(),
         Command::Matrix => matrix::run(),
         Command::Tasks => tasks::run(),

@@ -82,7 +82,7 @@ pub enum ActCommand {
         json: bool,
     },
     /// A semantic verb: toggle, check, uncheck, select, select_option (on a combo box),
-    /// expand, collapse, focus, scroll, activate (a named action), ...
+    /// expand, collapse, focus, scroll, activate (an action by name, or the default one), ...
     Act {
         target: String,
         selector: String,
@@ -91,8 +91,8 @@ pub enum ActCommand {
         /// For toggle: only act when it is not already on (or off).
         #[arg(long, value_parser = named::<OnOff>())]
         ensure: Option<OnOff>,
-        /// For activate: the action's name as `props` lists it; for select_option: the
-        /// option's.
+        /// For activate: the action's name as `props` lists it (none: the default action);
+        /// for select_option: the option's.
         #[arg(long)]
         name: Option<String>,
         /// For select_option: the option's place, from 0.

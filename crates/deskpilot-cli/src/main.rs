@@ -109,7 +109,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         // A host that starts the server sees it answer, and each tool says what is missing.
         Err(why) if matches!(cli.command, Command::Mcp(_)) => {
             eprintln!("deskpilot: {why}; serving anyway, every tool fails no_desktop");
-            Engine::new(std::sync::Arc::new(deskpilot_core::NoDesktop { why }))
+            Engine::new(std::sync::Arc::new(
+                deskpilot_core::NoDesktop::session_missing(why),
+            ))
         }
         Err(why) => anyhow::bail!("{why}"),
     };
@@ -121,8 +123,22 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The null platform where deskpilot has no backend yet: the server answers, and every call
+/// fails `unsupported`.
+#[cfg(not(target_os = "linux"))]
+async fn desktop_engine(
+    _bus: Option<String>,
+    _display: Option<String>,
+    _use_peers: bool,
+) -> Result<Engine, String> {
+    Ok(Engine::new(std::sync::Arc::new(
+        deskpilot_core::NoDesktop::unsupported_platform(std::env::consts::OS),
+    )))
+}
+
 /// The engine on the user's desktop: the bus and display given, or found where the desktop
 /// keeps them (said on stderr, and by `list_apps`). `Err` says what is missing.
+#[cfg(target_os = "linux")]
 async fn desktop_engine(
     bus: Option<String>,
     display: Option<String>,

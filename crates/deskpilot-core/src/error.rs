@@ -207,6 +207,11 @@ impl From<BackendError> for Error {
                 message,
                 "retry; if it persists, restart deskpilot",
             ),
+            BackendError::PlatformUnsupported(_) => Error::new(
+                Code::Unsupported,
+                message,
+                "deskpilot drives apps on Linux today; Windows is next",
+            ),
             BackendError::NoDesktop(_) => Error::new(
                 Code::NoDesktop,
                 message,

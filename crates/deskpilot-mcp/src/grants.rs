@@ -61,7 +61,7 @@ impl Grants {
         Grants {
             input: true,
             launch: true,
-            files: Some(FilesDir::Anywhere),
+            files: crate::write::NO_FOLLOW.then_some(FilesDir::Anywhere),
             apps: None,
         }
     }
@@ -69,6 +69,15 @@ impl Grants {
     /// From `--allow input,launch,files` (or `all`) and `--files-dir`. `files` needs a
     /// directory: a server that may write files writes them in one place.
     pub fn parse(allow: &[String], files_dir: Option<&Path>) -> Result<Self, String> {
+        Self::parse_where(allow, files_dir, crate::write::NO_FOLLOW)
+    }
+
+    /// `parse` where files can (`no_follow`) or cannot be written without following links.
+    fn parse_where(
+        allow: &[String],
+        files_dir: Option<&Path>,
+        no_follow: bool,
+    ) -> Result<Self, String> {
         let mut grants = Grants::default();
         let mut files = false;
         for word in allow.iter().flat_map(|a| a.split(',')).map(str::trim) {
@@ -88,6 +97,12 @@ impl Grants {
                     ));
                 }
             }
+        }
+        if files && !no_follow {
+            return Err(
+                "--allow files is not available on this platform yet: deskpilot cannot write a file there without following links; leave files out (screenshots come inline)"
+                    .into(),
+            );
         }
         match (files, files_dir) {
             (true, Some(dir)) => {
@@ -164,25 +179,9 @@ impl Grants {
         }
     }
 
-    /// Writes `bytes` to a file `file_path` allowed, never through a link: the final name is
-    /// opened without following links, and a file with other hard links is refused.
+    /// Writes `bytes` to a file `file_path` allowed, never through a link.
     pub fn write_file(&self, path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-        use std::io::Write as _;
-        use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
-        if let Ok(meta) = std::fs::symlink_metadata(path)
-            && (meta.file_type().is_symlink() || meta.nlink() > 1)
-        {
-            return Err(std::io::Error::other(
-                "the name is a link (symbolic or hard); links are not followed",
-            ));
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
-            .open(path)?;
-        file.write_all(bytes)
+        crate::write::write_no_follow(path, bytes)
     }
 
     /// Refused with `input_not_allowed` unless sessions may be opened on the app `name`.
@@ -264,6 +263,21 @@ mod tests {
         assert!(Capability::ALL.iter().all(|c| all.has(*c)));
     }
 
+    /// Where a file cannot be written without following links (Windows, until a
+    /// reparse-point check), `files` is refused, alone or in `all`.
+    #[test]
+    fn files_are_refused_where_links_cannot_be_refused() {
+        let dir = std::env::temp_dir();
+        for allow in ["files", "all", "input,files"] {
+            let error = Grants::parse_where(&words(allow), Some(&dir), false).unwrap_err();
+            assert!(error.contains("not available on this platform"), "{error}");
+        }
+        let input = Grants::parse_where(&words("input,launch"), None, false).unwrap();
+        assert!(input.input && input.launch && input.files.is_none());
+    }
+
+    // Files are granted only where links can be refused.
+    #[cfg(unix)]
     #[test]
     fn files_stay_inside_their_directory() {
         let root = std::env::temp_dir().join(format!("deskpilot-grants-{}", std::process::id()));

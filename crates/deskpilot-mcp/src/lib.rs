@@ -17,6 +17,7 @@ mod server;
 mod stdio;
 mod subscriptions;
 mod tools;
+mod write;
 
 pub use grants::{Capability, FilesDir, Grants};
 pub use resources::{session_of, tree_uri};

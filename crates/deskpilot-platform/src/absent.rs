@@ -1,5 +1,7 @@
-//! The backend when no desktop session was found: the server still starts (a host sees it
-//! answer `initialize`), and every read fails `no_desktop` with why.
+//! The backend when there is no desktop to drive: no session was found (every read fails
+//! `no_desktop` with why), or deskpilot has no backend for this operating system yet (the
+//! null platform: every call answers `unsupported`). The server still starts, so a host sees
+//! it answer `initialize`.
 
 use async_trait::async_trait;
 
@@ -12,17 +14,43 @@ use crate::vocabulary::NativeOp;
 pub struct NoDesktop {
     /// Why none was found, and where it was looked for.
     pub why: String,
+    /// No backend exists for this operating system (`why` names it).
+    pub platform_unsupported: bool,
 }
 
 impl NoDesktop {
+    /// No desktop session was found: `why` says where deskpilot looked.
+    pub fn session_missing(why: impl Into<String>) -> Self {
+        NoDesktop {
+            why: why.into(),
+            platform_unsupported: false,
+        }
+    }
+
+    /// The null platform: deskpilot has no backend for `os` (`std::env::consts::OS`) yet.
+    pub fn unsupported_platform(os: &str) -> Self {
+        NoDesktop {
+            why: os.to_owned(),
+            platform_unsupported: true,
+        }
+    }
+
+    fn error(&self) -> BackendError {
+        if self.platform_unsupported {
+            BackendError::PlatformUnsupported(self.why.clone())
+        } else {
+            BackendError::NoDesktop(self.why.clone())
+        }
+    }
+
     fn fail<T>(&self) -> Result<T, BackendError> {
-        Err(BackendError::NoDesktop(self.why.clone()))
+        Err(self.error())
     }
 }
 
 impl NativeRoutes for NoDesktop {
     fn native_route(&self, _node: &Node, _op: &NativeOp) -> Result<NativeRoute, String> {
-        Err(self.why.clone())
+        Err(self.error().to_string())
     }
 
     fn edit_keys(&self) -> crate::vocabulary::EditKeys {
@@ -77,5 +105,38 @@ impl Backend for NoDesktop {
         _max_rows: u32,
     ) -> Result<TableSlice, BackendError> {
         self.fail()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The null platform answers every read and route `unsupported`, naming the system.
+    #[tokio::test]
+    async fn the_null_platform_answers_every_call_unsupported() {
+        let none = NoDesktop::unsupported_platform("windows");
+        let id = ElementId::new("app", "/1");
+        let unsupported = BackendError::PlatformUnsupported("windows".into());
+        assert_eq!(none.apps().await, Err(unsupported.clone()));
+        assert_eq!(
+            none.snapshot(&id, &WalkLimits::default()).await,
+            Err(unsupported.clone())
+        );
+        assert_eq!(
+            none.node(&id, Secrecy::Plain).await,
+            Err(unsupported.clone())
+        );
+        assert!(!unsupported.retryable());
+        let route = none.native_route(&Node::new(id, crate::model::Role::Button), &NativeOp::Press);
+        assert_eq!(
+            route,
+            Err("deskpilot cannot drive apps on windows yet".into())
+        );
+        let missing = NoDesktop::session_missing("no bus");
+        assert_eq!(
+            missing.apps().await,
+            Err(BackendError::NoDesktop("no bus".into()))
+        );
     }
 }

@@ -122,6 +122,9 @@ pub enum BackendError {
     Bus(String),
     #[error("no desktop session: {0}")]
     NoDesktop(String),
+    /// deskpilot has no backend for this operating system yet.
+    #[error("deskpilot cannot drive apps on {0} yet")]
+    PlatformUnsupported(String),
 }
 
 impl BackendError {

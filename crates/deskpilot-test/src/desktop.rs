@@ -5,8 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deskpilot_core::{ConnectTarget, Engine};
-use deskpilot_linux::headless::HeadlessDesktop;
-use deskpilot_linux::{LinuxOptions, linux_engine};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
@@ -14,6 +12,7 @@ use crate::secrets::Secrets;
 use crate::session::{Session, SoftFailures};
 use crate::slots::{Slot, Slots};
 use crate::trace::{Trace, TraceMode};
+use crate::wiring::Private;
 
 /// A desktop with deskpilot's engine on it.
 ///
@@ -30,7 +29,7 @@ pub struct Desktop {
     engine: Arc<Engine>,
     /// The private desktop, when this one is headless (dropped last: its teardown stops every
     /// process started on it).
-    headless: Option<HeadlessDesktop>,
+    headless: Option<Private>,
     _slot: Option<Slot>,
     /// How long locators and expectations wait by default.
     timeout: Duration,
@@ -55,29 +54,13 @@ impl Desktop {
     /// ```
     pub async fn headless() -> Result<Desktop> {
         let slot = Slots::for_user().acquire().await?;
-        let headless = tokio::task::spawn_blocking(HeadlessDesktop::start)
-            .await
-            .map_err(|e| TestError::Desktop(e.to_string()))?
-            .map_err(|e| TestError::Desktop(e.to_string()))?;
-        let mut options = LinuxOptions::new(
-            headless.session_bus_address(),
-            Some(headless.display().to_owned()),
-        );
-        options.launch_environment = Some(headless.env_strings());
-        Desktop::on(options, Some(headless), Some(slot)).await
+        let (engine, headless) = crate::wiring::private().await?;
+        Ok(Desktop::on(engine, Some(headless), Some(slot)))
     }
 
-    /// The engine on `options`' desktop, with the defaults every desktop starts with.
-    async fn on(
-        options: LinuxOptions,
-        headless: Option<HeadlessDesktop>,
-        slot: Option<Slot>,
-    ) -> Result<Desktop> {
-        let engine = linux_engine(options)
-            .await
-            .map_err(|e| TestError::Desktop(e.to_string()))?
-            .engine;
-        Ok(Desktop {
+    /// A desktop over `engine`, with the defaults every desktop starts with.
+    fn on(engine: Engine, headless: Option<Private>, slot: Option<Slot>) -> Desktop {
+        Desktop {
             trace: Trace::for_this_test(TraceMode::from_env()).map(Arc::new),
             engine: Arc::new(engine),
             headless,
@@ -86,7 +69,7 @@ impl Desktop {
             soft: SoftFailures::default(),
             confirmed_only: false,
             secrets: Secrets::default(),
-        })
+        }
     }
 
     /// The desktop a test runs on: a private headless one, or with `DESKPILOT_HEADED=1` the
@@ -116,10 +99,7 @@ impl Desktop {
     /// # Ok(()) }
     /// ```
     pub async fn current() -> Result<Desktop> {
-        let bus = std::env::var("DBUS_SESSION_BUS_ADDRESS")
-            .map_err(|_| TestError::Desktop("DBUS_SESSION_BUS_ADDRESS is not set".into()))?;
-        let options = LinuxOptions::new(bus, std::env::var("DISPLAY").ok());
-        Desktop::on(options, None, None).await
+        Ok(Desktop::on(crate::wiring::current().await?, None, None))
     }
 
     /// Records this test's trace whatever `DESKPILOT_TRACE` says (`TraceMode::On`: always

@@ -63,6 +63,7 @@ mod session;
 mod slots;
 mod trace;
 mod tree;
+mod wiring;
 
 pub use app::App;
 pub use deskpilot_core::model::{Role, State};

@@ -5,7 +5,6 @@
 //! by a crash).
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,7 +34,7 @@ impl Slots {
             .and_then(|v| v.parse().ok())
             .filter(|n| *n > 0)
             .unwrap_or(DEFAULT_DESKTOPS);
-        let uid = std::fs::metadata("/proc/self").map_or(0, |m| m.uid());
+        let uid = user_id();
         let dir = std::env::temp_dir().join(format!("deskpilot-test-slots-{uid}"));
         Slots { dir, count }
     }
@@ -84,6 +83,19 @@ impl Slots {
             .ok_or_else(|| TestError::Desktop("no desktop slot could be locked".into()))?;
         Ok(Slot { _file: file })
     }
+}
+
+/// The user's id where slots are shared by the machine's users (`/proc/self`'s owner).
+#[cfg(unix)]
+fn user_id() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").map_or(0, |m| m.uid())
+}
+
+/// Elsewhere the temporary directory is the user's own.
+#[cfg(not(unix))]
+fn user_id() -> u32 {
+    0
 }
 
 #[cfg(test)]

@@ -1,0 +1,87 @@
+//! The platform under a `Desktop`, chosen with `cfg(target_os)`: on Linux a private headless
+//! desktop or the one this process runs on; elsewhere the null platform, whose every call
+//! answers `unsupported`, until a backend exists.
+
+#[cfg(target_os = "linux")]
+pub(crate) use linux::{Private, current, private};
+#[cfg(not(target_os = "linux"))]
+pub(crate) use none::{Private, current, private};
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use deskpilot_core::Engine;
+    pub(crate) use deskpilot_linux::headless::HeadlessDesktop as Private;
+    use deskpilot_linux::{LinuxOptions, linux_engine};
+
+    use crate::error::{Result, TestError};
+
+    /// A private headless desktop and the engine on it.
+    pub(crate) async fn private() -> Result<(Engine, Private)> {
+        let headless = tokio::task::spawn_blocking(Private::start)
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?
+            .map_err(|e| TestError::Desktop(e.to_string()))?;
+        let mut options = LinuxOptions::new(
+            headless.session_bus_address(),
+            Some(headless.display().to_owned()),
+        );
+        options.launch_environment = Some(headless.env_strings());
+        Ok((engine(options).await?, headless))
+    }
+
+    /// The engine on the desktop this process runs on (`DBUS_SESSION_BUS_ADDRESS`, `DISPLAY`).
+    pub(crate) async fn current() -> Result<Engine> {
+        let bus = std::env::var("DBUS_SESSION_BUS_ADDRESS")
+            .map_err(|_| TestError::Desktop("DBUS_SESSION_BUS_ADDRESS is not set".into()))?;
+        engine(LinuxOptions::new(bus, std::env::var("DISPLAY").ok())).await
+    }
+
+    async fn engine(options: LinuxOptions) -> Result<Engine> {
+        Ok(linux_engine(options)
+            .await
+            .map_err(|e| TestError::Desktop(e.to_string()))?
+            .engine)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod none {
+    use std::sync::Arc;
+
+    use deskpilot_core::{Engine, NoDesktop};
+
+    use crate::error::{Result, TestError};
+
+    /// No private desktop exists here: this type has no value.
+    pub(crate) enum Private {}
+
+    impl Private {
+        pub(crate) fn command(
+            &self,
+            _program: impl AsRef<std::ffi::OsStr>,
+        ) -> std::process::Command {
+            match *self {}
+        }
+
+        pub(crate) fn display(&self) -> &str {
+            match *self {}
+        }
+
+        pub(crate) fn dir(&self) -> &std::path::Path {
+            match *self {}
+        }
+    }
+
+    pub(crate) async fn private() -> Result<(Engine, Private)> {
+        Err(TestError::Desktop(format!(
+            "no private headless desktop on {} yet: use Desktop::current",
+            std::env::consts::OS
+        )))
+    }
+
+    pub(crate) async fn current() -> Result<Engine> {
+        Ok(Engine::new(Arc::new(NoDesktop::unsupported_platform(
+            std::env::consts::OS,
+        ))))
+    }
+}

@@ -1,0 +1,80 @@
+//! `cargo xtask check-windows`: compile-checks and lints the crates that must build for
+//! Windows, for `x86_64-pc-windows-gnu`, with Debian's Rust and its std sources
+//! (`../shared/design/windows-uia.md` §5.2). Nothing is linked or run: Windows is not here.
+
+use std::process::Command;
+
+use anyhow::{Context, bail};
+
+/// Debian's Rust with std's sources (rustup's toolchain has no Windows std), its clippy,
+/// and the MinGW toolchain the `windows` crate's raw-dylib needs once something links.
+pub const PACKAGES: &[&str] = &[
+    "rustc-web",
+    "cargo-web",
+    "rust-web-src",
+    "libstd-rust-web-dev",
+    "rust-web-clippy",
+    "gcc-mingw-w64-x86-64-win32",
+    "binutils-mingw-w64-x86-64",
+    "mingw-w64-x86-64-dev",
+];
+
+const TARGET: &str = "x86_64-pc-windows-gnu";
+
+/// Crates checked with all their targets (tests included): their tests need no desktop.
+const ALL_TARGETS: &[&str] = &[
+    "deskpilot-platform",
+    "deskpilot-core",
+    "deskpilot-fake",
+    "deskpilot-mcp",
+];
+
+/// Crates checked as libraries and binaries: their tests and benches drive Linux desktops.
+const LIB_AND_BINS: &[&str] = &["deskpilot-test", "deskpilot-cli"];
+
+pub fn run() -> anyhow::Result<()> {
+    crate::install::ensure(PACKAGES)?;
+    for tool in ["check", "clippy"] {
+        let lints: &[&str] = if tool == "clippy" {
+            &["--", "-D", "warnings"]
+        } else {
+            &[]
+        };
+        cargo(tool, ALL_TARGETS, &["--all-targets"], lints)?;
+        cargo(tool, LIB_AND_BINS, &[], lints)?;
+    }
+    eprintln!("xtask: the Windows crates check and lint clean for {TARGET}");
+    Ok(())
+}
+
+/// Debian's cargo (by absolute path: rustup's comes first on PATH) on `crates` for Windows.
+fn cargo(tool: &str, crates: &[&str], targets: &[&str], lints: &[&str]) -> anyhow::Result<()> {
+    let mut args = vec![tool, "--locked", "--target", TARGET, "-Zbuild-std"];
+    for name in crates {
+        args.extend(["-p", name]);
+    }
+    args.extend(targets);
+    args.extend(lints);
+    eprintln!("xtask: /usr/bin/cargo {}", args.join(" "));
+    // cargo finds cargo-clippy on PATH: Debian's, not rustup's.
+    let path = format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default());
+    let status = Command::new("/usr/bin/cargo")
+        .args(&args)
+        .env("PATH", path)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTC", "/usr/bin/rustc")
+        .env("RUSTDOC", "/usr/bin/rustdoc")
+        .env(
+            "CARGO_TARGET_DIR",
+            crate::root().join("target/windows-check"),
+        )
+        .env_remove("RUSTC_WRAPPER")
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .current_dir(crate::root())
+        .status()
+        .context("running /usr/bin/cargo")?;
+    if !status.success() {
+        bail!("/usr/bin/cargo {} failed: {status}", args.join(" "));
+    }
+    Ok(())
+}
