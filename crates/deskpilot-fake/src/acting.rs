@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskpilot_platform::model::{ElementId, NodeValue, Role, State};
+use deskpilot_platform::model::{ActionName, ElementId, NodeValue, Role, State};
 use deskpilot_platform::{
     BackendError, Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey,
     NativeOp, WindowAction, WindowId, WindowState,
@@ -44,7 +44,7 @@ pub(crate) fn apply(node: &mut FakeNode, op: &NativeOp) -> Result<(), BackendErr
     let n = &mut node.node;
     match op {
         NativeOp::Named(name) => {
-            if !n.actions.iter().any(|a| a == name) {
+            if !n.offers(&ActionName::Named(name.clone())) {
                 return Err(unsupported(&format!("action {name:?}")));
             }
             if name == "expand" {

@@ -12,8 +12,10 @@
 //! `toolkit`). Paths default to `/n<k>` in order of appearance.
 
 mod acting;
+mod nodes;
 mod parse;
 mod routes;
+mod uia;
 mod walk;
 
 use std::sync::Mutex;
@@ -26,6 +28,9 @@ use deskpilot_platform::{
 
 pub use acting::{FakeInput, fake_window_id};
 pub use parse::parse_app;
+pub use uia::Flavour;
+
+use nodes::{find, find_mut, keep_secret, remove_from, renew_vanishing};
 
 /// One node of a fake tree.
 #[derive(Debug, Clone)]
@@ -50,6 +55,9 @@ pub struct FakeNode {
     /// Its parent chain does not reach the app: asking for its window fails (as a LibreOffice
     /// paragraph's once did).
     pub orphan: bool,
+    /// After a walk reads it, it is replaced by a twin under a new id (as UIA elements are
+    /// re-created, their RuntimeId new): the id the walk gave names nothing any more.
+    pub vanishes: bool,
 }
 
 /// One fake application.
@@ -76,18 +84,32 @@ pub struct FakeBackend {
     named: Mutex<Vec<(u64, ElementId)>>,
     /// How long a walk takes (on tokio's clock): a big app's full read.
     walk_time: Mutex<std::time::Duration>,
+    /// The platform the fake imitates.
+    flavour: Flavour,
 }
 
 impl FakeBackend {
+    /// A fake in AT-SPI's vocabulary.
     pub fn new() -> Self {
         FakeBackend::default()
+    }
+
+    /// A fake in the vocabulary of `flavour`: the same apps, another platform's words.
+    pub fn with_flavour(flavour: Flavour) -> Self {
+        FakeBackend {
+            flavour,
+            ..FakeBackend::default()
+        }
     }
 
     /// Adds an app written in the text format; its bus name is `:1.<n>`.
     pub fn add_app(&self, text: &str) -> ElementId {
         let mut apps = self.apps.lock().unwrap();
         let bus = format!(":1.{}", apps.len() + 1);
-        let app = parse_app(text, &bus).unwrap_or_else(|e| panic!("bad fake app: {e}"));
+        let mut app = parse_app(text, &bus).unwrap_or_else(|e| panic!("bad fake app: {e}"));
+        if self.flavour == Flavour::Uia {
+            uia::translate(&mut app.root);
+        }
         let id = app.root.node.id.clone();
         apps.push(app);
         id
@@ -185,47 +207,16 @@ impl FakeBackend {
     }
 }
 
-/// Marks a node inside a secret and drops any text it would show.
-fn keep_secret(node: &mut Node, inside_secret: bool) {
-    node.inside_secret = inside_secret;
-    if node.is_secret()
-        && let Some(NodeValue::Text { text }) = &node.value
-    {
-        // Only the length, as the real backends read it.
-        node.value = Some(NodeValue::Redacted {
-            chars: Some(text.chars().count() as u32),
-        });
-    }
-}
-
-fn find<'a>(node: &'a FakeNode, id: &ElementId) -> Option<&'a FakeNode> {
-    if &node.node.id == id {
-        return Some(node);
-    }
-    node.children.iter().find_map(|c| find(c, id))
-}
-
-fn find_mut<'a>(node: &'a mut FakeNode, id: &ElementId) -> Option<&'a mut FakeNode> {
-    if &node.node.id == id {
-        return Some(node);
-    }
-    node.children.iter_mut().find_map(|c| find_mut(c, id))
-}
-
-fn remove_from(node: &mut FakeNode, id: &ElementId) {
-    node.children.retain(|c| &c.node.id != id);
-    for child in &mut node.children {
-        remove_from(child, id);
-    }
-}
-
 impl deskpilot_platform::NativeRoutes for FakeBackend {
     fn native_route(
         &self,
         node: &deskpilot_platform::model::Node,
         op: &deskpilot_platform::NativeOp,
     ) -> Result<deskpilot_platform::NativeRoute, String> {
-        routes::route(node, op)
+        match self.flavour {
+            Flavour::AtSpi => routes::route(node, op),
+            Flavour::Uia => uia::route(node, op),
+        }
     }
 
     fn edit_keys(&self) -> deskpilot_platform::EditKeys {
@@ -311,10 +302,11 @@ impl Backend for FakeBackend {
         if !walk_time.is_zero() {
             tokio::time::sleep(walk_time).await;
         }
-        self.with_app(root, |app| {
+        self.with_app_mut(root, |app| {
             let start =
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
             let mut tree = walk::walk(start, limits);
+            renew_vanishing(&mut app.root);
             // Like a real backend: what lies inside a password field has no text.
             for index in 0..tree.nodes.len() {
                 let inside = tree.nodes[index]

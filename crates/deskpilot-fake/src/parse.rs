@@ -49,6 +49,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 owner: extra.owner,
                 lags: extra.lags,
                 orphan: extra.orphan,
+                vanishes: extra.vanishes,
             },
         ));
     }
@@ -94,6 +95,7 @@ struct Extra {
     garbles: bool,
     declines: bool,
     orphan: bool,
+    vanishes: bool,
     owner: Option<usize>,
     lags: bool,
 }
@@ -154,6 +156,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             // Its window cannot be found from it.
             "orphan" => {
                 extra.orphan = true;
+                continue;
+            }
+            // Re-created after each walk that reads it (a new UIA RuntimeId).
+            "vanishes" => {
+                extra.vanishes = true;
                 continue;
             }
             _ => {}

@@ -1,14 +1,16 @@
 //! The action ladder's rules, on fake apps whose providers can lie (`inert`: accepts a
-//! request and does nothing) and ignore input (`deaf`).
+//! request and does nothing) and ignore input (`deaf`). Every test runs twice: on the fake in
+//! AT-SPI's vocabulary and in UI Automation's (`at_spi::` and `uia::`).
 
 use std::sync::Arc;
 
 use deskpilot_core::act::Key;
+use deskpilot_core::model::ActionName;
 use deskpilot_core::{
-    Action, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, NativeOp, OnOff, Rung,
-    Selector, Target, ValueInput,
+    Action, Backend, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, NativeOp, OnOff,
+    Rung, Secrecy, Selector, Target, ValueInput, WalkLimits,
 };
-use deskpilot_fake::{FakeBackend, FakeInput};
+use deskpilot_fake::{FakeBackend, FakeInput, Flavour};
 
 const FORM: &str = r#"
 application "Form" pid=7
@@ -29,6 +31,7 @@ application "Form" pid=7
     button "Mute" deaf bounds=10,360,80,20
     checkbox "Seen" actions=click bounds=10,390,100,20
     checkbox "Lagging" [checked] actions=click lags bounds=10,420,100,20
+    button "Fleeting" actions=click vanishes bounds=200,10,80,20
 "#;
 
 struct Rig {
@@ -38,8 +41,8 @@ struct Rig {
     session: String,
 }
 
-async fn rig(with_input: bool) -> Rig {
-    let backend = Arc::new(FakeBackend::new());
+async fn rig(flavour: Flavour, with_input: bool) -> Rig {
+    let backend = Arc::new(FakeBackend::with_flavour(flavour));
     backend.add_app(FORM);
     let input = Arc::new(FakeInput::new(backend.clone()));
     let mut engine = Engine::new(backend.clone());
@@ -79,9 +82,8 @@ fn clicks(rig: &Rig) -> usize {
         .count()
 }
 
-#[tokio::test]
-async fn a_semantic_action_that_works_is_confirmed_and_used_alone() {
-    let rig = rig(true).await;
+async fn a_semantic_action_that_works_is_confirmed_and_used_alone(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
@@ -104,9 +106,8 @@ async fn a_semantic_action_that_works_is_confirmed_and_used_alone() {
     assert_eq!(rig.backend.performed().len(), before);
 }
 
-#[tokio::test]
-async fn a_lying_semantic_action_falls_through_to_the_pointer() {
-    let rig = rig(true).await;
+async fn a_lying_semantic_action_falls_through_to_the_pointer(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
@@ -136,9 +137,10 @@ async fn a_lying_semantic_action_falls_through_to_the_pointer() {
 
 /// An element whose window the app cannot name (its parent chain ends short) is still reached
 /// through the session's window, and the hit test still guards the click.
-#[tokio::test]
-async fn an_element_without_a_known_window_is_reached_through_the_sessions_window() {
-    let rig = rig(true).await;
+async fn an_element_without_a_known_window_is_reached_through_the_sessions_window(
+    flavour: Flavour,
+) {
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Stray]"), &CHECK)
@@ -154,9 +156,8 @@ async fn an_element_without_a_known_window_is_reached_through_the_sessions_windo
     assert_eq!(clicks(&rig), 1);
 }
 
-#[tokio::test]
-async fn a_plain_click_or_typing_is_never_sent_twice() {
-    let rig = rig(true).await;
+async fn a_plain_click_or_typing_is_never_sent_twice(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     // No postcondition for a button: unverified, and the pointer is not tried.
     let report = rig
         .engine
@@ -177,15 +178,16 @@ async fn a_plain_click_or_typing_is_never_sent_twice() {
         rig.backend
             .performed()
             .iter()
-            .filter(|(_, op)| matches!(op, NativeOp::Named(_)))
+            .filter(|(_, op)| !matches!(op, NativeOp::Focus | NativeOp::ScrollIntoView))
             .count(),
-        2
+        2,
+        "one semantic press each: {:?}",
+        rig.backend.performed()
     );
 }
 
-#[tokio::test]
-async fn when_no_route_has_an_effect_the_action_fails() {
-    let rig = rig(true).await;
+async fn when_no_route_has_an_effect_the_action_fails(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let error = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Stone]"), &CHECK)
@@ -198,9 +200,8 @@ async fn when_no_route_has_an_effect_the_action_fails() {
 
 /// A value that changed, but not to what was asked, is its own outcome: not `no_effect`, and
 /// no further rung on top of it (Firefox once garbled text outside the BMP this way).
-#[tokio::test]
-async fn a_wrong_effect_is_reported_as_such() {
-    let rig = rig(true).await;
+async fn a_wrong_effect_is_reported_as_such(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let error = rig
         .engine
         .act(
@@ -229,9 +230,8 @@ async fn a_wrong_effect_is_reported_as_such() {
 /// `confirmed` only from the action's own effect: a deaf field that already held the typed
 /// text, a button that only took the focus deskpilot gave it, a scroll whose `showing` was
 /// already on. (Each was confirmed before.)
-#[tokio::test]
-async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing() {
-    let rig = rig(true).await;
+async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let typed = rig
         .engine
         .act(
@@ -277,9 +277,8 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing() {
     );
 }
 
-#[tokio::test]
-async fn refusals_carry_their_codes() {
-    let rig = rig(true).await;
+async fn refusals_carry_their_codes(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let error = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Off]"), &CHECK)
@@ -340,9 +339,8 @@ async fn refusals_carry_their_codes() {
     assert_eq!(error.code, Code::NotEditable);
 }
 
-#[tokio::test]
-async fn without_an_input_device_input_rungs_refuse_clearly() {
-    let rig = rig(false).await;
+async fn without_an_input_device_input_rungs_refuse_clearly(flavour: Flavour) {
+    let rig = rig(flavour, false).await;
     let error = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
@@ -358,9 +356,8 @@ async fn without_an_input_device_input_rungs_refuse_clearly() {
     assert_eq!(report.effect, Effect::Confirmed);
 }
 
-#[tokio::test]
-async fn text_is_set_outright_or_typed_at_the_end() {
-    let rig = rig(true).await;
+async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .act(
@@ -403,10 +400,9 @@ async fn text_is_set_outright_or_typed_at_the_end() {
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Keyboard);
 }
 
-#[tokio::test]
-async fn window_actions_are_confirmed_by_the_window_state() {
+async fn window_actions_are_confirmed_by_the_window_state(flavour: Flavour) {
     use deskpilot_core::act::WindowAction;
-    let rig = rig(true).await;
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .window_action(&rig.session, WindowAction::Minimize)
@@ -437,9 +433,8 @@ async fn window_actions_are_confirmed_by_the_window_state() {
 
 /// An ensure is judged on the element read afresh, not on the walk that found it (a kept
 /// identity may lag an event behind): checked already, nothing is sent.
-#[tokio::test]
-async fn an_ensure_is_judged_on_a_fresh_read() {
-    let rig = rig(true).await;
+async fn an_ensure_is_judged_on_a_fresh_read(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Lagging]"), &CHECK)
@@ -459,10 +454,9 @@ async fn an_ensure_is_judged_on_a_fresh_read() {
 }
 
 /// A drag whose source only took focus (as a press gives it) did not drag anything.
-#[tokio::test]
-async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change() {
+async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavour: Flavour) {
     use deskpilot_core::act::{Direction, DragEnd};
-    let rig = rig(true).await;
+    let rig = rig(flavour, true).await;
     let report = rig
         .engine
         .drag(
@@ -496,3 +490,129 @@ async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change() {
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Pointer);
     assert_eq!(report.effect, Effect::Unverified);
 }
+
+/// An element re-created between calls (UIA gives it a new RuntimeId) leaves its ref naming
+/// nothing: the ref is refused, never matched to the twin, and nothing is sent.
+async fn a_ref_whose_element_vanished_is_refused_never_rematched(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
+    let selector = Selector::parse("button[name=Fleeting]").unwrap();
+    let found = rig.engine.find(&rig.session, &selector, None, 5).await;
+    let reference = found.unwrap().matches[0].reference.clone();
+    let error = rig
+        .engine
+        .act(&rig.session, &Target::Ref(reference), &CLICK)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::StaleRef, "{error:?}");
+    assert!(
+        rig.backend.performed().is_empty(),
+        "{:?}",
+        rig.backend.performed()
+    );
+    assert_eq!(clicks(&rig), 0);
+}
+
+/// The routes the fake took for a few verbs, as reports show them.
+async fn routes_taken(flavour: Flavour) -> Vec<String> {
+    let rig = rig(flavour, true).await;
+    let actions = [
+        ("checkbox[name=Plain]", CHECK),
+        ("button[name=Go]", CLICK),
+        (
+            "textbox[name=Name]",
+            Action::SetValue(ValueInput::Text("Bea".into())),
+        ),
+        (
+            "spinbutton[name=Qty]",
+            Action::SetValue(ValueInput::Number(7.0)),
+        ),
+        ("checkbox[name=Seen]", Action::Activate(ActionName::Default)),
+    ];
+    let mut routes = Vec::new();
+    for (target, action) in actions {
+        let report = rig.engine.act(&rig.session, &by(target), &action).await;
+        let report = report.unwrap_or_else(|e| panic!("{flavour:?} {target}: {e:?}"));
+        routes.push(report.route.expect("a route was taken").how);
+    }
+    routes
+}
+
+/// The UI Automation flavour cannot pass by speaking AT-SPI: it lists no named action, none
+/// of AT-SPI's own interfaces, and no route text of the AT-SPI flavour's.
+#[tokio::test]
+async fn the_uia_flavour_speaks_no_atspi() {
+    const ATSPI_ONLY: &[&str] = &[
+        "Action",
+        "Component",
+        "EditableText",
+        "TableCell",
+        "Hypertext",
+        "Hyperlink",
+        "Collection",
+    ];
+    let rig = rig(Flavour::Uia, true).await;
+    let root = rig.backend.apps().await.unwrap()[0].id.clone();
+    let tree = rig
+        .backend
+        .snapshot(&root, &WalkLimits::default())
+        .await
+        .unwrap();
+    for tn in &tree.nodes {
+        // What vanished since the walk has no properties left.
+        let Ok(node) = rig.backend.properties(&tn.node.id, Secrecy::Plain).await else {
+            continue;
+        };
+        assert!(node.actions.is_empty(), "{:?} names actions", node.name);
+        assert!(
+            !node
+                .platform_interfaces
+                .iter()
+                .any(|p| ATSPI_ONLY.contains(&p.as_str())),
+            "{:?}: {:?}",
+            node.name,
+            node.platform_interfaces
+        );
+    }
+    let uia = routes_taken(Flavour::Uia).await;
+    let atspi = routes_taken(Flavour::AtSpi).await;
+    for how in &uia {
+        assert!(!atspi.contains(how), "both flavours say {how:?}");
+    }
+    assert!(uia.iter().any(|h| h.starts_with("Toggle.")), "{uia:?}");
+    assert!(atspi.iter().any(|h| h.starts_with("action ")), "{atspi:?}");
+}
+
+/// Each test of this file on both flavours of the fake.
+macro_rules! on_both_flavours {
+    ($($name:ident),* $(,)?) => {
+        mod at_spi {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Flavour::AtSpi).await
+            })*
+        }
+        mod uia {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Flavour::Uia).await
+            })*
+        }
+    };
+}
+
+on_both_flavours!(
+    a_semantic_action_that_works_is_confirmed_and_used_alone,
+    a_lying_semantic_action_falls_through_to_the_pointer,
+    an_element_without_a_known_window_is_reached_through_the_sessions_window,
+    a_plain_click_or_typing_is_never_sent_twice,
+    when_no_route_has_an_effect_the_action_fails,
+    a_wrong_effect_is_reported_as_such,
+    a_postcondition_that_held_before_or_focus_alone_confirms_nothing,
+    refusals_carry_their_codes,
+    without_an_input_device_input_rungs_refuse_clearly,
+    text_is_set_outright_or_typed_at_the_end,
+    window_actions_are_confirmed_by_the_window_state,
+    an_ensure_is_judged_on_a_fresh_read,
+    drags_and_wheels_are_pointer_input_never_claimed_without_a_change,
+    a_ref_whose_element_vanished_is_refused_never_rematched,
+);

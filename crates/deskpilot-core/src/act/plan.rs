@@ -370,8 +370,11 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
                 ActionName::Named(name) => NativeOp::Named(name.clone()),
             };
             semantic(op, &mut steps, &mut skipped);
-            skipped.push(skip(Rung::Keyboard, "a named action has no key"));
-            skipped.push(skip(Rung::Pointer, "a named action has no pointer route"));
+            skipped.push(skip(Rung::Keyboard, "an element's own action has no key"));
+            skipped.push(skip(
+                Rung::Pointer,
+                "an element's own action has no pointer route",
+            ));
             Expect::AnyChange
         }
     };
