@@ -294,7 +294,7 @@ fn realization_of(
         {
             Realization::Partial {
                 realized: children.len() as u32,
-                logical: node.child_count,
+                logical: Some(node.child_count),
             }
         }
         Some(_) => Realization::Complete,
@@ -303,7 +303,7 @@ fn realization_of(
             reason: CutReason::Depth,
         },
         None => Realization::NotRealized {
-            logical: node.child_count,
+            logical: Some(node.child_count),
         },
     }
 }

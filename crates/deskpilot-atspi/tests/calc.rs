@@ -66,7 +66,7 @@ async fn a_calc_snapshot_never_enumerates_the_sheet() {
     assert_eq!(
         sheet.realization,
         Realization::NotRealized {
-            logical: i32::MAX as u32
+            logical: Some(i32::MAX as u32)
         }
     );
     assert!(sheet.children.is_empty());

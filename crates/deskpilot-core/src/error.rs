@@ -52,6 +52,9 @@ pub enum Code {
     /// No desktop session was found to read (no session bus): nothing can be read or done
     /// until deskpilot is told where it is.
     NoDesktop,
+    /// The app runs with more rights than deskpilot (elevated): the system hides its tree
+    /// and drops input sent to it.
+    AccessDenied,
 }
 
 impl Code {
@@ -82,6 +85,7 @@ impl Code {
         Code::InputUnavailable,
         Code::Cancelled,
         Code::NoDesktop,
+        Code::AccessDenied,
     ];
 
     pub fn name(self) -> &'static str {
@@ -111,6 +115,7 @@ impl Code {
             Code::InputUnavailable => "input_unavailable",
             Code::Cancelled => "cancelled",
             Code::NoDesktop => "no_desktop",
+            Code::AccessDenied => "access_denied",
         }
     }
 
@@ -173,6 +178,15 @@ impl Error {
         )
     }
 
+    /// `access_denied`: the app runs elevated, above deskpilot's rights.
+    pub fn access_denied(message: impl Into<String>) -> Self {
+        Error::new(
+            Code::AccessDenied,
+            message,
+            "the app runs elevated (with more rights than deskpilot): run deskpilot with the same rights, or the app without them",
+        )
+    }
+
     pub fn stale(message: impl Into<String>) -> Self {
         Error::new(
             Code::StaleRef,
@@ -207,6 +221,7 @@ impl From<BackendError> for Error {
                 message,
                 "retry; if it persists, restart deskpilot",
             ),
+            BackendError::AccessDenied { .. } => Error::access_denied(message),
             BackendError::PlatformUnsupported(_) => Error::new(
                 Code::Unsupported,
                 message,

@@ -103,12 +103,18 @@ pub fn render_with_notes(
         }
         match tn.realization {
             Realization::Complete => {}
-            Realization::Partial { realized, logical } => {
-                write!(out, " [{realized} of {logical} realized]").unwrap()
-            }
-            Realization::NotRealized { logical } => {
-                write!(out, " [{logical} children not realized]").unwrap()
-            }
+            Realization::Partial { realized, logical } => write!(
+                out,
+                " [{realized} of {} realized]",
+                Realization::count_text(logical)
+            )
+            .unwrap(),
+            Realization::NotRealized { logical } => write!(
+                out,
+                " [{} children not realized]",
+                Realization::count_text(logical)
+            )
+            .unwrap(),
             Realization::Cut { reason } => {
                 let unread = node.child_count.saturating_sub(tn.children.len() as u32);
                 write!(out, " [+{unread} more: {}]", reason.name()).unwrap()

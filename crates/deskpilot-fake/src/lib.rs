@@ -15,6 +15,7 @@ mod acting;
 mod nodes;
 mod parse;
 mod routes;
+mod screen;
 mod uia;
 mod walk;
 
@@ -28,6 +29,7 @@ use deskpilot_platform::{
 
 pub use acting::{FakeInput, fake_window_id};
 pub use parse::parse_app;
+pub use screen::FakeScreen;
 pub use uia::Flavour;
 
 use nodes::{find, find_mut, keep_secret, remove_from, renew_vanishing};
@@ -58,6 +60,8 @@ pub struct FakeNode {
     /// After a walk reads it, it is replaced by a twin under a new id (as UIA elements are
     /// re-created, their RuntimeId new): the id the walk gave names nothing any more.
     pub vanishes: bool,
+    /// It manages its descendants and cannot say how many it has (`children=?`).
+    pub count_unknown: bool,
 }
 
 /// One fake application.
@@ -68,6 +72,8 @@ pub struct FakeApp {
     pub toolkit: Option<String>,
     /// A frozen app answers nothing (like SIGSTOP).
     pub frozen: bool,
+    /// An elevated app: listed, but every read of it is denied (as UIPI does on Windows).
+    pub denied: bool,
 }
 
 /// Events whose elements `named_since` remembers (AT-SPI's watch: 256).
@@ -197,6 +203,12 @@ impl FakeBackend {
             .ok_or_else(|| BackendError::AppGone {
                 app: id.app.clone(),
             })?;
+        if app.denied {
+            return Err(BackendError::AccessDenied {
+                app: id.app.clone(),
+                why: "it runs elevated".into(),
+            });
+        }
         if app.frozen {
             return Err(BackendError::AppNotResponding {
                 app: id.app.clone(),

@@ -10,6 +10,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
     let mut roots: Vec<FakeNode> = Vec::new();
     let mut pid = None;
     let mut toolkit = None;
+    let mut denied = false;
     let mut counter = 0;
     let lines = text.lines().filter(|l| !l.trim().is_empty());
     let base_indent = text
@@ -27,6 +28,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
         if let Some(p) = extra.pid {
             pid = Some(p);
         }
+        denied |= extra.denied;
         if extra.toolkit.is_some() {
             toolkit = extra.toolkit.clone();
         }
@@ -50,6 +52,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 lags: extra.lags,
                 orphan: extra.orphan,
                 vanishes: extra.vanishes,
+                count_unknown: extra.count_unknown,
             },
         ));
     }
@@ -66,6 +69,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
         pid,
         toolkit,
         frozen: false,
+        denied,
     })
 }
 
@@ -96,6 +100,8 @@ struct Extra {
     declines: bool,
     orphan: bool,
     vanishes: bool,
+    denied: bool,
+    count_unknown: bool,
     owner: Option<usize>,
     lags: bool,
 }
@@ -158,6 +164,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
                 extra.orphan = true;
                 continue;
             }
+            // The app runs elevated: everything but its window list is denied.
+            "denied" => {
+                extra.denied = true;
+                continue;
+            }
             // Re-created after each walk that reads it (a new UIA RuntimeId).
             "vanishes" => {
                 extra.vanishes = true;
@@ -211,6 +222,9 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
                     step: Some(1.0),
                 });
             }
+            // `?`: the container cannot say how many (a virtualized UIA list); it reports
+            // the children it realized.
+            "children" if value == "?" => extra.count_unknown = true,
             "children" => {
                 node.child_count = value.parse().map_err(|_| format!("bad count {value}"))?
             }

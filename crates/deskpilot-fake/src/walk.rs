@@ -43,7 +43,9 @@ pub(crate) fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
                 reason: CutReason::Depth,
             }
         } else if count > limits.max_children || (managed && count > limits.max_managed_children) {
-            Realization::NotRealized { logical: count }
+            Realization::NotRealized {
+                logical: Some(count),
+            }
         } else {
             let room = limits.max_nodes.saturating_sub(slots.len());
             for child in fake.children.iter().take(room) {
@@ -61,10 +63,15 @@ pub(crate) fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
                 Realization::Cut {
                     reason: CutReason::Nodes,
                 }
+            } else if managed && fake.count_unknown {
+                Realization::Partial {
+                    realized: fake.children.len() as u32,
+                    logical: None,
+                }
             } else if managed && (fake.children.len() as u32) < count {
                 Realization::Partial {
                     realized: fake.children.len() as u32,
-                    logical: count,
+                    logical: Some(count),
                 }
             } else {
                 Realization::Complete

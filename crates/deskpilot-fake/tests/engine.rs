@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
+use deskpilot_core::capture::{Region, ShotRequest};
+use deskpilot_core::model::Rect;
 use deskpilot_core::model::State;
 use deskpilot_core::{Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
-use deskpilot_fake::{FakeBackend, id};
+use deskpilot_fake::{FakeBackend, FakeScreen, id};
 
 const EDITOR: &str = r#"
 application "Editor" pid=42 toolkit=GTK
@@ -407,6 +409,95 @@ async fn secrets_and_frozen_apps() {
         .unwrap_err();
     assert_eq!(error.code, Code::AppNotResponding);
     assert!(error.retryable());
+}
+
+/// A virtualized list that cannot say how many items it has (UIA's often cannot) shows what
+/// it realized and an unknown count, and a find says it could not search the rest.
+#[tokio::test]
+async fn a_list_of_unknown_length_says_so() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(
+        r#"
+application "Mail" pid=11
+  window "Inbox" path=/win
+    list "Messages" path=/list [managesdescendants] children=?
+      listitem "Hello" path=/m1
+      listitem "Invoice" path=/m2
+"#,
+    );
+    let engine = Engine::new(fake.clone());
+    let s = engine
+        .connect(&ConnectTarget::AppName("Mail".into()))
+        .await
+        .unwrap()
+        .id;
+    let snap = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert!(
+        snap.rendered.text.contains("[2 of ? realized]"),
+        "{}",
+        snap.rendered.text
+    );
+    let found = engine
+        .find(&s, &sel("listitem[name=Receipt]"), None, 5)
+        .await
+        .unwrap();
+    assert_eq!(found.total, 0);
+    let unsearched = format!("{:?}", found.unsearched);
+    assert!(
+        unsearched.contains("only 2 of ? children realized"),
+        "{unsearched}"
+    );
+}
+
+/// A virtual screen whose origin is negative (a monitor left of the primary one) is captured
+/// whole, from its own origin.
+#[tokio::test]
+async fn a_screen_left_of_the_origin_is_captured_whole() {
+    let (_, engine) = engine();
+    let screen = Arc::new(FakeScreen::new(Rect::new(-1920, -200, 3840, 1280)));
+    let engine = engine.with_capture(screen.clone());
+    let s = session(&engine).await;
+    let request = ShotRequest {
+        region: Region::Screen,
+        annotate: false,
+        max_side: 4000,
+    };
+    let shot = engine.screenshot(&s, &request).await.unwrap();
+    assert_eq!(screen.captured(), vec![Rect::new(-1920, -200, 3840, 1280)]);
+    assert_eq!((shot.width, shot.height), (3840, 1280));
+    assert_eq!(shot.region, Rect::new(-1920, -200, 3840, 1280));
+}
+
+/// An elevated app is listed, but reading it answers `access_denied`: not retryable, with a
+/// hint that says so, never a hang or an empty tree.
+#[tokio::test]
+async fn an_elevated_app_is_denied_not_empty() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(
+        r#"
+application "Admin tool" pid=9 denied
+  window "Settings" path=/win
+    button "Apply" path=/apply
+"#,
+    );
+    let engine = Engine::new(fake.clone());
+    let apps = engine.apps().await.unwrap();
+    assert_eq!(apps[0].name, "Admin tool");
+    let s = engine
+        .connect(&ConnectTarget::AppName("Admin tool".into()))
+        .await
+        .unwrap()
+        .id;
+    let error = engine
+        .snapshot(&s, &SnapshotRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::AccessDenied, "{error:?}");
+    assert!(!error.retryable());
+    assert!(error.hint.contains("elevated"), "{}", error.hint);
 }
 
 const DETAILS: &str = r#"

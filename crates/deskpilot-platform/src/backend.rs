@@ -122,6 +122,10 @@ pub enum BackendError {
     Bus(String),
     #[error("no desktop session: {0}")]
     NoDesktop(String),
+    /// The app runs with more rights than deskpilot: the system denies reading or acting
+    /// on it (an elevated app, seen from an ordinary process).
+    #[error("application {app} denies access: {why}")]
+    AccessDenied { app: String, why: String },
     /// deskpilot has no backend for this operating system yet.
     #[error("deskpilot cannot drive apps on {0} yet")]
     PlatformUnsupported(String),

@@ -12,6 +12,7 @@ pub trait ScreenCapture: Send + Sync {
     /// The pixels of `rect` (screen coordinates), clipped to the screen.
     async fn capture(&self, rect: Rect) -> Result<Image, InputError>;
 
-    /// The whole screen's size.
-    async fn screen_size(&self) -> Result<(u32, u32), InputError>;
+    /// The whole virtual screen, every monitor, in screen coordinates. Its origin can be
+    /// negative: a monitor left of or above the primary one.
+    async fn screen_bounds(&self) -> Result<Rect, InputError>;
 }

@@ -22,6 +22,10 @@ pub enum InputError {
     Untypable(String),
     #[error("display server: {0}")]
     Display(String),
+    /// The system would drop input sent to this window (it belongs to an app with more
+    /// rights than deskpilot): nothing was sent.
+    #[error("input to window {window} would be dropped: {why}")]
+    Denied { window: WindowId, why: String },
     /// Typing stopped part way: `sent` of `total` characters were delivered (never which).
     #[error("typing stopped after {sent} of {total} characters: {why}")]
     Incomplete {

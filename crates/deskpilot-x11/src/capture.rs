@@ -75,7 +75,8 @@ impl ScreenCapture for X11Input {
         .await
     }
 
-    async fn screen_size(&self) -> Result<(u32, u32), InputError> {
+    /// X11's root window starts at (0, 0).
+    async fn screen_bounds(&self) -> Result<Rect, InputError> {
         self.with_connection(|conn, root| {
             let screen = conn
                 .setup()
@@ -83,9 +84,11 @@ impl ScreenCapture for X11Input {
                 .iter()
                 .find(|s| s.root == root)
                 .ok_or_else(|| display_error("no screen"))?;
-            Ok((
-                u32::from(screen.width_in_pixels),
-                u32::from(screen.height_in_pixels),
+            Ok(Rect::new(
+                0,
+                0,
+                i32::from(screen.width_in_pixels),
+                i32::from(screen.height_in_pixels),
             ))
         })
         .await

@@ -452,6 +452,7 @@ fn input_failure(error: InputError) -> NotSent {
     match error {
         InputError::NotForeground { .. } => not_foreground(error.to_string()),
         InputError::Unavailable(_) => NotSent::Refuse(Error::input_unavailable(error.to_string())),
+        InputError::Denied { .. } => NotSent::Refuse(Error::access_denied(error.to_string())),
         InputError::Untypable(_) => NotSent::Skip(error.to_string()),
         InputError::Display(_) => NotSent::Fatal(Error::new(
             Code::Backend,

@@ -52,10 +52,7 @@ impl Engine {
     pub async fn screenshot(&self, session: &str, request: &ShotRequest) -> Result<Shot> {
         let capture = self.capture_device()?;
         let rect = match &request.region {
-            Region::Screen => {
-                let (w, h) = capture.screen_size().await.map_err(capture_error)?;
-                Rect::new(0, 0, w as i32, h as i32)
-            }
+            Region::Screen => capture.screen_bounds().await.map_err(capture_error)?,
             Region::Window => self.window_rect(session).await?,
             Region::Element(target) => {
                 let resolved = self.resolve(session, target).await?;

@@ -87,11 +87,15 @@ impl Engine {
             }
             let node = &tree.nodes[index].node;
             let why = match realization {
-                Realization::NotRealized { logical } => {
-                    format!("{logical} children not realized (use read_table or find within it)")
-                }
+                Realization::NotRealized { logical } => format!(
+                    "{} children not realized (use read_table or find within it)",
+                    Realization::count_text(logical)
+                ),
                 Realization::Partial { realized, logical } => {
-                    format!("only {realized} of {logical} children realized")
+                    format!(
+                        "only {realized} of {} children realized",
+                        Realization::count_text(logical)
+                    )
                 }
                 Realization::Cut { reason } => format!("not read: {} budget", reason.name()),
                 Realization::Complete | Realization::Folded => continue,

@@ -51,7 +51,7 @@ impl Engine {
         let tables: Vec<usize> = tree
             .incomplete()
             .filter(|(i, r)| {
-                matches!(r, Realization::NotRealized { logical } if u64::from(*logical) <= MAX_SEARCHED)
+                matches!(r, Realization::NotRealized { logical } if logical.is_some_and(|l| u64::from(l) <= MAX_SEARCHED))
                     && tree.nodes[*i].node.capabilities.contains(Capability::Table)
             })
             .map(|(i, _)| i)

@@ -11,11 +11,13 @@ use super::{ElementId, Node};
 pub enum Realization {
     /// Every child was read.
     Complete,
-    /// The container creates children on demand (MANAGES_DESCENDANTS); the realized ones, up to a
-    /// bound, were read.
-    Partial { realized: u32, logical: u32 },
-    /// Too many logical children to enumerate (a spreadsheet's 2^31 cells): none were read.
-    NotRealized { logical: u32 },
+    /// The container creates children on demand (it manages its descendants); the realized
+    /// ones, up to a bound, were read. `logical`: how many it has, when it can say (a
+    /// virtualized list often cannot).
+    Partial { realized: u32, logical: Option<u32> },
+    /// Too many logical children to enumerate (a spreadsheet's 2^31 cells), or a count the
+    /// container cannot say: none were read.
+    NotRealized { logical: Option<u32> },
     /// A budget (nodes, depth or deadline) stopped the walk before these children.
     Cut { reason: CutReason },
     /// A window of the session listed in one line, its content not read: a snapshot that
@@ -53,6 +55,13 @@ pub struct TreeNode {
     pub children: Vec<usize>,
     pub depth: u32,
     pub realization: Realization,
+}
+
+impl Realization {
+    /// A container's count of children as shown, `?` when it cannot say.
+    pub fn count_text(logical: Option<u32>) -> String {
+        logical.map_or_else(|| "?".to_owned(), |n| n.to_string())
+    }
 }
 
 /// Children a walk knew of but did not read because a budget stopped it: where a later page

@@ -1,0 +1,43 @@
+//! A fake screen: its virtual bounds (the origin may be negative, as a monitor left of the
+//! primary one puts it on Windows) and a record of what was captured.
+
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use deskpilot_platform::model::Rect;
+use deskpilot_platform::{Image, InputError, ScreenCapture};
+
+/// A screen of blank pixels.
+pub struct FakeScreen {
+    bounds: Rect,
+    captured: Mutex<Vec<Rect>>,
+}
+
+impl FakeScreen {
+    pub fn new(bounds: Rect) -> Self {
+        FakeScreen {
+            bounds,
+            captured: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The rectangles captured so far, in order.
+    pub fn captured(&self) -> Vec<Rect> {
+        self.captured.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl ScreenCapture for FakeScreen {
+    async fn capture(&self, rect: Rect) -> Result<Image, InputError> {
+        self.captured.lock().unwrap().push(rect);
+        Ok(Image::new(
+            rect.width.max(0) as u32,
+            rect.height.max(0) as u32,
+        ))
+    }
+
+    async fn screen_bounds(&self) -> Result<Rect, InputError> {
+        Ok(self.bounds)
+    }
+}
