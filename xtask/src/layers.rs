@@ -24,7 +24,7 @@ pub const TABLES: &[Layers] = &[
             &["model", "keys"],
             &["app", "text", "image"],
             &["vocabulary"],
-            &["input", "window_system", "launcher"],
+            &["input", "window_system", "launcher", "events"],
             &["backend", "capture"],
             &["absent"],
         ],

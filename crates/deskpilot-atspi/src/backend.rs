@@ -221,8 +221,49 @@ impl deskpilot_platform::NativeRoutes for AtspiBackend {
     }
 }
 
+/// The events each app's watch saw (`events.rs`): hints of when and where to look.
+#[async_trait]
+impl deskpilot_platform::Events for AtspiBackend {
+    async fn quiet(
+        &self,
+        app: &ElementId,
+        quiet_for: std::time::Duration,
+        within: std::time::Duration,
+    ) -> Option<bool> {
+        // Only a bridge that reports every change can say nothing changed.
+        if !self.traits_of(&app.app).await.complete_events {
+            return None;
+        }
+        self.freshness
+            .as_ref()?
+            .quiet(&app.app, quiet_for, within)
+            .await
+    }
+
+    async fn changes(&self, app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.freshness.as_ref()?.changes(&app.app).await
+    }
+
+    async fn focused_hint(&self, app: &ElementId) -> Option<ElementId> {
+        let timeout = self.proto.timeout();
+        self.freshness.as_ref()?.focused(app, timeout).await
+    }
+
+    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
+        self.freshness.as_ref()?.named_since(app, since)
+    }
+
+    fn walked_parent(&self, id: &ElementId) -> Option<ElementId> {
+        self.walked_parents.of(id)
+    }
+}
+
 #[async_trait]
 impl Backend for AtspiBackend {
+    fn events(&self) -> &dyn deskpilot_platform::Events {
+        self
+    }
+
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
         let known = self.origins.lock().expect("origins").clone();
         let (apps, windows) = tokio::join!(list_apps(&self.proto, &known), self.client_windows());
@@ -378,12 +419,11 @@ impl Backend for AtspiBackend {
         .await
     }
 
-    fn is_web_runtime(&self, app: &AppInfo) -> bool {
-        crate::apps::is_web_runtime(app)
-    }
-
-    fn accessibility_hint(&self, app: Option<&AppInfo>) -> String {
-        crate::apps::accessibility_hint(app)
+    fn blindness(&self, app: Option<&AppInfo>) -> deskpilot_platform::Blindness {
+        deskpilot_platform::Blindness {
+            needs_document: app.is_some_and(crate::apps::is_web_runtime),
+            hint: crate::apps::accessibility_hint(app),
+        }
     }
 
     fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
@@ -425,44 +465,11 @@ impl Backend for AtspiBackend {
         self.client_windows().await
     }
 
-    async fn quiet(
-        &self,
-        app: &ElementId,
-        quiet_for: std::time::Duration,
-        within: std::time::Duration,
-    ) -> Option<bool> {
-        // Only a bridge that reports every change can say nothing changed.
-        if !self.traits_of(&app.app).await.complete_events {
-            return None;
-        }
-        self.freshness
-            .as_ref()?
-            .quiet(&app.app, quiet_for, within)
-            .await
-    }
-
-    async fn changes(&self, app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
-        self.freshness.as_ref()?.changes(&app.app).await
-    }
-
-    async fn focused_hint(&self, app: &ElementId) -> Option<ElementId> {
-        let timeout = self.proto.timeout();
-        self.freshness.as_ref()?.focused(app, timeout).await
-    }
-
-    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
-        self.freshness.as_ref()?.named_since(app, since)
-    }
-
     async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
         self.proto
             .parent(id)
             .await
             .map_err(|e| to_backend(e, id, "Parent", self.proto.timeout()))
-    }
-
-    fn walked_parent(&self, id: &ElementId) -> Option<ElementId> {
-        self.walked_parents.of(id)
     }
 
     async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {

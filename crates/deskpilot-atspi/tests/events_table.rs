@@ -46,7 +46,12 @@ async fn observe(
     besides: Option<&ElementId>,
     act: impl std::future::Future<Output = ()>,
 ) -> Seen {
-    let mut events = engine.backend().changes(app).await.expect("events watched");
+    let mut events = engine
+        .backend()
+        .events()
+        .changes(app)
+        .await
+        .expect("events watched");
     quiet(&mut events).await;
     let mark = *events.borrow_and_update();
     act.await;
@@ -54,6 +59,7 @@ async fn observe(
     let now = *events.borrow();
     let named = engine
         .backend()
+        .events()
         .named_since(app, mark)
         .await
         .unwrap_or_default();

@@ -137,7 +137,8 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
             }
         }
         // Let the app finish what the change set off (layout, more events).
-        warm.quiet(&root, Duration::from_millis(150), Duration::from_secs(5))
+        warm.events()
+            .quiet(&root, Duration::from_millis(150), Duration::from_secs(5))
             .await;
         let warm_read = warm.snapshot(&root, &limits()).await.unwrap();
         let cold_read = cold.snapshot(&root, &limits()).await.unwrap();

@@ -228,7 +228,7 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     // Until those are over (a loaded machine reads slowly, and they would come during the
     // wait's first look).
     let app = engine.session(&s).unwrap().app.id;
-    let mut events = engine.backend().changes(&app).await.unwrap();
+    let mut events = engine.backend().events().changes(&app).await.unwrap();
     support_quiet::quiet(&mut events).await;
     let wait = engine.wait_for(
         &s,

@@ -30,7 +30,7 @@ async fn read_and_settle(engine: &Engine, session: &str) {
     };
     engine.snapshot(session, &all).await.unwrap();
     let app = engine.session(session).unwrap().app.id;
-    let mut events = engine.backend().changes(&app).await.unwrap();
+    let mut events = engine.backend().events().changes(&app).await.unwrap();
     support_quiet::quiet(&mut events).await;
 }
 

@@ -12,6 +12,7 @@
 //! `toolkit`). Paths default to `/n<k>` in order of appearance.
 
 mod acting;
+mod events;
 mod nodes;
 mod parse;
 mod routes;
@@ -238,41 +239,23 @@ impl deskpilot_platform::NativeRoutes for FakeBackend {
 
 #[async_trait]
 impl Backend for FakeBackend {
-    async fn changes(&self, _app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
-        self.events.lock().unwrap().as_ref().map(|e| e.subscribe())
+    fn events(&self) -> &dyn deskpilot_platform::Events {
+        self
     }
 
-    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
-        let now = *self.events.lock().unwrap().as_ref()?.borrow();
-        let remembered = self.named.lock().unwrap();
-        // Some events since are no longer remembered (a flood): what they named is not known.
-        if now > since
-            && remembered
-                .first()
-                .is_none_or(|(first, _)| *first > since + 1)
-        {
-            return None;
-        }
-        let mut named: Vec<ElementId> = Vec::new();
-        for (_, id) in remembered.iter().filter(|(n, _)| *n > since) {
-            if id.app == app.app && !named.contains(id) {
-                named.push(id.clone());
-            }
-        }
-        Some(named)
-    }
-
-    fn is_web_runtime(&self, app: &AppInfo) -> bool {
-        let toolkit = app.toolkit.as_deref().unwrap_or("").to_lowercase();
-        ["chrom", "electron"].iter().any(|w| toolkit.contains(w))
-    }
-
-    fn accessibility_hint(&self, app: Option<&AppInfo>) -> String {
-        match app {
-            Some(app) if self.is_web_runtime(app) => {
+    fn blindness(&self, app: Option<&AppInfo>) -> deskpilot_platform::Blindness {
+        let toolkit = app
+            .and_then(|a| a.toolkit.as_deref())
+            .unwrap_or("")
+            .to_lowercase();
+        let web = ["chrom", "electron"].iter().any(|w| toolkit.contains(w));
+        deskpilot_platform::Blindness {
+            needs_document: web,
+            hint: if web {
                 "restart it with --force-renderer-accessibility".into()
-            }
-            _ => "switch its accessibility on".into(),
+            } else {
+                "switch its accessibility on".into()
+            },
         }
     }
 

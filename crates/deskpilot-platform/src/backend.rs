@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use crate::app::AppInfo;
+use crate::events::{Events, NoEvents};
 use crate::model::{ElementId, Node, Tree};
 use crate::model::{TableSlice, TextSlice};
 use crate::vocabulary::{EditKeys, NativeOp};
@@ -141,6 +142,16 @@ impl BackendError {
     }
 }
 
+/// One answer on an app that may be blind (its tree shows nearly nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blindness {
+    /// Its content shows only when asked for (a web runtime): a tree with windows but no
+    /// document is blind too.
+    pub needs_document: bool,
+    /// How to switch its accessibility on.
+    pub hint: String,
+}
+
 /// How a backend does a semantic operation on one element: the operation it performs (a
 /// closed verb mapped to the toolkit's own action, say) and how reports describe it.
 #[derive(Debug, Clone, PartialEq)]
@@ -255,35 +266,9 @@ pub trait Backend: NativeRoutes + Send + Sync {
         Ok(None)
     }
 
-    /// Whether the app went quiet: `Some(true)` once it sent no event for `quiet_for`,
-    /// `Some(false)` when events still came after `within`, `None` when that cannot be known
-    /// (its events are not watched, or its toolkit does not report every change).
-    async fn quiet(&self, app: &ElementId, quiet_for: Duration, within: Duration) -> Option<bool> {
-        let _ = (app, quiet_for, within);
-        None
-    }
-
-    /// A count the backend bumps at every event `app` sends (a hint that something may have
-    /// changed, never what changed): waits look again when it moves instead of at their next
-    /// poll. `None` when the app's events are not watched.
-    async fn changes(&self, app: &ElementId) -> Option<tokio::sync::watch::Receiver<u64>> {
-        let _ = app;
-        None
-    }
-
-    /// The element `app`'s latest focus event named (a hint: the caller reads it to check it
-    /// still has the focus); `None` when its events are not watched or named none yet.
-    async fn focused_hint(&self, app: &ElementId) -> Option<ElementId> {
-        let _ = app;
-        None
-    }
-
-    /// The elements `app`'s events named since its `changes` count was `since`, each once;
-    /// `None` when that is not known (events not watched, or too many since). Hints of where
-    /// to look first, never what changed.
-    async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
-        let _ = (app, since);
-        None
+    /// What the backend learns from apps' events (`NoEvents` where it watches none).
+    fn events(&self) -> &dyn Events {
+        &NoEvents
     }
 
     /// The display's top-level windows, as the window system knows them (none without one).
@@ -291,18 +276,16 @@ pub trait Backend: NativeRoutes + Send + Sync {
         Vec::new()
     }
 
-    /// Whether `app` is a web runtime whose page content shows only when asked for: its tree
-    /// with window controls but no document is then blind.
-    fn is_web_runtime(&self, app: &AppInfo) -> bool {
+    /// How `app` shows its content to an accessibility client, and how to switch that on when
+    /// it shows (nearly) nothing; for `None`, a process with windows on the display that the
+    /// accessibility tree does not list.
+    fn blindness(&self, app: Option<&AppInfo>) -> Blindness {
         let _ = app;
-        false
-    }
-
-    /// How to switch accessibility on for `app`, which shows (nearly) nothing; for `None`, a
-    /// process with windows on the display but no app on the accessibility bus.
-    fn accessibility_hint(&self, app: Option<&AppInfo>) -> String {
-        let _ = app;
-        "the app exposes almost no accessibility tree; check its accessibility settings".into()
+        Blindness {
+            needs_document: false,
+            hint: "the app exposes almost no accessibility tree; check its accessibility settings"
+                .into(),
+        }
     }
 
     /// Why doing `op` on `node` through the app's semantics is known to freeze the app's
@@ -326,13 +309,6 @@ pub trait Backend: NativeRoutes + Send + Sync {
             id: id.clone(),
             what: "finding its parent".into(),
         })
-    }
-
-    /// The parent the last walk found the element under, where a full look sees it; `None`
-    /// when no walk read it. (LibreOffice answers a `Parent` chain from a Writer paragraph
-    /// that never reaches the window a walk found the paragraph in.)
-    fn walked_parent(&self, _id: &ElementId) -> Option<ElementId> {
-        None
     }
 
     /// The accessible ids of these elements (for nodes whose id a snapshot left unread).

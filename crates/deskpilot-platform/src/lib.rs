@@ -13,6 +13,7 @@ pub mod app;
 mod backend;
 mod capture;
 pub mod escape;
+mod events;
 mod font;
 pub mod image;
 mod input;
@@ -26,9 +27,11 @@ pub mod window_system;
 pub use absent::NoDesktop;
 pub use app::{AppInfo, WindowId, WindowInfo};
 pub use backend::{
-    Backend, BackendError, Caret, NativeRoute, NativeRoutes, ProgressSink, Secrecy, WalkLimits,
+    Backend, BackendError, Blindness, Caret, NativeRoute, NativeRoutes, ProgressSink, Secrecy,
+    WalkLimits,
 };
 pub use capture::ScreenCapture;
+pub use events::{Events, NoEvents};
 pub use image::Image;
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};

@@ -345,7 +345,7 @@ impl Engine {
             {
                 return true;
             }
-            if let Some(focused) = self.backend().focused_hint(&subject.app).await
+            if let Some(focused) = self.backend().events().focused_hint(&subject.app).await
                 && let Ok(node) = self
                     .backend()
                     .node(&focused, crate::platform::Secrecy::NoText)

@@ -178,7 +178,13 @@ impl Engine {
                 // is done (one more look, after the quiet spell, decides).
                 asked_quiet = true;
                 let within = limit.saturating_sub(started.elapsed());
-                if self.backend().quiet(&subject.app, QUIET, within).await == Some(true) {
+                if self
+                    .backend()
+                    .events()
+                    .quiet(&subject.app, QUIET, within)
+                    .await
+                    == Some(true)
+                {
                     let now = self.observe(subject, expect).await?;
                     if evidence(action, before, &now).is_empty() {
                         return Ok(Verdict::Missed {

@@ -39,7 +39,7 @@ impl Engine {
     /// is nothing to wake a subscriber: read the tree instead).
     pub async fn tree_updates(&self, session: &str) -> Result<Option<TreeUpdates>> {
         let info = self.session(session)?;
-        let Some(events) = self.backend().changes(&info.app.id).await else {
+        let Some(events) = self.backend().events().changes(&info.app.id).await else {
             return Ok(None);
         };
         let seen = *events.borrow();

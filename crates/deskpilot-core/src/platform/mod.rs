@@ -5,7 +5,7 @@
 
 pub use deskpilot_platform::window_system;
 pub use deskpilot_platform::{
-    Backend, BackendError, Caret, ClientWindow, Exited, InputDevice, InputError, Launcher,
-    NativeRoute, NativeRoutes, NoDesktop, ProgressSink, ScreenCapture, Secrecy, WalkLimits,
-    WindowSystem,
+    Backend, BackendError, Blindness, Caret, ClientWindow, Exited, InputDevice, InputError,
+    Launcher, NativeRoute, NativeRoutes, NoDesktop, ProgressSink, ScreenCapture, Secrecy,
+    WalkLimits, WindowSystem,
 };

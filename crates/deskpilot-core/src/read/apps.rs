@@ -78,7 +78,7 @@ impl Engine {
                     .collect(),
                 responding: app.responding,
                 blind,
-                hint: blind.then(|| self.backend().accessibility_hint(Some(app))),
+                hint: blind.then(|| self.backend().blindness(Some(app)).hint),
             })
             .collect();
         let on_bus = out.len();
@@ -101,7 +101,7 @@ impl Engine {
                     windows: vec![window],
                     responding: true,
                     blind: true,
-                    hint: Some(self.backend().accessibility_hint(None)),
+                    hint: Some(self.backend().blindness(None).hint),
                 }),
             }
         }
@@ -113,7 +113,7 @@ impl Engine {
         if !app.responding {
             return false;
         }
-        let web = self.backend().is_web_runtime(app);
+        let web = self.backend().blindness(Some(app)).needs_document;
         let limits = WalkLimits {
             max_nodes: if web { WEB_NODES } else { NEARLY_EMPTY * 2 },
             ..WalkLimits::with_timeout(Duration::from_secs(3))

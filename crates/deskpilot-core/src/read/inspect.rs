@@ -67,7 +67,7 @@ impl Engine {
         let info = self.session(session)?;
         // The element the app's latest focus event named, read afresh with its ancestors: a
         // few calls instead of a walk. Used only while it still says it has the focus.
-        if let Some(hint) = self.backend().focused_hint(&info.app.id).await
+        if let Some(hint) = self.backend().events().focused_hint(&info.app.id).await
             && let Some(chain) = self.chain_to(&hint, root).await
             && let Some(last) = chain.nodes.last()
             && last.node.states.is(State::Focused)

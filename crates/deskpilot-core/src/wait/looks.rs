@@ -111,7 +111,7 @@ impl Wake {
 impl Engine {
     /// A wake on `app`'s events (any element of it names it), with `poll` as the fallback.
     pub async fn wake_on(&self, app: &ElementId, poll: Duration) -> Wake {
-        let events = self.backend().changes(app).await;
+        let events = self.backend().events().changes(app).await;
         Wake {
             wakes: Wakes {
                 events_watched: events.is_some(),

@@ -141,6 +141,7 @@ impl Engine {
             if let Some(since) = flood_since.take()
                 && self
                     .backend()
+                    .events()
                     .named_since(&info.app.id, since)
                     .await
                     .is_none()
@@ -171,7 +172,11 @@ impl Engine {
                 && targeted
                 && let Some(mark) = mark
             {
-                let named = self.backend().named_since(&info.app.id, mark).await;
+                let named = self
+                    .backend()
+                    .events()
+                    .named_since(&info.app.id, mark)
+                    .await;
                 let found = match &named {
                     Some(named) => self.targeted_look(session, selector, named).await?,
                     None => None,

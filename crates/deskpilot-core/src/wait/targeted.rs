@@ -81,7 +81,7 @@ impl Engine {
         condition: &Condition,
         mut mark: u64,
     ) -> Result<Option<Match>> {
-        let Some(mut events) = self.backend().changes(app).await else {
+        let Some(mut events) = self.backend().events().changes(app).await else {
             return std::future::pending().await;
         };
         loop {
@@ -89,7 +89,7 @@ impl Engine {
                 return std::future::pending().await;
             }
             let now = *events.borrow_and_update();
-            let named = self.backend().named_since(app, mark).await;
+            let named = self.backend().events().named_since(app, mark).await;
             mark = now;
             if let Some(named) = named
                 && let Some(found) = self.targeted_look(session, selector, &named).await?
@@ -111,7 +111,7 @@ impl Engine {
             }
             // Where the last walk found it first: where a full look would see it.
             let last = ids.last()?;
-            let parent = match self.backend().walked_parent(last) {
+            let parent = match self.backend().events().walked_parent(last) {
                 Some(walked) => Ok(Some(walked)),
                 None => self.backend().parent(last).await,
             };
