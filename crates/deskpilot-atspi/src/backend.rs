@@ -212,7 +212,19 @@ impl deskpilot_platform::NativeRoutes for AtspiBackend {
         node: &Node,
         op: &NativeOp,
     ) -> Result<deskpilot_platform::NativeRoute, String> {
-        crate::mapping::route(node, op)
+        let route = crate::mapping::route(node, op)?;
+        // A route the toolkit answers but that would not do what a person's input does.
+        let traits = self
+            .traits
+            .lock()
+            .expect("traits lock")
+            .get(&node.id.app)
+            .copied()
+            .unwrap_or_default();
+        match crate::traps::semantic_trap(node, &route.op, traits) {
+            Some(why) => Err(format!("{}: {why}", route.how)),
+            None => Ok(route),
+        }
     }
 
     /// GTK, Qt, Gecko and LibreOffice fields all take Ctrl shortcuts.
@@ -426,17 +438,6 @@ impl Backend for AtspiBackend {
         }
     }
 
-    fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
-        let traits = self
-            .traits
-            .lock()
-            .expect("traits lock")
-            .get(&node.id.app)
-            .copied()
-            .unwrap_or_default();
-        crate::traps::semantic_trap(node, op, traits)
-    }
-
     async fn caret(
         &self,
         id: &ElementId,
@@ -453,8 +454,29 @@ impl Backend for AtspiBackend {
         }))
     }
 
-    async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
-        crate::act::perform(&self.proto, id, op).await
+    async fn perform(
+        &self,
+        id: &ElementId,
+        op: &NativeOp,
+    ) -> Result<deskpilot_platform::Performed, BackendError> {
+        match crate::act::perform(&self.proto, id, op).await {
+            Ok(()) => Ok(deskpilot_platform::Performed::Answered),
+            // A handler that runs a modal loop (GTK 3's gtk_dialog_run behind a menu item)
+            // answers the call only once the dialog closes. When the app still answers
+            // other calls, the action is running: the engine reads back what it did.
+            Err(BackendError::AppNotResponding { .. })
+                if matches!(op, NativeOp::Named(_) | NativeOp::DefaultAction)
+                    && self
+                        .app(&ElementId::new(id.app.clone(), crate::proto::ROOT_PATH))
+                        .await
+                        .is_ok() =>
+            {
+                Ok(deskpilot_platform::Performed::Running {
+                    why: "the app runs it in a modal loop".into(),
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use deskpilot_platform::model::{ActionName, ElementId, NodeValue, Role, State};
 use deskpilot_platform::{
     BackendError, Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey,
-    NativeOp, WindowAction, WindowId, WindowState,
+    NativeOp, Performed, WindowAction, WindowId, WindowState,
 };
 
 use crate::{FakeBackend, FakeNode};
@@ -161,7 +161,11 @@ impl FakeBackend {
         self.performed.lock().unwrap().clone()
     }
 
-    pub(crate) fn perform_native(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+    pub(crate) fn perform_native(
+        &self,
+        id: &ElementId,
+        op: &NativeOp,
+    ) -> Result<Performed, BackendError> {
         self.with_app_mut(id, |app| {
             self.performed
                 .lock()
@@ -176,12 +180,12 @@ impl FakeBackend {
                     let node = crate::find_mut(&mut app.root, id).expect("found above");
                     node.node.states.set(State::Focused, true);
                 }
-                return Ok(());
+                return Ok(Performed::Answered);
             }
             let node = crate::find_mut(&mut app.root, id)
                 .ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
             if node.inert {
-                return Ok(());
+                return Ok(Performed::Answered);
             }
             if node.declines {
                 return Err(BackendError::Unsupported {
@@ -189,7 +193,14 @@ impl FakeBackend {
                     what: format!("{op:?} (declined)"),
                 });
             }
-            apply(node, op)
+            apply(node, op)?;
+            Ok(if node.modal {
+                Performed::Running {
+                    why: "it opened a modal dialog".into(),
+                }
+            } else {
+                Performed::Answered
+            })
         })
     }
 

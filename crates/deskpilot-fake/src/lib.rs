@@ -63,6 +63,9 @@ pub struct FakeNode {
     pub vanishes: bool,
     /// It manages its descendants and cannot say how many it has (`children=?`).
     pub count_unknown: bool,
+    /// Its native operations run in a modal loop: they take effect, and the call answers
+    /// only once the dialog closes (GTK's gtk_dialog_run, UIA's Invoke on a modal dialog).
+    pub modal: bool,
 }
 
 /// One fake application.
@@ -413,7 +416,7 @@ impl Backend for FakeBackend {
         &self,
         id: &ElementId,
         op: &deskpilot_platform::NativeOp,
-    ) -> Result<(), BackendError> {
+    ) -> Result<deskpilot_platform::Performed, BackendError> {
         self.perform_native(id, op)
     }
 

@@ -53,6 +53,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
                 orphan: extra.orphan,
                 vanishes: extra.vanishes,
                 count_unknown: extra.count_unknown,
+                modal: extra.modal,
             },
         ));
     }
@@ -102,6 +103,7 @@ struct Extra {
     vanishes: bool,
     denied: bool,
     count_unknown: bool,
+    modal: bool,
     owner: Option<usize>,
     lags: bool,
 }
@@ -162,6 +164,11 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             // Its window cannot be found from it.
             "orphan" => {
                 extra.orphan = true;
+                continue;
+            }
+            // Its operations run in a modal loop: they take effect, and the call answers late.
+            "modal" => {
+                extra.modal = true;
                 continue;
             }
             // The app runs elevated: everything but its window list is denied.

@@ -32,6 +32,7 @@ application "Form" pid=7
     checkbox "Seen" actions=click bounds=10,390,100,20
     checkbox "Lagging" [checked] actions=click lags bounds=10,420,100,20
     button "Fleeting" actions=click vanishes bounds=200,10,80,20
+    checkbox "Dialog" actions=click modal bounds=200,40,100,20
 "#;
 
 struct Rig {
@@ -512,6 +513,28 @@ async fn a_ref_whose_element_vanished_is_refused_never_rematched(flavour: Flavou
     assert_eq!(clicks(&rig), 0);
 }
 
+/// An operation the app runs in a modal loop answers late (GTK's gtk_dialog_run, UIA's Invoke
+/// on a button opening a modal dialog): the backend says it is running, and the effect read
+/// back confirms it.
+async fn an_operation_running_in_a_modal_loop_is_read_back(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
+    let report = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Dialog]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(report.effect, Effect::Confirmed);
+    let route = report.route.unwrap();
+    assert_eq!(route.rung, Rung::Semantic);
+    assert!(
+        route
+            .how
+            .ends_with("(no answer yet: it opened a modal dialog)"),
+        "{}",
+        route.how
+    );
+}
+
 /// The routes the fake took for a few verbs, as reports show them.
 async fn routes_taken(flavour: Flavour) -> Vec<String> {
     let rig = rig(flavour, true).await;
@@ -615,4 +638,5 @@ on_both_flavours!(
     an_ensure_is_judged_on_a_fresh_read,
     drags_and_wheels_are_pointer_input_never_claimed_without_a_change,
     a_ref_whose_element_vanished_is_refused_never_rematched,
+    an_operation_running_in_a_modal_loop_is_read_back,
 );

@@ -142,6 +142,16 @@ impl BackendError {
     }
 }
 
+/// How an app took a native operation it did not refuse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Performed {
+    /// It answered: the request was taken (the engine reads back its effect).
+    Answered,
+    /// It has not answered, yet still answers other calls: it runs the operation in a loop
+    /// of its own (a modal dialog the operation opened). The engine reads back its effect.
+    Running { why: String },
+}
+
 /// One answer on an app that may be blind (its tree shows nearly nothing).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blindness {
@@ -166,7 +176,8 @@ pub struct NativeRoute {
 /// its rungs with it.
 pub trait NativeRoutes {
     /// How `op` is done on `node`, or why it cannot be (a sentence for the report's
-    /// `skipped`).
+    /// `skipped`): also where the platform answers a route that would not do what a
+    /// person's input does (it would freeze the app's accessibility, or leave a menu open).
     fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String>;
 
     /// The keys that select a field's text and put its caret at the end, on this platform.
@@ -253,7 +264,7 @@ pub trait Backend: NativeRoutes + Send + Sync {
 
     /// Does `op` on the element through the app's own semantics. `Ok` means the app accepted
     /// the request, not that it had an effect (the engine reads that back).
-    async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<(), BackendError> {
+    async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<Performed, BackendError> {
         Err(BackendError::Unsupported {
             id: id.clone(),
             what: format!("{op:?}"),
@@ -286,13 +297,6 @@ pub trait Backend: NativeRoutes + Send + Sync {
             hint: "the app exposes almost no accessibility tree; check its accessibility settings"
                 .into(),
         }
-    }
-
-    /// Why doing `op` on `node` through the app's semantics is known to freeze the app's
-    /// accessibility (`None`: it is not). The ladder then skips that rung for real input.
-    fn semantic_trap(&self, node: &Node, op: &NativeOp) -> Option<&'static str> {
-        let _ = (node, op);
-        None
     }
 
     /// The top-level window (frame, dialog) that holds the element.

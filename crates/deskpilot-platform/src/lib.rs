@@ -27,8 +27,8 @@ pub mod window_system;
 pub use absent::NoDesktop;
 pub use app::{AppInfo, WindowId, WindowInfo};
 pub use backend::{
-    Backend, BackendError, Blindness, Caret, NativeRoute, NativeRoutes, ProgressSink, Secrecy,
-    WalkLimits,
+    Backend, BackendError, Blindness, Caret, NativeRoute, NativeRoutes, Performed, ProgressSink,
+    Secrecy, WalkLimits,
 };
 pub use capture::ScreenCapture;
 pub use events::{Events, NoEvents};

@@ -12,7 +12,7 @@ use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error};
 use crate::model::{ElementId, Role, State};
-use crate::platform::{BackendError, InputError};
+use crate::platform::{BackendError, InputError, Performed};
 
 /// Longest wait for focus to arrive before keys are sent.
 const FOCUS_WAIT: Duration = Duration::from_millis(800);
@@ -45,10 +45,8 @@ impl Engine {
     ) -> std::result::Result<String, NotSent> {
         let node = subject.node();
         match &attempt.delivery {
-            Delivery::Native(route) => self.deliver_native(subject, node, route).await,
-            Delivery::NativeOn { element, route } => {
-                self.deliver_native(subject, element, route).await
-            }
+            Delivery::Native(route) => self.deliver_native(node, route).await,
+            Delivery::NativeOn { element, route } => self.deliver_native(element, route).await,
             Delivery::Keys(inputs) => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let window = self.bring_to_front(subject).await?;
@@ -166,27 +164,14 @@ impl Engine {
     /// Sends a native operation to `node` (the target, or an element the plan names).
     async fn deliver_native(
         &self,
-        subject: &Subject,
         node: &crate::model::Node,
         route: &crate::platform::NativeRoute,
     ) -> std::result::Result<String, NotSent> {
         let (op, how) = (&route.op, route.how.clone());
-        if let Some(why) = self.backend().semantic_trap(node, op) {
-            return Err(NotSent::Skip(format!("{how}: {why}")));
-        }
         match self.backend().perform(&node.id, op).await {
-            Ok(()) => Ok(how),
-            // A handler that runs a modal loop (GTK 3's gtk_dialog_run behind a menu
-            // item) answers the call only once the dialog closes. When the app still
-            // answers other calls, the action is running: read back what it did.
-            Err(BackendError::AppNotResponding { .. })
-                if matches!(op, NativeOp::Named(_))
-                    && self.backend().app(&subject.app).await.is_ok() =>
-            {
-                Ok(format!(
-                    "{how} (no answer yet: the app runs it in a modal loop)"
-                ))
-            }
+            Ok(Performed::Answered) => Ok(how),
+            // The app runs it in a loop of its own (a modal dialog): read back what it did.
+            Ok(Performed::Running { why }) => Ok(format!("{how} (no answer yet: {why})")),
             Err(e @ (BackendError::AppGone { .. } | BackendError::AppNotResponding { .. })) => {
                 Err(NotSent::Fatal(e.into()))
             }
@@ -288,7 +273,7 @@ impl Engine {
             Err(why) => (NativeOp::Focus, why),
         };
         let why = match self.backend().perform(&node.id, &op).await {
-            Ok(()) => match self.wait_focus(subject).await? {
+            Ok(_) => match self.wait_focus(subject).await? {
                 true => {
                     return Ok(Some(FocusedBy {
                         how,

@@ -6,6 +6,6 @@
 pub use deskpilot_platform::window_system;
 pub use deskpilot_platform::{
     Backend, BackendError, Blindness, Caret, ClientWindow, Exited, InputDevice, InputError,
-    Launcher, NativeRoute, NativeRoutes, NoDesktop, ProgressSink, ScreenCapture, Secrecy,
-    WalkLimits, WindowSystem,
+    Launcher, NativeRoute, NativeRoutes, NoDesktop, Performed, ProgressSink, ScreenCapture,
+    Secrecy, WalkLimits, WindowSystem,
 };
