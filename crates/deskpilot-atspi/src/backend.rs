@@ -449,10 +449,6 @@ impl Backend for AtspiBackend {
         crate::act::toplevel(&self.proto, id).await
     }
 
-    async fn display_windows(&self) -> Vec<deskpilot_platform::ClientWindow> {
-        self.client_windows().await
-    }
-
     async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
         self.proto
             .parent(id)

@@ -78,18 +78,13 @@ const WINDOW_LIST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 
 /// The window system's windows, or none when there is none, it fails, or it does not answer
 /// within `WINDOW_LIST_TIMEOUT` (logged, never fatal: window ids and GTK 4 positions are then
-/// unknown). Runs on a blocking thread so a stuck display server cannot stall the runtime.
+/// unknown).
 pub async fn client_windows(system: Option<std::sync::Arc<dyn WindowSystem>>) -> Vec<ClientWindow> {
     let Some(system) = system else {
         return Vec::new();
     };
-    let list = tokio::task::spawn_blocking(move || system.client_windows());
-    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, list).await {
-        Ok(Ok(Ok(windows))) => windows,
-        Ok(Ok(Err(e))) => {
-            tracing::warn!("window system: {e}");
-            Vec::new()
-        }
+    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, system.client_windows()).await {
+        Ok(Ok(windows)) => windows,
         Ok(Err(e)) => {
             tracing::warn!("window system: {e}");
             Vec::new()

@@ -159,7 +159,7 @@ async fn qt5_password_text_is_never_read() {
 async fn gtk4_bounds_are_on_screen_and_missing_states_unknown() {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(Fixture::Gtk4).unwrap();
-    let x11 = deskpilot_x11::X11Windows::connect(desktop.display()).unwrap();
+    let x11 = deskpilot_x11::X11WindowSystem::connect(desktop.display()).unwrap();
     let backend = backend(&desktop)
         .await
         .with_window_system(std::sync::Arc::new(x11));

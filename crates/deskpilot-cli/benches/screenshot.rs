@@ -8,7 +8,7 @@ mod support_engine;
 use std::time::{Duration, Instant};
 
 use deskpilot_core::capture::{Region, ShotRequest};
-use deskpilot_core::{ConnectTarget, SnapshotRequest, WindowSystem};
+use deskpilot_core::{ConnectTarget, SnapshotRequest};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use support_engine::engine_on;
 use x11rb::connection::Connection;

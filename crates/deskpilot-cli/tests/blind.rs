@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 
 fn chromium_entry(server: &mut McpClient, desktop: &VirtualDesktop, pid: u32) -> Value {
     // Wait for Chromium's window on the display: blindness is judged on an app with windows.
-    use deskpilot_core::WindowSystem;
     let windows = deskpilot_x11::X11Windows::connect(desktop.display()).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     while !windows
@@ -73,7 +72,11 @@ fn chromium_off_the_bus_is_listed_blind_with_the_fix() {
         "{app}"
     );
     assert!(app.get("toolkit").is_none(), "{app}");
-    assert!(app["windows"][0]["x11_window"].is_u64(), "{app}");
+    assert!(app["windows"][0]["window_id"].is_u64(), "{app}");
+    assert_eq!(
+        app["windows"][0]["window_id"],
+        app["windows"][0]["x11_window"]
+    );
     server.close(Duration::from_secs(5));
 }
 

@@ -128,7 +128,9 @@ fn with_allow_input_the_tools_act_and_report() {
         "tools/list with --allow-input: {} tools, {catalog} bytes",
         names.len()
     );
-    assert!(catalog <= 25 * 1024, "catalog is {catalog} bytes");
+    // 25,834 bytes after issue 24 added get_properties' capabilities, default_action and
+    // platform_interfaces, and window_id beside x11_window: the budget grew by 1 KiB for them.
+    assert!(catalog <= 26 * 1024, "catalog is {catalog} bytes");
     for tool in list["result"]["tools"].as_array().unwrap() {
         let name = tool["name"].as_str().unwrap();
         let changes = INPUT_TOOLS.contains(&name);

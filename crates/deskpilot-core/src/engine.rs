@@ -8,7 +8,7 @@ use crate::app::{AppInfo, WindowInfo};
 use crate::error::{Code, Error, Result};
 use crate::model::ElementId;
 use crate::platform::window_system::ClientWindow;
-use crate::platform::{Backend, InputDevice, Launcher, ScreenCapture};
+use crate::platform::{Backend, InputDevice, Launcher, ScreenCapture, WindowSystem};
 use crate::session::{ConnectTarget, SessionInfo, SessionStore, choose};
 
 /// Why a device (synthetic input, screenshots) is missing, as the wiring knows it.
@@ -33,6 +33,8 @@ pub struct Engine {
     sessions: SessionStore,
     /// Synthetic input, when the display offers it.
     input: Option<Arc<dyn InputDevice>>,
+    /// The display's windows and their manager, when there is one.
+    windows: Option<Arc<dyn WindowSystem>>,
     /// The display's pixels, when it offers them.
     capture: Option<Arc<dyn ScreenCapture>>,
     /// Starts programs on the desktop.
@@ -54,6 +56,7 @@ impl Engine {
             backend,
             sessions: SessionStore::default(),
             input: None,
+            windows: None,
             capture: None,
             launcher: None,
             missing: DevicesMissing::default(),
@@ -66,6 +69,12 @@ impl Engine {
     /// Sends synthetic input through `input`.
     pub fn with_input(mut self, input: Arc<dyn InputDevice>) -> Self {
         self.input = Some(input);
+        self
+    }
+
+    /// Reads and raises windows through `windows`.
+    pub fn with_windows(mut self, windows: Arc<dyn WindowSystem>) -> Self {
+        self.windows = Some(windows);
         self
     }
 
@@ -123,6 +132,13 @@ impl Engine {
             .ok_or_else(|| self.unavailable("no synthetic input here"))
     }
 
+    /// The window system, or `input_unavailable` when there is none.
+    pub fn window_system(&self) -> Result<&Arc<dyn WindowSystem>> {
+        self.windows
+            .as_ref()
+            .ok_or_else(|| self.unavailable("no window system here"))
+    }
+
     /// `input_unavailable`, with what the wiring knows of why.
     pub(crate) fn unavailable(&self, what: &str) -> Error {
         Error::new(
@@ -153,7 +169,11 @@ impl Engine {
     /// Windows on the display whose process is not among `apps` (not on the accessibility
     /// bus: deskpilot cannot read them, only say that they are there).
     pub async fn windows_off_the_bus(&self, apps: &[AppInfo]) -> Vec<ClientWindow> {
-        crate::platform::window_system::off_the_bus(apps, &self.backend.display_windows().await)
+        let windows = match &self.windows {
+            Some(system) => system.client_windows().await.unwrap_or_default(),
+            None => Vec::new(),
+        };
+        crate::platform::window_system::off_the_bus(apps, &windows)
     }
 
     /// Opens a session on the app or window `target` names.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::app::AppInfo;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
+use crate::platform::LaunchError;
 
 /// A launched app.
 #[derive(Debug, Clone, Serialize)]
@@ -33,11 +34,24 @@ impl Engine {
             ));
         }
         let pid = launcher.spawn(argv).map_err(|e| {
-            Error::new(
-                Code::NotFound,
-                format!("cannot start {:?}: {e}", argv[0]),
-                "check the program name (it is not run through a shell)",
-            )
+            let message = format!("cannot start {:?}: {e}", argv[0]);
+            match e {
+                LaunchError::NotFound(_) => Error::new(
+                    Code::NotFound,
+                    message,
+                    "check the program name (it is not run through a shell)",
+                ),
+                LaunchError::Refused(_) => Error::new(
+                    Code::AccessDenied,
+                    message,
+                    "check that it is executable; a program that asks for more rights than deskpilot has cannot be started by it",
+                ),
+                LaunchError::Failed(_) => Error::new(
+                    Code::Backend,
+                    message,
+                    "retry; the system could not start a process",
+                ),
+            }
         })?;
         let started = Instant::now();
         let mut registered: Option<AppInfo> = None;

@@ -38,8 +38,9 @@ pub use error::{Code, Error};
 pub use filter::Filter;
 pub use model::{TableSlice, TextSlice};
 pub use platform::{
-    Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, NativeRoute, NativeRoutes,
-    NoDesktop, ProgressSink, Secrecy, WalkLimits, WindowSystem,
+    Backend, BackendError, Caret, ClientWindow, InputDevice, InputError, LaunchError, Launcher,
+    NativeRoute, NativeRoutes, NoDesktop, ProgressSink, Secrecy, WalkLimits, WindowError,
+    WindowSystem,
 };
 pub use read::{
     FindResult, ListedApp, ListedWindow, Match, Resolved, Snapshot, SnapshotRequest, TableRead,

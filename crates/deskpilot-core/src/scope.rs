@@ -100,8 +100,8 @@ impl Engine {
         let info = self.session(session)?;
         // The active window is asked while the app is read.
         let active_window = async {
-            match self.input_device() {
-                Ok(input) => input.active_window().await.ok().flatten(),
+            match self.window_system() {
+                Ok(windows) => windows.active_window().await.ok().flatten(),
                 Err(_) => None,
             }
         };

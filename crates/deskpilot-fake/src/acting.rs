@@ -12,6 +12,7 @@ use deskpilot_platform::{
     BackendError, Chord, Direction, InputDevice, InputError, InputText, Key, MouseButton, NamedKey,
     NativeOp, Performed, WindowAction, WindowId, WindowState,
 };
+use deskpilot_platform::{ClientWindow, WindowError, WindowSystem};
 
 use crate::{FakeBackend, FakeNode};
 
@@ -370,10 +371,6 @@ impl InputDevice for FakeInput {
         Ok(())
     }
 
-    async fn active_window(&self) -> Result<Option<WindowId>, InputError> {
-        Ok(*self.active.lock().unwrap())
-    }
-
     /// What a press and release do on their own, as toolkits have it: the source takes
     /// focus and is selected where it can be. Nothing is dropped anywhere.
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
@@ -388,8 +385,20 @@ impl InputDevice for FakeInput {
         });
         Ok(())
     }
+}
 
-    async fn window_action(&self, xid: WindowId, action: WindowAction) -> Result<(), InputError> {
+/// The fake window manager: windows are known by `fake_window_id`; it lists none of its own.
+#[async_trait]
+impl WindowSystem for FakeInput {
+    async fn client_windows(&self) -> Result<Vec<ClientWindow>, WindowError> {
+        Ok(Vec::new())
+    }
+
+    async fn active_window(&self) -> Result<Option<WindowId>, WindowError> {
+        Ok(*self.active.lock().unwrap())
+    }
+
+    async fn window_action(&self, xid: WindowId, action: WindowAction) -> Result<(), WindowError> {
         self.log(format!(
             "window {xid} {}",
             format!("{action:?}").to_lowercase()
@@ -419,7 +428,7 @@ impl InputDevice for FakeInput {
         Ok(())
     }
 
-    async fn window_state(&self, xid: WindowId) -> Result<Option<WindowState>, InputError> {
+    async fn window_state(&self, xid: WindowId) -> Result<Option<WindowState>, WindowError> {
         Ok(*self
             .windows
             .lock()
@@ -431,10 +440,10 @@ impl InputDevice for FakeInput {
             })))
     }
 
-    async fn activate_window(&self, xid: WindowId) -> Result<(), InputError> {
+    async fn activate_window(&self, xid: WindowId) -> Result<(), WindowError> {
         self.log(format!("activate {xid}"));
         if self.refuse_activation.load(Ordering::SeqCst) {
-            return Err(InputError::NotForeground {
+            return Err(WindowError::NotForeground {
                 window: xid,
                 why: "the fake window manager said no".into(),
             });

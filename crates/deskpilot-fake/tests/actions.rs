@@ -48,7 +48,7 @@ async fn rig(flavour: Flavour, with_input: bool) -> Rig {
     let input = Arc::new(FakeInput::new(backend.clone()));
     let mut engine = Engine::new(backend.clone());
     if with_input {
-        engine = engine.with_input(input.clone());
+        engine = engine.with_input(input.clone()).with_windows(input.clone());
     }
     let session = engine
         .connect(&ConnectTarget::WindowTitle("Main".into()))

@@ -35,7 +35,9 @@ async fn rig() -> Rig {
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(FORM);
     let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake.clone()).with_input(input);
+    let engine = Engine::new(fake.clone())
+        .with_input(input.clone())
+        .with_windows(input);
     let session = engine
         .connect(&ConnectTarget::WindowTitle("Main".into()))
         .await

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use deskpilot_core::platform::{Exited, Launcher};
+use deskpilot_core::platform::{Exited, LaunchError, Launcher};
 
 /// What a started program gets from deskpilot's environment: these names, and the names
 /// starting with a prefix given as `PREFIX*`; nothing else.
@@ -94,8 +94,17 @@ impl ProcessLauncher {
     }
 }
 
+/// Why the system would not start a program, by its kind.
+fn launch_error(e: std::io::Error) -> LaunchError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => LaunchError::NotFound(e.to_string()),
+        std::io::ErrorKind::PermissionDenied => LaunchError::Refused(e.to_string()),
+        _ => LaunchError::Failed(e.to_string()),
+    }
+}
+
 impl Launcher for ProcessLauncher {
-    fn spawn(&self, argv: &[String]) -> Result<u32, String> {
+    fn spawn(&self, argv: &[String]) -> Result<u32, LaunchError> {
         let mut child = Command::new(&argv[0])
             .args(&argv[1..])
             .env_clear()
@@ -104,7 +113,7 @@ impl Launcher for ProcessLauncher {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| e.to_string())?;
+            .map_err(launch_error)?;
         let pid = child.id();
         let exits = self.exits.clone();
         std::thread::spawn(move || {
@@ -168,6 +177,28 @@ mod tests {
         assert!(launcher.descends_from(me, parent));
         assert!(launcher.descends_from(me, me));
         assert!(!launcher.descends_from(parent, me));
+    }
+
+    /// A missing program and one the system will not run fail apart, so the engine can say
+    /// `not_found` for one and `access_denied` for the other.
+    #[test]
+    fn why_a_program_did_not_start_is_typed() {
+        let launcher = ProcessLauncher::new("unix:path=/nonexistent", None);
+        let missing = launcher.spawn(&["/nonexistent/deskpilot-no-such-program".into()]);
+        assert!(
+            matches!(missing, Err(LaunchError::NotFound(_))),
+            "{missing:?}"
+        );
+        let dir = std::env::temp_dir().join(format!("deskpilot-noexec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("not-executable");
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        let refused = launcher.spawn(&[file.to_string_lossy().into_owned()]);
+        assert!(
+            matches!(refused, Err(LaunchError::Refused(_))),
+            "{refused:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -11,8 +11,8 @@ pub mod session;
 use std::sync::Arc;
 
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::{BackendError, DevicesMissing, Engine};
-use deskpilot_x11::{X11Input, X11Windows};
+use deskpilot_core::{BackendError, DevicesMissing, Engine, WindowSystem};
+use deskpilot_x11::{X11Input, X11WindowSystem};
 
 pub use launcher::{LAUNCH_ENV, ProcessLauncher};
 
@@ -57,9 +57,14 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
     connect.use_peers = options.use_peers;
     let mut backend = AtspiBackend::connect(connect).await?;
     let mut input = options.input;
+    let mut windows: Option<Arc<dyn WindowSystem>> = None;
     if let Some(display) = &options.display {
-        match X11Windows::connect(display) {
-            Ok(x11) => backend = backend.with_window_system(Arc::new(x11)),
+        match X11WindowSystem::connect(display) {
+            Ok(x11) => {
+                let x11: Arc<dyn WindowSystem> = Arc::new(x11);
+                backend = backend.with_window_system(x11.clone());
+                windows = Some(x11);
+            }
             Err(e) => tracing::warn!("no X11 window information: {e}"),
         }
         if input.is_none() {
@@ -85,6 +90,9 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
     if let Some(input) = input {
         let input = Arc::new(input);
         engine = engine.with_input(input.clone()).with_capture(input);
+    }
+    if let Some(windows) = windows {
+        engine = engine.with_windows(windows);
     }
     Ok(LinuxEngine { engine, backend })
 }

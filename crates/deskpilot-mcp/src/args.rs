@@ -114,7 +114,9 @@ pub struct ConnectArgs {
     /// A window title (exact, else contained, case-insensitive); the session then works on
     /// that window.
     pub window: Option<String>,
-    /// An X11 window id (as list_apps shows it).
+    /// A window_id from list_apps.
+    pub window_id: Option<u64>,
+    /// window_id's old name.
     pub x11_window: Option<u32>,
 }
 
@@ -320,13 +322,12 @@ pub struct ActArgs {
     pub session: String,
     /// A ref or a selector matching exactly one element.
     pub target: String,
-    /// What to do (activate: the action `name`, or without one the default action;
-    /// select_option, on a combo box: the option `name` or `index`).
+    /// What to do (activate: the action `name`; select_option, on a combo box: the option
+    /// `name` or `index`).
     pub verb: OneOf<Verb>,
     /// For toggle: only act when it is not already on (or off).
     pub ensure: Option<OneOf<OnOff>>,
-    /// For activate: an action's name (none: the default action); for select_option: an
-    /// option's.
+    /// For activate: an action's name (none: the default); for select_option: an option's.
     pub name: Option<String>,
     /// For select_option: the option's place (from 0).
     pub index: Option<u32>,

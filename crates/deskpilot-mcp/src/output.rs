@@ -38,6 +38,9 @@ pub struct WindowOut {
     /// Known states among active, minimized.
     pub states: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_id: Option<u64>,
+    /// window_id's old name.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub x11_window: Option<u32>,
 }
 
@@ -77,6 +80,7 @@ impl From<&ListedApp> for AppOut {
                         .filter(|(_, on)| *on)
                         .map(|(s, _)| s.name().to_owned())
                         .collect(),
+                    window_id: w.system_id.map(|id| id.0),
                     x11_window: w.system_id.and_then(|id| u32::try_from(id.0).ok()),
                 })
                 .collect(),
@@ -249,14 +253,10 @@ pub struct PropertiesOut {
     pub states: Vec<String>,
     /// States the toolkit does not report (neither on nor off).
     pub unknown_states: Vec<String>,
-    /// Actions the platform names.
     pub actions: Vec<String>,
-    /// The default action, by the platform's name for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_action: Option<String>,
-    /// What the element can do or tell, in deskpilot's words (docs/selectors.md).
     pub capabilities: Vec<String>,
-    /// The platform's own names for what the element implements (AT-SPI interfaces).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub platform_interfaces: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

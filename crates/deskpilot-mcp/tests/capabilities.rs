@@ -74,7 +74,9 @@ async fn server_with(grants: Grants) -> rmcp::service::RunningService<rmcp::Role
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(APP);
     let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake).with_input(input);
+    let engine = Engine::new(fake)
+        .with_input(input.clone())
+        .with_windows(input);
     support::client_for(DeskpilotServer::with_grants(Arc::new(engine), grants)).await
 }
 

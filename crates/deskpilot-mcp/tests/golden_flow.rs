@@ -82,7 +82,9 @@ async fn a_fixed_agent_flow_reads_and_acts_as_recorded() {
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(APP);
     let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake).with_input(input);
+    let engine = Engine::new(fake)
+        .with_input(input.clone())
+        .with_windows(input);
     let client = support::client_for(DeskpilotServer::with_input(Arc::new(engine), true)).await;
     let mut transcript = Vec::new();
     let mut session = String::new();

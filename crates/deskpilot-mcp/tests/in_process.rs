@@ -214,3 +214,35 @@ async fn a_nearly_empty_app_is_flagged_blind_with_a_hint() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A window is named by its window system's id, `window_id`, on every platform; `x11_window`
+/// is its old name and still works, alone.
+#[tokio::test]
+async fn connect_takes_a_window_id_and_its_old_name() {
+    let fake = Arc::new(FakeBackend::new());
+    fake.add_app(APP);
+    let client = client_for(fake).await;
+    let listed = support::call(&client, "list_apps", json!({})).await;
+    let window = listed.structured_content.unwrap()["apps"][0]["windows"][0].clone();
+    let id = window["window_id"].as_u64().expect("a window_id");
+    assert_eq!(
+        window["x11_window"],
+        json!(id),
+        "the old name says the same"
+    );
+    for given in [json!({"window_id": id}), json!({"x11_window": id})] {
+        let connected = support::call(&client, "connect", given.clone()).await;
+        assert_ne!(connected.is_error, Some(true), "{given}: {connected:?}");
+    }
+    let both = support::call(
+        &client,
+        "connect",
+        json!({"window_id": id, "x11_window": id}),
+    )
+    .await;
+    assert_eq!(both.is_error, Some(true));
+    assert_eq!(
+        both.structured_content.unwrap()["code"],
+        "invalid_arguments"
+    );
+}

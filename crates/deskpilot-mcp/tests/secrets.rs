@@ -58,7 +58,9 @@ async fn secrets_appear_in_no_result_error_or_log() {
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(APP);
     let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake.clone()).with_input(input.clone());
+    let engine = Engine::new(fake.clone())
+        .with_input(input.clone())
+        .with_windows(input.clone());
     let client = support::client_for(DeskpilotServer::with_input(Arc::new(engine), true)).await;
     let connected = call(&client, "connect", json!({"app": "Vault"})).await;
     let session = connected.structured_content.unwrap()["session"]

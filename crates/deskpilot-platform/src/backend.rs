@@ -282,11 +282,6 @@ pub trait Backend: NativeRoutes + Send + Sync {
         &NoEvents
     }
 
-    /// The display's top-level windows, as the window system knows them (none without one).
-    async fn display_windows(&self) -> Vec<crate::window_system::ClientWindow> {
-        Vec::new()
-    }
-
     /// How `app` shows its content to an accessibility client, and how to switch that on when
     /// it shows (nearly) nothing; for `None`, a process with windows on the display that the
     /// accessibility tree does not list.

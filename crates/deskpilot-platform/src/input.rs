@@ -1,12 +1,13 @@
-//! Synthetic input and the display's windows, as the action ladder needs them. Implemented
-//! by deskpilot-x11 (XTEST); every call is bounded in time by its implementation.
+//! Synthetic input, as the action ladder needs it. Implemented by deskpilot-x11 (XTEST);
+//! every call is bounded in time by its implementation. The windows it goes to are the
+//! window system's (`window_system.rs`).
 
 use async_trait::async_trait;
 
 use crate::app::WindowId;
 use crate::keys::Chord;
 use crate::text::InputText;
-use crate::vocabulary::{Direction, MouseButton, WindowAction, WindowState};
+use crate::vocabulary::{Direction, MouseButton};
 
 /// Why synthetic input could not be sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -14,9 +15,6 @@ pub enum InputError {
     /// No display to send input to (a Wayland session, or no DISPLAY).
     #[error("no input device: {0}")]
     Unavailable(String),
-    /// The window could not be brought to the front.
-    #[error("window {window} could not be brought to the front: {why}")]
-    NotForeground { window: WindowId, why: String },
     /// The character or key cannot be typed on this keyboard.
     #[error("cannot type {0}")]
     Untypable(String),
@@ -71,19 +69,6 @@ pub trait InputDevice: Send + Sync {
         Ok(())
     }
 
-    /// The window that has the keyboard now (window-system id), if any.
-    async fn active_window(&self) -> Result<Option<WindowId>, InputError>;
-
-    /// Brings a top-level window to the front and waits until it is active.
-    async fn activate_window(&self, window: WindowId) -> Result<(), InputError>;
-
     /// Presses at `from`, moves to `to` in steps, releases (also on error).
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError>;
-
-    /// Asks the window manager to do `action` with a top-level window (does not wait).
-    async fn window_action(&self, window: WindowId, action: WindowAction)
-    -> Result<(), InputError>;
-
-    /// A top-level window's state; `None` when the window is gone.
-    async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, InputError>;
 }

@@ -9,10 +9,24 @@ pub struct Exited {
     pub description: String,
 }
 
+/// Why a program could not be started.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// No such program.
+    #[error("no such program: {0}")]
+    NotFound(String),
+    /// The system refused to start it (not executable, or it asks for more rights).
+    #[error("the system refused to start it: {0}")]
+    Refused(String),
+    /// Starting it failed otherwise.
+    #[error("{0}")]
+    Failed(String),
+}
+
 /// Starts processes on the desktop the engine reads (its display and session bus).
 pub trait Launcher: Send + Sync {
     /// Starts `argv` and returns its pid.
-    fn spawn(&self, argv: &[String]) -> std::result::Result<u32, String>;
+    fn spawn(&self, argv: &[String]) -> Result<u32, LaunchError>;
     /// Whether `pid` is `ancestor` or one of its descendants.
     fn descends_from(&self, pid: u32, ancestor: u32) -> bool;
     /// How the process ended, if it has.

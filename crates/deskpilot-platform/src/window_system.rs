@@ -1,9 +1,14 @@
 //! The window system beside the accessibility tree: top-level windows as the display server
-//! knows them. Backends use it where the tree alone is not enough: GTK 4.8 reports
-//! window-relative extents, and only the display server knows where the window is.
+//! and its window manager know them, and what they are asked to do with them. The engine
+//! raises windows and reads which one is active through it; backends use its list where the
+//! tree alone is not enough (GTK 4.8 reports window-relative extents, and only the display
+//! server knows where the window is).
+
+use async_trait::async_trait;
 
 use crate::app::{AppInfo, WindowId};
 use crate::model::Rect;
+use crate::vocabulary::{WindowAction, WindowState};
 
 /// One top-level client window.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,9 +25,44 @@ pub struct ClientWindow {
     pub transient_for: Option<WindowId>,
 }
 
-/// A display server's list of top-level windows. Every call is bounded in time.
+/// Why the window system could not answer, or do what it was asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WindowError {
+    /// No window system to ask (no display).
+    #[error("no window system: {0}")]
+    Unavailable(String),
+    /// The window could not be brought to the front.
+    #[error("window {window} could not be brought to the front: {why}")]
+    NotForeground { window: WindowId, why: String },
+    /// The window belongs to an app with more rights than deskpilot.
+    #[error("window {window} denies it: {why}")]
+    Denied { window: WindowId, why: String },
+    /// The window system failed (or did not answer in time).
+    #[error("window system: {0}")]
+    Failed(String),
+}
+
+/// The display's top-level windows and their manager. Every call is bounded in time.
+#[async_trait]
 pub trait WindowSystem: Send + Sync {
-    fn client_windows(&self) -> Result<Vec<ClientWindow>, String>;
+    /// The top-level client windows.
+    async fn client_windows(&self) -> Result<Vec<ClientWindow>, WindowError>;
+
+    /// The window that has the keyboard now, if any.
+    async fn active_window(&self) -> Result<Option<WindowId>, WindowError>;
+
+    /// Brings a top-level window to the front and waits until it is active.
+    async fn activate_window(&self, window: WindowId) -> Result<(), WindowError>;
+
+    /// Asks the window manager to do `action` with a top-level window (does not wait).
+    async fn window_action(
+        &self,
+        window: WindowId,
+        action: WindowAction,
+    ) -> Result<(), WindowError>;
+
+    /// A top-level window's state; `None` when the window is gone.
+    async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, WindowError>;
 }
 
 /// The client window of a process with this title (exact), if exactly one matches; with

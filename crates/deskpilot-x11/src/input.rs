@@ -1,18 +1,15 @@
-//! Synthetic input through XTEST: pointer clicks and wheel, key chords, Unicode text, and
-//! window activation through the window manager (EWMH `_NET_ACTIVE_WINDOW`).
+//! Synthetic input through XTEST: pointer clicks and wheel, key chords, Unicode text. Its
+//! connection also carries the window manager's requests (`window_system.rs`).
 //!
 //! Every request runs on a blocking thread under a timeout, so a stuck display server fails
 //! the call instead of stalling the runtime. Keys pressed are always released, also on error.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
-use deskpilot_platform::WindowId;
-use deskpilot_platform::{
-    Chord, Direction, InputDevice, InputError, InputText, MouseButton, WindowAction, WindowState,
-};
+use deskpilot_platform::{Chord, Direction, InputDevice, InputError, InputText, MouseButton};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConnectionExt, Window};
 use x11rb::protocol::xtest::ConnectionExt as _;
@@ -28,8 +25,6 @@ const MOTION_NOTIFY: u8 = 6;
 
 /// Longest any one input call may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long the window manager gets to activate a window.
-const ACTIVATE_WAIT: Duration = Duration::from_millis(1500);
 
 pub(crate) struct State {
     pub(crate) conn: RustConnection,
@@ -89,7 +84,7 @@ impl X11Input {
     }
 
     /// Runs `f` with the connection on a blocking thread, bounded by `CALL_TIMEOUT`.
-    async fn run<T: Send + 'static>(
+    pub(crate) async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut State) -> Result<T, InputError> + Send + 'static,
     ) -> Result<T, InputError> {
@@ -372,11 +367,6 @@ impl InputDevice for X11Input {
         self.run(|s| s.restore_spares()).await
     }
 
-    async fn active_window(&self) -> Result<Option<WindowId>, InputError> {
-        let active = self.run(|s| s.active_window()).await?;
-        Ok(active.map(|xid| WindowId(u64::from(xid))))
-    }
-
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
         self.run(move |s| {
             // A settled hover and press before moving: toolkits start a drag from a press
@@ -401,52 +391,6 @@ impl InputDevice for X11Input {
             // Released whatever happened on the way.
             let released = s.fake(BUTTON_RELEASE, 1, clamp16(to.0), clamp16(to.1));
             result.and(released).and_then(|_| s.sync())
-        })
-        .await
-    }
-
-    async fn window_action(
-        &self,
-        window: WindowId,
-        action: WindowAction,
-    ) -> Result<(), InputError> {
-        let xid = crate::xid(window)?;
-        self.run(move |s| s.window_action(xid, action)).await
-    }
-
-    async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, InputError> {
-        let xid = crate::xid(window)?;
-        self.run(move |s| s.window_state(xid)).await
-    }
-
-    async fn activate_window(&self, window: WindowId) -> Result<(), InputError> {
-        let xid = crate::xid(window)?;
-        self.run(move |s| {
-            if s.active_window()? == Some(xid) {
-                return Ok(());
-            }
-            s.request_activation(xid)?;
-            let deadline = Instant::now() + ACTIVATE_WAIT;
-            loop {
-                if s.active_window()? == Some(xid) {
-                    return Ok(());
-                }
-                if Instant::now() >= deadline {
-                    // No window manager answered: focus it ourselves, once.
-                    s.focus_directly(xid)?;
-                    if s.active_window()? == Some(xid) {
-                        return Ok(());
-                    }
-                    return Err(InputError::NotForeground {
-                        window,
-                        why: format!(
-                            "still not active after {ACTIVATE_WAIT:?} (now {:?})",
-                            s.active_window()?
-                        ),
-                    });
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
         })
         .await
     }

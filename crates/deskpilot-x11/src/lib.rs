@@ -6,14 +6,9 @@ mod drag_path;
 mod input;
 mod keymap;
 mod window_manager;
+mod window_system;
 mod windows;
 
-/// The X11 window behind a window id (ids this crate issued are X11 window ids).
-fn xid(window: deskpilot_platform::WindowId) -> Result<u32, deskpilot_platform::InputError> {
-    u32::try_from(window.0).map_err(|_| {
-        deskpilot_platform::InputError::Display(format!("{window} is not an X11 window id"))
-    })
-}
-
 pub use input::X11Input;
+pub use window_system::X11WindowSystem;
 pub use windows::X11Windows;

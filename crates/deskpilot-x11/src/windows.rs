@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use deskpilot_platform::model::Rect;
-use deskpilot_platform::{ClientWindow, WindowId, WindowSystem};
+use deskpilot_platform::{ClientWindow, WindowId};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, Window};
 use x11rb::rust_connection::RustConnection;
@@ -50,8 +50,9 @@ impl X11Windows {
     }
 }
 
-impl WindowSystem for X11Windows {
-    fn client_windows(&self) -> Result<Vec<ClientWindow>, String> {
+impl X11Windows {
+    /// The top-level client windows (blocking: `X11WindowSystem` calls it on a thread).
+    pub fn client_windows(&self) -> Result<Vec<ClientWindow>, String> {
         let conn = self.conn.lock().map_err(|_| "X11 connection poisoned")?;
         let err = |e: &dyn std::fmt::Display| e.to_string();
         let list = conn

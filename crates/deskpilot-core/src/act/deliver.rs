@@ -12,7 +12,7 @@ use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error};
 use crate::model::{ElementId, Role, State};
-use crate::platform::{BackendError, InputError, Performed};
+use crate::platform::{BackendError, InputError, Performed, WindowError};
 
 /// Longest wait for focus to arrive before keys are sent.
 const FOCUS_WAIT: Duration = Duration::from_millis(800);
@@ -225,7 +225,7 @@ impl Engine {
 
     /// Raises the element's window and waits until it is active. Returns the window.
     async fn bring_to_front(&self, subject: &Subject) -> std::result::Result<ElementId, NotSent> {
-        let input = self.input_device().map_err(NotSent::Refuse)?;
+        let system = self.window_system().map_err(NotSent::Refuse)?;
         let node = subject.node();
         let window = match self.backend().toplevel(&node.id).await {
             Ok(window) => window,
@@ -248,10 +248,10 @@ impl Engine {
             .find(|w| w.id == window)
             .and_then(|w| w.system_id)
             .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
-        input
+        system
             .activate_window(window_id)
             .await
-            .map_err(input_failure)?;
+            .map_err(window_failure)?;
         Ok(window)
     }
 
@@ -433,9 +433,22 @@ fn not_foreground(why: String) -> NotSent {
     ))
 }
 
+/// How a failure of the window system ends a rung.
+fn window_failure(error: WindowError) -> NotSent {
+    match error {
+        WindowError::NotForeground { .. } => not_foreground(error.to_string()),
+        WindowError::Unavailable(_) => NotSent::Refuse(Error::input_unavailable(error.to_string())),
+        WindowError::Denied { .. } => NotSent::Refuse(Error::access_denied(error.to_string())),
+        WindowError::Failed(_) => NotSent::Fatal(Error::new(
+            Code::Backend,
+            error.to_string(),
+            "the window system failed; retry, or restart deskpilot",
+        )),
+    }
+}
+
 fn input_failure(error: InputError) -> NotSent {
     match error {
-        InputError::NotForeground { .. } => not_foreground(error.to_string()),
         InputError::Unavailable(_) => NotSent::Refuse(Error::input_unavailable(error.to_string())),
         InputError::Denied { .. } => NotSent::Refuse(Error::access_denied(error.to_string())),
         InputError::Untypable(_) => NotSent::Skip(error.to_string()),

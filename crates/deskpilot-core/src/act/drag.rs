@@ -53,13 +53,16 @@ impl Engine {
         let before = look().await;
         {
             if let Some(window_id) = self.window_system_id(session).await {
-                input.activate_window(window_id).await.map_err(|e| {
-                    Error::new(
-                        Code::WindowNotForeground,
-                        e.to_string(),
-                        "activate the window first",
-                    )
-                })?;
+                self.window_system()?
+                    .activate_window(window_id)
+                    .await
+                    .map_err(|e| {
+                        Error::new(
+                            Code::WindowNotForeground,
+                            e.to_string(),
+                            "activate the window first",
+                        )
+                    })?;
             }
             input.drag(start, end).await.map_err(|e| {
                 Error::new(

@@ -105,8 +105,8 @@ impl Engine {
                 .collect(),
             Err(_) => Vec::new(),
         };
-        let active = match self.input_device() {
-            Ok(input) => input.active_window().await.ok().flatten(),
+        let active = match self.window_system() {
+            Ok(windows) => windows.active_window().await.ok().flatten(),
             Err(_) => None,
         };
         let showing_items = if *expect == Expect::MenuOpen {

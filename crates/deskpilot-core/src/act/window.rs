@@ -27,7 +27,7 @@ impl Engine {
         session: &str,
         action: WindowAction,
     ) -> Result<ActionReport> {
-        let input = self.input_device()?.clone();
+        let input = self.window_system()?.clone();
         let window = self.session_window(session).await?.ok_or_else(|| {
             Error::new(
                 Code::NotFound,
@@ -45,7 +45,7 @@ impl Engine {
                 "the window may be closing; list_apps to check",
             )
         })?;
-        let display = |e: crate::platform::InputError| {
+        let display = |e: crate::platform::WindowError| {
             Error::new(
                 Code::Backend,
                 e.to_string(),

@@ -5,7 +5,7 @@
 
 pub use deskpilot_platform::window_system;
 pub use deskpilot_platform::{
-    Backend, BackendError, Blindness, Caret, ClientWindow, Exited, InputDevice, InputError,
-    Launcher, NativeRoute, NativeRoutes, NoDesktop, Performed, ProgressSink, ScreenCapture,
-    Secrecy, WalkLimits, WindowSystem,
+    Backend, BackendError, Blindness, Caret, ClientWindow, Events, Exited, InputDevice, InputError,
+    LaunchError, Launcher, NativeRoute, NativeRoutes, NoDesktop, NoEvents, Performed, ProgressSink,
+    ScreenCapture, Secrecy, WalkLimits, WindowError, WindowSystem,
 };

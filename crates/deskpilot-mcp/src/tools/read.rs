@@ -20,7 +20,7 @@ use crate::output::*;
 #[tool_router(router = read_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Apps on the desktop: pid, toolkit, windows (title, bounds, states, X11 id). An app with a nearly empty tree is flagged blind, with a hint.",
+        description = "Apps on the desktop: pid, toolkit, windows (title, bounds, states, window_id). An app with a nearly empty tree is flagged blind, with a hint.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ListAppsArgs>(),
         output_schema = output_schema::<ListAppsOut>()
@@ -37,7 +37,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Open a session on an app (pid or list_apps name: all its windows) or a window (title or X11 id: it and its dialogs); returns the session id the other tools take.",
+        description = "Open a session on an app (pid or list_apps name: all its windows) or a window (title or window_id: it and its dialogs); returns the session id the other tools take.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ConnectArgs>(),
         output_schema = output_schema::<ConnectOut>()
@@ -45,16 +45,22 @@ impl DeskpilotServer {
     async fn connect(&self, Args(a): Args<ConnectArgs>) -> ToolResult {
         respond(async {
             let a = a?;
-            let target = match (a.pid, a.app, a.window, a.x11_window) {
+            let window_id = match (a.window_id, a.x11_window) {
+                (Some(_), Some(_)) => {
+                    return Err(invalid_arguments(
+                        "x11_window is window_id's old name: give one of them",
+                    ));
+                }
+                (id, old) => id.or(old.map(u64::from)),
+            };
+            let target = match (a.pid, a.app, a.window, window_id) {
                 (Some(pid), None, None, None) => ConnectTarget::Pid(pid),
                 (None, Some(app), None, None) => ConnectTarget::AppName(app),
                 (None, None, Some(window), None) => ConnectTarget::WindowTitle(window),
-                (None, None, None, Some(xid)) => {
-                    ConnectTarget::SystemWindow(WindowId(u64::from(xid)))
-                }
+                (None, None, None, Some(id)) => ConnectTarget::SystemWindow(WindowId(id)),
                 _ => {
                     return Err(invalid_arguments(
-                        "give exactly one of pid, app, window, x11_window",
+                        "give exactly one of pid, app, window, window_id",
                     ));
                 }
             };
