@@ -34,7 +34,7 @@ pub const TABLES: &[Layers] = &[
         src: "crates/deskpilot-core/src",
         // escape, model, app and the platform traits are deskpilot-platform's, re-exported.
         layers: &[
-            &["selector", "derive", "visibility", "filter"],
+            &["selector", "derive", "visibility", "filter", "hint"],
             &["render", "platform"],
             &["error"],
             &["live"],

@@ -180,7 +180,10 @@ async fn desktop_engine(
 
 /// Prints an engine failure; exit code 1 for "not found", 2 for everything else.
 fn report(error: &deskpilot_core::Error) -> ExitCode {
-    eprintln!("deskpilot: {}", present::failure_line(error));
+    eprintln!(
+        "deskpilot: {}",
+        present::failure_line(error, &words::command)
+    );
     match error.code {
         deskpilot_core::Code::NotFound => ExitCode::from(1),
         _ => ExitCode::from(2),
@@ -223,7 +226,11 @@ async fn connect(engine: &Engine, target: &str) -> anyhow::Result<Option<String>
         }
     }
     if let Some(e) = last {
-        eprintln!("deskpilot: {e} ({})", e.hint);
+        eprintln!(
+            "deskpilot: {} ({})",
+            deskpilot_core::hint::worded(&e.message, words::command),
+            deskpilot_core::hint::worded(&e.hint, words::command)
+        );
     }
     Ok(None)
 }

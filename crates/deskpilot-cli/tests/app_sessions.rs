@@ -353,7 +353,8 @@ async fn a_session_outlives_its_app_with_a_clear_answer() {
             }
         }
     };
-    assert!(gone.hint.contains("connect again"), "{gone:?}");
+    let hint = deskpilot_core::hint::in_tool_names(&gone.hint);
+    assert!(hint.contains("connect again"), "{gone:?}");
     let _again = launch(&desktop, "mousepad");
     let session = connect_by_name(&engine, "mousepad").await;
     let snapshot = engine

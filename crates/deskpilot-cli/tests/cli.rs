@@ -109,6 +109,14 @@ fn the_cli_reads_the_fixture_with_honest_exit_codes() {
     assert_eq!(malformed.status.code(), Some(2));
     let no_window = deskpilot(&desktop, &["snapshot", "no such window"]);
     assert_eq!(no_window.status.code(), Some(1));
+    // A CLI user is told the CLI's commands, never the MCP server's tools.
+    let said = String::from_utf8_lossy(&no_window.stderr);
+    assert!(said.contains("`deskpilot apps`"), "{said}");
+    assert!(!said.contains("list_apps"), "{said}");
+    let missing = deskpilot(&desktop, &["props", window, "button[name=Nope]"]);
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(said.contains("`deskpilot wait`"), "{said}");
+    assert!(!said.contains("wait_for"), "{said}");
 
     let props = deskpilot(&desktop, &["props", window, "[id=counter]"]);
     assert!(

@@ -113,7 +113,7 @@ impl Engine {
             Error::new(
                 Code::Unsupported,
                 "this deskpilot cannot start programs",
-                "start the app yourself, then list_apps and connect",
+                "start the app yourself, then `list_apps` and `connect`",
             )
         })
     }

@@ -191,7 +191,7 @@ impl Error {
         Error::new(
             Code::StaleRef,
             message,
-            "take a new snapshot (or find) and use the refs it returns",
+            "take a new `snapshot` (or `find`) and use the refs it returns",
         )
     }
 }
@@ -203,18 +203,18 @@ impl From<BackendError> for Error {
             BackendError::AppNotResponding { .. } => Error::new(
                 Code::AppNotResponding,
                 message,
-                "the app may be busy or frozen (a modal dialog?); retry shortly, or check it with list_apps",
+                "the app may be busy or frozen (a modal dialog?); retry shortly, or check it with `list_apps`",
             ),
             BackendError::AppGone { .. } => Error::new(
                 Code::AppGone,
                 message,
-                "the app quit or crashed; list_apps, then connect again",
+                "the app quit or crashed; `list_apps`, then `connect` again",
             ),
             BackendError::Defunct { .. } => Error::stale(message),
             BackendError::Unsupported { .. } => Error::new(
                 Code::Unsupported,
                 message,
-                "this element does not offer that; get_properties lists what it supports",
+                "this element does not offer that; `get_properties` lists what it supports",
             ),
             BackendError::Bus(_) => Error::new(
                 Code::Backend,

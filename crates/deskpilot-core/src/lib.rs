@@ -15,6 +15,7 @@ pub mod engine;
 pub mod error;
 pub use deskpilot_platform::escape;
 pub mod filter;
+pub mod hint;
 pub mod launch;
 pub mod live;
 pub use deskpilot_platform::model;

@@ -120,7 +120,7 @@ impl Engine {
                         crate::escape::quoted(&info.app.name, 80),
                         info.app.pid.map_or("?".into(), |p| p.to_string())
                     ),
-                    "list_apps, then connect again (a restarted app is a new one)",
+                    "`list_apps`, then `connect` again (a restarted app is a new one)",
                 );
             }
             error
@@ -235,7 +235,7 @@ fn no_window(what: &str, scope: &Scope) -> Error {
                     .join(", ")
             }
         ),
-        "take a snapshot: it lists the session's windows with refs",
+        "take a `snapshot`: it lists the session's windows with refs",
     )
 }
 

@@ -127,7 +127,7 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
         "{}",
         error.message
     );
-    assert!(error.hint.contains("new snapshot"));
+    assert!(deskpilot_core::hint::in_tool_names(&error.hint).contains("new snapshot"));
     let third = engine
         .snapshot(&s, &SnapshotRequest::default())
         .await

@@ -1,6 +1,7 @@
 //! Tool results: success with structured content, failures as `isError` tool results with
 //! `{ok: false, code, message, retryable, hint}`. Every output schema admits both shapes.
 
+use deskpilot_core::hint::in_tool_names;
 use std::sync::Arc;
 
 use deskpilot_core::{Code, Error};
@@ -135,9 +136,9 @@ pub fn success<T: Serialize + JsonSchema>(text: String, value: T) -> CallToolRes
 pub fn failure(error: &Error) -> CallToolResult {
     let failure = Failure {
         code: error.code.name().to_owned(),
-        message: error.message.clone(),
+        message: in_tool_names(&error.message),
         retryable: error.retryable(),
-        hint: error.hint.clone(),
+        hint: in_tool_names(&error.hint),
     };
     let mut text = format!(
         "{} ({}): {} Hint: {}",

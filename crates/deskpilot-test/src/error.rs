@@ -1,6 +1,7 @@
 //! What a test step reports when it fails.
 
 use deskpilot_core::Error as EngineError;
+use deskpilot_core::hint::FaceVerb;
 
 /// A failed step: the engine's failure, a wait that ran out, or a desktop that did not start.
 /// Each names the locator (its selector text) it was about.
@@ -19,7 +20,7 @@ use deskpilot_core::Error as EngineError;
 #[derive(Debug, thiserror::Error)]
 pub enum TestError {
     /// The engine refused or failed (its code, message and hint).
-    #[error("{locator}: {}", deskpilot_core::present::failure(.error))]
+    #[error("{locator}: {}", failure(.error))]
     Engine {
         /// The locator, or what was asked.
         locator: String,
@@ -80,3 +81,46 @@ impl TestError {
 /// }
 /// ```
 pub type Result<T> = std::result::Result<T, TestError>;
+
+/// An engine failure, the verbs its hint names in this library's words.
+pub(crate) fn failure(error: &EngineError) -> String {
+    deskpilot_core::present::failure_in(error, &api_word)
+}
+
+/// The verbs core's hints name, as this library's calls.
+fn api_word(verb: FaceVerb) -> String {
+    let call = match verb {
+        FaceVerb::ListApps => "desktop.engine().list_apps()",
+        FaceVerb::Connect => "Desktop::attach",
+        FaceVerb::Snapshot => "App::snapshot",
+        FaceVerb::Find => "Locator::find",
+        FaceVerb::GetProperties => "desktop.engine().properties()",
+        FaceVerb::ReadTable => "desktop.engine().read_table()",
+        FaceVerb::WaitFor => "expect",
+        FaceVerb::WindowAction => "desktop.engine().window_action()",
+        FaceVerb::SetValue => "Locator::fill",
+        FaceVerb::TypeText => "Locator::type_text",
+        FaceVerb::Click => "Locator::click",
+        FaceVerb::Act => "a Locator verb (check, expand, select, ...)",
+    };
+    format!("`{call}`")
+}
+
+#[cfg(test)]
+mod tests {
+    use deskpilot_core::{Code, Error};
+
+    /// A test's failure names this library's calls, not the MCP server's tools.
+    #[test]
+    fn failures_name_this_librarys_calls() {
+        let error = Error::new(
+            Code::AppGone,
+            "gone",
+            "the app quit; `list_apps`, then `connect` again, or `wait_for` it",
+        );
+        let text = super::failure(&error);
+        assert!(text.contains("`Desktop::attach` again"), "{text}");
+        assert!(text.contains("or `expect` it"), "{text}");
+        assert!(!text.contains("wait_for"), "{text}");
+    }
+}

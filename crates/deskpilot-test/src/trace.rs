@@ -135,7 +135,7 @@ impl Trace {
     ) -> Capture {
         let tree = match engine.snapshot(session, &SnapshotRequest::default()).await {
             Ok(snapshot) => secrets.redact(&present::snapshot(&snapshot).joined()),
-            Err(e) => format!("# no tree: {}", present::failure(&e)),
+            Err(e) => format!("# no tree: {}", crate::error::failure(&e)),
         };
         if secrets.on_screen() {
             // A secret went into a field that shows its text: no picture of the screen.

@@ -35,7 +35,7 @@ impl Engine {
             return Err(Error::new(
                 Code::NotVisible,
                 format!("{what} is in a closed menu: open {menu} first"),
-                "click the menu (or act expand on it), then act on the item",
+                "`click` the menu (or `act` expand on it), then act on the item",
             ));
         }
         if node.states.is_not(State::Visible) {
@@ -63,7 +63,7 @@ impl Engine {
             format!(
                 "{what} is not shown (scrolled out of view, or inside something hidden), and the app did not scroll it into view"
             ),
-            "look for a visible element instead (find lists visible matches first), or scroll or open what contains it, then retry",
+            "look for a visible element instead (`find` lists visible matches first), or scroll or open what contains it, then retry",
         ))
     }
 

@@ -197,7 +197,7 @@ impl Engine {
                 return Err(NotSent::Refuse(Error::new(
                     Code::Offscreen,
                     format!("{} has no bounds on screen", subject.resolved.reference),
-                    "scroll it into view (act scroll_into_view) or open what contains it",
+                    "scroll it into view (`act` scroll_into_view) or open what contains it",
                 )));
             }
         };
@@ -429,7 +429,7 @@ fn not_foreground(why: String) -> NotSent {
     NotSent::Refuse(Error::new(
         Code::WindowNotForeground,
         format!("cannot bring the element's window to the front: {why}"),
-        "activate the window (window_action activate) or close what holds the focus, then retry",
+        "activate the window (`window_action` activate) or close what holds the focus, then retry",
     ))
 }
 
@@ -460,7 +460,7 @@ fn input_failure(error: InputError) -> NotSent {
         InputError::Incomplete { .. } => NotSent::Fatal(Error::new(
             Code::InputIncomplete,
             error.to_string(),
-            "part of the text was typed: read the field (get_properties), then type only what is missing, or replace it all with set_value; do not repeat the call",
+            "part of the text was typed: read the field (`get_properties`), then type only what is missing, or replace it all with `set_value`; do not repeat the call",
         )),
     }
 }

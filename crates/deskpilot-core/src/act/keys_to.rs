@@ -57,10 +57,10 @@ impl Engine {
             return Err(Error::new(
                 Code::NotEditable,
                 format!(
-                    "type_text with no target: the keys would go to {what} [ref={}], which takes no text (a space or Enter would press it)",
+                    "`type_text` with no target: the keys would go to {what} [ref={}], which takes no text (a space or Enter would press it)",
                     focused.reference
                 ),
-                "answer or close that window first (click the button you mean), or give type_text the field as its target",
+                "answer or close that window first (click the button you mean), or give `type_text` the field as its target",
             ));
         }
         let went = format!("the keys went to {what}");

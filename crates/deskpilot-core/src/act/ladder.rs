@@ -86,7 +86,7 @@ impl Engine {
                         "{} is no longer among its combo box's options",
                         option.reference
                     ),
-                    "take a fresh snapshot and find the option again",
+                    "take a fresh `snapshot` and `find` the option again",
                 )
             })?;
         let reference = self
@@ -337,7 +337,7 @@ impl Engine {
                     "{} {reference}: no route had an effect ({tried})",
                     action.verb()
                 ),
-                "check the element's state with get_properties; it may need another action first (open its menu, scroll it into view)",
+                "check the element's state with `get_properties`; it may need another action first (open its menu, scroll it into view)",
             ),
         })
     }

@@ -157,7 +157,7 @@ pub(super) fn judge(
                         expected(expect),
                         change_lines(before, after).join("; "),
                     ),
-                    "read the element with get_properties: it holds something else than asked; set it again (perhaps other text or another way) only after checking",
+                    "read the element with `get_properties`: it holds something else than asked; set it again (perhaps other text or another way) only after checking",
                 ))
             } else if action.safe_to_repeat() {
                 Next::TryAnother {

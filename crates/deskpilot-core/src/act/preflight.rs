@@ -18,7 +18,7 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                 node.role,
                 crate::escape::quoted(node.display_name(), 100)
             ),
-            "wait until it is enabled (wait_for state enabled), or do what enables it first",
+            "wait until it is enabled (`wait_for` state enabled), or do what enables it first",
         ));
     }
     match action {
@@ -33,7 +33,7 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                         node.role,
                         crate::escape::quoted(node.display_name(), 100)
                     ),
-                    "set_value needs an editable field; use click or act on other controls",
+                    "`set_value` needs an editable field; use `click` or `act` on other controls",
                 ));
             }
         }
@@ -63,7 +63,7 @@ pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
                     "{reference} has no {wanted} (it offers: {})",
                     crate::model::action_list(&node.actions)
                 ),
-                "use one of the actions it offers (get_properties lists them)",
+                "use one of the actions it offers (`get_properties` lists them)",
             ));
         }
         _ => {}

@@ -187,7 +187,7 @@ impl From<NotReady> for Error {
                     described(&found.matches[0]),
                     waited.as_millis()
                 ),
-                "click the menu (or act expand on it), then act on the item",
+                "`click` the menu (or `act` expand on it), then act on the item",
             ),
             NotReady::TimedOut {
                 code: Code::Disabled,
@@ -213,10 +213,10 @@ impl From<NotReady> for Error {
             } => {
                 let hint = match code {
                     Code::NotEditable => {
-                        "set_value needs an editable field; use click or act on other controls"
+                        "`set_value` needs an editable field; use `click` or `act` on other controls"
                     }
                     Code::NotFound => {
-                        "check the selector against a fresh snapshot; the element may not exist yet (a longer timeout_ms waits for it)"
+                        "check the selector against a fresh `snapshot`; the element may not exist yet (a longer timeout_ms waits for it)"
                     }
                     _ => "retry, or give a longer timeout_ms",
                 };

@@ -32,7 +32,7 @@ impl Engine {
             Error::new(
                 Code::NotFound,
                 "the session's window is gone",
-                "list_apps, then connect to a window that exists",
+                "`list_apps`, then `connect` to a window that exists",
             )
         })?;
         let window_id = window.system_id.ok_or_else(|| {
@@ -42,7 +42,7 @@ impl Engine {
                     "the window system does not know window {}",
                     crate::escape::quoted(&window.title, 100)
                 ),
-                "the window may be closing; list_apps to check",
+                "the window may be closing; `list_apps` to check",
             )
         })?;
         let display = |e: crate::platform::WindowError| {
@@ -75,7 +75,7 @@ impl Engine {
                         crate::escape::quoted(&window.title, 100),
                         describe(state)
                     ),
-                    "the window may refuse it (a modal dialog, a fixed-size window); check with list_apps",
+                    "the window may refuse it (a modal dialog, a fixed-size window); check with `list_apps`",
                 ));
             }
             tokio::time::sleep(POLL).await;

@@ -110,7 +110,7 @@ impl Engine {
                 Error::new(
                     Code::Offscreen,
                     "the session's window has no bounds on screen (minimized or closed?)",
-                    "restore the window (window_action restore), or capture the screen",
+                    "restore the window (`window_action` restore), or capture the screen",
                 )
             })
     }

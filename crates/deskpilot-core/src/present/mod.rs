@@ -17,7 +17,7 @@ pub use reading::{
     connected, element, find, focus, hit_path, snapshot, table, table_tsv, text_page, truncation,
     unsearched_lines, waited,
 };
-pub use reports::{action, failure, failure_line, launched, shot};
+pub use reports::{action, failure, failure_in, failure_line, launched, shot};
 pub use tree_text::{TreeLine, parse_tree, strip_refs};
 
 /// A page of text with what to ask for next, kept apart so that a shell face can print the

@@ -4,6 +4,7 @@ use super::escape;
 use crate::act::{ActionReport, effect_name, rung_name};
 use crate::capture::Shot;
 use crate::error::Error;
+use crate::hint::{FaceVerb, worded};
 use crate::launch::Launched;
 
 /// An action's report: the verb, the ref, the effect and its route, what changed, then the
@@ -43,6 +44,11 @@ pub fn action(report: &ActionReport) -> String {
 
 /// A failure as a model reads it: `code (retryable): message Hint: hint`.
 pub fn failure(error: &Error) -> String {
+    failure_in(error, &|verb| verb.marker().to_owned())
+}
+
+/// `failure`, with the verbs its message and hint name in a face's words.
+pub fn failure_in(error: &Error, word: &dyn Fn(FaceVerb) -> String) -> String {
     let mut text = format!(
         "{} ({}): {} Hint: {}",
         error.code.name(),
@@ -51,8 +57,8 @@ pub fn failure(error: &Error) -> String {
         } else {
             "not retryable"
         },
-        error.message,
-        error.hint
+        worded(&error.message, word),
+        worded(&error.hint, word)
     );
     if let Some(tree) = &error.tree {
         text.push('\n');
@@ -61,9 +67,14 @@ pub fn failure(error: &Error) -> String {
     text
 }
 
-/// A failure on one line for a shell: `code (message): hint`.
-pub fn failure_line(error: &Error) -> String {
-    format!("{} ({}): {}", error.code.name(), error.message, error.hint)
+/// A failure on one line for a shell: `code (message): hint`, the verbs in `word`'s words.
+pub fn failure_line(error: &Error, word: &dyn Fn(FaceVerb) -> String) -> String {
+    format!(
+        "{} ({}): {}",
+        error.code.name(),
+        worded(&error.message, word),
+        worded(&error.hint, word)
+    )
 }
 
 /// A program started and registered.

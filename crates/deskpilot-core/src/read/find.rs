@@ -88,7 +88,7 @@ impl Engine {
             let node = &tree.nodes[index].node;
             let why = match realization {
                 Realization::NotRealized { logical } => format!(
-                    "{} children not realized (use read_table or find within it)",
+                    "{} children not realized (use `read_table` or `find` within it)",
                     Realization::count_text(logical)
                 ),
                 Realization::Partial { realized, logical } => {
@@ -152,7 +152,7 @@ impl Engine {
                     0 => Err(Error::new(
                         Code::NotFound,
                         format!("nothing matches the selector{}", unsearched_note(&found)),
-                        "check the selector against a fresh snapshot; the element may not exist yet (use wait_for)",
+                        "check the selector against a fresh `snapshot`; the element may not exist yet (use `wait_for`)",
                     )),
                     1 => {
                         let m = found.matches.into_iter().next().expect("one match");

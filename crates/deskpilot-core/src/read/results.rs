@@ -126,14 +126,16 @@ pub struct Unsearched {
     pub why: String,
 }
 
-/// On one line: `role "name" [ref=eN]: why`.
+/// On one line: `role "name" [ref=eN]: why` (the verbs `why` names, by the tools' names).
 impl std::fmt::Display for Unsearched {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let name = crate::escape::quoted(&self.name, 60);
         write!(
             f,
             "{} {name} [ref={}]: {}",
-            self.role, self.reference, self.why
+            self.role,
+            self.reference,
+            crate::hint::in_tool_names(&self.why)
         )
     }
 }

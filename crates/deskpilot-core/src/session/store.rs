@@ -163,7 +163,7 @@ impl SessionStore {
             Error::new(
                 Code::InvalidArguments,
                 format!("{text:?} is not a ref (refs look like e12)"),
-                "use a ref from the latest snapshot or find",
+                "use a ref from the latest `snapshot` or `find`",
             )
         })?;
         let inner = self.lock();
@@ -231,7 +231,7 @@ impl SessionStore {
                 Error::new(
                     Code::InvalidArguments,
                     format!("unknown cursor {cursor:?} (a cursor can be used once, in the session that made it)"),
-                    "take a new snapshot",
+                    "take a new `snapshot`",
                 )
             })
     }
@@ -393,7 +393,7 @@ pub(crate) fn unknown_session(session: &str) -> Error {
     Error::new(
         Code::UnknownSession,
         format!("no session {session:?}"),
-        "call connect to open a session and pass its id",
+        "call `connect` to open a session and pass its id",
     )
 }
 

@@ -49,7 +49,7 @@ pub fn choose(apps: &[AppInfo], target: &ConnectTarget) -> Result<(AppInfo, Opti
                         .collect::<Vec<_>>()
                         .join("; ")
                 ),
-                "connect by pid or by window title instead",
+                "`connect` by pid or by window title instead",
             )),
         }
     };
@@ -105,7 +105,7 @@ pub fn choose(apps: &[AppInfo], target: &ConnectTarget) -> Result<(AppInfo, Opti
                             .collect::<Vec<_>>()
                             .join("; ")
                     ),
-                    "use the exact title, or connect by pid",
+                    "use the exact title, or `connect` by pid",
                 )),
             }
         }
@@ -133,7 +133,7 @@ fn not_found(what: &str, apps: &[AppInfo]) -> Error {
             "no app or window matches {what}; running: {}",
             apps.iter().map(describe).collect::<Vec<_>>().join(", ")
         ),
-        "call list_apps to see what is running; the app may still be starting",
+        "call `list_apps` to see what is running; the app may still be starting",
     )
 }
 

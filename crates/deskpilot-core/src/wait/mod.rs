@@ -162,7 +162,7 @@ impl Engine {
                         wake.wakes().looks(),
                         last_seen(&found)
                     ),
-                    "check the selector and condition against a fresh snapshot, or wait longer",
+                    "check the selector and condition against a fresh `snapshot`, or wait longer",
                 ));
             }
             // Woken by events: first the elements they named, read afresh; a full look
