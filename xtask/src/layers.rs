@@ -20,7 +20,7 @@ pub const TABLES: &[Layers] = &[
     Layers {
         src: "crates/deskpilot-platform/src",
         layers: &[
-            &["escape", "font"],
+            &["escape", "font", "admission"],
             &["model", "keys"],
             &["app", "text", "image"],
             &["vocabulary"],

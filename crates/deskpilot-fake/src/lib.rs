@@ -96,6 +96,8 @@ pub struct FakeBackend {
     walk_time: Mutex<std::time::Duration>,
     /// The platform the fake imitates.
     flavour: Flavour,
+    /// The elements whose values a UIA-flavoured read fetched, in order.
+    value_requests: Mutex<Vec<ElementId>>,
 }
 
 impl FakeBackend {
@@ -110,6 +112,11 @@ impl FakeBackend {
             flavour,
             ..FakeBackend::default()
         }
+    }
+
+    /// The elements whose values UIA-flavoured reads fetched (none for the AT-SPI flavour).
+    pub fn value_requests(&self) -> Vec<ElementId> {
+        self.value_requests.lock().unwrap().clone()
     }
 
     /// Adds an app written in the text format; its bus name is `:1.<n>`.
@@ -305,6 +312,10 @@ impl Backend for FakeBackend {
                 find(&app.root, root).ok_or_else(|| BackendError::Defunct { id: root.clone() })?;
             let mut tree = walk::walk(start, limits);
             renew_vanishing(&mut app.root);
+            if self.flavour == Flavour::Uia {
+                let inside = limits.secrecy.is_secret();
+                uia::admit_values(&mut tree, inside, &self.value_requests);
+            }
             // Like a real backend: what lies inside a password field has no text.
             for index in 0..tree.nodes.len() {
                 let inside = tree.nodes[index]
@@ -340,6 +351,10 @@ impl Backend for FakeBackend {
                 .find(|c| c.node.bounds.is_some_and(|b| b.contains(x, y)))
             {
                 let mut node = child.node.clone();
+                if self.flavour == Flavour::Uia {
+                    let admitted = !inside_secret && node.role != Role::Password;
+                    uia::admit_value(&mut node, admitted, &self.value_requests);
+                }
                 keep_secret(&mut node, inside_secret);
                 inside_secret = node.is_secret();
                 path.push(node);
@@ -452,6 +467,10 @@ impl Backend for FakeBackend {
                         accessible_id_unread: false,
                         ..n.node.clone()
                     };
+                    if self.flavour == Flavour::Uia {
+                        let admitted = !secrecy.is_secret() && !node.is_secret();
+                        uia::admit_value(&mut node, admitted, &self.value_requests);
+                    }
                     keep_secret(&mut node, secrecy.is_secret());
                     node
                 })

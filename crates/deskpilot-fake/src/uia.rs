@@ -3,8 +3,10 @@
 //! routes read as UIA calls. The engine's tests run on both flavours, so that nothing in core
 //! leans on AT-SPI's words.
 
-use deskpilot_platform::model::{Capability, Node, Role, State};
-use deskpilot_platform::{NativeOp, NativeRoute};
+use std::sync::Mutex;
+
+use deskpilot_platform::model::{Capability, ElementId, Node, NodeValue, Role, State, Tree};
+use deskpilot_platform::{NativeOp, NativeRoute, ValueAdmission};
 
 use crate::FakeNode;
 
@@ -133,5 +135,34 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::ChooseAt(_) => {
             Err("UI Automation selects an option through its own SelectionItem".into())
         }
+    }
+}
+
+/// The second pass of a bulk read (UIA fetches values with everything else unless told not
+/// to): values only where the first pass admits them, each fetch logged in `requests`; a
+/// secret's value is never fetched, not even its length.
+pub(crate) fn admit_values(
+    tree: &mut Tree,
+    root_inside_secret: bool,
+    requests: &Mutex<Vec<ElementId>>,
+) {
+    let parents: Vec<Option<usize>> = tree.nodes.iter().map(|n| n.parent).collect();
+    let password: Vec<bool> = tree
+        .nodes
+        .iter()
+        .map(|n| n.node.role == Role::Password)
+        .collect();
+    let admission = ValueAdmission::decide(&parents, &password, root_inside_secret);
+    for (i, tn) in tree.nodes.iter_mut().enumerate() {
+        admit_value(&mut tn.node, admission.admits(i), requests);
+    }
+}
+
+/// One element's value, fetched when `admitted`, else never asked for.
+pub(crate) fn admit_value(node: &mut Node, admitted: bool, requests: &Mutex<Vec<ElementId>>) {
+    match (&node.value, admitted) {
+        (None, _) => {}
+        (Some(_), true) => requests.lock().unwrap().push(node.id.clone()),
+        (Some(_), false) => node.value = Some(NodeValue::Redacted { chars: None }),
     }
 }

@@ -6,7 +6,7 @@ use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::model::Rect;
 use deskpilot_core::model::State;
 use deskpilot_core::{Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
-use deskpilot_fake::{FakeBackend, FakeScreen, id};
+use deskpilot_fake::{FakeBackend, FakeScreen, Flavour, id};
 
 const EDITOR: &str = r#"
 application "Editor" pid=42 toolkit=GTK
@@ -469,6 +469,54 @@ async fn a_screen_left_of_the_origin_is_captured_whole() {
     assert_eq!(screen.captured(), vec![Rect::new(-1920, -200, 3840, 1280)]);
     assert_eq!((shot.width, shot.height), (3840, 1280));
     assert_eq!(shot.region, Rect::new(-1920, -200, 3840, 1280));
+}
+
+/// Where a bulk read could bring values with everything else (UIA's cache requests), what is
+/// secret is learnt first (`ValueAdmission`): a password field's value, and what lies inside
+/// it, is never requested, by a snapshot, a single read or a hit test.
+#[tokio::test]
+async fn a_uia_read_never_requests_a_secrets_value() {
+    let fake = Arc::new(FakeBackend::with_flavour(Flavour::Uia));
+    fake.add_app(
+        r#"
+application "Login" pid=12
+  window "Sign in" path=/win bounds=0,0,300,200
+    textbox "User" path=/user value=ada bounds=10,10,200,30
+    password "PIN" path=/pin value=1234 bounds=10,50,200,30
+      label "Shown" path=/inner value=1234 bounds=12,52,50,20
+"#,
+    );
+    let engine = Engine::new(fake.clone());
+    let s = engine
+        .connect(&ConnectTarget::AppName("Login".into()))
+        .await
+        .unwrap()
+        .id;
+    let request = SnapshotRequest {
+        filter: Filter::All,
+        ..SnapshotRequest::default()
+    };
+    let snap = engine.snapshot(&s, &request).await.unwrap();
+    assert!(snap.rendered.text.contains("ada"), "{}", snap.rendered.text);
+    for target in ["textbox", "password", "label"] {
+        engine
+            .properties(&s, &Target::Selector(sel(target)))
+            .await
+            .unwrap();
+    }
+    let _ = engine.hit_test(&s, 20, 60).await;
+    assert!(
+        !snap.rendered.text.contains("1234"),
+        "{}",
+        snap.rendered.text
+    );
+    let requested = fake.value_requests();
+    assert!(requested.contains(&id(":1.1", "/user")), "{requested:?}");
+    let secret = [id(":1.1", "/pin"), id(":1.1", "/inner")];
+    assert!(
+        !requested.iter().any(|r| secret.contains(r)),
+        "{requested:?}"
+    );
 }
 
 /// An elevated app is listed, but reading it answers `access_denied`: not retryable, with a

@@ -29,7 +29,8 @@ impl ProgressSink {
 }
 
 /// Whether a read may read text: not inside a password field (nothing below one may have its
-/// text read), and not where the caller needs none.
+/// text read), and not where the caller needs none. A bulk read that could fetch values with
+/// everything else learns what is secret first (`ValueAdmission`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Secrecy {
     #[default]

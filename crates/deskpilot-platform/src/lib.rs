@@ -9,6 +9,7 @@
 #![deny(clippy::print_stdout)]
 
 mod absent;
+mod admission;
 pub mod app;
 mod backend;
 mod capture;
@@ -25,6 +26,7 @@ pub mod vocabulary;
 pub mod window_system;
 
 pub use absent::NoDesktop;
+pub use admission::ValueAdmission;
 pub use app::{AppInfo, WindowId, WindowInfo};
 pub use backend::{
     Backend, BackendError, Blindness, Caret, NativeRoute, NativeRoutes, Performed, ProgressSink,
