@@ -235,6 +235,8 @@ impl deskpilot_platform::NativeRoutes for AtspiBackend {
 
 #[path = "backend_events.rs"]
 mod backend_events;
+#[path = "backend_gone.rs"]
+mod backend_gone;
 
 #[async_trait]
 impl Backend for AtspiBackend {
@@ -246,18 +248,9 @@ impl Backend for AtspiBackend {
         let known = self.origins.lock().expect("origins").clone();
         let (apps, windows) = tokio::join!(list_apps(&self.proto, &known), self.client_windows());
         let apps = apps?;
-        if let Some(freshness) = &self.freshness {
-            let registered: std::collections::HashSet<String> =
-                apps.iter().map(|a| a.info.id.app.clone()).collect();
-            freshness.retain(&registered);
-            self.kept
-                .lock()
-                .expect("kept")
-                .retain(|app, _| registered.contains(app));
-            self.kept_trees.retain(&registered);
-            self.kept_apps.retain(&registered);
-            self.walked_parents.retain(&registered);
-        }
+        let registered: std::collections::HashSet<String> =
+            apps.iter().map(|a| a.info.id.app.clone()).collect();
+        self.forget_gone(&registered);
         Ok(apps
             .into_iter()
             .map(|app| self.placed(app, &windows))

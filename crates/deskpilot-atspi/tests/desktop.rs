@@ -350,3 +350,30 @@ async fn the_cache_and_the_calls_read_the_same_tree() {
         b.len()
     );
 }
+
+/// An app that leaves the bus leaves nothing behind: how it reports, its origin, its kept
+/// identities and its direct connection are dropped when a listing no longer shows it.
+#[tokio::test]
+async fn a_gone_app_leaves_nothing_behind() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let backend = backend(&desktop).await;
+    let apps = backend.apps().await.unwrap();
+    let app = app_of(&apps, &fixture).id.clone();
+    backend
+        .snapshot(&app, &WalkLimits::default())
+        .await
+        .unwrap();
+    assert!(backend.remembered_apps().contains(&app.app));
+    fixture.command("quit", json!({})).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while backend.apps().await.unwrap().iter().any(|a| a.id == app) {
+        assert!(
+            Instant::now() < deadline,
+            "the fixture did not leave the bus"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let left = backend.remembered_apps();
+    assert!(!left.contains(&app.app), "{left:?}");
+}

@@ -131,6 +131,24 @@ impl Proto {
         self.peers.lock().expect("peer map").remove(app);
     }
 
+    /// Keeps the direct connections of `registered` apps only.
+    pub fn retain_peers(&self, registered: &std::collections::HashSet<String>) {
+        self.peers
+            .lock()
+            .expect("peer map")
+            .retain(|app, _| registered.contains(app));
+    }
+
+    /// The apps reached over a direct connection.
+    pub fn peer_apps(&self) -> Vec<String> {
+        self.peers
+            .lock()
+            .expect("peer map")
+            .keys()
+            .cloned()
+            .collect()
+    }
+
     fn connection_for(&self, app: &str) -> zbus::Connection {
         self.peers
             .lock()
