@@ -135,53 +135,30 @@ fn parse_line(line: &str, bus: &str, counter: usize) -> Result<(Node, Extra), St
             }
             continue;
         }
-        match token {
+        let flag = match token {
             // Accepts semantic requests and does nothing (a provider that lies).
-            "inert" => {
-                extra.inert = true;
-                continue;
-            }
+            "inert" => Some(&mut extra.inert),
             // Ignores synthetic input as well.
-            "deaf" => {
-                extra.deaf = true;
-                continue;
-            }
+            "deaf" => Some(&mut extra.deaf),
             // Native operations fail, the error naming the operation.
-            "declines" => {
-                extra.declines = true;
-                continue;
-            }
+            "declines" => Some(&mut extra.declines),
             // Walks report its checked state one change behind.
-            "lags" => {
-                extra.lags = true;
-                continue;
-            }
+            "lags" => Some(&mut extra.lags),
             // Typed text arrives without its last character.
-            "garbles" => {
-                extra.garbles = true;
-                continue;
-            }
+            "garbles" => Some(&mut extra.garbles),
             // Its window cannot be found from it.
-            "orphan" => {
-                extra.orphan = true;
-                continue;
-            }
+            "orphan" => Some(&mut extra.orphan),
             // Its operations run in a modal loop: they take effect, and the call answers late.
-            "modal" => {
-                extra.modal = true;
-                continue;
-            }
+            "modal" => Some(&mut extra.modal),
             // The app runs elevated: everything but its window list is denied.
-            "denied" => {
-                extra.denied = true;
-                continue;
-            }
+            "denied" => Some(&mut extra.denied),
             // Re-created after each walk that reads it (a new UIA RuntimeId).
-            "vanishes" => {
-                extra.vanishes = true;
-                continue;
-            }
-            _ => {}
+            "vanishes" => Some(&mut extra.vanishes),
+            _ => None,
+        };
+        if let Some(flag) = flag {
+            *flag = true;
+            continue;
         }
         let (key, value) = token
             .split_once('=')
