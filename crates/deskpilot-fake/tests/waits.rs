@@ -9,7 +9,7 @@ use deskpilot_core::model::State;
 use deskpilot_core::{
     Action, Code, Condition, ConnectTarget, Engine, FALLBACK_POLL, MouseButton, Selector, Target,
 };
-use deskpilot_fake::{FakeBackend, id};
+use deskpilot_fake::{FakeBackend, Flavour, id};
 
 const APP: &str = r#"
 application "Editor" pid=42 toolkit=GTK
@@ -209,7 +209,17 @@ application "Editor" pid=42 toolkit=GTK
 /// refuse `disabled` (retryable) when the wait runs out.
 #[tokio::test(start_paused = true)]
 async fn a_wait_for_a_state_and_an_action_agree() {
-    let fake = Arc::new(FakeBackend::new());
+    wait_and_action_agree(Flavour::AtSpi).await;
+}
+
+/// The same on the fake in UI Automation's words (patterns, UIA's routes).
+#[tokio::test(start_paused = true)]
+async fn a_wait_for_a_state_and_an_action_agree_on_uia() {
+    wait_and_action_agree(Flavour::Uia).await;
+}
+
+async fn wait_and_action_agree(flavour: Flavour) {
+    let fake = Arc::new(FakeBackend::with_flavour(flavour));
     fake.add_app(SAVE_AS);
     let engine = Engine::new(fake.clone());
     let session = engine
