@@ -1,6 +1,7 @@
 //! The live tree on the in-memory backend: versions, `snapshot {since}`, the changes every
 //! action result carries, and a burst of random changes whose diffs, applied one after the
-//! other to the first snapshot, give what a second engine reads cold.
+//! other to the first snapshot, give what a second engine reads cold. Every test runs on both
+//! flavours of the fake (`at_spi::` and `uia::`), against the same recorded snapshots.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use deskpilot_core::present::{self, strip_refs};
 use deskpilot_core::{
     Action, ConnectTarget, Engine, Filter, MouseButton, OnOff, Selector, SnapshotRequest, Target,
 };
-use deskpilot_fake::{FakeBackend, FakeInput, id};
+use deskpilot_fake::{FakeBackend, FakeInput, Flavour, id};
 
 const FORM: &str = r#"
 application "Form" pid=7
@@ -31,8 +32,8 @@ struct Rig {
     session: String,
 }
 
-async fn rig() -> Rig {
-    let fake = Arc::new(FakeBackend::new());
+async fn rig(flavour: Flavour) -> Rig {
+    let fake = Arc::new(FakeBackend::with_flavour(flavour));
     fake.add_app(FORM);
     let input = Arc::new(FakeInput::new(fake.clone()));
     let engine = Engine::new(fake.clone())
@@ -65,9 +66,8 @@ fn by(selector: &str) -> Target {
     Target::Selector(Selector::parse(selector).unwrap())
 }
 
-#[tokio::test]
-async fn every_whole_snapshot_is_a_new_version() {
-    let rig = rig().await;
+async fn every_whole_snapshot_is_a_new_version(flavour: Flavour) {
+    let rig = rig(flavour).await;
     let first = rig
         .engine
         .snapshot(&rig.session, &SnapshotRequest::default())
@@ -89,9 +89,8 @@ async fn every_whole_snapshot_is_a_new_version() {
     assert_eq!(part.version(), None);
 }
 
-#[tokio::test]
-async fn an_action_result_says_what_changed_with_refs_usable_at_once() {
-    let rig = rig().await;
+async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Flavour) {
+    let rig = rig(flavour).await;
     rig.engine
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
@@ -150,9 +149,8 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once() {
     assert_eq!(resolved.node.name, "Clicked 1 times");
 }
 
-#[tokio::test]
-async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes() {
-    let rig = rig().await;
+async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour: Flavour) {
+    let rig = rig(flavour).await;
     let report = rig
         .engine
         .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
@@ -189,9 +187,8 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes() {
     );
 }
 
-#[tokio::test]
-async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions() {
-    let rig = rig().await;
+async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions(flavour: Flavour) {
+    let rig = rig(flavour).await;
     rig.engine.follow_tree(&rig.session, false).unwrap();
     rig.engine
         .snapshot(&rig.session, &SnapshotRequest::default())
@@ -205,9 +202,8 @@ async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions() {
     assert_eq!(report.tree, None);
 }
 
-#[tokio::test]
-async fn since_gives_the_changes_or_the_whole_tree_saying_why() {
-    let rig = rig().await;
+async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) {
+    let rig = rig(flavour).await;
     rig.engine
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
@@ -275,9 +271,8 @@ impl Lcg {
     }
 }
 
-#[tokio::test]
-async fn a_burst_of_changes_loses_nothing_a_cold_read_shows() {
-    let rig = rig().await;
+async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
+    let rig = rig(flavour).await;
     let first = rig
         .engine
         .snapshot(&rig.session, &SnapshotRequest::default())
@@ -364,9 +359,8 @@ const CLICK: Action = Action::Click {
     double: false,
 };
 
-#[tokio::test]
-async fn an_unverified_action_says_when_the_tree_changed_elsewhere() {
-    let rig = rig().await;
+async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flavour) {
+    let rig = rig(flavour).await;
     rig.engine
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
@@ -395,9 +389,8 @@ async fn an_unverified_action_says_when_the_tree_changed_elsewhere() {
     assert!(note.ends_with("; the tree changed (below)"), "{note}");
 }
 
-#[tokio::test]
-async fn secret_text_typed_without_a_target_withholds_the_tree() {
-    let rig = rig().await;
+async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour) {
+    let rig = rig(flavour).await;
     rig.engine
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
@@ -420,9 +413,8 @@ async fn secret_text_typed_without_a_target_withholds_the_tree() {
     );
 }
 
-#[tokio::test]
-async fn an_action_that_failed_after_its_input_says_what_changed() {
-    let rig = rig().await;
+async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavour) {
+    let rig = rig(flavour).await;
     rig.engine
         .snapshot(&rig.session, &SnapshotRequest::default())
         .await
@@ -453,3 +445,33 @@ async fn an_action_that_failed_after_its_input_says_what_changed() {
         .unwrap_err();
     assert_eq!(refused.tree, None);
 }
+
+/// Each test of this file on both flavours of the fake.
+macro_rules! on_both_flavours {
+    ($($name:ident),* $(,)?) => {
+        mod at_spi {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Flavour::AtSpi).await
+            })*
+        }
+        mod uia {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Flavour::Uia).await
+            })*
+        }
+    };
+}
+
+on_both_flavours!(
+    every_whole_snapshot_is_a_new_version,
+    an_action_result_says_what_changed_with_refs_usable_at_once,
+    without_a_snapshot_first_an_action_shows_the_tree_then_changes,
+    a_session_that_does_not_follow_its_tree_reads_none_after_actions,
+    since_gives_the_changes_or_the_whole_tree_saying_why,
+    a_burst_of_changes_loses_nothing_a_cold_read_shows,
+    an_unverified_action_says_when_the_tree_changed_elsewhere,
+    secret_text_typed_without_a_target_withholds_the_tree,
+    an_action_that_failed_after_its_input_says_what_changed,
+);
