@@ -59,19 +59,24 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
     let mut input = options.input;
     let mut windows: Option<Arc<dyn WindowSystem>> = None;
     if let Some(display) = &options.display {
-        match X11WindowSystem::connect(display) {
+        if input.is_none() {
+            match X11Input::connect(display) {
+                Ok(device) => input = Some(device),
+                Err(e) => tracing::warn!("no synthetic input: {e}"),
+            }
+        }
+        // The window manager's requests share the input device's connection.
+        let system = match &input {
+            Some(device) => X11WindowSystem::with_input(display, device.clone()),
+            None => X11WindowSystem::connect(display),
+        };
+        match system {
             Ok(x11) => {
                 let x11: Arc<dyn WindowSystem> = Arc::new(x11);
                 backend = backend.with_window_system(x11.clone());
                 windows = Some(x11);
             }
             Err(e) => tracing::warn!("no X11 window information: {e}"),
-        }
-        if input.is_none() {
-            match X11Input::connect(display) {
-                Ok(device) => input = Some(device),
-                Err(e) => tracing::warn!("no synthetic input: {e}"),
-            }
         }
     }
     let backend = Arc::new(backend);

@@ -20,19 +20,27 @@ const ACTIVATE_WAIT: Duration = Duration::from_millis(1500);
 /// One X display's windows and their manager.
 pub struct X11WindowSystem {
     windows: Arc<X11Windows>,
-    /// A connection of its own for the window manager's requests.
+    /// The connection the window manager's requests go over: the input device's, so that
+    /// raising a window and typing into it are serialized on one connection.
     manager: X11Input,
 }
 
 impl X11WindowSystem {
-    /// Connects to `display` (e.g. `:3`) twice: for the client list, and for requests.
-    pub fn connect(display: &str) -> Result<Self, WindowError> {
+    /// Connects to `display` (e.g. `:3`) for the client list; `input`'s connection carries
+    /// the window manager's requests.
+    pub fn with_input(display: &str, input: X11Input) -> Result<Self, WindowError> {
         let windows = X11Windows::connect(display).map_err(WindowError::Unavailable)?;
-        let manager = X11Input::connect(display).map_err(window_error)?;
         Ok(X11WindowSystem {
             windows: Arc::new(windows),
-            manager,
+            manager: input,
         })
+    }
+
+    /// Connects to `display` for the list and, on a connection of its own, for requests
+    /// (where no input device is wanted).
+    pub fn connect(display: &str) -> Result<Self, WindowError> {
+        let input = X11Input::connect(display).map_err(window_error)?;
+        Self::with_input(display, input)
     }
 }
 
