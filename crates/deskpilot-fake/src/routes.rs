@@ -41,7 +41,7 @@ pub(crate) fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::Expand => named(EXPAND),
         NativeOp::Collapse => named(COLLAPSE),
         NativeOp::Named(name) => ok(format!("action {name:?}")),
-        NativeOp::DefaultAction => match node.actions.first() {
+        NativeOp::DefaultAction => match &node.default_action {
             Some(name) => Ok(NativeRoute {
                 op: NativeOp::Named(name.clone()),
                 how: format!("action {name:?}"),

@@ -2,6 +2,9 @@
 //! request and does nothing) and ignore input (`deaf`). Every test runs twice: on the fake in
 //! AT-SPI's vocabulary and in UI Automation's (`at_spi::` and `uia::`).
 
+#[macro_use]
+mod flavours;
+
 use std::sync::Arc;
 
 use deskpilot_core::act::Key;
@@ -603,24 +606,6 @@ async fn the_uia_flavour_speaks_no_atspi() {
     }
     assert!(uia.iter().any(|h| h.starts_with("Toggle.")), "{uia:?}");
     assert!(atspi.iter().any(|h| h.starts_with("action ")), "{atspi:?}");
-}
-
-/// Each test of this file on both flavours of the fake.
-macro_rules! on_both_flavours {
-    ($($name:ident),* $(,)?) => {
-        mod at_spi {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(super::Flavour::AtSpi).await
-            })*
-        }
-        mod uia {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(super::Flavour::Uia).await
-            })*
-        }
-    };
 }
 
 on_both_flavours!(

@@ -3,6 +3,9 @@
 //! other to the first snapshot, give what a second engine reads cold. Every test runs on both
 //! flavours of the fake (`at_spi::` and `uia::`), against the same recorded snapshots.
 
+#[macro_use]
+mod flavours;
+
 use std::sync::Arc;
 
 use deskpilot_core::live::{Changes, Since, View, apply};
@@ -444,24 +447,6 @@ async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavou
         .await
         .unwrap_err();
     assert_eq!(refused.tree, None);
-}
-
-/// Each test of this file on both flavours of the fake.
-macro_rules! on_both_flavours {
-    ($($name:ident),* $(,)?) => {
-        mod at_spi {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(super::Flavour::AtSpi).await
-            })*
-        }
-        mod uia {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(super::Flavour::Uia).await
-            })*
-        }
-    };
 }
 
 on_both_flavours!(

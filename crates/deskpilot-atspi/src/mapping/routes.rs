@@ -59,7 +59,7 @@ pub fn route(node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         NativeOp::Choose => named(CHOOSE_NAMES),
         // The action is checked against what the element offers before the ladder starts.
         NativeOp::Named(name) => Ok(action(name.clone())),
-        NativeOp::DefaultAction => match node.actions.first() {
+        NativeOp::DefaultAction => match &node.default_action {
             Some(name) => Ok(action(name.clone())),
             None => Err("no action".into()),
         },
