@@ -1,7 +1,6 @@
 //! `AtspiBackend`: the engine's `Backend` over AT-SPI2.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use deskpilot_platform::model::{ElementId, Node, Tree};
@@ -11,14 +10,12 @@ use deskpilot_platform::{
     WindowSystem,
 };
 
+use crate::app_state::AppStates;
 use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
-use crate::cache::CacheIndex;
 use crate::details;
 use crate::error::to_backend;
 use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
-use crate::kept::{KeptApps, KeptTrees};
-use crate::parents::WalkedParents;
 use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, read_node};
 use crate::walk::walk;
@@ -27,27 +24,16 @@ use crate::walk::walk;
 pub struct AtspiBackend {
     pub(crate) proto: Proto,
     a11y_address: String,
-    /// Per app (bus name): how it reports states, learnt once.
-    pub(crate) traits: Mutex<HashMap<String, AppTraits>>,
-    /// Per app (bus name): its process and toolkit, learnt once.
-    origins: Mutex<HashMap<String, AppOrigin>>,
+    /// What is kept of each app (bus name), dropped whole when it leaves.
+    pub(crate) apps: AppStates,
     /// The display server's windows (X11), for window ids and window-relative extents.
     window_system: Option<Arc<dyn WindowSystem>>,
     pub(crate) use_cache: bool,
     pub(crate) use_peers: bool,
     /// Event watches, when quiet apps' caches may be reused.
     pub(crate) freshness: Option<crate::events::Freshness>,
-    /// Per app: its identities as last known (a `Cache.GetItems` answer, kept up to date by
-    /// re-reading what its events named).
-    pub(crate) kept: Mutex<HashMap<String, Arc<CacheIndex>>>,
     /// `Cache.GetItems` calls made (a reused answer makes none).
     pub(crate) cache_reads: std::sync::atomic::AtomicU64,
-    /// Per app: whole trees kept while it sends no event (`kept.rs`).
-    pub(crate) kept_trees: KeptTrees,
-    /// Per app: its description while it sends no event (`kept.rs`).
-    pub(crate) kept_apps: KeptApps,
-    /// Per app: the parents its last walks found (`parents.rs`).
-    walked_parents: WalkedParents,
     /// Snapshots answered with a kept tree.
     pub(crate) kept_reuses: std::sync::atomic::AtomicU64,
 }
@@ -63,16 +49,11 @@ impl AtspiBackend {
                 .then(|| crate::events::Freshness::new(conn_clone, proto.stalls().clone())),
             proto,
             a11y_address,
-            traits: Mutex::new(HashMap::new()),
-            origins: Mutex::new(HashMap::new()),
+            apps: AppStates::default(),
             window_system: None,
             use_cache: options.use_cache,
             use_peers: options.use_peers,
-            kept: Mutex::new(HashMap::new()),
             cache_reads: Default::default(),
-            kept_trees: KeptTrees::default(),
-            kept_apps: KeptApps::default(),
-            walked_parents: WalkedParents::default(),
             kept_reuses: Default::default(),
         })
     }
@@ -93,8 +74,8 @@ impl AtspiBackend {
     }
 
     async fn traits_of(&self, app: &str) -> AppTraits {
-        if let Some(traits) = self.traits.lock().expect("traits lock").get(app) {
-            return *traits;
+        if let Some(traits) = self.apps.read(app, |state| state.traits).flatten() {
+            return traits;
         }
         let read = read_app(
             &self.proto,
@@ -188,21 +169,16 @@ impl AtspiBackend {
         if !read.info.responding {
             return;
         }
-        let app = &read.info.id.app;
-        self.traits
-            .lock()
-            .expect("traits lock")
-            .insert(app.clone(), read.traits);
-        if let Some(origin) = &read.origin {
-            self.origins
-                .lock()
-                .expect("origins")
-                .insert(app.clone(), origin.clone());
-        }
+        self.apps.update(&read.info.id.app, |state| {
+            state.traits = Some(read.traits);
+            if let Some(origin) = &read.origin {
+                state.origin = Some(origin.clone());
+            }
+        });
     }
 
     pub(crate) fn origin(&self, app: &str) -> Option<AppOrigin> {
-        self.origins.lock().expect("origins").get(app).cloned()
+        self.apps.read(app, |state| state.origin.clone()).flatten()
     }
 }
 
@@ -215,11 +191,9 @@ impl deskpilot_platform::NativeRoutes for AtspiBackend {
         let route = crate::mapping::route(node, op)?;
         // A route the toolkit answers but that would not do what a person's input does.
         let traits = self
-            .traits
-            .lock()
-            .expect("traits lock")
-            .get(&node.id.app)
-            .copied()
+            .apps
+            .read(&node.id.app, |state| state.traits)
+            .flatten()
             .unwrap_or_default();
         match crate::traps::semantic_trap(node, &route.op, traits) {
             Some(why) => Err(format!("{}: {why}", route.how)),
@@ -245,7 +219,7 @@ impl Backend for AtspiBackend {
     }
 
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
-        let known = self.origins.lock().expect("origins").clone();
+        let known = self.apps.origins();
         let (apps, windows) = tokio::join!(list_apps(&self.proto, &known), self.client_windows());
         let apps = apps?;
         let registered: std::collections::HashSet<String> =
@@ -319,11 +293,13 @@ impl Backend for AtspiBackend {
         if traits.unlisted_popups {
             self.graft_popups(root, limits, traits, &mut tree).await;
         }
-        self.walked_parents.note(&root.app, &tree);
         let tree = Arc::new(tree);
-        if prepared.watched {
-            self.kept_trees.keep(root, limits, &tree);
-        }
+        self.apps.update(&root.app, |state| {
+            state.parents.note(&tree);
+            if prepared.watched {
+                state.trees.keep(root, limits, &tree);
+            }
+        });
         Ok(tree)
     }
 

@@ -38,6 +38,8 @@ impl deskpilot_platform::Events for AtspiBackend {
     }
 
     fn walked_parent(&self, id: &ElementId) -> Option<ElementId> {
-        self.walked_parents.of(id)
+        self.apps
+            .read(&id.app, |state| state.parents.of(id))
+            .flatten()
     }
 }

@@ -5,37 +5,24 @@ use std::collections::{BTreeSet, HashSet};
 use super::AtspiBackend;
 
 impl AtspiBackend {
-    /// Forgets everything kept of apps no longer registered: how each reports, its origin,
-    /// its kept identities, trees and description, its walked parents, its event watch and
-    /// its direct connection.
+    /// Forgets everything kept of apps no longer registered: each one's state
+    /// (`app_state.rs`), its event watch and its direct connection.
     pub(super) fn forget_gone(&self, registered: &HashSet<String>) {
-        let keep = |app: &String| registered.contains(app);
-        self.traits
-            .lock()
-            .expect("traits lock")
-            .retain(|app, _| keep(app));
-        self.origins
-            .lock()
-            .expect("origins")
-            .retain(|app, _| keep(app));
-        self.kept.lock().expect("kept").retain(|app, _| keep(app));
-        self.kept_trees.retain(registered);
-        self.kept_apps.retain(registered);
-        self.walked_parents.retain(registered);
+        self.apps.retain(registered);
         if let Some(freshness) = &self.freshness {
             freshness.retain(registered);
         }
-        self.proto.retain_peers(registered);
+        self.proto.retain_apps(registered);
     }
 
-    /// The apps the backend keeps something of (how they report, their origin, identities
-    /// or a direct connection): for tests that check a gone app leaves nothing behind.
+    /// The apps the backend keeps something of (a state, an event watch, a connection or
+    /// call counts): for tests that check a gone app leaves nothing behind.
     pub fn remembered_apps(&self) -> BTreeSet<String> {
-        let mut apps: BTreeSet<String> = BTreeSet::new();
-        apps.extend(self.traits.lock().expect("traits lock").keys().cloned());
-        apps.extend(self.origins.lock().expect("origins").keys().cloned());
-        apps.extend(self.kept.lock().expect("kept").keys().cloned());
-        apps.extend(self.proto.peer_apps());
+        let mut apps: BTreeSet<String> = self.apps.apps().into_iter().collect();
+        if let Some(freshness) = &self.freshness {
+            apps.extend(freshness.watched());
+        }
+        apps.extend(self.proto.apps());
         apps
     }
 }

@@ -255,6 +255,16 @@ impl Freshness {
             .retain(|app, _| registered.contains(app));
     }
 
+    /// The apps watched.
+    pub fn watched(&self) -> Vec<String> {
+        self.watches
+            .lock()
+            .expect("watches")
+            .keys()
+            .cloned()
+            .collect()
+    }
+
     /// Starts watching `app` (once): asks the registry to have apps send the events, and
     /// listens to the app's.
     async fn watch(&self, app: &str) -> Option<Arc<Watch>> {

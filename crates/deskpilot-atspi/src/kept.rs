@@ -1,4 +1,4 @@
-//! Whole trees and app descriptions kept between reads of an app whose events announce every
+//! Whole trees kept between reads of an app whose events announce every
 //! change (ATK's bridge: GTK 3 and LibreOffice's GTK 3 plugin), reused while the app sends no
 //! event at all.
 //!
@@ -7,14 +7,12 @@
 //! without an event (the bounds inside a window) by reading the tree afresh once it is
 //! `KEPT_FOR` old. Any event from the app forgets all its trees; so does an app that leaves.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use deskpilot_platform::model::{ElementId, Realization, Rect, Role, Tree};
 use deskpilot_platform::{Secrecy, WalkLimits};
 
-use crate::apps::AppRead;
 use crate::proto::Proto;
 
 /// How long after its read a tree may be reused: bounds inside a window can move with no
@@ -52,40 +50,20 @@ struct Kept {
     read_at: Instant,
 }
 
-/// What is kept of one app.
+/// The trees kept of one app, and where its windows were.
 #[derive(Default)]
-struct App {
+pub struct KeptTrees {
     trees: Vec<Kept>,
     /// Its windows (or the roots of walks inside one) and their bounds, as last read.
     windows: Vec<(ElementId, Rect)>,
 }
 
-/// Kept trees, per app (bus name).
-#[derive(Default)]
-pub struct KeptTrees {
-    apps: Mutex<HashMap<String, App>>,
-}
-
 impl KeptTrees {
-    /// Forgets every tree of `app` (it sent an event, or its events are not known).
-    pub fn forget(&self, app: &str) {
-        self.apps.lock().expect("kept trees").remove(app);
-    }
-
-    /// Forgets the trees of apps no longer registered.
-    pub fn retain(&self, registered: &HashSet<String>) {
-        self.apps
-            .lock()
-            .expect("kept trees")
-            .retain(|app, _| registered.contains(app));
-    }
-
     /// The tree of `root` read under `limits`' budgets, if one is kept, young enough and fits
     /// the node budget.
     pub fn tree(&self, root: &ElementId, limits: &WalkLimits) -> Option<Arc<Tree>> {
-        let apps = self.apps.lock().expect("kept trees");
         let shape = Shape::of(limits);
-        let kept = apps.get(&root.app)?.trees.iter().find(|k| {
+        let kept = self.trees.iter().find(|k| {
             &k.root == root
                 && k.shape == shape
                 && k.read_at.elapsed() < KEPT_FOR
@@ -95,22 +73,21 @@ impl KeptTrees {
     }
 
     /// Notes where `tree`'s windows are, and keeps it if every part of it was read.
-    pub fn keep(&self, root: &ElementId, limits: &WalkLimits, tree: &Arc<Tree>) {
-        let mut apps = self.apps.lock().expect("kept trees");
-        let app = apps.entry(root.app.clone()).or_default();
+    pub fn keep(&mut self, root: &ElementId, limits: &WalkLimits, tree: &Arc<Tree>) {
         for (id, bounds) in windows_of(tree) {
-            app.windows.retain(|(known, _)| known != &id);
-            app.windows.push((id, bounds));
+            self.windows.retain(|(known, _)| known != &id);
+            self.windows.push((id, bounds));
         }
         if !whole(tree) {
             return;
         }
         let shape = Shape::of(limits);
-        app.trees.retain(|k| !(&k.root == root && k.shape == shape));
-        if app.trees.len() >= PER_APP {
-            app.trees.remove(0);
+        self.trees
+            .retain(|k| !(&k.root == root && k.shape == shape));
+        if self.trees.len() >= PER_APP {
+            self.trees.remove(0);
         }
-        app.trees.push(Kept {
+        self.trees.push(Kept {
             root: root.clone(),
             shape,
             tree: Arc::clone(tree),
@@ -118,48 +95,24 @@ impl KeptTrees {
         });
     }
 
-    /// Whether every window of `app` read so far is still where it was (one call each, all
-    /// at once). No window known: nothing was read to compare with.
-    pub async fn windows_hold(&self, proto: &Proto, app: &str) -> bool {
-        let windows = match self.apps.lock().expect("kept trees").get(app) {
-            Some(kept) if !kept.windows.is_empty() => kept.windows.clone(),
-            _ => return false,
-        };
-        let reads =
-            futures_util::future::join_all(windows.iter().map(|(id, _)| proto.extents(id))).await;
-        windows
-            .iter()
-            .zip(reads)
-            .all(|((_, was), now)| matches!(now, Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was))
+    /// The windows read so far, with their bounds then.
+    pub fn windows(&self) -> Vec<(ElementId, Rect)> {
+        self.windows.clone()
     }
 }
 
-/// Apps as last read (their windows, names and states), each with the number of events the
-/// app had sent before it was read: while that number holds, so does the read.
-#[derive(Default)]
-pub struct KeptApps {
-    apps: Mutex<HashMap<String, (u64, AppRead)>>,
-}
-
-impl KeptApps {
-    /// The read of `app` kept with its event count.
-    pub fn get(&self, app: &str) -> Option<(u64, AppRead)> {
-        self.apps.lock().expect("kept apps").get(app).cloned()
+/// Whether every window in `windows` is still where it was (one call each, all at once). No
+/// window: nothing was read to compare with.
+pub async fn windows_hold(proto: &Proto, windows: &[(ElementId, Rect)]) -> bool {
+    if windows.is_empty() {
+        return false;
     }
-
-    pub fn keep(&self, app: &str, count: u64, read: AppRead) {
-        self.apps
-            .lock()
-            .expect("kept apps")
-            .insert(app.to_owned(), (count, read));
-    }
-
-    pub fn retain(&self, registered: &HashSet<String>) {
-        self.apps
-            .lock()
-            .expect("kept apps")
-            .retain(|app, _| registered.contains(app));
-    }
+    let reads =
+        futures_util::future::join_all(windows.iter().map(|(id, _)| proto.extents(id))).await;
+    windows
+        .iter()
+        .zip(reads)
+        .all(|((_, was), now)| matches!(now, Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was))
 }
 
 /// A tree no budget cut, none of whose parts was unreachable.

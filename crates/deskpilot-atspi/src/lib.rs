@@ -5,6 +5,7 @@
 //! around are in `docs/toolkits.md`, each with the test that showed it.
 
 mod act;
+mod app_state;
 mod apps;
 mod backend;
 mod bus;

@@ -37,7 +37,7 @@ impl AtspiBackend {
         traits: AppTraits,
     ) -> Result<Prepared, BackendError> {
         if !traits.bulk_properties {
-            self.kept_trees.forget(app);
+            self.forget_trees(app);
             return Ok(Prepared::default());
         }
         let root = ElementId::new(app, ROOT_PATH);
@@ -55,7 +55,7 @@ impl AtspiBackend {
             }
         }
         if !self.use_cache {
-            self.kept_trees.forget(app);
+            self.forget_trees(app);
             return Ok(Prepared::default());
         }
         // The app's events since the last look: none at all (and every window where it
@@ -70,11 +70,16 @@ impl AtspiBackend {
             }
         };
         // Asked at once: whether the windows held matters only when nothing was named.
+        let windows = self.apps.read(app, |state| state.trees.windows());
+        let windows = windows.unwrap_or_default();
         let (changed, windows_held) =
-            tokio::join!(changed, self.kept_trees.windows_hold(&self.proto, app));
+            tokio::join!(changed, crate::kept::windows_hold(&self.proto, &windows));
         let watched = changed.is_some();
         let quiet = changed.as_ref().is_some_and(|named| named.is_empty()) && windows_held;
-        let kept = self.kept.lock().expect("kept").get(app).cloned();
+        let kept = self
+            .apps
+            .read(app, |state| state.identities.clone())
+            .flatten();
         if quiet && let Some(kept) = kept {
             return Ok(Prepared {
                 cache: Some(kept),
@@ -82,11 +87,10 @@ impl AtspiBackend {
                 watched,
             });
         }
-        self.kept_trees.forget(app);
+        self.forget_trees(app);
         self.cache_reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let index = read_cache(&self.proto, app).await.map_err(unreachable)?;
-        let mut kept_now = self.kept.lock().expect("kept");
         match (changed, index) {
             (Some(named), Some(mut index)) => {
                 // Action names are kept for what no event named: none announces new ones, and
@@ -95,7 +99,8 @@ impl AtspiBackend {
                     index.keep_actions_from(&kept, &named);
                 }
                 let index = Arc::new(index);
-                kept_now.insert(app.to_owned(), index.clone());
+                self.apps
+                    .update(app, |state| state.identities = Some(index.clone()));
                 Ok(Prepared {
                     cache: Some(index),
                     quiet: false,
@@ -103,7 +108,7 @@ impl AtspiBackend {
                 })
             }
             (_, index) => {
-                kept_now.remove(app);
+                self.apps.update(app, |state| state.identities = None);
                 Ok(Prepared {
                     cache: index.map(Arc::new),
                     quiet: false,
@@ -113,30 +118,22 @@ impl AtspiBackend {
         }
     }
 
+    /// Forgets the trees kept of `app` and where its windows were.
+    fn forget_trees(&self, app: &str) {
+        self.apps
+            .update(app, |state| state.trees = Default::default());
+    }
+
     /// Remembers the action names a walk read, in the kept identities of an app whose events
     /// are watched (none are kept for others): until an event names the element, they are not
     /// asked again (no event announces new action names; an action is looked up by name again
     /// when it is done).
     pub(crate) fn keep_actions(&self, app: &str, tree: &Tree) {
-        let mut kept = self.kept.lock().expect("kept");
-        let Some(index) = kept.get_mut(app) else {
-            return;
-        };
-        let index = Arc::make_mut(index);
-        for tn in &tree.nodes {
-            if !tn
-                .node
-                .capabilities
-                .contains(deskpilot_platform::model::Capability::Actions)
-            {
-                continue;
+        self.apps.update(app, |state| {
+            if let Some(index) = &mut state.identities {
+                keep_actions_in(Arc::make_mut(index), tree);
             }
-            if let Some(identity) = index.identities.get_mut(&tn.node.id)
-                && identity.actions.is_none()
-            {
-                identity.actions = Some(tn.node.actions.clone());
-            }
-        }
+        });
     }
 
     /// The kept tree of `root`, when the app sent no event since it was read, every window is
@@ -150,7 +147,10 @@ impl AtspiBackend {
         if !prepared.quiet {
             return None;
         }
-        let tree = self.kept_trees.tree(root, limits)?;
+        let tree = self
+            .apps
+            .read(&root.app, |state| state.trees.tree(root, limits))
+            .flatten()?;
         self.kept_reuses
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Some(tree)
@@ -161,15 +161,17 @@ impl AtspiBackend {
     pub(crate) async fn app_read(&self, root: &ElementId) -> AppRead {
         let app = root.app.as_str();
         let complete = self
-            .traits
-            .lock()
-            .expect("traits lock")
-            .get(app)
+            .apps
+            .read(app, |state| state.traits)
+            .flatten()
             .is_some_and(|t| t.complete_events);
         let Some(freshness) = self.freshness.as_ref().filter(|_| complete) else {
             return read_app(&self.proto, root, self.origin(app)).await;
         };
-        let kept = self.kept_apps.get(app);
+        let kept = self
+            .apps
+            .read(app, |state| state.described.clone())
+            .flatten();
         // The kept windows that had bounds are asked again while the events are counted.
         let placed: Vec<ElementId> = kept.as_ref().map_or(Vec::new(), |(_, read)| {
             let windows = read.info.windows.iter();
@@ -198,8 +200,27 @@ impl AtspiBackend {
         if let Some(count) = count
             && read.info.responding
         {
-            self.kept_apps.keep(app, count, read.clone());
+            self.apps
+                .update(app, |state| state.described = Some((count, read.clone())));
         }
         read
+    }
+}
+
+/// Keeps the action names `tree` read in `index`, for elements whose names it lacks.
+fn keep_actions_in(index: &mut CacheIndex, tree: &Tree) {
+    for tn in &tree.nodes {
+        if !tn
+            .node
+            .capabilities
+            .contains(deskpilot_platform::model::Capability::Actions)
+        {
+            continue;
+        }
+        if let Some(identity) = index.identities.get_mut(&tn.node.id)
+            && identity.actions.is_none()
+        {
+            identity.actions = Some(tn.node.actions.clone());
+        }
     }
 }

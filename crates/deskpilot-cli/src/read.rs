@@ -10,7 +10,7 @@ use clap::Subcommand;
 use deskpilot_core::{Condition, Engine, Filter, Selector, SnapshotRequest, present};
 use deskpilot_mcp::output;
 
-use crate::words::selector;
+use crate::words::{self, selector};
 use crate::{connect, finish};
 
 #[derive(Subcommand)]
@@ -186,7 +186,7 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
                 let out = output::FindOut::new(&found);
                 outln!("{}", serde_json::to_string_pretty(&out)?);
             } else {
-                out!("{}", present::find(&found));
+                out!("{}", present::find_in(&found, &words::command));
             }
             if found.total == 0 {
                 ExitCode::from(1)

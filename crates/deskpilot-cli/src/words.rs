@@ -53,4 +53,28 @@ mod tests {
             assert!(!super::command(*verb).contains('_'), "{verb:?}");
         }
     }
+
+    /// A find's notes on what it could not search name the CLI's commands too.
+    #[test]
+    fn unsearched_notes_name_the_clis_commands() {
+        use deskpilot_core::model::Role;
+        use deskpilot_core::read::{FindResult, Unsearched};
+        let found = FindResult {
+            matches: Vec::new(),
+            total: 0,
+            visible: 0,
+            exact: 0,
+            unsearched: vec![Unsearched {
+                reference: "e4".into(),
+                role: Role::Table,
+                name: "Files".into(),
+                why: "? children not realized (use `read_table` or `find` within it)".into(),
+            }],
+        };
+        let text = deskpilot_core::present::find_in(&found, &super::command);
+        assert!(
+            text.contains("(use `deskpilot table` or `deskpilot find` within it)"),
+            "{text}"
+        );
+    }
 }

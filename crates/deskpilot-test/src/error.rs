@@ -88,7 +88,7 @@ pub(crate) fn failure(error: &EngineError) -> String {
 }
 
 /// The verbs core's hints name, as this library's calls.
-fn api_word(verb: FaceVerb) -> String {
+pub(crate) fn api_word(verb: FaceVerb) -> String {
     let call = match verb {
         FaceVerb::ListApps => "desktop.engine().list_apps()",
         FaceVerb::Connect => "Desktop::attach",

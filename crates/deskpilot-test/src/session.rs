@@ -105,7 +105,7 @@ pub(crate) fn seen(found: &deskpilot_core::FindResult) -> String {
     if found.total == 0 {
         return "nothing matches".into();
     }
-    let mut text = deskpilot_core::present::find(found);
+    let mut text = deskpilot_core::present::find_in(found, &crate::error::api_word);
     text.truncate(text.trim_end().len());
     format!("\n{text}")
 }

@@ -45,18 +45,13 @@ impl Proto {
         };
         let names = futures_util::future::join_all(localized.iter().take(64).enumerate().map(
             |(i, localized)| async move {
-                let key = (id.app.clone(), localized.clone());
                 let memo = !localized.is_empty() && !localized.contains(';');
-                if memo && let Some(name) = self.action_memo.lock().expect("action memo").get(&key)
-                {
-                    return Ok(name.clone());
+                if memo && let Some(name) = self.action_name(&id.app, localized) {
+                    return Ok(name);
                 }
                 let name: String = self.call(id, ACTION, "GetName", &(i as i32,)).await?;
                 if memo && !name.is_empty() {
-                    self.action_memo
-                        .lock()
-                        .expect("action memo")
-                        .insert(key, name.clone());
+                    self.learn_action_name(&id.app, localized, &name);
                 }
                 Ok::<_, zbus::Error>(name)
             },

@@ -45,16 +45,24 @@ type MethodCounts = HashMap<(&'static str, &'static str), u64>;
 pub struct Proto {
     conn: zbus::Connection,
     timeout: Duration,
-    peers: Arc<Mutex<HashMap<String, zbus::Connection>>>,
+    /// What is kept per app (bus name), dropped when it leaves the bus.
+    apps: Arc<Mutex<HashMap<String, ProtoApp>>>,
     /// Method calls made so far (the cost unit of everything here).
     calls: Arc<std::sync::atomic::AtomicU64>,
     /// Apps whose calls timed out, and the count of calls that did.
     stalls: crate::stalls::Stalls,
-    /// Per app (bus name) and method (`Interface.Method`, the interface's last segment): how
-    /// many calls were sent, so that tests can check what a toolkit was asked.
-    sent: Arc<Mutex<HashMap<String, MethodCounts>>>,
-    /// Per app: localized action name -> real action name (see `action_names`).
-    action_memo: Arc<Mutex<HashMap<(String, String), String>>>,
+}
+
+/// What the protocol keeps of one app.
+#[derive(Debug, Default)]
+struct ProtoApp {
+    /// Its direct (peer-to-peer) connection, where it offers one.
+    peer: Option<zbus::Connection>,
+    /// Per method (`Interface.Method`, the interface's last segment): how many calls were
+    /// sent, so that tests can check what a toolkit was asked.
+    sent: MethodCounts,
+    /// Localized action name -> real action name (see `action_names`).
+    action_names: HashMap<String, String>,
 }
 
 impl Proto {
@@ -63,10 +71,8 @@ impl Proto {
             stalls: crate::stalls::Stalls::new(conn.clone(), timeout),
             conn,
             timeout,
-            peers: Arc::default(),
+            apps: Arc::default(),
             calls: Arc::default(),
-            sent: Arc::default(),
-            action_memo: Arc::default(),
         }
     }
 
@@ -89,12 +95,13 @@ impl Proto {
     /// `app` (a bus name) so far.
     pub fn sent_to(&self, app: &str, method: &str) -> u64 {
         let (short_iface, name) = method.split_once('.').unwrap_or(("", method));
-        self.sent
+        self.apps
             .lock()
-            .expect("sent map")
+            .expect("proto apps")
             .get(app)
-            .map(|calls| {
-                calls
+            .map(|state| {
+                state
+                    .sent
                     .iter()
                     .filter(|((iface, m), _)| {
                         *m == name && iface.rsplit('.').next() == Some(short_iface)
@@ -114,48 +121,60 @@ impl Proto {
         let conn = tokio::time::timeout(self.timeout, builder.build())
             .await
             .map_err(|_| zbus::Error::Failure(format!("peer connection to {app} timed out")))??;
-        self.peers
+        self.apps
             .lock()
-            .expect("peer map")
-            .insert(app.to_owned(), conn);
+            .expect("proto apps")
+            .entry(app.to_owned())
+            .or_default()
+            .peer = Some(conn);
         Ok(())
     }
 
     /// True when calls to `app` go over a direct connection.
     pub fn has_peer(&self, app: &str) -> bool {
-        self.peers.lock().expect("peer map").contains_key(app)
+        let apps = self.apps.lock().expect("proto apps");
+        apps.get(app).is_some_and(|state| state.peer.is_some())
     }
 
     /// Forgets the direct connection to `app` (it went away).
     pub fn drop_peer(&self, app: &str) {
-        self.peers.lock().expect("peer map").remove(app);
+        if let Some(state) = self.apps.lock().expect("proto apps").get_mut(app) {
+            state.peer = None;
+        }
     }
 
-    /// Keeps the direct connections of `registered` apps only.
-    pub fn retain_peers(&self, registered: &std::collections::HashSet<String>) {
-        self.peers
+    /// Keeps what is kept of `registered` apps only (direct connections, call counts,
+    /// action names).
+    pub fn retain_apps(&self, registered: &std::collections::HashSet<String>) {
+        self.apps
             .lock()
-            .expect("peer map")
+            .expect("proto apps")
             .retain(|app, _| registered.contains(app));
     }
 
-    /// The apps reached over a direct connection.
-    pub fn peer_apps(&self) -> Vec<String> {
-        self.peers
+    /// The apps something is kept of.
+    pub fn apps(&self) -> Vec<String> {
+        self.apps
             .lock()
-            .expect("peer map")
+            .expect("proto apps")
             .keys()
             .cloned()
             .collect()
     }
 
-    fn connection_for(&self, app: &str) -> zbus::Connection {
-        self.peers
-            .lock()
-            .expect("peer map")
-            .get(app)
-            .cloned()
-            .unwrap_or_else(|| self.conn.clone())
+    /// The real name of an action localized as `localized` in `app`, when learnt.
+    pub(crate) fn action_name(&self, app: &str, localized: &str) -> Option<String> {
+        let apps = self.apps.lock().expect("proto apps");
+        apps.get(app)?.action_names.get(localized).cloned()
+    }
+
+    /// Learns the real name of an action localized as `localized` in `app`.
+    pub(crate) fn learn_action_name(&self, app: &str, localized: &str, name: &str) {
+        let mut apps = self.apps.lock().expect("proto apps");
+        let state = apps.entry(app.to_owned()).or_default();
+        state
+            .action_names
+            .insert(localized.to_owned(), name.to_owned());
     }
 
     /// The per-call timeout the connection was built with.
@@ -180,17 +199,17 @@ impl Proto {
         }
         self.calls
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        {
+        let connection = {
             // No allocation but an app's first call: this is every D-Bus call's path.
-            let mut sent = self.sent.lock().expect("sent map");
-            let calls = match sent.get_mut(&id.app) {
-                Some(calls) => calls,
-                None => sent.entry(id.app.clone()).or_default(),
+            let mut apps = self.apps.lock().expect("proto apps");
+            let state = match apps.get_mut(&id.app) {
+                Some(state) => state,
+                None => apps.entry(id.app.clone()).or_default(),
             };
-            *calls.entry((iface, method)).or_default() += 1;
-        }
-        let reply = self
-            .connection_for(&id.app)
+            *state.sent.entry((iface, method)).or_default() += 1;
+            state.peer.clone().unwrap_or_else(|| self.conn.clone())
+        };
+        let reply = connection
             .call_method(
                 Some(id.app.as_str()),
                 id.object.as_str(),

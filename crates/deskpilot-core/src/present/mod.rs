@@ -14,8 +14,8 @@ pub use crate::escape::{escape, quoted};
 pub use apps::apps;
 pub use changes::{diff_header, diff_lines, tree_update};
 pub use reading::{
-    connected, element, find, focus, hit_path, snapshot, table, table_tsv, text_page, truncation,
-    unsearched_lines, waited,
+    connected, element, find, find_in, focus, hit_path, snapshot, table, table_tsv, text_page,
+    truncation, unsearched_lines, waited,
 };
 pub use reports::{action, failure, failure_in, failure_line, launched, shot};
 pub use tree_text::{TreeLine, parse_tree, strip_refs};

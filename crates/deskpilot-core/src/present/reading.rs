@@ -2,6 +2,7 @@
 
 use super::changes::{diff_header, diff_lines, lines_of};
 use super::{Page, escape, quoted};
+use crate::hint::FaceVerb;
 use crate::live::Changes;
 use crate::read::{FindResult, Match, Snapshot, TableRead, TextRead, Truncation};
 use crate::session::SessionInfo;
@@ -20,6 +21,11 @@ pub fn element(m: &Match) -> String {
 
 /// Find results: the matches, the counts, the containers that could not be searched.
 pub fn find(found: &FindResult) -> String {
+    find_in(found, &|verb| verb.marker().to_owned())
+}
+
+/// `find`, with the verbs the unsearched containers' notes name in a face's words.
+pub fn find_in(found: &FindResult, word: &dyn Fn(FaceVerb) -> String) -> String {
     let mut text = String::new();
     for m in &found.matches {
         text.push_str(&element(m));
@@ -30,7 +36,7 @@ pub fn find(found: &FindResult) -> String {
         found.total, found.visible, found.exact
     ));
     for u in &found.unsearched {
-        text.push_str(&format!("# not searched: {}\n", u));
+        text.push_str(&format!("# not searched: {}\n", u.line(word)));
     }
     text
 }

@@ -126,17 +126,23 @@ pub struct Unsearched {
     pub why: String,
 }
 
-/// On one line: `role "name" [ref=eN]: why` (the verbs `why` names, by the tools' names).
+impl Unsearched {
+    /// On one line: `role "name" [ref=eN]: why`, the verbs `why` names in `word`'s words.
+    pub fn line(&self, word: &dyn Fn(crate::hint::FaceVerb) -> String) -> String {
+        format!(
+            "{} {} [ref={}]: {}",
+            self.role,
+            crate::escape::quoted(&self.name, 60),
+            self.reference,
+            crate::hint::worded(&self.why, word)
+        )
+    }
+}
+
+/// `Unsearched::line`, the verbs by the tools' names.
 impl std::fmt::Display for Unsearched {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = crate::escape::quoted(&self.name, 60);
-        write!(
-            f,
-            "{} {name} [ref={}]: {}",
-            self.role,
-            self.reference,
-            crate::hint::in_tool_names(&self.why)
-        )
+        f.write_str(&self.line(&|verb| verb.marker().to_owned()))
     }
 }
 
