@@ -27,6 +27,7 @@ const ALL_TARGETS: &[&str] = &[
     "deskpilot-core",
     "deskpilot-fake",
     "deskpilot-mcp",
+    "deskpilot-windows",
 ];
 
 /// Crates checked as libraries and binaries: their tests and benches drive Linux desktops.

@@ -1,0 +1,405 @@
+//! `WindowsBackend`: the engine's `Backend` over a `UiaSource` (COM on Windows, the fake
+//! anywhere). Every call is bounded (`calls.rs`); an elevated app is refused before any call
+//! reaches it; an id whose process was replaced (a recycled pid) names nothing.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deskpilot_platform::model::{ElementId, Node, NodeValue, TableSlice, TextSlice, Tree};
+use deskpilot_platform::{
+    AppInfo, Backend, BackendError, Blindness, EditKeys, NativeOp, NativeRoute, NativeRoutes,
+    Secrecy, WalkLimits,
+};
+
+use crate::apps::{AppStates, app_info, app_node, by_process};
+use crate::calls::Calls;
+use crate::error::to_backend;
+use crate::identity::{Named, app_id, app_root, element_id, parse};
+use crate::mapping;
+use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey};
+use crate::source::UiaSource;
+use crate::walk::{Start, walk};
+
+/// How long one call may take before its app counts as not responding.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The Windows backend over `S`.
+pub struct WindowsBackend<S> {
+    calls: Calls<S>,
+    apps: AppStates,
+}
+
+/// An id, resolved: its process and what it names there.
+struct Resolved {
+    process: RawProcess,
+    named: Named,
+}
+
+impl<S: UiaSource> WindowsBackend<S> {
+    pub fn new(source: Arc<S>, timeout: Duration) -> Self {
+        WindowsBackend {
+            calls: Calls::new(source, timeout),
+            apps: AppStates::default(),
+        }
+    }
+
+    /// The apps the backend keeps something of: for tests that check a gone app leaves
+    /// nothing behind.
+    pub fn remembered_apps(&self) -> Vec<String> {
+        self.apps.apps()
+    }
+
+    fn source(&self) -> &S {
+        self.calls.source()
+    }
+
+    fn fail(&self, id: &ElementId, what: &str) -> impl Fn(crate::raw::UiaError) -> BackendError {
+        let (id, what, timeout) = (id.clone(), what.to_owned(), self.calls.timeout());
+        move |e| to_backend(e, &id, &what, timeout)
+    }
+
+    /// The process `id` names, checked: still the one that issued the id (not a recycled
+    /// pid), and not elevated above deskpilot (its tree would be hidden and its input
+    /// dropped: refused, never read as empty).
+    async fn resolve(&self, id: &ElementId) -> Result<Resolved, BackendError> {
+        let (pid, started, named) =
+            parse(id).ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
+        let gone = || BackendError::AppGone {
+            app: id.app.clone(),
+        };
+        let process = self
+            .calls
+            .system(self.source().process(pid))
+            .await
+            .map_err(|_| gone())?;
+        if process.started != started {
+            return Err(gone());
+        }
+        if process.elevated {
+            return Err(BackendError::AccessDenied {
+                app: id.app.clone(),
+                why: format!(
+                    "{} runs elevated (a higher integrity level than deskpilot)",
+                    process.exe
+                ),
+            });
+        }
+        self.apps.note_process(&process);
+        Ok(Resolved { process, named })
+    }
+
+    /// The top-level windows of `process`.
+    async fn windows_of(&self, process: &RawProcess) -> Result<Vec<RawElement>, BackendError> {
+        let top = self
+            .calls
+            .system(self.source().top_level())
+            .await
+            .map_err(|e| BackendError::Bus(e.to_string()))?;
+        Ok(top.into_iter().filter(|w| w.pid == process.pid).collect())
+    }
+
+    /// One element read afresh, `id` naming it.
+    async fn read(
+        &self,
+        id: &ElementId,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<RawElement, BackendError> {
+        let raw = self
+            .calls
+            .on(pid, Some(key), self.source().element(pid, key))
+            .await
+            .map_err(self.fail(id, "read"))?;
+        self.apps.note_patterns(&id.app, &[&raw]);
+        Ok(raw)
+    }
+
+    /// An element as a node, with its value where no secret forbids it.
+    async fn element_node(
+        &self,
+        id: &ElementId,
+        resolved: &Resolved,
+        secrecy: Secrecy,
+    ) -> Result<(Node, Option<RawElement>), BackendError> {
+        let key = match &resolved.named {
+            Named::AppRoot => {
+                let windows = self.windows_of(&resolved.process).await?;
+                let info = app_info(&resolved.process, &windows);
+                return Ok((app_node(&info), None));
+            }
+            Named::Element(key) => key,
+        };
+        let pid = resolved.process.pid;
+        let raw = self.read(id, pid, key).await?;
+        let mut node = mapping::node::node(&raw, &id.app);
+        node.inside_secret = secrecy == Secrecy::InsideSecret;
+        let secret = secrecy.is_secret() || raw.is_password();
+        if !secret && raw.has(Pattern::Value) {
+            let value = self
+                .calls
+                .on(pid, Some(key), self.source().value(pid, key))
+                .await;
+            if let Some(text) = value.map_err(self.fail(id, "Value"))? {
+                node.value = Some(NodeValue::Text { text });
+            }
+        }
+        Ok((node, Some(raw)))
+    }
+}
+
+impl<S: UiaSource> NativeRoutes for WindowsBackend<S> {
+    fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
+        match self.apps.patterns(&node.id) {
+            Some(patterns) => mapping::routes::route(node, patterns, op),
+            None => Err("its control patterns were not read".into()),
+        }
+    }
+
+    /// Windows' text fields take Ctrl shortcuts.
+    fn edit_keys(&self) -> EditKeys {
+        EditKeys::ctrl()
+    }
+}
+
+#[async_trait]
+impl<S: UiaSource> Backend for WindowsBackend<S> {
+    async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
+        let top = self
+            .calls
+            .system(self.source().top_level())
+            .await
+            .map_err(|e| BackendError::Bus(e.to_string()))?;
+        let mut apps = Vec::new();
+        let mut alive = HashSet::new();
+        for (pid, windows) in by_process(top) {
+            // A process that ended since the list was read is not listed.
+            let Ok(process) = self.calls.system(self.source().process(pid)).await else {
+                continue;
+            };
+            self.apps.note_process(&process);
+            alive.insert(app_id(&process));
+            apps.push(app_info(&process, &windows));
+        }
+        self.apps.retain(&alive);
+        Ok(apps)
+    }
+
+    async fn app(&self, root: &ElementId) -> Result<AppInfo, BackendError> {
+        let (pid, started, _) = parse(root).ok_or_else(|| BackendError::AppGone {
+            app: root.app.clone(),
+        })?;
+        let process = self
+            .calls
+            .system(self.source().process(pid))
+            .await
+            .ok()
+            .filter(|p| p.started == started)
+            .ok_or_else(|| BackendError::AppGone {
+                app: root.app.clone(),
+            })?;
+        let windows = self.windows_of(&process).await?;
+        Ok(app_info(&process, &windows))
+    }
+
+    async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
+        let resolved = self.resolve(root).await?;
+        let pid = resolved.process.pid;
+        let start = match &resolved.named {
+            Named::AppRoot => {
+                let windows = self.windows_of(&resolved.process).await?;
+                let node = app_node(&app_info(&resolved.process, &windows));
+                Start::App { node, windows }
+            }
+            Named::Element(key) => Start::Element(self.read(root, pid, key).await?),
+        };
+        let walked = walk(&self.calls, &root.app, pid, start, limits).await?;
+        let raws: Vec<&RawElement> = walked.raws.iter().collect();
+        self.apps.note_patterns(&root.app, &raws);
+        Ok(walked.tree)
+    }
+
+    async fn node(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
+        let resolved = self.resolve(id).await?;
+        Ok(self.element_node(id, &resolved, secrecy).await?.0)
+    }
+
+    async fn properties(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let (mut node, raw) = self.element_node(id, &resolved, secrecy).await?;
+        if let Some(raw) = raw {
+            node.platform_interfaces = mapping::node::pattern_names(&raw);
+            if let Some(localized) = raw.localized_type.filter(|t| !t.is_empty()) {
+                node.attributes.insert("localized_type".into(), localized);
+            }
+            node.attributes.insert(
+                "control_type".into(),
+                crate::ids::control::name(raw.control_type),
+            );
+        }
+        Ok(node)
+    }
+
+    async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError> {
+        let resolved = self.resolve(root).await?;
+        let pid = resolved.process.pid;
+        let chain = self
+            .calls
+            .on(pid, None, self.source().element_at(x, y))
+            .await
+            .map_err(self.fail(root, "ElementFromPoint"))?;
+        let chain: Vec<RawElement> = chain.into_iter().filter(|r| r.pid == pid).collect();
+        let below = match &resolved.named {
+            Named::AppRoot => 0,
+            Named::Element(key) => match chain.iter().position(|r| &r.key == key) {
+                Some(at) => at + 1,
+                None => return Ok(Vec::new()),
+            },
+        };
+        let mut secret = false;
+        let mut path = Vec::new();
+        for raw in &chain[below..] {
+            let mut node = mapping::node::node(raw, &root.app);
+            node.inside_secret = secret;
+            if secret {
+                node.name.clear();
+            }
+            secret |= raw.is_password();
+            path.push(node);
+        }
+        let raws: Vec<&RawElement> = chain.iter().collect();
+        self.apps.note_patterns(&root.app, &raws);
+        Ok(path)
+    }
+
+    async fn text(
+        &self,
+        id: &ElementId,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextSlice, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(key) = &resolved.named else {
+            return Err(unsupported(id, "reading text"));
+        };
+        let raw = self.read(id, pid, key).await?;
+        if raw.is_password() {
+            return Err(unsupported(id, "reading a password field's text"));
+        }
+        let text = if raw.has(Pattern::Text) {
+            let read = self.calls.on(pid, Some(key), self.source().text(pid, key));
+            read.await.map_err(self.fail(id, "Text"))?
+        } else if raw.has(Pattern::Value) {
+            let read = self.calls.on(pid, Some(key), self.source().value(pid, key));
+            read.await
+                .map_err(self.fail(id, "Value"))?
+                .unwrap_or_default()
+        } else {
+            return Err(unsupported(id, "reading text"));
+        };
+        let total = text.chars().count() as u32;
+        let start = start.min(total);
+        let end = end.unwrap_or(total).clamp(start, total);
+        Ok(TextSlice {
+            text: text
+                .chars()
+                .skip(start as usize)
+                .take((end - start) as usize)
+                .collect(),
+            start,
+            end,
+            total,
+        })
+    }
+
+    async fn table(
+        &self,
+        id: &ElementId,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<TableSlice, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(key) = &resolved.named else {
+            return Err(unsupported(id, "reading a table"));
+        };
+        let grid = self
+            .calls
+            .on(
+                pid,
+                Some(key),
+                self.source().grid(pid, key, first_row, max_rows),
+            )
+            .await
+            .map_err(self.fail(id, "Grid"))?;
+        Ok(TableSlice {
+            headers: grid.headers,
+            rows: grid.rows,
+            first_row,
+            row_count: grid.row_count,
+            column_count: grid.column_count,
+        })
+    }
+
+    fn blindness(&self, app: Option<&AppInfo>) -> Blindness {
+        let chromium = app.is_some_and(|a| a.toolkit.as_deref() == Some("Chrome"));
+        Blindness {
+            needs_document: chromium,
+            hint: if chromium {
+                "Chromium and Electron apps show their content only when started with \
+                 --force-renderer-accessibility"
+                    .into()
+            } else {
+                "the app exposes almost no UI Automation tree; check that it is not minimized, \
+                 and its accessibility settings"
+                    .into()
+            },
+        }
+    }
+
+    async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(mut key) = resolved.named else {
+            return Err(unsupported(id, "finding its window"));
+        };
+        // Up the control view until the parent is the desktop's root.
+        for _ in 0..256 {
+            let parent = self
+                .calls
+                .on(pid, Some(&key), self.source().parent(pid, &key));
+            match parent.await.map_err(self.fail(id, "parent"))? {
+                Some(parent) if parent.pid == pid => key = parent.key,
+                _ => return Ok(element_id(&id.app, &key)),
+            }
+        }
+        Err(unsupported(id, "finding its window (too deep)"))
+    }
+
+    async fn parent(&self, id: &ElementId) -> Result<Option<ElementId>, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(key) = &resolved.named else {
+            return Ok(None);
+        };
+        let parent = self
+            .calls
+            .on(pid, Some(key), self.source().parent(pid, key));
+        Ok(Some(
+            match parent.await.map_err(self.fail(id, "parent"))? {
+                Some(parent) if parent.pid == pid => element_id(&id.app, &parent.key),
+                // A top-level window: its parent is the app's own root.
+                _ => app_root(&resolved.process),
+            },
+        ))
+    }
+}
+
+fn unsupported(id: &ElementId, what: &str) -> BackendError {
+    BackendError::Unsupported {
+        id: id.clone(),
+        what: what.to_owned(),
+    }
+}

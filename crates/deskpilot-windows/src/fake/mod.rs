@@ -1,0 +1,335 @@
+//! `FakeUia`: a `UiaSource` over trees written as text (`parse.rs`), with faults: slow
+//! elements and processes, elements gone once read, failing `HRESULT`s, elevated processes.
+//! It counts every call and logs every value it hands out, so tests can check what a read
+//! cost and that no secret's value was ever requested.
+
+mod parse;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use crate::error::hresult;
+use crate::ids::control;
+use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey, UiaError};
+use crate::source::{RawGrid, UiaSource};
+
+struct Element {
+    written: parse::Written,
+    parent: Option<RuntimeKey>,
+    children: Vec<RuntimeKey>,
+}
+
+/// The fake UI Automation of a desktop.
+pub struct FakeUia {
+    processes: Vec<(RawProcess, bool)>,
+    /// Top-level windows, in z-order (the first on top).
+    top: Vec<RuntimeKey>,
+    elements: HashMap<RuntimeKey, Element>,
+    seen: Mutex<HashSet<RuntimeKey>>,
+    calls: Mutex<HashMap<&'static str, u64>>,
+    values: Mutex<Vec<RuntimeKey>>,
+    frozen: Mutex<HashSet<u32>>,
+    ended: Mutex<HashSet<u32>>,
+}
+
+impl FakeUia {
+    /// A desktop from its text (see `parse.rs`); panics on a malformed one.
+    pub fn new(text: &str) -> Self {
+        let written = parse::parse(text).unwrap_or_else(|e| panic!("fake UIA text: {e}"));
+        let mut fake = FakeUia {
+            processes: Vec::new(),
+            top: Vec::new(),
+            elements: HashMap::new(),
+            seen: Mutex::default(),
+            calls: Mutex::default(),
+            values: Mutex::default(),
+            frozen: Mutex::default(),
+            ended: Mutex::default(),
+        };
+        for process in written {
+            if process.slow {
+                fake.frozen.lock().unwrap().insert(process.process.pid);
+            }
+            let mut stack: Vec<RuntimeKey> = Vec::new();
+            for element in process.elements {
+                stack.truncate(element.depth);
+                let key = element.raw.key.clone();
+                let parent = stack.last().cloned();
+                match &parent {
+                    Some(p) => fake.elements.get_mut(p).unwrap().children.push(key.clone()),
+                    None => fake.top.push(key.clone()),
+                }
+                fake.elements.insert(
+                    key.clone(),
+                    Element {
+                        written: element,
+                        parent,
+                        children: Vec::new(),
+                    },
+                );
+                stack.push(key);
+            }
+            fake.processes.push((process.process, process.slow));
+        }
+        fake
+    }
+
+    /// How many calls of `method` (`children`, `element`, ...) were made.
+    pub fn calls(&self, method: &str) -> u64 {
+        self.calls.lock().unwrap().get(method).copied().unwrap_or(0)
+    }
+
+    /// The elements whose value (or text) was handed out, in order.
+    pub fn value_requests(&self) -> Vec<RuntimeKey> {
+        self.values.lock().unwrap().clone()
+    }
+
+    /// Freezes or thaws a process: a frozen one's calls never return.
+    pub fn freeze(&self, pid: u32, frozen: bool) {
+        let mut set = self.frozen.lock().unwrap();
+        if frozen {
+            set.insert(pid);
+        } else {
+            set.remove(&pid);
+        }
+    }
+
+    /// Ends a process: its windows leave the desktop, its elements answer nothing.
+    pub fn end(&self, pid: u32) {
+        self.ended.lock().unwrap().insert(pid);
+    }
+
+    fn ended(&self, pid: u32) -> bool {
+        self.ended.lock().unwrap().contains(&pid)
+    }
+
+    fn count(&self, method: &'static str) {
+        *self.calls.lock().unwrap().entry(method).or_default() += 1;
+    }
+
+    fn elevated(&self, pid: u32) -> bool {
+        self.processes
+            .iter()
+            .any(|(p, _)| p.pid == pid && p.elevated)
+    }
+
+    /// Waits like a frozen app when `pid` is frozen or the element is slow.
+    async fn answer(&self, pid: u32, key: Option<&RuntimeKey>) {
+        let slow = key
+            .and_then(|k| self.elements.get(k))
+            .is_some_and(|e| e.written.slow);
+        if slow || self.frozen.lock().unwrap().contains(&pid) {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+    }
+
+    /// The element `key` of `pid`, as a call on it finds it.
+    async fn lookup(&self, pid: u32, key: &RuntimeKey) -> Result<&Element, UiaError> {
+        self.answer(pid, Some(key)).await;
+        if self.ended(pid) {
+            return Err(com(hresult::RPC_S_SERVER_UNAVAILABLE));
+        }
+        if self.elevated(pid) {
+            return Err(com(hresult::E_ACCESSDENIED));
+        }
+        let element = self.elements.get(key).ok_or(UiaError::Unknown)?;
+        if element.written.raw.pid != pid {
+            return Err(UiaError::Unknown);
+        }
+        if let Some(code) = element.written.hresult {
+            return Err(com(code));
+        }
+        if element.written.gone && self.seen.lock().unwrap().contains(key) {
+            return Err(com(hresult::UIA_E_ELEMENTNOTAVAILABLE));
+        }
+        Ok(element)
+    }
+
+    /// An element as a cache request reads it (its value never among what it carries).
+    fn read(&self, element: &Element) -> RawElement {
+        self.seen
+            .lock()
+            .unwrap()
+            .insert(element.written.raw.key.clone());
+        element.written.raw.clone()
+    }
+
+    fn value_of(&self, element: &Element) -> Option<String> {
+        let value = element.written.value.clone()?;
+        self.values
+            .lock()
+            .unwrap()
+            .push(element.written.raw.key.clone());
+        Some(value)
+    }
+}
+
+fn com(hresult: i32) -> UiaError {
+    UiaError::Com {
+        hresult,
+        message: "fake failure".into(),
+    }
+}
+
+#[async_trait]
+impl UiaSource for FakeUia {
+    async fn top_level(&self) -> Result<Vec<RawElement>, UiaError> {
+        self.count("top_level");
+        // The desktop's own view of a window answers even for an elevated or frozen app.
+        Ok(self
+            .top
+            .iter()
+            .filter(|key| !self.ended(self.elements[*key].written.raw.pid))
+            .map(|key| {
+                let raw = &self.elements[key].written.raw;
+                match self.elevated(raw.pid) {
+                    true => RawElement {
+                        key: raw.key.clone(),
+                        control_type: raw.control_type,
+                        name: raw.name.clone(),
+                        pid: raw.pid,
+                        hwnd: raw.hwnd,
+                        bounds: raw.bounds,
+                        ..RawElement::default()
+                    },
+                    false => raw.clone(),
+                }
+            })
+            .collect())
+    }
+
+    async fn process(&self, pid: u32) -> Result<RawProcess, UiaError> {
+        self.count("process");
+        self.processes
+            .iter()
+            .find(|(p, _)| p.pid == pid && !self.ended(pid))
+            .map(|(p, _)| p.clone())
+            .ok_or_else(|| com(hresult::E_INVALIDARG))
+    }
+
+    async fn element(&self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {
+        self.count("element");
+        let element = self.lookup(pid, key).await?;
+        Ok(self.read(element))
+    }
+
+    async fn children(&self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError> {
+        self.count("children");
+        let element = self.lookup(pid, key).await?;
+        let children = element.children.iter().map(|k| &self.elements[k]);
+        Ok(children.map(|child| self.read(child)).collect())
+    }
+
+    async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
+        self.count("parent");
+        let element = self.lookup(pid, key).await?;
+        Ok(element
+            .parent
+            .as_ref()
+            .map(|p| self.read(&self.elements[p])))
+    }
+
+    async fn child_values(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
+        self.count("child_values");
+        let element = self.lookup(pid, key).await?;
+        // The condition of the real call: IsPassword is false.
+        Ok(element
+            .children
+            .iter()
+            .map(|k| &self.elements[k])
+            .filter(|child| !child.written.raw.is_password())
+            .filter_map(|child| Some((child.written.raw.key.clone(), self.value_of(child)?)))
+            .collect())
+    }
+
+    async fn value(&self, pid: u32, key: &RuntimeKey) -> Result<Option<String>, UiaError> {
+        self.count("value");
+        let element = self.lookup(pid, key).await?;
+        Ok(self.value_of(element))
+    }
+
+    async fn element_at(&self, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError> {
+        self.count("element_at");
+        let contains = |k: &RuntimeKey| {
+            let raw = &self.elements[k].written.raw;
+            raw.bounds.is_some_and(|b| b.contains(x, y)) && raw.offscreen != Some(true)
+        };
+        let Some(mut at) = self.top.iter().find(|k| contains(k)) else {
+            return Ok(Vec::new());
+        };
+        let pid = self.elements[at].written.raw.pid;
+        self.answer(pid, None).await;
+        let mut chain = vec![self.read(&self.elements[at])];
+        while let Some(child) = self.elements[at]
+            .children
+            .iter()
+            .rev()
+            .find(|k| contains(k))
+        {
+            chain.push(self.read(&self.elements[child]));
+            at = child;
+        }
+        Ok(chain)
+    }
+
+    async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
+        self.count("text");
+        let element = self.lookup(pid, key).await?;
+        if !element.written.raw.has(Pattern::Text) {
+            return Err(com(hresult::UIA_E_NOTSUPPORTED));
+        }
+        self.values.lock().unwrap().push(key.clone());
+        let written = &element.written;
+        Ok(written
+            .text
+            .clone()
+            .or(written.value.clone())
+            .unwrap_or_default())
+    }
+
+    async fn grid(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<RawGrid, UiaError> {
+        self.count("grid");
+        let element = self.lookup(pid, key).await?;
+        let Some((rows, columns)) = element.written.raw.grid else {
+            return Err(com(hresult::UIA_E_NOTSUPPORTED));
+        };
+        let kids = || element.children.iter().map(|k| &self.elements[k]);
+        let names = |e: &Element| -> Vec<String> {
+            e.children
+                .iter()
+                .map(|k| {
+                    let cell = &self.elements[k].written;
+                    cell.value.clone().unwrap_or_else(|| cell.raw.name.clone())
+                })
+                .collect()
+        };
+        let headers = kids()
+            .find(|e| e.written.raw.control_type == control::HEADER)
+            .map(names)
+            .unwrap_or_default();
+        let data = kids().filter(|e| e.written.raw.control_type == control::DATA_ITEM);
+        Ok(RawGrid {
+            headers,
+            rows: data
+                .skip(first_row as usize)
+                .take(max_rows as usize)
+                .map(names)
+                .collect(),
+            row_count: rows.max(0) as u32,
+            column_count: columns.max(0) as u32,
+        })
+    }
+}

@@ -1,0 +1,26 @@
+//! deskpilot's Windows backend: UI Automation behind the platform contract.
+//!
+//! Everything but the COM calls is plain Rust that builds and is tested on every OS: the
+//! mapping of control types, properties and patterns to the model (`mapping`), the walk
+//! (`walk`), ids (`identity`), failures (`error`), deadlines (`calls`), and the seam those
+//! read through (`UiaSource`), answered by `FakeUia` in tests and by COM on Windows.
+
+pub mod apps;
+mod backend;
+mod calls;
+pub mod error;
+#[cfg(any(test, feature = "fake"))]
+mod fake;
+pub mod identity;
+pub mod ids;
+pub mod mapping;
+pub mod raw;
+mod source;
+#[cfg(test)]
+mod tests;
+mod walk;
+
+pub use backend::{CALL_TIMEOUT, WindowsBackend};
+#[cfg(any(test, feature = "fake"))]
+pub use fake::FakeUia;
+pub use source::{RawGrid, UiaSource};

@@ -1,0 +1,125 @@
+//! Properties and pattern states to the model's three-valued states: what the provider did
+//! not say stays unknown.
+
+use deskpilot_platform::model::{Role, State, StateSet};
+
+use crate::raw::{Expansion, Pattern, RawElement, Toggle, Visual};
+
+/// The element's states, `role` as mapped.
+pub fn states(raw: &RawElement, role: Role) -> StateSet {
+    let mut set = StateSet::unknown();
+    let mut known = |state: State, value: Option<bool>| {
+        if let Some(value) = value {
+            set.set(state, value);
+        }
+    };
+    known(State::Enabled, raw.enabled);
+    // Offscreen: scrolled away, hidden or in a collapsed part; on screen otherwise.
+    known(State::Showing, raw.offscreen.map(|off| !off));
+    known(
+        State::Visible,
+        raw.offscreen.filter(|off| !off).map(|_| true),
+    );
+    known(State::Focused, raw.focused);
+    known(State::Focusable, raw.focusable);
+    let toggles = raw.has(Pattern::Toggle);
+    known(State::Checkable, Some(toggles));
+    if toggles {
+        known(State::Checked, raw.toggle.map(|t| t == Toggle::On));
+        known(State::Mixed, raw.toggle.map(|t| t == Toggle::Indeterminate));
+        if role == Role::ToggleButton {
+            known(State::Pressed, raw.toggle.map(|t| t == Toggle::On));
+        }
+    }
+    if raw.has(Pattern::ExpandCollapse) {
+        let expansion = raw.expansion;
+        known(
+            State::Expandable,
+            expansion.map(|e| e != Expansion::LeafNode),
+        );
+        known(
+            State::Expanded,
+            expansion.map(|e| matches!(e, Expansion::Expanded | Expansion::PartiallyExpanded)),
+        );
+        known(
+            State::Collapsed,
+            expansion.map(|e| e == Expansion::Collapsed),
+        );
+    } else {
+        known(State::Expandable, Some(false));
+    }
+    let selectable = raw.has(Pattern::SelectionItem);
+    known(State::Selectable, Some(selectable));
+    if selectable {
+        known(State::Selected, raw.selected);
+    }
+    if raw.has(Pattern::Selection) {
+        known(State::Multiselectable, raw.multiselect);
+    }
+    if raw.has(Pattern::Value) {
+        known(State::ReadOnly, raw.read_only);
+        known(State::Editable, raw.read_only.map(|ro| !ro));
+    }
+    known(State::Modal, raw.modal);
+    if raw.has(Pattern::Window) {
+        known(State::Minimized, raw.visual.map(|v| v == Visual::Minimized));
+    }
+    // A virtualizing container realizes its items on demand, as MANAGES_DESCENDANTS says.
+    known(
+        State::ManagesDescendants,
+        Some(raw.has(Pattern::ItemContainer)),
+    );
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raw::PatternSet;
+
+    /// A state the provider does not report is unknown, never off.
+    #[test]
+    fn unreported_states_stay_unknown() {
+        let raw = RawElement::default();
+        let set = states(&raw, Role::Button);
+        assert_eq!(set.get(State::Enabled), None);
+        assert_eq!(set.get(State::Showing), None);
+        assert_eq!(set.get(State::Checked), None);
+        assert_eq!(set.get(State::Checkable), Some(false));
+    }
+
+    /// Toggle, expand, selection and window states come from their patterns.
+    #[test]
+    fn pattern_states() {
+        let raw = RawElement {
+            patterns: [
+                Pattern::Toggle,
+                Pattern::ExpandCollapse,
+                Pattern::SelectionItem,
+            ]
+            .into_iter()
+            .collect::<PatternSet>(),
+            toggle: Some(Toggle::Indeterminate),
+            expansion: Some(Expansion::Collapsed),
+            selected: Some(true),
+            enabled: Some(false),
+            offscreen: Some(true),
+            ..RawElement::default()
+        };
+        let set = states(&raw, Role::Checkbox);
+        assert_eq!(set.get(State::Checked), Some(false));
+        assert_eq!(set.get(State::Mixed), Some(true));
+        assert_eq!(set.get(State::Collapsed), Some(true));
+        assert_eq!(set.get(State::Expanded), Some(false));
+        assert_eq!(set.get(State::Selected), Some(true));
+        assert_eq!(set.get(State::Enabled), Some(false));
+        assert_eq!(set.get(State::Showing), Some(false));
+        assert_eq!(set.get(State::Visible), None);
+        let minimized = RawElement {
+            patterns: [Pattern::Window].into_iter().collect(),
+            visual: Some(Visual::Minimized),
+            ..RawElement::default()
+        };
+        assert!(states(&minimized, Role::Window).is(State::Minimized));
+    }
+}

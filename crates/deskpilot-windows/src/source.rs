@@ -1,0 +1,65 @@
+//! The seam between the backend and UI Automation: what the backend asks, in plain records.
+//! `com/` answers it on Windows (COM on worker threads); `FakeUia` answers it anywhere, from
+//! trees written as text. Every method is one cross-process call (or none); the backend
+//! bounds each with its deadline, so an implementation need not.
+
+use async_trait::async_trait;
+
+use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
+
+/// A page of a grid: its headers and the text of each cell.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RawGrid {
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub row_count: u32,
+    pub column_count: u32,
+}
+
+/// UI Automation as the backend uses it. Elements are named by their process and their
+/// `RuntimeId`; a source resolves them again (a kept element, or a search).
+#[async_trait]
+pub trait UiaSource: Send + Sync + 'static {
+    /// The desktop's top-level windows, each read with one cache request.
+    async fn top_level(&self) -> Result<Vec<RawElement>, UiaError>;
+
+    /// A process, from the system (no call to the app).
+    async fn process(&self, pid: u32) -> Result<RawProcess, UiaError>;
+
+    /// One element of process `pid`, read afresh.
+    async fn element(&self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError>;
+
+    /// The element's children in the control view, one cache request for all of them.
+    async fn children(&self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError>;
+
+    /// The element's parent in the control view (`None` under the desktop's root).
+    async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError>;
+
+    /// The values (`Value.Value`) of the element's children that are not password fields,
+    /// in one call whose condition leaves password fields out: a password's value is never
+    /// requested.
+    async fn child_values(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, String)>, UiaError>;
+
+    /// One element's value; never asked of a secret.
+    async fn value(&self, pid: u32, key: &RuntimeKey) -> Result<Option<String>, UiaError>;
+
+    /// The chain of elements at a screen point, from its top-level window down to the
+    /// deepest element.
+    async fn element_at(&self, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError>;
+
+    /// The whole text of a `Text` pattern's document range; never asked of a secret.
+    async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError>;
+
+    /// Rows `first_row..first_row + max_rows` of a grid, with its column headers.
+    async fn grid(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<RawGrid, UiaError>;
+}

@@ -1,0 +1,177 @@
+//! Failures: a frozen app costs one timeout and only its own calls, an element gone between
+//! two calls is defunct, an elevated app is denied (never read as empty), a recycled pid
+//! names nothing, a failing element cuts only its subtree, a gone app leaves nothing behind.
+
+use std::time::Duration;
+
+use deskpilot_platform::model::{CutReason, ElementId, Realization};
+use deskpilot_platform::{Backend, BackendError, Secrecy, WalkLimits};
+
+use super::{DESKTOP, SIGNIN, backend, named, root_of, tree_of};
+
+/// A frozen app answers `app_not_responding` after one call timeout; its next call fails at
+/// once; another app reads meanwhile; once it answers a probe again it reads again.
+#[tokio::test(start_paused = true)]
+async fn a_frozen_app_costs_one_timeout_and_only_its_own_calls() {
+    let (fake, backend) = backend(&format!("{DESKTOP}{SIGNIN}"));
+    let notepad = root_of(&backend, 4242).await;
+    let signin = root_of(&backend, 77).await;
+    fake.freeze(4242, true);
+    let started = tokio::time::Instant::now();
+    let error = backend
+        .snapshot(&notepad, &WalkLimits::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, BackendError::AppNotResponding { .. }),
+        "{error:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let asked = fake.calls("children");
+    let again = tokio::time::Instant::now();
+    let error = backend
+        .snapshot(&notepad, &WalkLimits::default())
+        .await
+        .unwrap_err();
+    assert!(matches!(error, BackendError::AppNotResponding { .. }));
+    assert_eq!(
+        again.elapsed(),
+        Duration::ZERO,
+        "a stalled app fails at once"
+    );
+    // Only the probe asks it (an element read, one at a time), never the walk.
+    assert_eq!(fake.calls("children"), asked);
+    assert!(
+        backend
+            .snapshot(&signin, &WalkLimits::default())
+            .await
+            .is_ok()
+    );
+    fake.freeze(4242, false);
+    // The probe's ping in flight times out, the next one answers.
+    tokio::time::advance(Duration::from_secs(3)).await;
+    for _ in 0..100 {
+        if backend
+            .snapshot(&notepad, &WalkLimits::default())
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        tokio::task::yield_now().await;
+    }
+    panic!("the app never read again after it thawed");
+}
+
+/// An element read once and gone since is defunct, never another element.
+#[tokio::test]
+async fn an_element_gone_between_two_calls_is_defunct() {
+    let (_, backend) = backend(
+        r#"
+process "app.exe" pid=3 started=1
+  Window "Main" patterns=Window
+    Button "Transient" patterns=Invoke gone
+"#,
+    );
+    let tree = tree_of(&backend, 3).await;
+    let id = named(&tree, "Transient").id.clone();
+    let error = backend.node(&id, Secrecy::Plain).await.unwrap_err();
+    assert_eq!(error, BackendError::Defunct { id });
+}
+
+/// An element whose calls fail cuts its own subtree only, marked unreachable; read alone it
+/// fails with its `HRESULT` in the message.
+#[tokio::test]
+async fn a_failing_element_cuts_only_its_subtree() {
+    let (_, backend) = backend(
+        r#"
+process "app.exe" pid=3 started=1
+  Window "Main" patterns=Window
+    Pane "Broken" hresult=80004005
+    Button "OK" patterns=Invoke
+"#,
+    );
+    let tree = tree_of(&backend, 3).await;
+    let broken = tree.nodes.iter().find(|n| n.node.name == "Broken").unwrap();
+    assert_eq!(
+        broken.realization,
+        Realization::Cut {
+            reason: CutReason::Unreachable
+        }
+    );
+    let ok = named(&tree, "OK");
+    let error = backend
+        .node(&broken.node.id, Secrecy::Plain)
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("0x80004005"), "{error}");
+    assert!(backend.node(&ok.id, Secrecy::Plain).await.is_ok());
+}
+
+/// An elevated app is listed, and every read of it is denied before any call reaches it:
+/// never a hang, never an empty tree.
+#[tokio::test]
+async fn an_elevated_app_is_denied_never_read_as_empty() {
+    let (fake, backend) = backend(DESKTOP);
+    let admin = root_of(&backend, 9).await;
+    let error = backend
+        .snapshot(&admin, &WalkLimits::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, BackendError::AccessDenied { .. }),
+        "{error:?}"
+    );
+    assert!(!error.retryable());
+    assert!(error.to_string().contains("elevated"), "{error}");
+    assert_eq!(fake.calls("children") + fake.calls("element"), 0);
+    assert!(fake.value_requests().is_empty());
+}
+
+/// An id whose pid now belongs to another process (created later) names nothing; an id no
+/// Windows read issued is defunct.
+#[tokio::test]
+async fn a_recycled_pid_names_nothing() {
+    let (_, backend) = backend(SIGNIN);
+    let tree = tree_of(&backend, 77).await;
+    let user = named(&tree, "User").id.clone();
+    let recycled = ElementId::new("w:77:abd", user.object.clone());
+    let error = backend.node(&recycled, Secrecy::Plain).await.unwrap_err();
+    assert_eq!(
+        error,
+        BackendError::AppGone {
+            app: "w:77:abd".into()
+        }
+    );
+    let foreign = ElementId::new(":1.42", "/org/a11y/atspi/accessible/root");
+    assert!(matches!(
+        backend.node(&foreign, Secrecy::Plain).await,
+        Err(BackendError::Defunct { .. })
+    ));
+}
+
+/// An app that ended is no longer listed, and nothing of it is kept.
+#[tokio::test]
+async fn a_gone_app_leaves_nothing_behind() {
+    let (fake, backend) = backend(&format!("{DESKTOP}{SIGNIN}"));
+    tree_of(&backend, 77).await;
+    assert!(backend.remembered_apps().contains(&"w:77:abc".to_owned()));
+    fake.end(77);
+    let apps = backend.apps().await.unwrap();
+    assert!(apps.iter().all(|a| a.pid != Some(77)));
+    assert!(!backend.remembered_apps().contains(&"w:77:abc".to_owned()));
+    let error = backend
+        .snapshot(&ElementId::new("w:77:abc", "app"), &WalkLimits::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        BackendError::AppGone {
+            app: "w:77:abc".into()
+        }
+    );
+}
