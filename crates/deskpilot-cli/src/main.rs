@@ -28,6 +28,7 @@ macro_rules! outln {
 }
 
 mod act;
+mod desktop;
 mod files;
 mod read;
 mod serve;
@@ -41,18 +42,8 @@ mod words;
     about = "See and drive desktop applications through their accessibility tree: read, find, act (with every effect checked), and serve agents over MCP"
 )]
 struct Cli {
-    /// D-Bus session bus address (default: $DBUS_SESSION_BUS_ADDRESS).
-    #[arg(long, global = true, value_name = "ADDRESS")]
-    bus: Option<String>,
-    /// X11 display (default: $DISPLAY); without one, window ids and GTK 4 screen positions
-    /// are unknown.
-    #[arg(long, global = true, value_name = "DISPLAY")]
-    display: Option<String>,
-    /// Talk to every app through the accessibility bus, never over a direct connection, so
-    /// that `dbus-monitor` sees every call (for debugging; slower). Also
-    /// `DESKPILOT_NO_PEERS=1`.
-    #[arg(long, global = true, env = "DESKPILOT_NO_PEERS", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false)]
-    no_peers: bool,
+    #[command(flatten)]
+    platform: desktop::PlatformArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -104,7 +95,7 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let engine = match desktop_engine(cli.bus, cli.display, !cli.no_peers).await {
+    let engine = match desktop::engine(cli.platform).await {
         Ok(engine) => engine,
         // A host that starts the server sees it answer, and each tool says what is missing.
         Err(why) if matches!(cli.command, Command::Mcp(_)) => {
@@ -121,61 +112,6 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Act(command) => act::run(&engine, command).await,
         Command::Files(command) => files::run(&engine, command).await,
     }
-}
-
-/// The null platform where deskpilot has no backend yet: the server answers, and every call
-/// fails `unsupported`.
-#[cfg(not(target_os = "linux"))]
-async fn desktop_engine(
-    _bus: Option<String>,
-    _display: Option<String>,
-    _use_peers: bool,
-) -> Result<Engine, String> {
-    Ok(Engine::new(std::sync::Arc::new(
-        deskpilot_core::NoDesktop::unsupported_platform(std::env::consts::OS),
-    )))
-}
-
-/// The engine on the user's desktop: the bus and display given, or found where the desktop
-/// keeps them (said on stderr, and by `list_apps`). `Err` says what is missing.
-#[cfg(target_os = "linux")]
-async fn desktop_engine(
-    bus: Option<String>,
-    display: Option<String>,
-    use_peers: bool,
-) -> Result<Engine, String> {
-    use deskpilot_linux::session;
-    let around = session::Host;
-    let bus = session::bus(bus, &around)?;
-    let session_env = match (&display, std::env::var_os("DISPLAY")) {
-        (None, None) => session::session_display(&bus.value).await,
-        _ => None,
-    };
-    let display = session::display(display, session_env, &around);
-    let mut found = Vec::new();
-    if !bus.given {
-        found.push(format!("session bus {} (from {})", bus.value, bus.how));
-    }
-    match &display {
-        Some(d) if !d.given => found.push(format!("display {} (from {})", d.value, d.how)),
-        Some(_) => {}
-        None if !bus.given => {
-            found.push("no display (no DISPLAY, and not one X server socket)".into())
-        }
-        None => {}
-    }
-    let mut options = deskpilot_linux::LinuxOptions::new(bus.value, display.map(|d| d.value));
-    options.use_peers = use_peers;
-    let engine = deskpilot_linux::linux_engine(options)
-        .await
-        .map_err(|e| e.to_string())?
-        .engine;
-    if found.is_empty() {
-        return Ok(engine);
-    }
-    let note = format!("desktop found: {}", found.join("; "));
-    eprintln!("deskpilot: {note}");
-    Ok(engine.with_desktop_note(note))
 }
 
 /// Prints an engine failure; exit code 1 for "not found", 2 for everything else.

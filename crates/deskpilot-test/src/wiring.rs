@@ -1,11 +1,16 @@
 //! The platform under a `Desktop`, chosen with `cfg(target_os)`: on Linux a private headless
-//! desktop or the one this process runs on; elsewhere the null platform, whose every call
-//! answers `unsupported`, until a backend exists.
+//! desktop or the one this process runs on; on Windows the session's desktop, read through
+//! UI Automation (Windows has no private headless desktop); elsewhere the null platform,
+//! whose every call answers `unsupported`, until a backend exists.
 
 #[cfg(target_os = "linux")]
 pub(crate) use linux::{Private, current, private};
+#[cfg(not(any(target_os = "linux", windows)))]
+pub(crate) use none::current;
 #[cfg(not(target_os = "linux"))]
-pub(crate) use none::{Private, current, private};
+pub(crate) use none::{Private, private};
+#[cfg(windows)]
+pub(crate) use windows::current;
 
 #[cfg(target_os = "linux")]
 mod linux {
@@ -46,9 +51,7 @@ mod linux {
 
 #[cfg(not(target_os = "linux"))]
 mod none {
-    use std::sync::Arc;
-
-    use deskpilot_core::{Engine, NoDesktop};
+    use deskpilot_core::Engine;
 
     use crate::error::{Result, TestError};
 
@@ -79,9 +82,30 @@ mod none {
         )))
     }
 
+    #[cfg(not(windows))]
     pub(crate) async fn current() -> Result<Engine> {
+        use deskpilot_core::NoDesktop;
+        use std::sync::Arc;
         Ok(Engine::new(Arc::new(NoDesktop::unsupported_platform(
             std::env::consts::OS,
         ))))
+    }
+}
+
+#[cfg(windows)]
+mod windows {
+    use std::sync::Arc;
+
+    use deskpilot_core::Engine;
+    use deskpilot_windows::{CALL_TIMEOUT, ComSource, Timeouts, WindowsBackend};
+
+    use crate::error::{Result, TestError};
+
+    /// The engine on this session's desktop, reading through UI Automation.
+    pub(crate) async fn current() -> Result<Engine> {
+        let source =
+            ComSource::new(Timeouts::default()).map_err(|e| TestError::Desktop(e.to_string()))?;
+        let backend = WindowsBackend::new(Arc::new(source), CALL_TIMEOUT);
+        Ok(Engine::new(Arc::new(backend)))
     }
 }

@@ -246,7 +246,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
         let pid = resolved.process.pid;
         let chain = self
             .calls
-            .on(pid, None, self.source().element_at(x, y))
+            .on(pid, None, self.source().element_at(pid, x, y))
             .await
             .map_err(self.fail(root, "ElementFromPoint"))?;
         let chain: Vec<RawElement> = chain.into_iter().filter(|r| r.pid == pid).collect();

@@ -8,6 +8,9 @@
 pub mod apps;
 mod backend;
 mod calls;
+#[cfg(windows)]
+#[allow(unsafe_code)]
+mod com;
 pub mod error;
 #[cfg(any(test, feature = "fake"))]
 mod fake;
@@ -21,6 +24,8 @@ mod tests;
 mod walk;
 
 pub use backend::{CALL_TIMEOUT, WindowsBackend};
+#[cfg(windows)]
+pub use com::{ComSource, Timeouts};
 #[cfg(any(test, feature = "fake"))]
 pub use fake::FakeUia;
 pub use source::{RawGrid, UiaSource};

@@ -48,8 +48,8 @@ pub trait UiaSource: Send + Sync + 'static {
     async fn value(&self, pid: u32, key: &RuntimeKey) -> Result<Option<String>, UiaError>;
 
     /// The chain of elements at a screen point, from its top-level window down to the
-    /// deepest element.
-    async fn element_at(&self, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError>;
+    /// deepest element, asked on behalf of process `pid` (whose calls it queues with).
+    async fn element_at(&self, pid: u32, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError>;
 
     /// The whole text of a `Text` pattern's document range; never asked of a secret.
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError>;

@@ -255,7 +255,7 @@ impl UiaSource for FakeUia {
         Ok(self.value_of(element))
     }
 
-    async fn element_at(&self, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError> {
+    async fn element_at(&self, pid: u32, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError> {
         self.count("element_at");
         let contains = |k: &RuntimeKey| {
             let raw = &self.elements[k].written.raw;
@@ -264,7 +264,6 @@ impl UiaSource for FakeUia {
         let Some(mut at) = self.top.iter().find(|k| contains(k)) else {
             return Ok(Vec::new());
         };
-        let pid = self.elements[at].written.raw.pid;
         self.answer(pid, None).await;
         let mut chain = vec![self.read(&self.elements[at])];
         while let Some(child) = self.elements[at]

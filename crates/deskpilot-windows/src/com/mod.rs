@@ -1,0 +1,130 @@
+//! UI Automation through COM: the `UiaSource` the backend reads on Windows. Every call runs
+//! on a worker thread in the multithreaded apartment (`worker.rs`), one worker per app and
+//! one for the desktop; the backend's deadline bounds each, and UIA's own connection and
+//! transaction timeouts free a worker that a frozen app holds.
+
+mod process;
+mod props;
+mod uia;
+mod variant;
+mod worker;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+
+pub use uia::Timeouts;
+
+use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
+use crate::source::{RawGrid, UiaSource};
+use worker::Worker;
+
+/// A COM error as the seam's.
+pub(crate) fn com_error(error: windows::core::Error) -> UiaError {
+    UiaError::Com {
+        hresult: error.code().0,
+        message: error.message(),
+    }
+}
+
+/// UI Automation on this desktop.
+pub struct ComSource {
+    timeouts: Timeouts,
+    desktop: Worker,
+    apps: Mutex<HashMap<u32, Arc<Worker>>>,
+}
+
+impl ComSource {
+    pub fn new(timeouts: Timeouts) -> Result<Self, UiaError> {
+        Ok(ComSource {
+            timeouts,
+            desktop: Worker::spawn("uia-desktop".into(), timeouts)?,
+            apps: Mutex::default(),
+        })
+    }
+
+    /// The worker of process `pid` (started on its first call).
+    fn app(&self, pid: u32) -> Result<Arc<Worker>, UiaError> {
+        let mut apps = self.apps.lock().expect("uia workers");
+        if let Some(worker) = apps.get(&pid) {
+            return Ok(worker.clone());
+        }
+        let worker = Arc::new(Worker::spawn(format!("uia-{pid}"), self.timeouts)?);
+        apps.insert(pid, worker.clone());
+        Ok(worker)
+    }
+}
+
+#[async_trait]
+impl UiaSource for ComSource {
+    async fn top_level(&self) -> Result<Vec<RawElement>, UiaError> {
+        let top = self.desktop.run(|uia| uia.top_level()).await?;
+        // Workers of processes with no window left end with their queues.
+        let mut apps = self.apps.lock().expect("uia workers");
+        apps.retain(|pid, _| top.iter().any(|w| w.pid == *pid));
+        Ok(top)
+    }
+
+    async fn process(&self, pid: u32) -> Result<RawProcess, UiaError> {
+        tokio::task::spawn_blocking(move || process::process(pid))
+            .await
+            .map_err(|e| UiaError::Com {
+                hresult: crate::error::hresult::E_OUTOFMEMORY,
+                message: e.to_string(),
+            })?
+    }
+
+    async fn element(&self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {
+        let key = key.clone();
+        self.app(pid)?.run(move |uia| uia.element(pid, &key)).await
+    }
+
+    async fn children(&self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError> {
+        let key = key.clone();
+        self.app(pid)?.run(move |uia| uia.children(pid, &key)).await
+    }
+
+    async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
+        let key = key.clone();
+        self.app(pid)?.run(move |uia| uia.parent(pid, &key)).await
+    }
+
+    async fn child_values(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
+        let key = key.clone();
+        self.app(pid)?
+            .run(move |uia| uia.child_values(pid, &key))
+            .await
+    }
+
+    async fn value(&self, pid: u32, key: &RuntimeKey) -> Result<Option<String>, UiaError> {
+        let key = key.clone();
+        self.app(pid)?.run(move |uia| uia.value(pid, &key)).await
+    }
+
+    async fn element_at(&self, pid: u32, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError> {
+        self.app(pid)?.run(move |uia| uia.element_at(x, y)).await
+    }
+
+    async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
+        let key = key.clone();
+        self.app(pid)?.run(move |uia| uia.text(pid, &key)).await
+    }
+
+    async fn grid(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<RawGrid, UiaError> {
+        let key = key.clone();
+        self.app(pid)?
+            .run(move |uia| uia.grid(pid, &key, first_row, max_rows))
+            .await
+    }
+}

@@ -1,0 +1,349 @@
+//! One UI Automation client on its worker thread, with the elements it read, by `RuntimeId`:
+//! an id is resolved to the element read under it, else found again (a window by its handle,
+//! anything else by a search of its process's windows).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use windows::Win32::Foundation::{HWND, POINT};
+use windows::Win32::System::Com::{
+    CLSCTX_INPROC_SERVER, COINIT_MULTITHREADED, CoCreateInstance, CoInitializeEx,
+};
+use windows::Win32::UI::Accessibility::*;
+use windows::Win32::UI::HiDpi::{
+    DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2, SetThreadDpiAwarenessContext,
+};
+use windows::core::Interface;
+
+use super::{com_error, props, variant};
+use crate::raw::{RawElement, RuntimeKey, UiaError};
+use crate::source::RawGrid;
+
+/// Elements kept per worker before the oldest are forgotten (all at once).
+const MAX_KEPT: usize = 50_000;
+
+/// UIA's own bounds on a call into an app: how long to connect, and how long a whole
+/// transaction may take before UIA gives up (the backend answers sooner, on its deadline).
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    pub connection: Duration,
+    pub transaction: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            connection: Duration::from_secs(2),
+            transaction: Duration::from_secs(10),
+        }
+    }
+}
+
+pub struct Uia {
+    automation: IUIAutomation,
+    request: IUIAutomationCacheRequest,
+    values: IUIAutomationCacheRequest,
+    view: IUIAutomationCondition,
+    walker: IUIAutomationTreeWalker,
+    root: IUIAutomationElement,
+    elements: HashMap<RuntimeKey, IUIAutomationElement>,
+}
+
+impl Uia {
+    /// A client on this thread, in the multithreaded apartment, aware of each monitor's DPI
+    /// (bounds and input in physical pixels).
+    pub fn start(timeouts: Timeouts) -> Result<Uia, UiaError> {
+        // SAFETY: COM set up once on this worker thread, before any other COM call on it.
+        unsafe {
+            CoInitializeEx(None, COINIT_MULTITHREADED)
+                .ok()
+                .map_err(com_error)?;
+            let _ = SetThreadDpiAwarenessContext(DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2);
+            let automation: IUIAutomation =
+                CoCreateInstance(&CUIAutomation8, None, CLSCTX_INPROC_SERVER).map_err(com_error)?;
+            if let Ok(bounded) = automation.cast::<IUIAutomation2>() {
+                let ms = |d: Duration| d.as_millis().min(u128::from(u32::MAX)) as u32;
+                let _ = bounded.SetConnectionTimeout(ms(timeouts.connection));
+                let _ = bounded.SetTransactionTimeout(ms(timeouts.transaction));
+            }
+            let request = props::element_request(&automation).map_err(com_error)?;
+            let values = props::value_request(&automation).map_err(com_error)?;
+            let view = automation.ControlViewCondition().map_err(com_error)?;
+            let walker = automation.ControlViewWalker().map_err(com_error)?;
+            let root = automation.GetRootElement().map_err(com_error)?;
+            Ok(Uia {
+                automation,
+                request,
+                values,
+                view,
+                walker,
+                root,
+                elements: HashMap::new(),
+            })
+        }
+    }
+
+    /// Reads a cached element and keeps it under its `RuntimeId`.
+    fn keep(&mut self, element: IUIAutomationElement) -> RawElement {
+        let raw = props::raw(&element);
+        if self.elements.len() >= MAX_KEPT {
+            self.elements.clear();
+        }
+        self.elements.insert(raw.key.clone(), element);
+        raw
+    }
+
+    fn all(array: IUIAutomationElementArray) -> Result<Vec<IUIAutomationElement>, UiaError> {
+        // SAFETY: reads a local array UIA returned.
+        unsafe {
+            let count = array.Length().map_err(com_error)?;
+            (0..count)
+                .map(|i| array.GetElement(i).map_err(com_error))
+                .collect()
+        }
+    }
+
+    /// The element read under `key` in process `pid`.
+    fn resolve(&mut self, pid: u32, key: &RuntimeKey) -> Result<IUIAutomationElement, UiaError> {
+        if let Some(element) = self.elements.get(key) {
+            return Ok(element.clone());
+        }
+        // SAFETY: COM calls on this thread's objects.
+        let found = unsafe {
+            match key.0.as_slice() {
+                // A window's RuntimeId is UIA's HWND prefix and the handle.
+                [42, hwnd] => self
+                    .automation
+                    .ElementFromHandleBuildCache(
+                        HWND(*hwnd as u32 as usize as *mut _),
+                        &self.request,
+                    )
+                    .map_err(com_error)?,
+                _ => {
+                    let by_pid = self
+                        .automation
+                        .CreatePropertyCondition(
+                            UIA_ProcessIdPropertyId,
+                            &variant::of_i32(pid as i32).0,
+                        )
+                        .map_err(com_error)?;
+                    let windows = self
+                        .root
+                        .FindAllBuildCache(TreeScope_Children, &by_pid, &self.request)
+                        .map_err(com_error)?;
+                    let id = variant::of_i32s(&key.0)?;
+                    let by_id = self
+                        .automation
+                        .CreatePropertyCondition(UIA_RuntimeIdPropertyId, &id.0)
+                        .map_err(com_error)?;
+                    Self::all(windows)?
+                        .into_iter()
+                        .find_map(|w| {
+                            w.FindFirstBuildCache(TreeScope_Subtree, &by_id, &self.request)
+                                .ok()
+                        })
+                        .ok_or(UiaError::Unknown)?
+                }
+            }
+        };
+        let raw = self.keep(found.clone());
+        if raw.pid != pid || &raw.key != key {
+            return Err(UiaError::Unknown);
+        }
+        Ok(found)
+    }
+
+    pub fn top_level(&mut self) -> Result<Vec<RawElement>, UiaError> {
+        // SAFETY: COM calls on this thread's objects.
+        let windows = unsafe {
+            self.root
+                .FindAllBuildCache(TreeScope_Children, &self.view, &self.request)
+                .map_err(com_error)?
+        };
+        Ok(Self::all(windows)?
+            .into_iter()
+            .map(|w| self.keep(w))
+            .collect())
+    }
+
+    pub fn element(&mut self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM call on this thread's objects.
+        let fresh = unsafe {
+            element
+                .BuildUpdatedCache(&self.request)
+                .map_err(com_error)?
+        };
+        Ok(self.keep(fresh))
+    }
+
+    pub fn children(&mut self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM call on this thread's objects.
+        let children = unsafe {
+            element
+                .FindAllBuildCache(TreeScope_Children, &self.view, &self.request)
+                .map_err(com_error)?
+        };
+        Ok(Self::all(children)?
+            .into_iter()
+            .map(|c| self.keep(c))
+            .collect())
+    }
+
+    pub fn parent(&mut self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let parent = match self
+                .walker
+                .GetParentElementBuildCache(&element, &self.request)
+            {
+                Ok(parent) => parent,
+                Err(_) => return Ok(None),
+            };
+            let top = self
+                .automation
+                .CompareElements(&parent, &self.root)
+                .map_err(com_error)?;
+            Ok((!top.as_bool()).then(|| self.keep(parent)))
+        }
+    }
+
+    /// The values of the element's children that are not password fields: the condition
+    /// leaves them out, so their values are never requested.
+    pub fn child_values(
+        &mut self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let not_password = self
+                .automation
+                .CreatePropertyCondition(UIA_IsPasswordPropertyId, &variant::of_bool(false).0)
+                .map_err(com_error)?;
+            let condition = self
+                .automation
+                .CreateAndCondition(&self.view, &not_password)
+                .map_err(com_error)?;
+            let children = element
+                .FindAllBuildCache(TreeScope_Children, &condition, &self.values)
+                .map_err(com_error)?;
+            Ok(Self::all(children)?
+                .iter()
+                .filter(|c| {
+                    props::cached(c, UIA_IsValuePatternAvailablePropertyId).bool() == Some(true)
+                })
+                .filter_map(|c| {
+                    let value = props::cached(c, UIA_ValueValuePropertyId).string()?;
+                    Some((props::key(c), value))
+                })
+                .collect())
+        }
+    }
+
+    pub fn value(&mut self, pid: u32, key: &RuntimeKey) -> Result<Option<String>, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let pattern: IUIAutomationValuePattern = element
+                .GetCurrentPatternAs(UIA_ValuePatternId)
+                .map_err(com_error)?;
+            Ok(Some(pattern.CurrentValue().map_err(com_error)?.to_string()))
+        }
+    }
+
+    /// The chain at a screen point, from its top-level window down.
+    pub fn element_at(&mut self, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError> {
+        let mut chain = Vec::new();
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let mut at = self
+                .automation
+                .ElementFromPointBuildCache(POINT { x, y }, &self.request)
+                .map_err(com_error)?;
+            for _ in 0..256 {
+                let parent = self.walker.GetParentElementBuildCache(&at, &self.request);
+                chain.push(self.keep(at));
+                match parent {
+                    Ok(parent)
+                        if !self
+                            .automation
+                            .CompareElements(&parent, &self.root)
+                            .map_err(com_error)?
+                            .as_bool() =>
+                    {
+                        at = parent
+                    }
+                    _ => break,
+                }
+            }
+        }
+        chain.reverse();
+        Ok(chain)
+    }
+
+    pub fn text(&mut self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let pattern: IUIAutomationTextPattern = element
+                .GetCurrentPatternAs(UIA_TextPatternId)
+                .map_err(com_error)?;
+            let range = pattern.DocumentRange().map_err(com_error)?;
+            Ok(range.GetText(-1).map_err(com_error)?.to_string())
+        }
+    }
+
+    pub fn grid(
+        &mut self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<RawGrid, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let grid: IUIAutomationGridPattern = element
+                .GetCurrentPatternAs(UIA_GridPatternId)
+                .map_err(com_error)?;
+            let rows = grid.CurrentRowCount().map_err(com_error)?.max(0) as u32;
+            let columns = grid.CurrentColumnCount().map_err(com_error)?.max(0) as u32;
+            let headers = match element
+                .GetCurrentPatternAs::<IUIAutomationTablePattern>(UIA_TablePatternId)
+            {
+                Ok(table) => match table.GetCurrentColumnHeaders() {
+                    Ok(headers) => Self::all(headers)?
+                        .iter()
+                        .map(|h| h.CurrentName().map(|n| n.to_string()).unwrap_or_default())
+                        .collect(),
+                    Err(_) => Vec::new(),
+                },
+                Err(_) => Vec::new(),
+            };
+            let last = rows.min(first_row.saturating_add(max_rows));
+            let mut page = Vec::new();
+            for row in first_row..last {
+                let mut cells = Vec::with_capacity(columns as usize);
+                for column in 0..columns {
+                    let cell = grid.GetItem(row as i32, column as i32).map_err(com_error)?;
+                    cells.push(
+                        cell.CurrentName()
+                            .map(|n| n.to_string())
+                            .unwrap_or_default(),
+                    );
+                }
+                page.push(cells);
+            }
+            Ok(RawGrid {
+                headers,
+                rows: page,
+                row_count: rows,
+                column_count: columns,
+            })
+        }
+    }
+}
