@@ -380,16 +380,7 @@ impl Backend for FakeBackend {
                 });
             }
         };
-        let chars: Vec<char> = text.chars().collect();
-        let total = chars.len() as u32;
-        let start = start.min(total);
-        let end = end.unwrap_or(total).clamp(start, total);
-        Ok(TextSlice {
-            text: chars[start as usize..end as usize].iter().collect(),
-            start,
-            end,
-            total,
-        })
+        Ok(TextSlice::of(&text, start, end))
     }
 
     async fn table(

@@ -78,17 +78,8 @@ pub(crate) fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
             }
         };
     }
-    // Pre-order.
-    let mut order = Vec::with_capacity(slots.len());
-    let mut stack = vec![0];
-    while let Some(i) = stack.pop() {
-        order.push(i);
-        stack.extend(slots[i].children.iter().rev());
-    }
-    let mut new_index = vec![0; slots.len()];
-    for (new, &old) in order.iter().enumerate() {
-        new_index[old] = new;
-    }
+    let children: Vec<&[usize]> = slots.iter().map(|s| s.children.as_slice()).collect();
+    let (order, new_index) = deskpilot_platform::model::document_order(&children);
     let pending = order
         .iter()
         .enumerate()

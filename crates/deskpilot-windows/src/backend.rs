@@ -299,19 +299,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
         } else {
             return Err(unsupported(id, "reading text"));
         };
-        let total = text.chars().count() as u32;
-        let start = start.min(total);
-        let end = end.unwrap_or(total).clamp(start, total);
-        Ok(TextSlice {
-            text: text
-                .chars()
-                .skip(start as usize)
-                .take((end - start) as usize)
-                .collect(),
-            start,
-            end,
-            total,
-        })
+        Ok(TextSlice::of(&text, start, end))
     }
 
     async fn table(

@@ -304,16 +304,8 @@ async fn read_values<S: UiaSource>(
 
 /// The slots in document order, with what budgets left unread.
 fn ordered(slots: Vec<Slot>) -> Walked {
-    let mut order = Vec::with_capacity(slots.len());
-    let mut stack = vec![0];
-    while let Some(i) = stack.pop() {
-        order.push(i);
-        stack.extend(slots[i].children.iter().rev());
-    }
-    let mut new_index = vec![0; slots.len()];
-    for (new, &old) in order.iter().enumerate() {
-        new_index[old] = new;
-    }
+    let children: Vec<&[usize]> = slots.iter().map(|s| s.children.as_slice()).collect();
+    let (order, new_index) = deskpilot_platform::model::document_order(&children);
     let mut pending = Vec::new();
     for (new, &old) in order.iter().enumerate() {
         if let Realization::Cut { reason } = slots[old].realization

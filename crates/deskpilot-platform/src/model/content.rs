@@ -15,6 +15,25 @@ pub struct TextSlice {
     pub total: u32,
 }
 
+impl TextSlice {
+    /// Characters `start..end` of `text` (`end` = None: to its end), clamped to it.
+    pub fn of(text: &str, start: u32, end: Option<u32>) -> TextSlice {
+        let total = text.chars().count() as u32;
+        let start = start.min(total);
+        let end = end.unwrap_or(total).clamp(start, total);
+        TextSlice {
+            text: text
+                .chars()
+                .skip(start as usize)
+                .take((end - start) as usize)
+                .collect(),
+            start,
+            end,
+            total,
+        }
+    }
+}
+
 /// A page of a table's cells, by name (searching a long table).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableCells {

@@ -14,4 +14,4 @@ pub use geometry::Rect;
 pub use node::{ActionName, ElementId, Node, NodeValue, action_list};
 pub use role::Role;
 pub use state::{State, StateSet};
-pub use tree::{CutReason, Pending, Realization, Tree, TreeNode};
+pub use tree::{CutReason, Pending, Realization, Tree, TreeNode, document_order};

@@ -85,6 +85,22 @@ pub struct Tree {
     pub pending: Vec<Pending>,
 }
 
+/// A breadth-first walk's nodes in document order: `children[i]` are node i's children, node 0
+/// the root. Gives the order (old indices) and each old index's new one.
+pub fn document_order(children: &[&[usize]]) -> (Vec<usize>, Vec<usize>) {
+    let mut order = Vec::with_capacity(children.len());
+    let mut stack = vec![0];
+    while let Some(i) = stack.pop() {
+        order.push(i);
+        stack.extend(children[i].iter().rev());
+    }
+    let mut new_index = vec![0; children.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    (order, new_index)
+}
+
 impl Tree {
     pub fn root(&self) -> Option<&TreeNode> {
         self.nodes.first()
