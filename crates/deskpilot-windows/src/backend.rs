@@ -27,8 +27,10 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The Windows backend over `S`.
 pub struct WindowsBackend<S> {
-    calls: Calls<S>,
+    pub(crate) calls: Calls<S>,
     apps: AppStates,
+    /// The events of the apps watched (`watching.rs`).
+    pub(crate) events: Arc<crate::events::EventLog>,
 }
 
 /// An id, resolved: its process and what it names there.
@@ -42,6 +44,7 @@ impl<S: UiaSource> WindowsBackend<S> {
         WindowsBackend {
             calls: Calls::new(source, timeout),
             apps: AppStates::default(),
+            events: Arc::default(),
         }
     }
 
@@ -51,7 +54,7 @@ impl<S: UiaSource> WindowsBackend<S> {
         self.apps.apps()
     }
 
-    fn source(&self) -> &S {
+    pub(crate) fn source(&self) -> &S {
         self.calls.source()
     }
 
@@ -149,6 +152,9 @@ impl<S: UiaSource> WindowsBackend<S> {
     }
 }
 
+#[path = "watching.rs"]
+mod watching;
+
 impl<S: UiaSource> NativeRoutes for WindowsBackend<S> {
     fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         match self.apps.patterns(&node.id) {
@@ -165,6 +171,10 @@ impl<S: UiaSource> NativeRoutes for WindowsBackend<S> {
 
 #[async_trait]
 impl<S: UiaSource> Backend for WindowsBackend<S> {
+    fn events(&self) -> &dyn deskpilot_platform::Events {
+        self
+    }
+
     async fn apps(&self) -> Result<Vec<AppInfo>, BackendError> {
         let top = self
             .calls
@@ -183,6 +193,8 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             apps.push(app_info(&process, &windows));
         }
         self.apps.retain(&alive);
+        let pids: Vec<u32> = apps.iter().filter_map(|a| a.pid).collect();
+        self.events.retain(&pids);
         Ok(apps)
     }
 
@@ -199,6 +211,8 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             .ok_or_else(|| BackendError::AppGone {
                 app: root.app.clone(),
             })?;
+        // Its events are watched from now on (a session starts here).
+        self.watch(root).await;
         let windows = self.windows_of(&process).await?;
         Ok(app_info(&process, &windows))
     }

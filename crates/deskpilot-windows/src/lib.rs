@@ -12,6 +12,7 @@ mod calls;
 #[allow(unsafe_code)]
 mod com;
 pub mod error;
+pub mod events;
 #[cfg(any(test, feature = "fake"))]
 mod fake;
 pub mod identity;

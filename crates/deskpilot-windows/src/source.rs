@@ -3,7 +3,11 @@
 //! trees written as text. Every method is one cross-process call (or none); the backend
 //! bounds each with its deadline, so an implementation need not.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
+
+use crate::events::EventLog;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 
@@ -22,6 +26,9 @@ pub struct RawGrid {
 pub trait UiaSource: Send + Sync + 'static {
     /// The desktop's top-level windows, each read with one cache request.
     async fn top_level(&self) -> Result<Vec<RawElement>, UiaError>;
+
+    /// Starts noting process `pid`'s events in `log`; `false` where events cannot be watched.
+    async fn watch(&self, pid: u32, log: Arc<EventLog>) -> Result<bool, UiaError>;
 
     /// A process, from the system (no call to the app).
     async fn process(&self, pid: u32) -> Result<RawProcess, UiaError>;

@@ -3,6 +3,7 @@
 //! one for the desktop; the backend's deadline bounds each, and UIA's own connection and
 //! transaction timeouts free a worker that a frozen app holds.
 
+mod events;
 mod process;
 mod props;
 mod uia;
@@ -32,6 +33,8 @@ pub(crate) fn com_error(error: windows::core::Error) -> UiaError {
 pub struct ComSource {
     timeouts: Timeouts,
     desktop: Worker,
+    /// Event handlers are added (and would be removed) on one thread, as UIA asks.
+    events: Worker,
     apps: Mutex<HashMap<u32, Arc<Worker>>>,
 }
 
@@ -40,6 +43,7 @@ impl ComSource {
         Ok(ComSource {
             timeouts,
             desktop: Worker::spawn("uia-desktop".into(), timeouts)?,
+            events: Worker::spawn("uia-events".into(), timeouts)?,
             apps: Mutex::default(),
         })
     }
@@ -64,6 +68,10 @@ impl UiaSource for ComSource {
         let mut apps = self.apps.lock().expect("uia workers");
         apps.retain(|pid, _| top.iter().any(|w| w.pid == *pid));
         Ok(top)
+    }
+
+    async fn watch(&self, pid: u32, log: Arc<crate::events::EventLog>) -> Result<bool, UiaError> {
+        self.events.run(move |uia| uia.watch(pid, log)).await
     }
 
     async fn process(&self, pid: u32) -> Result<RawProcess, UiaError> {

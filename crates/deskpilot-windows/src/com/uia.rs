@@ -47,6 +47,8 @@ pub struct Uia {
     walker: IUIAutomationTreeWalker,
     root: IUIAutomationElement,
     elements: HashMap<RuntimeKey, IUIAutomationElement>,
+    /// The desktop-wide handlers (focus, windows opened) are registered.
+    desktop_watched: bool,
 }
 
 impl Uia {
@@ -79,6 +81,7 @@ impl Uia {
                 walker,
                 root,
                 elements: HashMap::new(),
+                desktop_watched: false,
             })
         }
     }
@@ -151,6 +154,72 @@ impl Uia {
             return Err(UiaError::Unknown);
         }
         Ok(found)
+    }
+
+    /// Registers the event handlers of process `pid`'s windows (structure and watched
+    /// properties, their whole subtrees), and once the desktop's (focus, windows opened).
+    /// Windows the app opens later send their opening, not their changes.
+    pub fn watch(
+        &mut self,
+        pid: u32,
+        log: std::sync::Arc<crate::events::EventLog>,
+    ) -> Result<bool, UiaError> {
+        let handler: IUIAutomationStructureChangedEventHandler =
+            super::events::Handler { log }.into();
+        // SAFETY: COM calls on this thread's objects; the handler outlives its registration
+        // (UIA holds a reference).
+        unsafe {
+            let property: IUIAutomationPropertyChangedEventHandler =
+                handler.cast().map_err(com_error)?;
+            let request = self.automation.CreateCacheRequest().map_err(com_error)?;
+            request
+                .AddProperty(UIA_RuntimeIdPropertyId)
+                .map_err(com_error)?;
+            request
+                .AddProperty(UIA_ProcessIdPropertyId)
+                .map_err(com_error)?;
+            let by_pid = self
+                .automation
+                .CreatePropertyCondition(UIA_ProcessIdPropertyId, &variant::of_i32(pid as i32).0)
+                .map_err(com_error)?;
+            let windows = self
+                .root
+                .FindAllBuildCache(TreeScope_Children, &by_pid, &request)
+                .map_err(com_error)?;
+            for window in Self::all(windows)? {
+                self.automation
+                    .AddStructureChangedEventHandler(&window, TreeScope_Subtree, &request, &handler)
+                    .map_err(com_error)?;
+                self.automation
+                    .AddPropertyChangedEventHandlerNativeArray(
+                        &window,
+                        TreeScope_Subtree,
+                        &request,
+                        &property,
+                        super::events::WATCHED,
+                    )
+                    .map_err(com_error)?;
+            }
+            if !self.desktop_watched {
+                let focus: IUIAutomationFocusChangedEventHandler =
+                    handler.cast().map_err(com_error)?;
+                let opened: IUIAutomationEventHandler = handler.cast().map_err(com_error)?;
+                self.automation
+                    .AddFocusChangedEventHandler(&request, &focus)
+                    .map_err(com_error)?;
+                self.automation
+                    .AddAutomationEventHandler(
+                        UIA_Window_WindowOpenedEventId,
+                        &self.root,
+                        TreeScope_Children,
+                        &request,
+                        &opened,
+                    )
+                    .map_err(com_error)?;
+                self.desktop_watched = true;
+            }
+        }
+        Ok(true)
     }
 
     pub fn top_level(&mut self) -> Result<Vec<RawElement>, UiaError> {

@@ -33,6 +33,7 @@ pub struct FakeUia {
     values: Mutex<Vec<RuntimeKey>>,
     frozen: Mutex<HashSet<u32>>,
     ended: Mutex<HashSet<u32>>,
+    log: Mutex<Option<std::sync::Arc<crate::events::EventLog>>>,
 }
 
 impl FakeUia {
@@ -48,6 +49,7 @@ impl FakeUia {
             values: Mutex::default(),
             frozen: Mutex::default(),
             ended: Mutex::default(),
+            log: Mutex::default(),
         };
         for process in written {
             if process.slow {
@@ -100,6 +102,13 @@ impl FakeUia {
     /// Ends a process: its windows leave the desktop, its elements answer nothing.
     pub fn end(&self, pid: u32) {
         self.ended.lock().unwrap().insert(pid);
+    }
+
+    /// Sends an event, as UIA's handlers would, to the log of a watched app.
+    pub fn emit(&self, event: crate::events::UiaEvent) {
+        if let Some(log) = self.log.lock().unwrap().as_ref() {
+            log.note(event);
+        }
     }
 
     fn ended(&self, pid: u32) -> bool {
@@ -199,6 +208,17 @@ impl UiaSource for FakeUia {
                 }
             })
             .collect())
+    }
+
+    async fn watch(
+        &self,
+        pid: u32,
+        log: std::sync::Arc<crate::events::EventLog>,
+    ) -> Result<bool, UiaError> {
+        self.count("watch");
+        self.answer(pid, None).await;
+        *self.log.lock().unwrap() = Some(log);
+        Ok(true)
     }
 
     async fn process(&self, pid: u32) -> Result<RawProcess, UiaError> {

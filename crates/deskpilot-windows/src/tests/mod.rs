@@ -2,6 +2,7 @@
 //! on top of it.
 
 mod engine;
+mod events;
 mod faults;
 mod reading;
 
