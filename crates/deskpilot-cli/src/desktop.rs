@@ -66,10 +66,7 @@ mod platform {
 
 #[cfg(windows)]
 mod platform {
-    use std::sync::Arc;
-
     use deskpilot_core::Engine;
-    use deskpilot_windows::{CALL_TIMEOUT, ComSource, Timeouts, WindowsBackend};
 
     /// Windows has one desktop per session: nothing to choose.
     #[derive(clap::Args)]
@@ -78,9 +75,8 @@ mod platform {
     /// The engine on this session's desktop, reading through UI Automation (acting comes
     /// with the input device).
     pub async fn engine(_args: PlatformArgs) -> Result<Engine, String> {
-        let source = ComSource::new(Timeouts::default()).map_err(|e| e.to_string())?;
-        let backend = WindowsBackend::new(Arc::new(source), CALL_TIMEOUT);
-        Ok(Engine::new(Arc::new(backend)))
+        let desktop = deskpilot_windows::session_desktop().map_err(|e| e.to_string())?;
+        Ok(Engine::new(desktop.backend).with_windows(desktop.windows))
     }
 }
 

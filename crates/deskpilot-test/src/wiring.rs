@@ -94,18 +94,14 @@ mod none {
 
 #[cfg(windows)]
 mod windows {
-    use std::sync::Arc;
-
     use deskpilot_core::Engine;
-    use deskpilot_windows::{CALL_TIMEOUT, ComSource, Timeouts, WindowsBackend};
 
     use crate::error::{Result, TestError};
 
     /// The engine on this session's desktop, reading through UI Automation.
     pub(crate) async fn current() -> Result<Engine> {
-        let source =
-            ComSource::new(Timeouts::default()).map_err(|e| TestError::Desktop(e.to_string()))?;
-        let backend = WindowsBackend::new(Arc::new(source), CALL_TIMEOUT);
-        Ok(Engine::new(Arc::new(backend)))
+        let desktop =
+            deskpilot_windows::session_desktop().map_err(|e| TestError::Desktop(e.to_string()))?;
+        Ok(Engine::new(desktop.backend).with_windows(desktop.windows))
     }
 }

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use deskpilot_platform::model::{ElementId, Node, NodeValue, TableSlice, TextSlice, Tree};
 use deskpilot_platform::{
     AppInfo, Backend, BackendError, Blindness, EditKeys, NativeOp, NativeRoute, NativeRoutes,
-    Secrecy, WalkLimits,
+    Secrecy, WalkLimits, WindowSystem,
 };
 
 use crate::apps::{AppStates, app_info, app_node, by_process};
@@ -31,6 +31,8 @@ pub struct WindowsBackend<S> {
     apps: AppStates,
     /// The events of the apps watched (`watching.rs`).
     pub(crate) events: Arc<crate::events::EventLog>,
+    /// The system's window list: which window owns which.
+    window_system: Option<Arc<dyn WindowSystem>>,
 }
 
 /// An id, resolved: its process and what it names there.
@@ -45,6 +47,21 @@ impl<S: UiaSource> WindowsBackend<S> {
             calls: Calls::new(source, timeout),
             apps: AppStates::default(),
             events: Arc::default(),
+            window_system: None,
+        }
+    }
+
+    /// Uses `system` to say which window owns which (a dialog's owner).
+    pub fn with_window_system(mut self, system: Arc<dyn WindowSystem>) -> Self {
+        self.window_system = Some(system);
+        self
+    }
+
+    /// The system's windows, or none when there is no list to ask.
+    async fn system_windows(&self) -> Vec<deskpilot_platform::ClientWindow> {
+        match &self.window_system {
+            Some(system) => system.client_windows().await.unwrap_or_default(),
+            None => Vec::new(),
         }
     }
 
@@ -181,6 +198,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             .system(self.source().top_level())
             .await
             .map_err(|e| BackendError::Bus(e.to_string()))?;
+        let owners = self.system_windows().await;
         let mut apps = Vec::new();
         let mut alive = HashSet::new();
         for (pid, windows) in by_process(top) {
@@ -190,7 +208,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             };
             self.apps.note_process(&process);
             alive.insert(app_id(&process));
-            apps.push(app_info(&process, &windows));
+            apps.push(with_owners(app_info(&process, &windows), &owners));
         }
         self.apps.retain(&alive);
         let pids: Vec<u32> = apps.iter().filter_map(|a| a.pid).collect();
@@ -213,8 +231,8 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             })?;
         // Its events are watched from now on (a session starts here).
         self.watch(root).await;
-        let windows = self.windows_of(&process).await?;
-        Ok(app_info(&process, &windows))
+        let (windows, owners) = tokio::join!(self.windows_of(&process), self.system_windows());
+        Ok(with_owners(app_info(&process, &windows?), &owners))
     }
 
     async fn snapshot(&self, root: &ElementId, limits: &WalkLimits) -> Result<Tree, BackendError> {
@@ -397,6 +415,17 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             },
         ))
     }
+}
+
+/// `info` with each window's owner, as the system's list says.
+fn with_owners(mut info: AppInfo, owners: &[deskpilot_platform::ClientWindow]) -> AppInfo {
+    for window in &mut info.windows {
+        window.transient_for = window
+            .system_id
+            .and_then(|id| owners.iter().find(|w| w.id == id))
+            .and_then(|w| w.transient_for);
+    }
+    info
 }
 
 fn unsupported(id: &ElementId, what: &str) -> BackendError {

@@ -20,13 +20,14 @@ pub mod ids;
 pub mod mapping;
 pub mod raw;
 mod source;
+pub mod system_windows;
 #[cfg(test)]
 mod tests;
 mod walk;
 
 pub use backend::{CALL_TIMEOUT, WindowsBackend};
 #[cfg(windows)]
-pub use com::{ComSource, Timeouts};
+pub use com::{ComSource, Timeouts, Win32Windows, session_desktop};
 #[cfg(any(test, feature = "fake"))]
-pub use fake::FakeUia;
+pub use fake::{FakeUia, FakeWindows};
 pub use source::{RawGrid, UiaSource};

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A rectangle in screen coordinates (pixels, origin at the top-left of the screen).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rect {
     pub x: i32,
     pub y: i32,

@@ -3,6 +3,7 @@
 //! one for the desktop; the backend's deadline bounds each, and UIA's own connection and
 //! transaction timeouts free a worker that a frozen app holds.
 
+mod desktop;
 mod events;
 mod process;
 mod props;
@@ -15,11 +16,33 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
+pub use desktop::Win32Windows;
 pub use uia::Timeouts;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 use crate::source::{RawGrid, UiaSource};
 use worker::Worker;
+
+/// This session's desktop: the backend over UI Automation, with the system's window list
+/// (shared with the engine, which raises and asks windows through it).
+pub struct SessionDesktop {
+    pub backend: Arc<crate::WindowsBackend<ComSource>>,
+    pub windows: Arc<dyn deskpilot_platform::WindowSystem>,
+}
+
+/// The desktop of this session.
+pub fn session_desktop() -> Result<SessionDesktop, UiaError> {
+    let windows: Arc<dyn deskpilot_platform::WindowSystem> = Arc::new(
+        crate::system_windows::SystemWindows::new(Arc::new(Win32Windows), crate::CALL_TIMEOUT),
+    );
+    let source = ComSource::new(Timeouts::default())?;
+    let backend = crate::WindowsBackend::new(Arc::new(source), crate::CALL_TIMEOUT)
+        .with_window_system(windows.clone());
+    Ok(SessionDesktop {
+        backend: Arc::new(backend),
+        windows,
+    })
+}
 
 /// A COM error as the seam's.
 pub(crate) fn com_error(error: windows::core::Error) -> UiaError {

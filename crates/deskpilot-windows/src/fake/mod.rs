@@ -4,6 +4,9 @@
 //! cost and that no secret's value was ever requested.
 
 mod parse;
+mod windows;
+
+pub use windows::FakeWindows;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;

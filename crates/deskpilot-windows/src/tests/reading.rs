@@ -25,6 +25,42 @@ async fn apps_are_processes_with_their_windows() {
     assert_eq!(signin.apps().await.unwrap()[0].name, "Sign in");
 }
 
+/// A dialog names the window that owns it, as the system's window list says.
+#[tokio::test]
+async fn a_dialog_names_its_owner() {
+    use crate::system_windows::{RawWindow, SystemWindows};
+    use deskpilot_platform::WindowId;
+    let fake = std::sync::Arc::new(crate::FakeUia::new(
+        r#"
+process "notepad.exe" pid=4242 started=1
+  Window "Untitled - Notepad" hwnd=0x1000 patterns=Window
+  Window "Save As" hwnd=0x1001 patterns=Window dialog
+"#,
+    ));
+    let listed = |hwnd, owner| RawWindow {
+        hwnd,
+        pid: 4242,
+        client: deskpilot_platform::model::Rect::new(0, 0, 100, 100),
+        visible: true,
+        owner,
+        ..RawWindow::default()
+    };
+    let windows = crate::FakeWindows::new(vec![listed(0x1000, None), listed(0x1001, Some(0x1000))]);
+    let system = SystemWindows::new(
+        std::sync::Arc::new(windows),
+        std::time::Duration::from_secs(1),
+    );
+    let backend = crate::WindowsBackend::new(fake, std::time::Duration::from_secs(2))
+        .with_window_system(std::sync::Arc::new(system));
+    let apps = backend.apps().await.unwrap();
+    let windows = &apps[0].windows;
+    assert_eq!(windows[1].role, Role::Dialog);
+    assert_eq!(windows[1].transient_for, Some(WindowId(0x1000)));
+    assert_eq!(windows[0].transient_for, None);
+    let app = backend.app(&apps[0].id).await.unwrap();
+    assert_eq!(app.windows[1].transient_for, Some(WindowId(0x1000)));
+}
+
 /// A snapshot of an app: an application over its windows, control types as roles, names,
 /// states, a value where no secret is; no named action anywhere.
 #[tokio::test]

@@ -1,0 +1,121 @@
+//! The system's top-level windows through user32 (and DWM for cloaking): the `WindowApi` on
+//! Windows. None of these calls sends a message to the window's app, so a frozen app cannot
+//! block them (`InternalGetWindowText`, not `GetWindowText`).
+
+use deskpilot_platform::WindowAction;
+use deskpilot_platform::model::Rect;
+use windows::Win32::Foundation::{HWND, LPARAM, POINT, RECT, WPARAM};
+use windows::Win32::Graphics::Dwm::{DWMWA_CLOAKED, DwmGetWindowAttribute};
+use windows::Win32::Graphics::Gdi::ClientToScreen;
+use windows::Win32::UI::WindowsAndMessaging::{
+    EnumWindows, GW_OWNER, GWL_EXSTYLE, GetClassNameW, GetClientRect, GetForegroundWindow,
+    GetWindow, GetWindowLongW, GetWindowThreadProcessId, InternalGetWindowText, IsIconic,
+    IsWindowVisible, IsZoomed, PostMessageW, SW_MAXIMIZE, SW_MINIMIZE, SW_RESTORE,
+    SetForegroundWindow, ShowWindowAsync, WM_CLOSE, WS_EX_TOOLWINDOW,
+};
+use windows::core::BOOL;
+
+use crate::system_windows::{RawWindow, WindowApi};
+
+/// user32's window list and window manager.
+pub struct Win32Windows;
+
+fn hwnd(id: u64) -> HWND {
+    HWND(id as usize as *mut _)
+}
+
+unsafe extern "system" fn collect(window: HWND, found: LPARAM) -> BOOL {
+    // SAFETY: `found` is the vector `windows` passed, alive for the whole enumeration.
+    let found = unsafe { &mut *(found.0 as *mut Vec<HWND>) };
+    found.push(window);
+    BOOL(1)
+}
+
+/// One window as the system has it.
+fn read(window: HWND) -> RawWindow {
+    // SAFETY: queries on a handle `EnumWindows` gave (a window gone since answers zeros).
+    unsafe {
+        let mut pid = 0u32;
+        GetWindowThreadProcessId(window, Some(&mut pid));
+        let mut title = vec![0u16; 512];
+        let n = InternalGetWindowText(window, &mut title).max(0) as usize;
+        let mut class = vec![0u16; 256];
+        let c = GetClassNameW(window, &mut class).max(0) as usize;
+        let mut area = RECT::default();
+        let mut origin = POINT::default();
+        let client = match GetClientRect(window, &mut area) {
+            Ok(()) if ClientToScreen(window, &mut origin).as_bool() => Rect::new(
+                origin.x,
+                origin.y,
+                area.right - area.left,
+                area.bottom - area.top,
+            ),
+            _ => Rect::default(),
+        };
+        let mut cloaked = 0u32;
+        let _ = DwmGetWindowAttribute(
+            window,
+            DWMWA_CLOAKED,
+            (&mut cloaked as *mut u32).cast(),
+            std::mem::size_of::<u32>() as u32,
+        );
+        let style = GetWindowLongW(window, GWL_EXSTYLE) as u32;
+        RawWindow {
+            hwnd: window.0 as usize as u64,
+            pid,
+            title: String::from_utf16_lossy(&title[..n]),
+            class: String::from_utf16_lossy(&class[..c]),
+            client,
+            visible: IsWindowVisible(window).as_bool(),
+            cloaked: cloaked != 0,
+            tool: style & WS_EX_TOOLWINDOW.0 != 0,
+            owner: GetWindow(window, GW_OWNER)
+                .ok()
+                .filter(|o| !o.0.is_null())
+                .map(|o| o.0 as usize as u64),
+            minimized: IsIconic(window).as_bool(),
+            maximized: IsZoomed(window).as_bool(),
+        }
+    }
+}
+
+impl WindowApi for Win32Windows {
+    fn windows(&self) -> Result<Vec<RawWindow>, String> {
+        let mut found: Vec<HWND> = Vec::new();
+        // SAFETY: the callback only pushes onto `found`, which outlives the call.
+        unsafe {
+            EnumWindows(Some(collect), LPARAM(&mut found as *mut Vec<HWND> as isize))
+                .map_err(|e| e.message())?;
+        }
+        Ok(found.into_iter().map(read).collect())
+    }
+
+    fn foreground(&self) -> Option<u64> {
+        // SAFETY: a query with no arguments.
+        let window = unsafe { GetForegroundWindow() };
+        (!window.0.is_null()).then_some(window.0 as usize as u64)
+    }
+
+    fn ask(&self, id: u64, action: WindowAction) -> Result<(), String> {
+        let window = hwnd(id);
+        // SAFETY: requests to a window handle; a gone window answers false.
+        let asked = unsafe {
+            match action {
+                WindowAction::Activate => SetForegroundWindow(window).as_bool(),
+                WindowAction::Minimize => ShowWindowAsync(window, SW_MINIMIZE).as_bool(),
+                WindowAction::Maximize => ShowWindowAsync(window, SW_MAXIMIZE).as_bool(),
+                WindowAction::Restore => ShowWindowAsync(window, SW_RESTORE).as_bool(),
+                WindowAction::Close => {
+                    PostMessageW(Some(window), WM_CLOSE, WPARAM(0), LPARAM(0)).is_ok()
+                }
+            }
+        };
+        // ShowWindowAsync answers whether the window was visible before, not success.
+        match action {
+            WindowAction::Activate | WindowAction::Close if !asked => {
+                Err(format!("window {id:#x} refused {action:?}"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
