@@ -7,10 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use deskpilot_platform::model::{ElementId, Node, NodeValue, TableSlice, TextSlice, Tree};
+use deskpilot_platform::model::{
+    ElementId, Node, NodeValue, TableCells, TableSlice, TextSlice, Tree,
+};
 use deskpilot_platform::{
-    AppInfo, Backend, BackendError, Blindness, EditKeys, NativeOp, NativeRoute, NativeRoutes,
-    Secrecy, WalkLimits, WindowSystem,
+    AppInfo, Backend, BackendError, Blindness, Caret, EditKeys, NativeOp, NativeRoute,
+    NativeRoutes, Secrecy, WalkLimits, WindowSystem,
 };
 
 use crate::apps::{AppStates, app_info, app_node, by_process};
@@ -360,6 +362,49 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             first_row,
             row_count: grid.row_count,
             column_count: grid.column_count,
+        })
+    }
+
+    async fn caret(&self, id: &ElementId) -> Result<Option<Caret>, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(key) = &resolved.named else {
+            return Ok(None);
+        };
+        // Finding the caret reads the text before it: never in a password field.
+        if self.read(id, pid, key).await?.is_password() {
+            return Ok(None);
+        }
+        let caret = self.calls.on(pid, Some(key), self.source().caret(pid, key));
+        caret.await.map_err(self.fail(id, "caret"))
+    }
+
+    async fn table_cell_names(
+        &self,
+        table: &ElementId,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<TableCells, BackendError> {
+        let resolved = self.resolve(table).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(key) = &resolved.named else {
+            return Err(unsupported(table, "reading a table's cells by row"));
+        };
+        let items = self.source().grid_items(pid, key, first_row, max_rows);
+        let (row_count, cells) = self
+            .calls
+            .on(pid, Some(key), items)
+            .await
+            .map_err(self.fail(table, "Grid.GetItem"))?;
+        let raws: Vec<&RawElement> = cells.iter().collect();
+        self.apps.note_patterns(&table.app, &raws);
+        Ok(TableCells {
+            row_count,
+            next_row: first_row.saturating_add(max_rows).min(row_count),
+            cells: cells
+                .iter()
+                .map(|cell| (element_id(&table.app, &cell.key), cell.name.clone()))
+                .collect(),
         })
     }
 

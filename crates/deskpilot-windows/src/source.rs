@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use deskpilot_platform::Caret;
 
 use crate::events::EventLog;
 
@@ -60,6 +61,20 @@ pub trait UiaSource: Send + Sync + 'static {
 
     /// The whole text of a `Text` pattern's document range; never asked of a secret.
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError>;
+
+    /// Where the caret of a `Text` pattern is and what is selected, in characters from the
+    /// start (`TextPattern2`); `None` where the element cannot say. Never asked of a secret.
+    async fn caret(&self, pid: u32, key: &RuntimeKey) -> Result<Option<Caret>, UiaError>;
+
+    /// The cells (`GridPattern.GetItem`) of rows `first_row..first_row + max_rows` of a
+    /// grid, each read as an element, with the grid's row count.
+    async fn grid_items(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<(u32, Vec<RawElement>), UiaError>;
 
     /// Rows `first_row..first_row + max_rows` of a grid, with its column headers.
     async fn grid(

@@ -3,6 +3,7 @@
 //! one for the desktop; the backend's deadline bounds each, and UIA's own connection and
 //! transaction timeouts free a worker that a frozen app holds.
 
+mod content;
 mod desktop;
 mod events;
 mod process;
@@ -144,6 +145,28 @@ impl UiaSource for ComSource {
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
         let key = key.clone();
         self.app(pid)?.run(move |uia| uia.text(pid, &key)).await
+    }
+
+    async fn caret(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Option<deskpilot_platform::Caret>, UiaError> {
+        let key = key.clone();
+        self.app(pid)?.run(move |uia| uia.caret(pid, &key)).await
+    }
+
+    async fn grid_items(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<(u32, Vec<RawElement>), UiaError> {
+        let key = key.clone();
+        self.app(pid)?
+            .run(move |uia| uia.grid_items(pid, &key, first_row, max_rows))
+            .await
     }
 
     async fn grid(

@@ -17,7 +17,6 @@ use windows::core::Interface;
 
 use super::{com_error, props, variant};
 use crate::raw::{RawElement, RuntimeKey, UiaError};
-use crate::source::RawGrid;
 
 /// Elements kept per worker before the oldest are forgotten (all at once).
 const MAX_KEPT: usize = 50_000;
@@ -41,7 +40,7 @@ impl Default for Timeouts {
 
 pub struct Uia {
     automation: IUIAutomation,
-    request: IUIAutomationCacheRequest,
+    pub(super) request: IUIAutomationCacheRequest,
     values: IUIAutomationCacheRequest,
     view: IUIAutomationCondition,
     walker: IUIAutomationTreeWalker,
@@ -87,7 +86,7 @@ impl Uia {
     }
 
     /// Reads a cached element and keeps it under its `RuntimeId`.
-    fn keep(&mut self, element: IUIAutomationElement) -> RawElement {
+    pub(super) fn keep(&mut self, element: IUIAutomationElement) -> RawElement {
         let raw = props::raw(&element);
         if self.elements.len() >= MAX_KEPT {
             self.elements.clear();
@@ -96,7 +95,9 @@ impl Uia {
         raw
     }
 
-    fn all(array: IUIAutomationElementArray) -> Result<Vec<IUIAutomationElement>, UiaError> {
+    pub(super) fn all(
+        array: IUIAutomationElementArray,
+    ) -> Result<Vec<IUIAutomationElement>, UiaError> {
         // SAFETY: reads a local array UIA returned.
         unsafe {
             let count = array.Length().map_err(com_error)?;
@@ -107,7 +108,11 @@ impl Uia {
     }
 
     /// The element read under `key` in process `pid`.
-    fn resolve(&mut self, pid: u32, key: &RuntimeKey) -> Result<IUIAutomationElement, UiaError> {
+    pub(super) fn resolve(
+        &mut self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<IUIAutomationElement, UiaError> {
         if let Some(element) = self.elements.get(key) {
             return Ok(element.clone());
         }
@@ -352,67 +357,5 @@ impl Uia {
         }
         chain.reverse();
         Ok(chain)
-    }
-
-    pub fn text(&mut self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
-        let element = self.resolve(pid, key)?;
-        // SAFETY: COM calls on this thread's objects.
-        unsafe {
-            let pattern: IUIAutomationTextPattern = element
-                .GetCurrentPatternAs(UIA_TextPatternId)
-                .map_err(com_error)?;
-            let range = pattern.DocumentRange().map_err(com_error)?;
-            Ok(range.GetText(-1).map_err(com_error)?.to_string())
-        }
-    }
-
-    pub fn grid(
-        &mut self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<RawGrid, UiaError> {
-        let element = self.resolve(pid, key)?;
-        // SAFETY: COM calls on this thread's objects.
-        unsafe {
-            let grid: IUIAutomationGridPattern = element
-                .GetCurrentPatternAs(UIA_GridPatternId)
-                .map_err(com_error)?;
-            let rows = grid.CurrentRowCount().map_err(com_error)?.max(0) as u32;
-            let columns = grid.CurrentColumnCount().map_err(com_error)?.max(0) as u32;
-            let headers = match element
-                .GetCurrentPatternAs::<IUIAutomationTablePattern>(UIA_TablePatternId)
-            {
-                Ok(table) => match table.GetCurrentColumnHeaders() {
-                    Ok(headers) => Self::all(headers)?
-                        .iter()
-                        .map(|h| h.CurrentName().map(|n| n.to_string()).unwrap_or_default())
-                        .collect(),
-                    Err(_) => Vec::new(),
-                },
-                Err(_) => Vec::new(),
-            };
-            let last = rows.min(first_row.saturating_add(max_rows));
-            let mut page = Vec::new();
-            for row in first_row..last {
-                let mut cells = Vec::with_capacity(columns as usize);
-                for column in 0..columns {
-                    let cell = grid.GetItem(row as i32, column as i32).map_err(com_error)?;
-                    cells.push(
-                        cell.CurrentName()
-                            .map(|n| n.to_string())
-                            .unwrap_or_default(),
-                    );
-                }
-                page.push(cells);
-            }
-            Ok(RawGrid {
-                headers,
-                rows: page,
-                row_count: rows,
-                column_count: columns,
-            })
-        }
     }
 }

@@ -316,6 +316,44 @@ impl UiaSource for FakeUia {
             .unwrap_or_default())
     }
 
+    async fn caret(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Option<deskpilot_platform::Caret>, UiaError> {
+        self.count("caret");
+        let element = self.lookup(pid, key).await?;
+        let written = &element.written;
+        Ok(written.caret.map(|offset| deskpilot_platform::Caret {
+            offset,
+            selection: written.selection,
+        }))
+    }
+
+    async fn grid_items(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        first_row: u32,
+        max_rows: u32,
+    ) -> Result<(u32, Vec<RawElement>), UiaError> {
+        self.count("grid_items");
+        let element = self.lookup(pid, key).await?;
+        let Some((rows, _)) = element.written.raw.grid else {
+            return Err(com(hresult::UIA_E_NOTSUPPORTED));
+        };
+        let cells = element
+            .children
+            .iter()
+            .map(|k| &self.elements[k])
+            .filter(|e| e.written.raw.control_type == control::DATA_ITEM)
+            .skip(first_row as usize)
+            .take(max_rows as usize)
+            .flat_map(|row| row.children.iter().map(|k| self.read(&self.elements[k])))
+            .collect();
+        Ok((rows.max(0) as u32, cells))
+    }
+
     async fn grid(
         &self,
         pid: u32,

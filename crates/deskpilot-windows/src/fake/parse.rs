@@ -12,7 +12,8 @@
 //! `rid` (hex parts with dots; numbered in order otherwise), `hwnd`, `class`, `framework`,
 //! `id`, `patterns`, `value`, `text`, `bounds=x,y,w,h`, `help`, `aria`, `localized`,
 //! `default`, `toggle=on|off|mixed`, `expand=collapsed|expanded|leaf`, `sizeofset`, `heading`,
-//! `grid=rows:columns`, `range=value:min:max:step`, `hresult` (every call on it fails so).
+//! `grid=rows:columns`, `range=value:min:max:step`, `hresult` (every call on it fails so),
+//! `caret=N`, `selection=start:end`.
 //! Flags: `password`, `disabled`, `offscreen`, `focused`, `focusable`, `selected`,
 //! `readonly`, `multiselect`, `dialog`, `modal`, `minimized`, `gone` (it vanishes once read),
 //! `slow` (calls on it never return). A process line takes `pid`, `started`, `description`
@@ -33,6 +34,9 @@ pub struct Written {
     pub gone: bool,
     pub slow: bool,
     pub hresult: Option<i32>,
+    /// `caret=N` and `selection=start:end`, in characters.
+    pub caret: Option<u32>,
+    pub selection: Option<(u32, u32)>,
 }
 
 /// A process as written, with its flags.
@@ -192,6 +196,11 @@ fn element(words: &[String], counter: i32) -> Result<Written, String> {
             "sizeofset" => raw.size_of_set = Some(number(key, v)?),
             "heading" => raw.heading_level = Some(number(key, v)?),
             "hresult" => w.hresult = Some(hex(key, v)? as u32 as i32),
+            "caret" => w.caret = Some(number(key, v)?),
+            "selection" => {
+                let (start, end) = v.split_once(':').ok_or("selection=start:end")?;
+                w.selection = Some((number(key, start)?, number(key, end)?));
+            }
             "patterns" => {
                 for name in v.split(',') {
                     let pattern =

@@ -31,8 +31,8 @@ process "admin.exe" pid=9 started=5 elevated
 pub const SIGNIN: &str = r#"
 process "signin.exe" pid=77 started=abc description="Sign in"
   Window "Sign in" hwnd=0x2000 framework=WPF patterns=Window bounds=100,100,400,300
-    Edit "User" patterns=Value value="ada" bounds=120,140,200,20
-    Edit "Password" password patterns=Value value="hunter2" bounds=120,170,200,20
+    Edit "User" patterns=Value,Text value="ada" bounds=120,140,200,20 caret=2 selection=0:2
+    Edit "Password" password patterns=Value,Text value="hunter2" bounds=120,170,200,20 caret=7
       Text "hunter2" value="hunter2"
     CheckBox "Remember me" patterns=Toggle toggle=on
     List "Recent" patterns=Selection,ItemContainer

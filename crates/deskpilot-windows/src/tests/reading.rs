@@ -301,3 +301,28 @@ async fn text_tables_hit_tests_and_parents() {
     assert_eq!(backend.toplevel(&user).await.unwrap(), window);
     assert_eq!(backend.parent(&root).await.unwrap(), None);
 }
+
+/// The caret and selection of a field, in characters; a password field's caret is never
+/// asked (finding it reads the text before it). A grid's cells by row, with ids.
+#[tokio::test]
+async fn carets_and_cells_by_row() {
+    let (fake, backend) = backend(SIGNIN);
+    let tree = tree_of(&backend, 77).await;
+    let user = named(&tree, "User").id.clone();
+    assert_eq!(
+        backend.caret(&user).await.unwrap(),
+        Some(deskpilot_platform::Caret {
+            offset: 2,
+            selection: Some((0, 2))
+        })
+    );
+    let password = named(&tree, "Password").id.clone();
+    assert_eq!(backend.caret(&password).await.unwrap(), None);
+    assert_eq!(fake.calls("caret"), 1);
+    let people = named(&tree, "People").id.clone();
+    let cells = backend.table_cell_names(&people, 1, 5).await.unwrap();
+    assert_eq!((cells.row_count, cells.next_row), (3, 3));
+    let names: Vec<&str> = cells.cells.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["Alan", "41", "Grace", "85"]);
+    assert_eq!(cells.cells[0].0, named(&tree, "Alan").id);
+}
