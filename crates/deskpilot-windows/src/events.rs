@@ -22,6 +22,38 @@ pub enum UiaEvent {
     Focused { pid: u32, key: RuntimeKey },
 }
 
+/// WinEvent ids and object ids (WinUser.h) the mapping needs.
+pub mod win_event {
+    pub const EVENT_OBJECT_FOCUS: u32 = 0x8005;
+    pub const EVENT_OBJECT_LOCATIONCHANGE: u32 = 0x800B;
+    pub const OBJID_WINDOW: i32 = 0;
+    pub const OBJID_CARET: i32 = -8;
+    pub const OBJID_CURSOR: i32 = -9;
+    pub const CHILDID_SELF: i32 = 0;
+}
+
+/// A WinEvent (`SetWinEventHook`, out of context) of process `pid` as an event: a window's
+/// own events name it (its `RuntimeId` is UIA's window prefix and the handle); the caret's
+/// and the mouse cursor's moves are no change of the app.
+pub fn from_win_event(
+    pid: u32,
+    event: u32,
+    hwnd: u64,
+    object: i32,
+    child: i32,
+) -> Option<UiaEvent> {
+    use win_event::*;
+    if object == OBJID_CURSOR || (object == OBJID_CARET && event == EVENT_OBJECT_LOCATIONCHANGE) {
+        return None;
+    }
+    let window = (hwnd != 0 && object == OBJID_WINDOW && child == CHILDID_SELF)
+        .then(|| RuntimeKey(vec![42, hwnd as u32 as i32]));
+    Some(match (event, window) {
+        (EVENT_OBJECT_FOCUS, Some(key)) => UiaEvent::Focused { pid, key },
+        (_, key) => UiaEvent::Changed { pid, key },
+    })
+}
+
 struct AppLog {
     changes: watch::Sender<u64>,
     /// The elements named by the latest events, each with the count it came at.
@@ -128,6 +160,40 @@ impl EventLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A window's WinEvents name it; a focus event on a window is a focus; cursor and caret
+    /// moves are nothing.
+    #[test]
+    fn win_events_name_windows_and_skip_the_cursor() {
+        use win_event::*;
+        let window = RuntimeKey(vec![42, 0x1000]);
+        assert_eq!(
+            from_win_event(7, EVENT_OBJECT_FOCUS, 0x1000, OBJID_WINDOW, CHILDID_SELF),
+            Some(UiaEvent::Focused {
+                pid: 7,
+                key: window.clone()
+            })
+        );
+        assert_eq!(
+            from_win_event(7, 0x800C, 0x1000, OBJID_WINDOW, CHILDID_SELF),
+            Some(UiaEvent::Changed {
+                pid: 7,
+                key: Some(window)
+            })
+        );
+        assert_eq!(
+            from_win_event(7, 0x800C, 0x1000, -4, 3),
+            Some(UiaEvent::Changed { pid: 7, key: None })
+        );
+        assert_eq!(
+            from_win_event(7, EVENT_OBJECT_LOCATIONCHANGE, 0, OBJID_CURSOR, 0),
+            None
+        );
+        assert_eq!(
+            from_win_event(7, EVENT_OBJECT_LOCATIONCHANGE, 0x1000, OBJID_CARET, 0),
+            None
+        );
+    }
 
     fn key(n: i32) -> RuntimeKey {
         RuntimeKey(vec![42, n])

@@ -106,7 +106,9 @@ fn adopt(
         r.grid
             .map(|(rows, _)| rows)
             .or(children.first().and_then(|c| c.size_of_set))
-            .map(|n| n.max(0) as u32)
+            // A count below one is a provider's lie: unknown.
+            .filter(|n| *n > 0)
+            .map(|n| n as u32)
     });
     let bound = if managed {
         limits.max_managed_children

@@ -10,6 +10,7 @@ mod process;
 mod props;
 mod uia;
 mod variant;
+mod win_events;
 mod worker;
 
 use std::collections::HashMap;
@@ -36,6 +37,15 @@ pub fn session_desktop() -> Result<SessionDesktop, UiaError> {
     let windows: Arc<dyn deskpilot_platform::WindowSystem> = Arc::new(
         crate::system_windows::SystemWindows::new(Arc::new(Win32Windows), crate::CALL_TIMEOUT),
     );
+    // Bounds, window areas and (later) input in physical pixels on every monitor; a
+    // process already set keeps its own.
+    // SAFETY: a process-wide setting, made before any window is read.
+    #[allow(unsafe_code)]
+    unsafe {
+        let _ = windows::Win32::UI::HiDpi::SetProcessDpiAwarenessContext(
+            windows::Win32::UI::HiDpi::DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2,
+        );
+    }
     let source = ComSource::new(Timeouts::default())?;
     let backend = crate::WindowsBackend::new(Arc::new(source), crate::CALL_TIMEOUT)
         .with_window_system(windows.clone());
@@ -95,7 +105,15 @@ impl UiaSource for ComSource {
     }
 
     async fn watch(&self, pid: u32, log: Arc<crate::events::EventLog>) -> Result<bool, UiaError> {
-        self.events.run(move |uia| uia.watch(pid, log)).await
+        // WinEvents count what UIA's handlers may miss (native controls, windows opened
+        // after the handlers were added).
+        let hooked = win_events::hook(pid, log.clone()).is_ok();
+        let handled = self.events.run(move |uia| uia.watch(pid, log)).await;
+        match handled {
+            Ok(watched) => Ok(watched || hooked),
+            Err(_) if hooked => Ok(true),
+            Err(e) => Err(e),
+        }
     }
 
     async fn process(&self, pid: u32) -> Result<RawProcess, UiaError> {

@@ -175,3 +175,38 @@ async fn a_gone_app_leaves_nothing_behind() {
         }
     );
 }
+
+/// Counts that lie are bounded: a grid claiming 2^31 rows is never enumerated, a list whose
+/// items give a negative set size has an unknown count.
+#[tokio::test]
+async fn counts_that_lie_are_bounded() {
+    let (fake, backend) = backend(
+        r#"
+process "liar.exe" pid=6 started=1
+  Window "Liar" patterns=Window
+    DataGrid "Sheet" patterns=Grid,Table grid=2147483647:16384
+      DataItem "row 1"
+    List "Items" patterns=Selection,ItemContainer
+      ListItem "a" patterns=SelectionItem sizeofset=-3
+      ListItem "b" patterns=SelectionItem sizeofset=-3
+"#,
+    );
+    let tree = tree_of(&backend, 6).await;
+    let at = |name: &str| tree.nodes.iter().find(|n| n.node.name == name).unwrap();
+    assert_eq!(
+        at("Sheet").realization,
+        Realization::NotRealized {
+            logical: Some(2147483647)
+        }
+    );
+    assert!(at("Sheet").children.is_empty());
+    assert_eq!(
+        at("Items").realization,
+        Realization::Partial {
+            realized: 2,
+            logical: None
+        }
+    );
+    // The window, the list and its two items: never the grid.
+    assert_eq!(fake.calls("children"), 4);
+}
