@@ -12,7 +12,7 @@ use deskpilot_platform::model::{
 };
 use deskpilot_platform::{
     AppInfo, Backend, BackendError, Blindness, Caret, EditKeys, NativeOp, NativeRoute,
-    NativeRoutes, Secrecy, WalkLimits, WindowSystem,
+    NativeRoutes, Performed, Secrecy, WalkLimits, WindowSystem,
 };
 
 use crate::apps::{AppStates, app_info, app_node, by_process};
@@ -363,6 +363,25 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             row_count: grid.row_count,
             column_count: grid.column_count,
         })
+    }
+
+    /// Calls the pattern the element's patterns (read afresh) give for `op`. An elevated
+    /// app is refused before the call; an Invoke that does not return is `Running`.
+    async fn perform(&self, id: &ElementId, op: &NativeOp) -> Result<Performed, BackendError> {
+        let resolved = self.resolve(id).await?;
+        let pid = resolved.process.pid;
+        let Named::Element(key) = &resolved.named else {
+            return Err(unsupported(id, "an operation on an app's root"));
+        };
+        let raw = self.read(id, pid, key).await?;
+        let node = mapping::node::node(&raw, &id.app);
+        let call = mapping::routes::operation(&node, raw.patterns, op)
+            .map_err(|why| unsupported(id, &why))?;
+        let performed = self.source().perform(pid, key, &call);
+        self.calls
+            .on(pid, Some(key), performed)
+            .await
+            .map_err(self.fail(id, &call.how()))
     }
 
     async fn caret(&self, id: &ElementId) -> Result<Option<Caret>, BackendError> {

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use deskpilot_platform::Caret;
+use deskpilot_platform::{Caret, Performed};
 
 use crate::events::EventLog;
+use crate::mapping::routes::PatternOp;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 
@@ -61,6 +62,15 @@ pub trait UiaSource: Send + Sync + 'static {
 
     /// The whole text of a `Text` pattern's document range; never asked of a secret.
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError>;
+
+    /// Calls a control pattern: the app took it (`Answered`), or the call has not returned
+    /// and the app still answers others (`Running`: Invoke opened a modal dialog).
+    async fn perform(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        op: &PatternOp,
+    ) -> Result<Performed, UiaError>;
 
     /// Where the caret of a `Text` pattern is and what is selected, in characters from the
     /// start (`TextPattern2`); `None` where the element cannot say. Never asked of a secret.

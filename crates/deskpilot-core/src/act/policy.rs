@@ -135,6 +135,14 @@ pub(super) fn judge(
                 return Next::Fail(error);
             }
             let expect = &judging.expect;
+            if matches!(expect, Expect::Chars(_)) && !length_shown(before) && !length_shown(after) {
+                // A password field whose length the platform never gives (UI Automation):
+                // nothing confirms or refutes it, and another rung would send it again.
+                return report(
+                    Effect::Unverified,
+                    Some("the field's length cannot be read here: nothing can confirm it".into()),
+                );
+            }
             if *expect == Expect::AnyChange {
                 let mut note = judging
                     .unreported
@@ -179,6 +187,12 @@ pub(super) fn judge(
             }
         }
     }
+}
+
+/// Whether the target shows its hidden text's length (AT-SPI gives it, UI Automation not).
+fn length_shown(observation: &Observation) -> bool {
+    let value = observation.target.as_ref().and_then(|n| n.value.as_ref());
+    matches!(value, Some(NodeValue::Redacted { chars: Some(_) }))
 }
 
 /// Whether the postcondition holds in `now`.
@@ -369,3 +383,7 @@ pub(super) fn expected(expect: &Expect) -> String {
 #[cfg(test)]
 #[path = "policy_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "policy_length_tests.rs"]
+mod length_tests;

@@ -12,7 +12,7 @@ fn checkbox(checked: bool) -> Node {
     node
 }
 
-fn field(text: &str) -> Node {
+pub(super) fn field(text: &str) -> Node {
     let mut node = Node::new(ElementId::new(":1.a", "/f"), Role::TextBox);
     node.value = Some(NodeValue::Text { text: text.into() });
     node
@@ -29,7 +29,7 @@ fn slider(current: f64) -> Node {
     node
 }
 
-fn seen(node: Node) -> Observation {
+pub(super) fn seen(node: Node) -> Observation {
     Observation {
         target: Some(node),
         windows: Vec::new(),
@@ -46,14 +46,19 @@ fn click() -> Action {
     }
 }
 
-fn send(judging: Start) -> Judging {
+pub(super) fn send(judging: Start) -> Judging {
     match judging {
         Start::Send(judging) => judging,
         other => panic!("expected to send, got {other:?}"),
     }
 }
 
-fn judged(action: &Action, judging: &Judging, before: &Observation, verdict: Verdict) -> Next {
+pub(super) fn judged(
+    action: &Action,
+    judging: &Judging,
+    before: &Observation,
+    verdict: Verdict,
+) -> Next {
     judge(action, judging, before, &verdict, "e1", "action \"click\"")
 }
 

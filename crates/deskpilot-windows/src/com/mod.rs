@@ -3,6 +3,7 @@
 //! one for the desktop; the backend's deadline bounds each, and UIA's own connection and
 //! transaction timeouts free a worker that a frozen app holds.
 
+mod act;
 mod content;
 mod desktop;
 mod events;
@@ -163,6 +164,18 @@ impl UiaSource for ComSource {
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
         let key = key.clone();
         self.app(pid)?.run(move |uia| uia.text(pid, &key)).await
+    }
+
+    async fn perform(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        op: &crate::mapping::routes::PatternOp,
+    ) -> Result<deskpilot_platform::Performed, UiaError> {
+        let (key, op) = (key.clone(), op.clone());
+        self.app(pid)?
+            .run(move |uia| uia.perform(pid, &key, &op))
+            .await
     }
 
     async fn caret(

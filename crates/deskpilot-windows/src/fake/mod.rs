@@ -4,6 +4,7 @@
 //! cost and that no secret's value was ever requested.
 
 mod parse;
+mod perform;
 mod windows;
 
 pub use windows::FakeWindows;
@@ -20,7 +21,8 @@ use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey, UiaError};
 use crate::source::{RawGrid, UiaSource};
 
 struct Element {
-    written: parse::Written,
+    /// What a perform changes (states, values) with the rest of the element as written.
+    state: Mutex<parse::Written>,
     parent: Option<RuntimeKey>,
     children: Vec<RuntimeKey>,
 }
@@ -34,15 +36,22 @@ pub struct FakeUia {
     seen: Mutex<HashSet<RuntimeKey>>,
     calls: Mutex<HashMap<&'static str, u64>>,
     values: Mutex<Vec<RuntimeKey>>,
+    performed: Mutex<Vec<(RuntimeKey, String)>>,
     frozen: Mutex<HashSet<u32>>,
     ended: Mutex<HashSet<u32>>,
     log: Mutex<Option<std::sync::Arc<crate::events::EventLog>>>,
 }
 
+impl Element {
+    fn w(&self) -> std::sync::MutexGuard<'_, parse::Written> {
+        self.state.lock().unwrap()
+    }
+}
+
 impl FakeUia {
     /// A desktop from its text (see `parse.rs`); panics on a malformed one.
     pub fn new(text: &str) -> Self {
-        let written = parse::parse(text).unwrap_or_else(|e| panic!("fake UIA text: {e}"));
+        let processes = parse::parse(text).unwrap_or_else(|e| panic!("fake UIA text: {e}"));
         let mut fake = FakeUia {
             processes: Vec::new(),
             top: Vec::new(),
@@ -50,11 +59,12 @@ impl FakeUia {
             seen: Mutex::default(),
             calls: Mutex::default(),
             values: Mutex::default(),
+            performed: Mutex::default(),
             frozen: Mutex::default(),
             ended: Mutex::default(),
             log: Mutex::default(),
         };
-        for process in written {
+        for process in processes {
             if process.slow {
                 fake.frozen.lock().unwrap().insert(process.process.pid);
             }
@@ -70,7 +80,7 @@ impl FakeUia {
                 fake.elements.insert(
                     key.clone(),
                     Element {
-                        written: element,
+                        state: Mutex::new(element),
                         parent,
                         children: Vec::new(),
                     },
@@ -90,6 +100,11 @@ impl FakeUia {
     /// The elements whose value (or text) was handed out, in order.
     pub fn value_requests(&self) -> Vec<RuntimeKey> {
         self.values.lock().unwrap().clone()
+    }
+
+    /// The pattern calls made, each with the element it was made on, in order.
+    pub fn performed(&self) -> Vec<(RuntimeKey, String)> {
+        self.performed.lock().unwrap().clone()
     }
 
     /// Freezes or thaws a process: a frozen one's calls never return.
@@ -132,7 +147,7 @@ impl FakeUia {
     async fn answer(&self, pid: u32, key: Option<&RuntimeKey>) {
         let slow = key
             .and_then(|k| self.elements.get(k))
-            .is_some_and(|e| e.written.slow);
+            .is_some_and(|e| e.w().slow);
         if slow || self.frozen.lock().unwrap().contains(&pid) {
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
@@ -148,13 +163,13 @@ impl FakeUia {
             return Err(com(hresult::E_ACCESSDENIED));
         }
         let element = self.elements.get(key).ok_or(UiaError::Unknown)?;
-        if element.written.raw.pid != pid {
+        if element.w().raw.pid != pid {
             return Err(UiaError::Unknown);
         }
-        if let Some(code) = element.written.hresult {
+        if let Some(code) = element.w().hresult {
             return Err(com(code));
         }
-        if element.written.gone && self.seen.lock().unwrap().contains(key) {
+        if element.w().gone && self.seen.lock().unwrap().contains(key) {
             return Err(com(hresult::UIA_E_ELEMENTNOTAVAILABLE));
         }
         Ok(element)
@@ -165,16 +180,16 @@ impl FakeUia {
         self.seen
             .lock()
             .unwrap()
-            .insert(element.written.raw.key.clone());
-        element.written.raw.clone()
+            .insert(element.w().raw.key.clone());
+        element.w().raw.clone()
     }
 
     fn value_of(&self, element: &Element) -> Option<String> {
-        let value = element.written.value.clone()?;
+        let value = element.w().value.clone()?;
         self.values
             .lock()
             .unwrap()
-            .push(element.written.raw.key.clone());
+            .push(element.w().raw.key.clone());
         Some(value)
     }
 }
@@ -194,9 +209,9 @@ impl UiaSource for FakeUia {
         Ok(self
             .top
             .iter()
-            .filter(|key| !self.ended(self.elements[*key].written.raw.pid))
+            .filter(|key| !self.ended(self.elements[*key].w().raw.pid))
             .map(|key| {
-                let raw = &self.elements[key].written.raw;
+                let raw = self.elements[key].w().raw.clone();
                 match self.elevated(raw.pid) {
                     true => RawElement {
                         key: raw.key.clone(),
@@ -267,8 +282,12 @@ impl UiaSource for FakeUia {
             .children
             .iter()
             .map(|k| &self.elements[k])
-            .filter(|child| !child.written.raw.is_password())
-            .filter_map(|child| Some((child.written.raw.key.clone(), self.value_of(child)?)))
+            .filter(|child| !child.w().raw.is_password())
+            .filter_map(|child| {
+                // One lock at a time: `value_of` takes the element's own.
+                let key = child.w().raw.key.clone();
+                Some((key, self.value_of(child)?))
+            })
             .collect())
     }
 
@@ -281,7 +300,7 @@ impl UiaSource for FakeUia {
     async fn element_at(&self, pid: u32, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError> {
         self.count("element_at");
         let contains = |k: &RuntimeKey| {
-            let raw = &self.elements[k].written.raw;
+            let raw = self.elements[k].w().raw.clone();
             raw.bounds.is_some_and(|b| b.contains(x, y)) && raw.offscreen != Some(true)
         };
         let Some(mut at) = self.top.iter().find(|k| contains(k)) else {
@@ -304,16 +323,28 @@ impl UiaSource for FakeUia {
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
         self.count("text");
         let element = self.lookup(pid, key).await?;
-        if !element.written.raw.has(Pattern::Text) {
+        if !element.w().raw.has(Pattern::Text) {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         }
         self.values.lock().unwrap().push(key.clone());
-        let written = &element.written;
+        let written = element.w();
         Ok(written
             .text
             .clone()
             .or(written.value.clone())
             .unwrap_or_default())
+    }
+
+    async fn perform(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        op: &crate::mapping::routes::PatternOp,
+    ) -> Result<deskpilot_platform::Performed, UiaError> {
+        self.count("perform");
+        self.lookup(pid, key).await?;
+        self.performed.lock().unwrap().push((key.clone(), op.how()));
+        self.apply(key, op)
     }
 
     async fn caret(
@@ -323,7 +354,7 @@ impl UiaSource for FakeUia {
     ) -> Result<Option<deskpilot_platform::Caret>, UiaError> {
         self.count("caret");
         let element = self.lookup(pid, key).await?;
-        let written = &element.written;
+        let written = element.w();
         Ok(written.caret.map(|offset| deskpilot_platform::Caret {
             offset,
             selection: written.selection,
@@ -339,14 +370,14 @@ impl UiaSource for FakeUia {
     ) -> Result<(u32, Vec<RawElement>), UiaError> {
         self.count("grid_items");
         let element = self.lookup(pid, key).await?;
-        let Some((rows, _)) = element.written.raw.grid else {
+        let Some((rows, _)) = element.w().raw.grid else {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         };
         let cells = element
             .children
             .iter()
             .map(|k| &self.elements[k])
-            .filter(|e| e.written.raw.control_type == control::DATA_ITEM)
+            .filter(|e| e.w().raw.control_type == control::DATA_ITEM)
             .skip(first_row as usize)
             .take(max_rows as usize)
             .flat_map(|row| row.children.iter().map(|k| self.read(&self.elements[k])))
@@ -363,7 +394,7 @@ impl UiaSource for FakeUia {
     ) -> Result<RawGrid, UiaError> {
         self.count("grid");
         let element = self.lookup(pid, key).await?;
-        let Some((rows, columns)) = element.written.raw.grid else {
+        let Some((rows, columns)) = element.w().raw.grid else {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         };
         let kids = || element.children.iter().map(|k| &self.elements[k]);
@@ -371,16 +402,16 @@ impl UiaSource for FakeUia {
             e.children
                 .iter()
                 .map(|k| {
-                    let cell = &self.elements[k].written;
+                    let cell = self.elements[k].w();
                     cell.value.clone().unwrap_or_else(|| cell.raw.name.clone())
                 })
                 .collect()
         };
         let headers = kids()
-            .find(|e| e.written.raw.control_type == control::HEADER)
+            .find(|e| e.w().raw.control_type == control::HEADER)
             .map(names)
             .unwrap_or_default();
-        let data = kids().filter(|e| e.written.raw.control_type == control::DATA_ITEM);
+        let data = kids().filter(|e| e.w().raw.control_type == control::DATA_ITEM);
         Ok(RawGrid {
             headers,
             rows: data

@@ -13,10 +13,11 @@
 //! `id`, `patterns`, `value`, `text`, `bounds=x,y,w,h`, `help`, `aria`, `localized`,
 //! `default`, `toggle=on|off|mixed`, `expand=collapsed|expanded|leaf`, `sizeofset`, `heading`,
 //! `grid=rows:columns`, `range=value:min:max:step`, `hresult` (every call on it fails so),
-//! `caret=N`, `selection=start:end`.
+//! `caret=N`, `selection=start:end`, `rename` (what Invoke renames it to).
 //! Flags: `password`, `disabled`, `offscreen`, `focused`, `focusable`, `selected`,
-//! `readonly`, `multiselect`, `dialog`, `modal`, `minimized`, `gone` (it vanishes once read),
-//! `slow` (calls on it never return). A process line takes `pid`, `started`, `description`
+//! `readonly`, `multiselect`, `dialog`, `modal`, `minimized`, `gone` (it vanishes once read), `slow`
+//! (calls on it never return), `inert` (takes pattern calls, does nothing), `blocks` (its
+//! Invoke does not return: a modal dialog). A process line takes `pid`, `started`, `description`
 //! and the flags `elevated` and `slow`.
 
 use deskpilot_platform::model::Rect;
@@ -37,6 +38,12 @@ pub struct Written {
     /// `caret=N` and `selection=start:end`, in characters.
     pub caret: Option<u32>,
     pub selection: Option<(u32, u32)>,
+    /// Takes every pattern call and does nothing (a provider that lies).
+    pub inert: bool,
+    /// Its Invoke opens a modal dialog: the call does not return while it is open.
+    pub blocks: bool,
+    /// What Invoke renames it to (an effect to read back).
+    pub rename: Option<String>,
 }
 
 /// A process as written, with its flags.
@@ -170,6 +177,8 @@ fn element(words: &[String], counter: i32) -> Result<Written, String> {
                 "modal" => raw.modal = Some(true),
                 "minimized" => raw.visual = Some(Visual::Minimized),
                 "gone" => w.gone = true,
+                "inert" => w.inert = true,
+                "blocks" => w.blocks = true,
                 "slow" => w.slow = true,
                 other => return Err(format!("unknown flag {other:?}")),
             }
@@ -197,6 +206,7 @@ fn element(words: &[String], counter: i32) -> Result<Written, String> {
             "heading" => raw.heading_level = Some(number(key, v)?),
             "hresult" => w.hresult = Some(hex(key, v)? as u32 as i32),
             "caret" => w.caret = Some(number(key, v)?),
+            "rename" => w.rename = Some(v.to_owned()),
             "selection" => {
                 let (start, end) = v.split_once(':').ok_or("selection=start:end")?;
                 w.selection = Some((number(key, start)?, number(key, end)?));

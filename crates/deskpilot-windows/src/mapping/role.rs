@@ -1,5 +1,6 @@
 //! `ControlType` to role, refined by the element's own words (`AriaRole`, `IsPassword`,
-//! `IsDialog`, its patterns): UIA's control types are coarser than ARIA's roles.
+//! `IsDialog`, its patterns, a custom control's `LocalizedControlType`): UIA's control types
+//! are coarser than ARIA's roles.
 
 use deskpilot_platform::model::Role;
 
@@ -59,7 +60,13 @@ pub fn role(raw: &RawElement) -> (Role, Option<String>) {
         ct::HEADER_ITEM => Role::ColumnHeader,
         ct::TITLE_BAR => Role::TitleBar,
         ct::SEPARATOR => Role::Separator,
-        _ => Role::Unknown,
+        // A custom control may still say what it is in its localized type ("switch").
+        _ => raw
+            .localized_type
+            .as_deref()
+            .and_then(|t| Role::from_name(&t.to_lowercase()))
+            .filter(|r| *r != Role::Unknown)
+            .unwrap_or(Role::Unknown),
     };
     let raw_role = (role == Role::Unknown).then(|| {
         raw.localized_type
@@ -128,18 +135,22 @@ mod tests {
         assert_eq!(role(&heading).0, Role::Heading);
     }
 
-    /// An ARIA role wins over the control type; an unmapped type keeps its localized name.
+    /// An ARIA role wins over the control type; a custom control's localized type names its
+    /// role where it is one; an unmapped type keeps its localized name.
     #[test]
     fn aria_roles_win_and_unknown_types_keep_their_name() {
         let mut custom = raw(ct::CUSTOM, &[]);
         assert_eq!(role(&custom), (Role::Unknown, Some("Custom".into())));
         custom.localized_type = Some("ribbon".into());
         assert_eq!(role(&custom), (Role::Unknown, Some("ribbon".into())));
+        custom.localized_type = Some("Switch".into());
+        assert_eq!(role(&custom), (Role::Switch, None));
         custom.aria_role = Some("switch".into());
         assert_eq!(role(&custom), (Role::Switch, None));
         custom.aria_role = Some("gridcell".into());
         assert_eq!(role(&custom).0, Role::Cell);
         custom.aria_role = Some("presentation".into());
+        custom.localized_type = Some("ribbon".into());
         assert_eq!(role(&custom).0, Role::Unknown);
     }
 }

@@ -1,6 +1,7 @@
 //! The backend read through `FakeUia`: mapping, walking, secrets, failures, and the engine
 //! on top of it.
 
+mod acting;
 mod engine;
 mod events;
 mod faults;
