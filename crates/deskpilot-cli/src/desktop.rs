@@ -72,11 +72,12 @@ mod platform {
     #[derive(clap::Args)]
     pub struct PlatformArgs {}
 
-    /// The engine on this session's desktop, reading through UI Automation (acting comes
-    /// with the input device).
+    /// The engine on this session's desktop: UI Automation, the window list and SendInput.
     pub async fn engine(_args: PlatformArgs) -> Result<Engine, String> {
         let desktop = deskpilot_windows::session_desktop().map_err(|e| e.to_string())?;
-        Ok(Engine::new(desktop.backend).with_windows(desktop.windows))
+        Ok(Engine::new(desktop.backend)
+            .with_windows(desktop.windows)
+            .with_input(desktop.input))
     }
 }
 

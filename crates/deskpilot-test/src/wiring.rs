@@ -102,6 +102,8 @@ mod windows {
     pub(crate) async fn current() -> Result<Engine> {
         let desktop =
             deskpilot_windows::session_desktop().map_err(|e| TestError::Desktop(e.to_string()))?;
-        Ok(Engine::new(desktop.backend).with_windows(desktop.windows))
+        Ok(Engine::new(desktop.backend)
+            .with_windows(desktop.windows)
+            .with_input(desktop.input))
     }
 }

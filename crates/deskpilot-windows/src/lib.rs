@@ -17,8 +17,10 @@ pub mod events;
 mod fake;
 pub mod identity;
 pub mod ids;
+pub mod input_plan;
 pub mod mapping;
 pub mod raw;
+pub mod send_input;
 mod source;
 pub mod system_windows;
 #[cfg(test)]
@@ -27,7 +29,7 @@ mod walk;
 
 pub use backend::{CALL_TIMEOUT, WindowsBackend};
 #[cfg(windows)]
-pub use com::{ComSource, Timeouts, Win32Windows, session_desktop};
+pub use com::{ComSource, Timeouts, Win32Input, Win32Windows, session_desktop};
 #[cfg(any(test, feature = "fake"))]
 pub use fake::{FakeUia, FakeWindows};
 pub use source::{RawGrid, UiaSource};

@@ -7,6 +7,7 @@ mod act;
 mod content;
 mod desktop;
 mod events;
+mod input;
 mod process;
 mod props;
 mod uia;
@@ -20,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 pub use desktop::Win32Windows;
+pub use input::Win32Input;
 pub use uia::Timeouts;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
@@ -31,6 +33,7 @@ use worker::Worker;
 pub struct SessionDesktop {
     pub backend: Arc<crate::WindowsBackend<ComSource>>,
     pub windows: Arc<dyn deskpilot_platform::WindowSystem>,
+    pub input: Arc<dyn deskpilot_platform::InputDevice>,
 }
 
 /// The desktop of this session.
@@ -50,9 +53,14 @@ pub fn session_desktop() -> Result<SessionDesktop, UiaError> {
     let source = ComSource::new(Timeouts::default())?;
     let backend = crate::WindowsBackend::new(Arc::new(source), crate::CALL_TIMEOUT)
         .with_window_system(windows.clone());
+    let input = Arc::new(crate::send_input::SendInputDevice::new(
+        Arc::new(Win32Input),
+        crate::CALL_TIMEOUT,
+    ));
     Ok(SessionDesktop {
         backend: Arc::new(backend),
         windows,
+        input,
     })
 }
 

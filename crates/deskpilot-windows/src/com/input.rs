@@ -1,0 +1,113 @@
+//! `SendInput`: the planned records copied into `INPUT`s unchanged, the virtual screen from
+//! the system's metrics, the layout's keys from `VkKeyScanW`, and the foreground window's
+//! integrity level checked before anything is sent.
+
+use deskpilot_platform::model::Rect;
+use windows::Win32::UI::Input::KeyboardAndMouse::{
+    INPUT, INPUT_0, INPUT_TYPE, KEYBD_EVENT_FLAGS, KEYBDINPUT, MOUSE_EVENT_FLAGS, MOUSEINPUT,
+    SendInput, VIRTUAL_KEY, VkKeyScanW,
+};
+use windows::Win32::UI::WindowsAndMessaging::{
+    GetForegroundWindow, GetSystemMetrics, GetWindowThreadProcessId, SM_CXVIRTUALSCREEN,
+    SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
+};
+
+use crate::input_plan::Record;
+use crate::send_input::InputSink;
+
+/// The system's input queue.
+pub struct Win32Input;
+
+/// A planned record as an `INPUT`, field for field.
+fn input(record: &Record) -> INPUT {
+    match *record {
+        Record::Key { vk, scan, flags } => INPUT {
+            r#type: INPUT_TYPE(record.kind()),
+            Anonymous: INPUT_0 {
+                ki: KEYBDINPUT {
+                    wVk: VIRTUAL_KEY(vk),
+                    wScan: scan,
+                    dwFlags: KEYBD_EVENT_FLAGS(flags),
+                    time: 0,
+                    dwExtraInfo: 0,
+                },
+            },
+        },
+        Record::Mouse {
+            dx,
+            dy,
+            data,
+            flags,
+        } => INPUT {
+            r#type: INPUT_TYPE(record.kind()),
+            Anonymous: INPUT_0 {
+                mi: MOUSEINPUT {
+                    dx,
+                    dy,
+                    mouseData: data as u32,
+                    dwFlags: MOUSE_EVENT_FLAGS(flags),
+                    time: 0,
+                    dwExtraInfo: 0,
+                },
+            },
+        },
+    }
+}
+
+impl InputSink for Win32Input {
+    fn screen(&self) -> Rect {
+        // SAFETY: metric queries.
+        unsafe {
+            Rect::new(
+                GetSystemMetrics(SM_XVIRTUALSCREEN),
+                GetSystemMetrics(SM_YVIRTUALSCREEN),
+                GetSystemMetrics(SM_CXVIRTUALSCREEN),
+                GetSystemMetrics(SM_CYVIRTUALSCREEN),
+            )
+        }
+    }
+
+    fn send(&self, records: &[Record]) -> usize {
+        let inputs: Vec<INPUT> = records.iter().map(input).collect();
+        // SAFETY: a slice of initialized INPUTs and their size.
+        unsafe { SendInput(&inputs, std::mem::size_of::<INPUT>() as i32) as usize }
+    }
+
+    fn foreground_denied(&self) -> Option<(u64, String)> {
+        // SAFETY: queries on the foreground window.
+        let (window, pid) = unsafe {
+            let window = GetForegroundWindow();
+            let mut pid = 0u32;
+            GetWindowThreadProcessId(window, Some(&mut pid));
+            (window, pid)
+        };
+        if window.0.is_null() || pid == 0 {
+            return None;
+        }
+        let process = super::process::process(pid).ok()?;
+        process.elevated.then(|| {
+            (
+                window.0 as usize as u64,
+                format!(
+                    "{} runs elevated: Windows would drop input sent to it (UIPI)",
+                    process.exe
+                ),
+            )
+        })
+    }
+
+    fn vk_for(&self, c: char) -> Option<(u16, bool)> {
+        let mut units = [0u16; 2];
+        let [unit] = c.encode_utf16(&mut units) else {
+            return None;
+        };
+        // SAFETY: a layout query.
+        let scan = unsafe { VkKeyScanW(*unit) };
+        if scan == -1 {
+            return None;
+        }
+        let (vk, shift_state) = ((scan & 0xFF) as u16, (scan >> 8) & 0xFF);
+        // Only Shift is added to a chord; a key behind Ctrl or Alt is not typed this way.
+        (shift_state & !1 == 0).then_some((vk, shift_state & 1 == 1))
+    }
+}

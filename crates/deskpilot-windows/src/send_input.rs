@@ -1,0 +1,288 @@
+//! The `InputDevice` on Windows: records planned in `input_plan.rs`, sent by an `InputSink`
+//! (`SendInput` in `com/input.rs`, a log in tests). Input to a window of an app with more
+//! rights than deskpilot is refused before anything is sent: UIPI would drop it without a
+//! word ("neither GetLastError nor the return value will indicate the failure").
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deskpilot_platform::model::Rect;
+use deskpilot_platform::{
+    Chord, Direction, InputDevice, InputError, InputText, MouseButton, WindowId,
+};
+
+use crate::input_plan::{self, Record};
+
+/// Records sent at once while typing: a partial send then says how far it got.
+const BATCH: usize = 64;
+
+/// The system calls behind the input device.
+pub trait InputSink: Send + Sync + 'static {
+    /// The virtual screen (all monitors), in physical pixels.
+    fn screen(&self) -> Rect;
+    /// Sends records in order; answers how many went (`SendInput`'s count).
+    fn send(&self, records: &[Record]) -> usize;
+    /// The foreground window when it belongs to a process above deskpilot's integrity level,
+    /// with why.
+    fn foreground_denied(&self) -> Option<(u64, String)>;
+    /// The virtual key of a character on the current layout, and whether it needs Shift.
+    fn vk_for(&self, c: char) -> Option<(u16, bool)>;
+}
+
+/// `SendInput` behind the contract.
+pub struct SendInputDevice<S> {
+    sink: Arc<S>,
+    timeout: Duration,
+}
+
+impl<S: InputSink> SendInputDevice<S> {
+    pub fn new(sink: Arc<S>, timeout: Duration) -> Self {
+        SendInputDevice { sink, timeout }
+    }
+
+    /// Runs `call` on a blocking thread within the deadline.
+    async fn call<T: Send + 'static>(
+        &self,
+        call: impl FnOnce(&S) -> Result<T, InputError> + Send + 'static,
+    ) -> Result<T, InputError> {
+        let sink = self.sink.clone();
+        let blocking = tokio::task::spawn_blocking(move || {
+            if let Some((window, why)) = sink.foreground_denied() {
+                return Err(InputError::Denied {
+                    window: WindowId(window),
+                    why,
+                });
+            }
+            call(&sink)
+        });
+        match tokio::time::timeout(self.timeout, blocking).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(e)) => Err(InputError::Display(e.to_string())),
+            Err(_) => Err(InputError::Display(
+                "SendInput did not return in time".into(),
+            )),
+        }
+    }
+
+    /// Sends `records` whole, or says the system took only part of them.
+    async fn send_all(&self, records: Vec<Record>) -> Result<(), InputError> {
+        self.call(move |sink| {
+            let sent = sink.send(&records);
+            if sent == records.len() {
+                Ok(())
+            } else {
+                Err(InputError::Display(format!(
+                    "SendInput took {sent} of {} events (another program's input blocked it?)",
+                    records.len()
+                )))
+            }
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl<S: InputSink> InputDevice for SendInputDevice<S> {
+    async fn click(
+        &self,
+        x: i32,
+        y: i32,
+        button: MouseButton,
+        double: bool,
+    ) -> Result<(), InputError> {
+        let screen = self.sink.screen();
+        let mut records = vec![input_plan::move_to(x, y, screen)];
+        for _ in 0..if double { 2 } else { 1 } {
+            records.push(input_plan::button(button, false));
+            records.push(input_plan::button(button, true));
+        }
+        self.send_all(records).await
+    }
+
+    async fn scroll(
+        &self,
+        x: i32,
+        y: i32,
+        direction: Direction,
+        clicks: u32,
+    ) -> Result<(), InputError> {
+        let screen = self.sink.screen();
+        let records = vec![
+            input_plan::move_to(x, y, screen),
+            input_plan::wheel(direction, clicks),
+        ];
+        self.send_all(records).await
+    }
+
+    async fn press(&self, chord: &Chord) -> Result<(), InputError> {
+        let chord = chord.clone();
+        let records = {
+            let sink = self.sink.clone();
+            input_plan::chord(&chord, move |c| sink.vk_for(c)).map_err(InputError::Untypable)?
+        };
+        self.send_all(records).await
+    }
+
+    async fn type_text(&self, text: &InputText) -> Result<(), InputError> {
+        let planned = input_plan::text(text.expose());
+        let total = planned.len();
+        self.call(move |sink| {
+            let mut typed = 0;
+            let mut batch: Vec<Record> = Vec::new();
+            let mut in_batch = 0;
+            for (i, (_, records)) in planned.iter().enumerate() {
+                batch.extend(records);
+                in_batch += 1;
+                if batch.len() < BATCH && i + 1 < total {
+                    continue;
+                }
+                let sent = sink.send(&batch);
+                if sent < batch.len() {
+                    return Err(InputError::Incomplete {
+                        sent: typed,
+                        total,
+                        why: format!("SendInput took {sent} of {} events", batch.len()),
+                    });
+                }
+                typed += in_batch;
+                batch.clear();
+                in_batch = 0;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
+        let screen = self.sink.screen();
+        let mut records = vec![
+            input_plan::move_to(from.0, from.1, screen),
+            input_plan::button(MouseButton::Left, false),
+        ];
+        for step in 1..=8 {
+            let at = |a: i32, b: i32| a + (b - a) * step / 8;
+            records.push(input_plan::move_to(
+                at(from.0, to.0),
+                at(from.1, to.1),
+                screen,
+            ));
+        }
+        records.push(input_plan::button(MouseButton::Left, true));
+        self.send_all(records).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::input_plan::{INPUT_KEYBOARD, INPUT_MOUSE, KEYEVENTF_UNICODE};
+
+    /// A sink that logs what it was given, takes at most `room` records in all, and can play
+    /// an elevated foreground window.
+    #[derive(Default)]
+    struct Log {
+        sent: Mutex<Vec<Record>>,
+        room: Option<usize>,
+        elevated: bool,
+    }
+
+    impl InputSink for Log {
+        fn screen(&self) -> Rect {
+            Rect::new(-1920, 0, 3840, 1080)
+        }
+
+        fn send(&self, records: &[Record]) -> usize {
+            let mut sent = self.sent.lock().unwrap();
+            let room = self
+                .room
+                .map_or(records.len(), |r| r.saturating_sub(sent.len()));
+            let n = room.min(records.len());
+            sent.extend(&records[..n]);
+            n
+        }
+
+        fn foreground_denied(&self) -> Option<(u64, String)> {
+            self.elevated
+                .then(|| (0x77, "its process runs elevated".to_owned()))
+        }
+
+        fn vk_for(&self, _c: char) -> Option<(u16, bool)> {
+            None
+        }
+    }
+
+    fn device(log: Log) -> (Arc<Log>, SendInputDevice<Log>) {
+        let log = Arc::new(log);
+        (
+            log.clone(),
+            SendInputDevice::new(log, Duration::from_secs(1)),
+        )
+    }
+
+    /// Typing goes in batches of Unicode key events; a click is a move and a press; input to
+    /// an elevated window is refused with nothing sent.
+    #[tokio::test]
+    async fn text_and_clicks_become_records_and_an_elevated_target_gets_none() {
+        let (log, input) = device(Log::default());
+        let text = "x".repeat(40);
+        input.type_text(&InputText::plain(text)).await.unwrap();
+        let sent = log.sent.lock().unwrap().clone();
+        assert_eq!(sent.len(), 80);
+        assert!(
+            sent.iter()
+                .all(|r| matches!(r, Record::Key { flags, .. } if flags & KEYEVENTF_UNICODE != 0))
+        );
+        input.click(10, 10, MouseButton::Left, true).await.unwrap();
+        let sent = log.sent.lock().unwrap().clone();
+        assert_eq!(
+            sent[80..]
+                .iter()
+                .filter(|r| r.kind() == INPUT_MOUSE)
+                .count(),
+            5
+        );
+        let (log, input) = device(Log {
+            elevated: true,
+            ..Log::default()
+        });
+        let error = input.type_text(&InputText::plain("hi")).await.unwrap_err();
+        assert!(matches!(error, InputError::Denied { .. }), "{error:?}");
+        let error = input
+            .click(1, 1, MouseButton::Left, false)
+            .await
+            .unwrap_err();
+        assert!(matches!(error, InputError::Denied { .. }), "{error:?}");
+        assert!(log.sent.lock().unwrap().is_empty());
+    }
+
+    /// Typing that the system stops part way says how many whole characters went.
+    #[tokio::test]
+    async fn typing_cut_short_says_how_far_it_got() {
+        let (log, input) = device(Log {
+            room: Some(70),
+            ..Log::default()
+        });
+        let error = input
+            .type_text(&InputText::plain("y".repeat(50)))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error,
+            InputError::Incomplete {
+                sent: 32,
+                total: 50,
+                why: "SendInput took 6 of 36 events".into()
+            }
+        );
+        assert!(
+            log.sent
+                .lock()
+                .unwrap()
+                .iter()
+                .all(|r| r.kind() == INPUT_KEYBOARD)
+        );
+    }
+}
