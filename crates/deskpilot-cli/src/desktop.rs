@@ -72,12 +72,15 @@ mod platform {
     #[derive(clap::Args)]
     pub struct PlatformArgs {}
 
-    /// The engine on this session's desktop: UI Automation, the window list and SendInput.
+    /// The engine on this session's desktop: UI Automation, the window list, SendInput,
+    /// GDI's pixels and a launcher.
     pub async fn engine(_args: PlatformArgs) -> Result<Engine, String> {
         let desktop = deskpilot_windows::session_desktop().map_err(|e| e.to_string())?;
         Ok(Engine::new(desktop.backend)
             .with_windows(desktop.windows)
-            .with_input(desktop.input))
+            .with_input(desktop.input)
+            .with_capture(desktop.capture)
+            .with_launcher(desktop.launcher))
     }
 }
 

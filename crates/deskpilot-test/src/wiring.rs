@@ -104,6 +104,8 @@ mod windows {
             deskpilot_windows::session_desktop().map_err(|e| TestError::Desktop(e.to_string()))?;
         Ok(Engine::new(desktop.backend)
             .with_windows(desktop.windows)
-            .with_input(desktop.input))
+            .with_input(desktop.input)
+            .with_capture(desktop.capture)
+            .with_launcher(desktop.launcher))
     }
 }

@@ -8,6 +8,7 @@
 pub mod apps;
 mod backend;
 mod calls;
+pub mod capture;
 #[cfg(windows)]
 #[allow(unsafe_code)]
 mod com;
@@ -18,6 +19,7 @@ mod fake;
 pub mod identity;
 pub mod ids;
 pub mod input_plan;
+pub mod launch;
 pub mod mapping;
 pub mod raw;
 pub mod send_input;

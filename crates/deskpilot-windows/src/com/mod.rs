@@ -8,6 +8,7 @@ mod content;
 mod desktop;
 mod events;
 mod input;
+mod pixels;
 mod process;
 mod props;
 mod uia;
@@ -22,6 +23,7 @@ use async_trait::async_trait;
 
 pub use desktop::Win32Windows;
 pub use input::Win32Input;
+pub use pixels::{GdiPixels, parent_of};
 pub use uia::Timeouts;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
@@ -34,6 +36,8 @@ pub struct SessionDesktop {
     pub backend: Arc<crate::WindowsBackend<ComSource>>,
     pub windows: Arc<dyn deskpilot_platform::WindowSystem>,
     pub input: Arc<dyn deskpilot_platform::InputDevice>,
+    pub capture: Arc<dyn deskpilot_platform::ScreenCapture>,
+    pub launcher: Arc<dyn deskpilot_platform::Launcher>,
 }
 
 /// The desktop of this session.
@@ -57,10 +61,20 @@ pub fn session_desktop() -> Result<SessionDesktop, UiaError> {
         Arc::new(Win32Input),
         crate::CALL_TIMEOUT,
     ));
+    let capture = Arc::new(crate::capture::GdiCapture::new(
+        Arc::new(GdiPixels),
+        crate::CALL_TIMEOUT,
+    ));
+    let launcher = Arc::new(crate::launch::WindowsLauncher::new(
+        std::env::vars(),
+        parent_of,
+    ));
     Ok(SessionDesktop {
         backend: Arc::new(backend),
         windows,
         input,
+        capture,
+        launcher,
     })
 }
 
