@@ -15,6 +15,7 @@ mod structure;
 mod tasks;
 mod test;
 mod venv;
+mod workflows;
 
 use clap::{Parser, Subcommand};
 
@@ -38,9 +39,12 @@ enum Command {
         args: Vec<String>,
     },
     /// Compile-check and lint, for Windows (x86_64-pc-windows-gnu), the crates that must
-    /// build there: platform, core, fake, MCP, the test library and the CLI. Installs
+    /// build there: platform, core, fake, MCP, the Windows backend, the test library and the
+    /// CLI. Installs
     /// Debian's Rust with std's sources and MinGW first.
     CheckWindows,
+    /// Lint the GitHub workflows (`.github/workflows`) with actionlint.
+    LintWorkflows,
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
@@ -83,6 +87,7 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Test { args } => test::run(&args),
         Command::CheckWindows => check_windows::run(),
+        Command::LintWorkflows => workflows::run(),
         Command::Demo => demo::run(),
         Command::Matrix => matrix::run(),
         Command::Tasks => tasks::run(),
