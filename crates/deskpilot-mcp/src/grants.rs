@@ -263,8 +263,8 @@ mod tests {
         assert!(Capability::ALL.iter().all(|c| all.has(*c)));
     }
 
-    /// Where a file cannot be written without following links (Windows, until a
-    /// reparse-point check), `files` is refused, alone or in `all`.
+    /// Where a file cannot be written without following links (a platform with neither
+    /// `O_NOFOLLOW` nor a reparse-point check), `files` is refused, alone or in `all`.
     #[test]
     fn files_are_refused_where_links_cannot_be_refused() {
         let dir = std::env::temp_dir();

@@ -7,6 +7,7 @@ mod act;
 mod content;
 mod desktop;
 mod events;
+mod files;
 mod input;
 mod pixels;
 mod process;
@@ -22,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 pub use desktop::Win32Windows;
+pub use files::link_count;
 pub use input::Win32Input;
 pub use pixels::{GdiPixels, parent_of};
 pub use uia::Timeouts;
