@@ -28,6 +28,7 @@ const ALL_TARGETS: &[&str] = &[
     "deskpilot-fake",
     "deskpilot-mcp",
     "deskpilot-windows",
+    "deskpilot-winfixture",
 ];
 
 /// Crates checked as libraries and binaries: their tests and benches drive Linux desktops.

@@ -76,3 +76,80 @@ async fn notepad_is_read_and_typed_into() {
         .status();
     assert!(text.contains("hello from deskpilot"), "{text:?}");
 }
+
+/// The AccessKit fixture (its path in `DESKPILOT_WINFIXTURE`): each verb goes through UI
+/// Automation and the fixture's own record says it happened; a password never shows.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fixture_is_read_and_acted_on() {
+    let fixture = std::env::var("DESKPILOT_WINFIXTURE")
+        .expect("DESKPILOT_WINFIXTURE names the built deskpilot-winfixture.exe");
+    let oracle = std::env::temp_dir().join(format!("deskpilot-oracle-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&oracle);
+    let engine = engine();
+    let argv = [fixture, "--oracle".to_owned(), oracle.display().to_string()];
+    let launched = engine
+        .launch_app(&argv, Duration::from_secs(20))
+        .await
+        .expect("the fixture starts and shows its window");
+    let pid = launched.app.pid.expect("a pid");
+    let session = engine.connect(&ConnectTarget::Pid(pid)).await.unwrap().id;
+    let snapshot = engine
+        .snapshot(&session, &Default::default())
+        .await
+        .unwrap();
+    eprintln!("{}", snapshot.rendered.text);
+    let by = |s: &str| Target::Selector(Selector::parse(s).unwrap());
+    let steps = [
+        (
+            "button[name=\"Press me\"]",
+            Action::Click {
+                button: deskpilot_core::MouseButton::Left,
+                double: false,
+            },
+        ),
+        (
+            "checkbox[name=Wrap]",
+            Action::Toggle {
+                ensure: Some(deskpilot_core::OnOff::On),
+            },
+        ),
+        (
+            "textbox[name=Name]",
+            Action::SetValue(deskpilot_core::ValueInput::Text(InputText::plain("Ada"))),
+        ),
+        (
+            "password[name=Password]",
+            Action::SetValue(deskpilot_core::ValueInput::Text(InputText::secret(
+                "hunter2",
+            ))),
+        ),
+        (
+            "slider[name=Volume]",
+            Action::SetValue(deskpilot_core::ValueInput::Number(7.0)),
+        ),
+        ("listitem[name=Banana]", Action::Select),
+    ];
+    for (target, action) in steps {
+        let report = engine.act(&session, &by(target), &action).await.unwrap();
+        let text = deskpilot_core::present::action(&report);
+        eprintln!("{text}");
+        assert!(!text.contains("hunter2"), "{text}");
+    }
+    let _ = std::process::Command::new("taskkill")
+        .args(["/F", "/PID", &pid.to_string()])
+        .status();
+    let record = std::fs::read_to_string(&oracle).expect("the fixture's record");
+    for line in [
+        "pressed 1",
+        "wrap on",
+        "name Ada",
+        "password 7 characters",
+        "volume 7",
+        "fruit Banana",
+    ] {
+        assert!(
+            record.lines().any(|l| l == line),
+            "{line:?} not in {record:?}"
+        );
+    }
+}
