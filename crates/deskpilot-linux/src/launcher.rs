@@ -3,11 +3,9 @@
 //! tokens or keys), the desktop's display and session bus, and accessibility switched on for
 //! toolkits that need asking.
 
-use std::collections::HashMap;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 
-use deskpilot_core::platform::{Exited, LaunchError, Launcher};
+use deskpilot_core::platform::{Exited, Exits, LaunchError, Launcher, descends, launch_error};
 
 /// What a started program gets from deskpilot's environment: these names, and the names
 /// starting with a prefix given as `PREFIX*`; nothing else.
@@ -53,9 +51,8 @@ pub fn passes(name: &str) -> bool {
 
 pub struct ProcessLauncher {
     env: Vec<(String, String)>,
-    /// How each started process ended (a thread per child waits for it, so none is left a
-    /// zombie).
-    exits: Arc<Mutex<HashMap<u32, Exited>>>,
+    /// How each started process ended.
+    exits: Exits,
 }
 
 impl ProcessLauncher {
@@ -89,23 +86,14 @@ impl ProcessLauncher {
         }
         ProcessLauncher {
             env,
-            exits: Arc::default(),
+            exits: Exits::default(),
         }
-    }
-}
-
-/// Why the system would not start a program, by its kind.
-fn launch_error(e: std::io::Error) -> LaunchError {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => LaunchError::NotFound(e.to_string()),
-        std::io::ErrorKind::PermissionDenied => LaunchError::Refused(e.to_string()),
-        _ => LaunchError::Failed(e.to_string()),
     }
 }
 
 impl Launcher for ProcessLauncher {
     fn spawn(&self, argv: &[String]) -> Result<u32, LaunchError> {
-        let mut child = Command::new(&argv[0])
+        let child = Command::new(&argv[0])
             .args(&argv[1..])
             .env_clear()
             .envs(self.env.iter().map(|(k, v)| (k, v)))
@@ -114,43 +102,15 @@ impl Launcher for ProcessLauncher {
             .stderr(Stdio::null())
             .spawn()
             .map_err(launch_error)?;
-        let pid = child.id();
-        let exits = self.exits.clone();
-        std::thread::spawn(move || {
-            let status = match child.wait() {
-                Ok(status) => Exited {
-                    success: status.success(),
-                    description: match status.code() {
-                        Some(code) => format!("exit code {code}"),
-                        None => format!("{status}"),
-                    },
-                },
-                Err(e) => Exited {
-                    success: false,
-                    description: format!("unknown ({e})"),
-                },
-            };
-            exits.lock().expect("exits").insert(pid, status);
-        });
-        Ok(pid)
+        Ok(self.exits.watch(child))
     }
 
     fn descends_from(&self, pid: u32, ancestor: u32) -> bool {
-        let mut current = pid;
-        for _ in 0..64 {
-            if current == ancestor {
-                return true;
-            }
-            match parent_pid(current) {
-                Some(parent) if parent > 1 => current = parent,
-                _ => return false,
-            }
-        }
-        false
+        descends(pid, ancestor, parent_pid)
     }
 
     fn exit_status(&self, pid: u32) -> Option<Exited> {
-        self.exits.lock().expect("exits").get(&pid).cloned()
+        self.exits.get(pid)
     }
 
     fn not_registered_hint(&self) -> String {

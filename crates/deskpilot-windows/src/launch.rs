@@ -3,11 +3,9 @@
 //! tokens or keys), each exit kept. Plain Rust: it starts programs on any system, so its
 //! tests run here.
 
-use std::collections::HashMap;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 
-use deskpilot_platform::{Exited, LaunchError, Launcher};
+use deskpilot_platform::{Exited, Exits, LaunchError, Launcher, descends, launch_error};
 
 /// What a started program gets from deskpilot's environment (names compared without case,
 /// as Windows does); nothing else.
@@ -53,7 +51,7 @@ pub fn passes(name: &str) -> bool {
 /// system's process list on Windows).
 pub struct WindowsLauncher {
     env: Vec<(String, String)>,
-    exits: Arc<Mutex<HashMap<u32, Exited>>>,
+    exits: Exits,
     parent_of: Box<dyn Fn(u32) -> Option<u32> + Send + Sync>,
 }
 
@@ -68,17 +66,9 @@ impl WindowsLauncher {
                 .into_iter()
                 .filter(|(name, _)| passes(name))
                 .collect(),
-            exits: Arc::default(),
+            exits: Exits::default(),
             parent_of: Box::new(parent_of),
         }
-    }
-}
-
-fn launch_error(e: std::io::Error) -> LaunchError {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => LaunchError::NotFound(e.to_string()),
-        std::io::ErrorKind::PermissionDenied => LaunchError::Refused(e.to_string()),
-        _ => LaunchError::Failed(e.to_string()),
     }
 }
 
@@ -87,7 +77,7 @@ impl Launcher for WindowsLauncher {
         let program = argv
             .first()
             .ok_or_else(|| LaunchError::NotFound("no program".into()))?;
-        let mut child = Command::new(program)
+        let child = Command::new(program)
             .args(&argv[1..])
             .env_clear()
             .envs(self.env.iter().map(|(k, v)| (k, v)))
@@ -96,42 +86,15 @@ impl Launcher for WindowsLauncher {
             .stderr(Stdio::null())
             .spawn()
             .map_err(launch_error)?;
-        let pid = child.id();
-        let exits = self.exits.clone();
-        std::thread::spawn(move || {
-            let status = match child.wait() {
-                Ok(status) => Exited {
-                    success: status.success(),
-                    description: status
-                        .code()
-                        .map_or_else(|| status.to_string(), |c| format!("exit code {c}")),
-                },
-                Err(e) => Exited {
-                    success: false,
-                    description: format!("unknown ({e})"),
-                },
-            };
-            exits.lock().expect("exits").insert(pid, status);
-        });
-        Ok(pid)
+        Ok(self.exits.watch(child))
     }
 
     fn descends_from(&self, pid: u32, ancestor: u32) -> bool {
-        let mut current = pid;
-        for _ in 0..64 {
-            if current == ancestor {
-                return true;
-            }
-            match (self.parent_of)(current) {
-                Some(parent) if parent != current && parent != 0 => current = parent,
-                _ => return false,
-            }
-        }
-        false
+        descends(pid, ancestor, &self.parent_of)
     }
 
     fn exit_status(&self, pid: u32) -> Option<Exited> {
-        self.exits.lock().expect("exits").get(&pid).cloned()
+        self.exits.get(pid)
     }
 
     fn not_registered_hint(&self) -> String {
@@ -164,7 +127,7 @@ mod tests {
     /// A parent chain through the system's list reaches the ancestor, or ends.
     #[test]
     fn descent_follows_the_parent_chain() {
-        let parents: HashMap<u32, u32> = [(30, 20), (20, 10), (10, 4)].into();
+        let parents: std::collections::HashMap<u32, u32> = [(30, 20), (20, 10), (10, 4)].into();
         let launcher = WindowsLauncher::new([], move |pid| parents.get(&pid).copied());
         assert!(launcher.descends_from(30, 10));
         assert!(launcher.descends_from(10, 10));
