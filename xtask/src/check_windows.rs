@@ -19,7 +19,7 @@ pub const PACKAGES: &[&str] = &[
     "mingw-w64-x86-64-dev",
 ];
 
-const TARGET: &str = "x86_64-pc-windows-gnu";
+pub const TARGET: &str = "x86_64-pc-windows-gnu";
 
 /// Crates checked with all their targets (tests included): their tests need no desktop.
 const ALL_TARGETS: &[&str] = &[
@@ -53,12 +53,28 @@ pub fn run() -> anyhow::Result<()> {
 
 /// Debian's cargo (by absolute path: rustup's comes first on PATH) on `crates` for Windows.
 fn cargo(tool: &str, crates: &[&str], targets: &[&str], lints: &[&str]) -> anyhow::Result<()> {
+    debian_cargo(
+        tool,
+        crates,
+        &[targets, lints].concat(),
+        "target/windows-check",
+    )
+}
+
+/// Debian's cargo running `tool` on `crates` for Windows with std built from source, its
+/// output in `target_dir` (relative to the workspace); MinGW links what it builds.
+pub fn debian_cargo(
+    tool: &str,
+    crates: &[&str],
+    extra: &[&str],
+    target_dir: &str,
+) -> anyhow::Result<()> {
+    crate::install::ensure(PACKAGES)?;
     let mut args = vec![tool, "--locked", "--target", TARGET, "-Zbuild-std"];
     for name in crates {
         args.extend(["-p", name]);
     }
-    args.extend(targets);
-    args.extend(lints);
+    args.extend(extra);
     eprintln!("xtask: /usr/bin/cargo {}", args.join(" "));
     // cargo finds cargo-clippy on PATH: Debian's, not rustup's.
     let path = format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default());
@@ -68,9 +84,10 @@ fn cargo(tool: &str, crates: &[&str], targets: &[&str], lints: &[&str]) -> anyho
         .env("RUSTC_BOOTSTRAP", "1")
         .env("RUSTC", "/usr/bin/rustc")
         .env("RUSTDOC", "/usr/bin/rustdoc")
+        .env("CARGO_TARGET_DIR", crate::root().join(target_dir))
         .env(
-            "CARGO_TARGET_DIR",
-            crate::root().join("target/windows-check"),
+            "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER",
+            "x86_64-w64-mingw32-gcc",
         )
         .env_remove("RUSTC_WRAPPER")
         .env_remove("RUSTC_WORKSPACE_WRAPPER")

@@ -15,6 +15,7 @@ mod structure;
 mod tasks;
 mod test;
 mod venv;
+mod wine_smoke;
 mod workflows;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +46,9 @@ enum Command {
     CheckWindows,
     /// Lint the GitHub workflows (`.github/workflows`) with actionlint.
     LintWorkflows,
+    /// On demand, root only: build deskpilot.exe and the Windows fixture, and run the CLI's
+    /// reads against the fixture under Wine 10 in a Debian trixie chroot (target/wine-chroot).
+    WineSmoke,
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
@@ -88,6 +92,7 @@ fn main() -> anyhow::Result<()> {
         Command::Test { args } => test::run(&args),
         Command::CheckWindows => check_windows::run(),
         Command::LintWorkflows => workflows::run(),
+        Command::WineSmoke => wine_smoke::run(),
         Command::Demo => demo::run(),
         Command::Matrix => matrix::run(),
         Command::Tasks => tasks::run(),

@@ -25,6 +25,7 @@ pub mod hresult {
     pub const E_NOINTERFACE: i32 = 0x8000_4002_u32 as i32;
     pub const E_INVALIDARG: i32 = 0x8007_0057_u32 as i32;
     pub const E_OUTOFMEMORY: i32 = 0x8007_000E_u32 as i32;
+    pub const E_FAIL: i32 = 0x8000_4005_u32 as i32;
 }
 
 /// What a failed call on `id` (doing `what`) means, the per-call `timeout` given.

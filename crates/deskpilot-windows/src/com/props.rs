@@ -95,18 +95,19 @@ const PROPERTIES: &[UIA_PROPERTY_ID] = &[
     UIA_GridColumnCountPropertyId,
 ];
 
-/// The cache request of element reads: the properties above and pattern availability, no
-/// live reference kept (`AutomationElementMode_None` would forbid later calls, so `Full`).
+/// The cache request of element reads: the properties above and pattern availability, in
+/// the control view, with a live reference (`Full` mode: later calls need one).
 pub fn element_request(
     automation: &IUIAutomation,
 ) -> windows::core::Result<IUIAutomationCacheRequest> {
     // SAFETY: COM calls on this thread's MTA objects.
     unsafe {
         let request = automation.CreateCacheRequest()?;
+        // A property this UIA does not know (an older Windows, Wine) is left out: it reads
+        // as unknown. The request's tree filter is the control view by default.
         for property in PROPERTIES.iter().chain(AVAILABLE.iter().map(|(_, p)| p)) {
-            request.AddProperty(*property)?;
+            let _ = request.AddProperty(*property);
         }
-        request.SetTreeFilter(&automation.ControlViewCondition()?)?;
         Ok(request)
     }
 }
@@ -123,7 +124,7 @@ pub fn value_request(
             UIA_IsValuePatternAvailablePropertyId,
             UIA_ValueValuePropertyId,
         ] {
-            request.AddProperty(property)?;
+            let _ = request.AddProperty(property);
         }
         Ok(request)
     }

@@ -70,7 +70,11 @@ impl Uia {
             let request = props::element_request(&automation).map_err(com_error)?;
             let values = props::value_request(&automation).map_err(com_error)?;
             let view = automation.ControlViewCondition().map_err(com_error)?;
-            let walker = automation.ControlViewWalker().map_err(com_error)?;
+            // Wine has no view walkers, only walkers made from a condition.
+            let walker = match automation.ControlViewWalker() {
+                Ok(walker) => walker,
+                Err(_) => automation.CreateTreeWalker(&view).map_err(com_error)?,
+            };
             let root = automation.GetRootElement().map_err(com_error)?;
             Ok(Uia {
                 automation,
@@ -107,6 +111,35 @@ impl Uia {
         }
     }
 
+    /// A window's element by its handle, its cache built (Wine has no
+    /// `ElementFromHandleBuildCache`: the element, then its cache).
+    fn window_element(&self, handle: HWND) -> windows::core::Result<IUIAutomationElement> {
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            match self
+                .automation
+                .ElementFromHandleBuildCache(handle, &self.request)
+            {
+                Ok(element) => Ok(element),
+                Err(_) => self
+                    .automation
+                    .ElementFromHandle(handle)?
+                    .BuildUpdatedCache(&self.request),
+            }
+        }
+    }
+
+    /// What a `FindAll` found: Wine answers success and no array when nothing matched.
+    pub(super) fn found(
+        found: windows::core::Result<IUIAutomationElementArray>,
+    ) -> Result<Vec<IUIAutomationElement>, UiaError> {
+        match found {
+            Ok(array) => Self::all(array),
+            Err(e) if e.code().is_ok() => Ok(Vec::new()),
+            Err(e) => Err(com_error(e)),
+        }
+    }
+
     /// The element read under `key` in process `pid`.
     pub(super) fn resolve(
         &mut self,
@@ -121,11 +154,7 @@ impl Uia {
             match key.0.as_slice() {
                 // A window's RuntimeId is UIA's HWND prefix and the handle.
                 [42, hwnd] => self
-                    .automation
-                    .ElementFromHandleBuildCache(
-                        HWND(*hwnd as u32 as usize as *mut _),
-                        &self.request,
-                    )
+                    .window_element(HWND(*hwnd as u32 as usize as *mut _))
                     .map_err(com_error)?,
                 _ => {
                     let by_pid = self
@@ -227,17 +256,31 @@ impl Uia {
         Ok(true)
     }
 
+    /// The desktop's top-level windows: the root's children, or (where the root lists none,
+    /// as under Wine) each window the system lists, by its handle.
     pub fn top_level(&mut self) -> Result<Vec<RawElement>, UiaError> {
         // SAFETY: COM calls on this thread's objects.
-        let windows = unsafe {
+        let mut windows = Self::found(unsafe {
             self.root
                 .FindAllBuildCache(TreeScope_Children, &self.view, &self.request)
-                .map_err(com_error)?
-        };
-        Ok(Self::all(windows)?
-            .into_iter()
-            .map(|w| self.keep(w))
-            .collect())
+        })?;
+        if windows.is_empty() {
+            use crate::system_windows::{WindowApi, client_windows};
+            let listed =
+                super::desktop::Win32Windows
+                    .windows()
+                    .map_err(|message| UiaError::Com {
+                        hresult: crate::error::hresult::E_FAIL,
+                        message,
+                    })?;
+            for window in client_windows(&listed) {
+                // A window gone since is skipped.
+                if let Ok(element) = self.window_element(HWND(window.id.0 as usize as *mut _)) {
+                    windows.push(element);
+                }
+            }
+        }
+        Ok(windows.into_iter().map(|w| self.keep(w)).collect())
     }
 
     pub fn element(&mut self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {
@@ -254,15 +297,10 @@ impl Uia {
     pub fn children(&mut self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError> {
         let element = self.resolve(pid, key)?;
         // SAFETY: COM call on this thread's objects.
-        let children = unsafe {
-            element
-                .FindAllBuildCache(TreeScope_Children, &self.view, &self.request)
-                .map_err(com_error)?
-        };
-        Ok(Self::all(children)?
-            .into_iter()
-            .map(|c| self.keep(c))
-            .collect())
+        let children = Self::found(unsafe {
+            element.FindAllBuildCache(TreeScope_Children, &self.view, &self.request)
+        })?;
+        Ok(children.into_iter().map(|c| self.keep(c)).collect())
     }
 
     pub fn parent(&mut self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
@@ -302,10 +340,12 @@ impl Uia {
                 .automation
                 .CreateAndCondition(&self.view, &not_password)
                 .map_err(com_error)?;
-            let children = element
-                .FindAllBuildCache(TreeScope_Children, &condition, &self.values)
-                .map_err(com_error)?;
-            Ok(Self::all(children)?
+            let children = Self::found(element.FindAllBuildCache(
+                TreeScope_Children,
+                &condition,
+                &self.values,
+            ))?;
+            Ok(children
                 .iter()
                 .filter(|c| {
                     props::cached(c, UIA_IsValuePatternAvailablePropertyId).bool() == Some(true)
