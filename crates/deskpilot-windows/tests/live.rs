@@ -5,12 +5,16 @@
 #![cfg(all(windows, feature = "live"))]
 #![allow(unsafe_code)]
 
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use deskpilot_core::{Action, ConnectTarget, Engine, InputText, Selector, Target};
 use windows::Win32::Foundation::{HWND, LPARAM, WPARAM};
 use windows::Win32::UI::WindowsAndMessaging::{FindWindowExW, SendMessageW, WM_GETTEXT};
 use windows::core::w;
+
+use serde_json::{Value, json};
 
 fn engine() -> Engine {
     let desktop = deskpilot_windows::session_desktop().expect("UI Automation starts");
@@ -152,4 +156,98 @@ async fn the_fixture_is_read_and_acted_on() {
             "{line:?} not in {record:?}"
         );
     }
+}
+
+struct Server {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl Server {
+    fn start() -> Server {
+        let exe =
+            std::env::var("DESKPILOT_EXE").expect("DESKPILOT_EXE names the built deskpilot.exe");
+        let mut child = Command::new(exe)
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("deskpilot.exe mcp starts");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            input,
+            output,
+            next: 1,
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.input, "{message}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// A request, and the response with its id (notifications on the way are skipped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "the server closed"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `deskpilot.exe mcp` over stdio (its path in `DESKPILOT_EXE`), spoken line by line as an
+/// MCP host would: it starts, lists its tools read-only, and lists Notepad among the apps.
+#[test]
+fn the_mcp_server_lists_this_desktops_apps() {
+    let mut notepad = Command::new("notepad.exe").spawn().expect("Notepad starts");
+    let mut server = Server::start();
+    let init = server.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "windows-test", "version": "0"}}),
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "deskpilot");
+    server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let tools = server.request("tools/list", json!({}));
+    let tools = tools["result"]["tools"].as_array().expect("a tool list");
+    assert!(
+        tools
+            .iter()
+            .all(|t| t["annotations"]["readOnlyHint"] == true)
+    );
+    // Notepad may take a moment to show its window: ask until it is listed.
+    let mut listed = Value::Null;
+    for _ in 0..50 {
+        listed = server.request("tools/call", json!({"name": "list_apps", "arguments": {}}));
+        if listed.to_string().to_lowercase().contains("notepad") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let _ = notepad.kill();
+    let _ = notepad.wait();
+    assert!(
+        listed.to_string().to_lowercase().contains("notepad"),
+        "{listed}"
+    );
 }
