@@ -3,9 +3,9 @@
 //! tokens or keys), the desktop's display and session bus, and accessibility switched on for
 //! toolkits that need asking.
 
-use std::process::{Command, Stdio};
+use deskpilot_core::platform::{Exited, Exits, LaunchError, Launcher};
 
-use deskpilot_core::platform::{Exited, Exits, LaunchError, Launcher, descends, launch_error};
+use crate::headless::procs;
 
 /// What a started program gets from deskpilot's environment: these names, and the names
 /// starting with a prefix given as `PREFIX*`; nothing else.
@@ -93,20 +93,11 @@ impl ProcessLauncher {
 
 impl Launcher for ProcessLauncher {
     fn spawn(&self, argv: &[String]) -> Result<u32, LaunchError> {
-        let child = Command::new(&argv[0])
-            .args(&argv[1..])
-            .env_clear()
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(launch_error)?;
-        Ok(self.exits.watch(child))
+        self.exits.spawn_clean(argv, &self.env)
     }
 
     fn descends_from(&self, pid: u32, ancestor: u32) -> bool {
-        descends(pid, ancestor, parent_pid)
+        procs::descends_from(pid, ancestor)
     }
 
     fn exit_status(&self, pid: u32) -> Option<Exited> {
@@ -118,13 +109,6 @@ impl Launcher for ProcessLauncher {
     }
 }
 
-/// The parent of `pid`, from /proc/<pid>/stat (the field after the command's closing paren).
-fn parent_pid(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,7 +117,7 @@ mod tests {
     fn this_process_descends_from_its_parent() {
         let launcher = ProcessLauncher::new("unix:path=/nonexistent", None);
         let me = std::process::id();
-        let parent = parent_pid(me).unwrap();
+        let parent = procs::parent_of(me).unwrap();
         assert!(launcher.descends_from(me, parent));
         assert!(launcher.descends_from(me, me));
         assert!(!launcher.descends_from(parent, me));

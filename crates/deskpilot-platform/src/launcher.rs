@@ -47,8 +47,30 @@ pub trait Launcher: Send + Sync {
 pub struct Exits(Arc<Mutex<HashMap<u32, Exited>>>);
 
 impl Exits {
+    /// Starts `argv` with no shell, only `env` for its environment and no standard streams,
+    /// and keeps how it ends; returns its pid.
+    pub fn spawn_clean(
+        &self,
+        argv: &[String],
+        env: &[(String, String)],
+    ) -> Result<u32, LaunchError> {
+        let program = argv
+            .first()
+            .ok_or_else(|| LaunchError::NotFound("no program".into()))?;
+        let child = std::process::Command::new(program)
+            .args(&argv[1..])
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(launch_error)?;
+        Ok(self.watch(child))
+    }
+
     /// Waits for `child` on a thread of its own; returns its pid.
-    pub fn watch(&self, mut child: std::process::Child) -> u32 {
+    fn watch(&self, mut child: std::process::Child) -> u32 {
         let pid = child.id();
         let exits = self.0.clone();
         std::thread::spawn(move || {
@@ -92,7 +114,7 @@ pub fn descends(pid: u32, ancestor: u32, parent_of: impl Fn(u32) -> Option<u32>)
 }
 
 /// Why the system would not start a program, by its kind.
-pub fn launch_error(e: std::io::Error) -> LaunchError {
+fn launch_error(e: std::io::Error) -> LaunchError {
     match e.kind() {
         std::io::ErrorKind::NotFound => LaunchError::NotFound(e.to_string()),
         std::io::ErrorKind::PermissionDenied => LaunchError::Refused(e.to_string()),

@@ -37,7 +37,7 @@ pub use events::{Events, NoEvents};
 pub use image::Image;
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};
-pub use launcher::{Exited, Exits, LaunchError, Launcher, descends, launch_error};
+pub use launcher::{Exited, Exits, LaunchError, Launcher, descends};
 pub use model::{TableSlice, TextSlice};
 pub use text::InputText;
 pub use vocabulary::{Direction, EditKeys, MouseButton, NativeOp, WindowAction, WindowState};

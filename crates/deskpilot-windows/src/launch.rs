@@ -3,9 +3,7 @@
 //! tokens or keys), each exit kept. Plain Rust: it starts programs on any system, so its
 //! tests run here.
 
-use std::process::{Command, Stdio};
-
-use deskpilot_platform::{Exited, Exits, LaunchError, Launcher, descends, launch_error};
+use deskpilot_platform::{Exited, Exits, LaunchError, Launcher, descends};
 
 /// What a started program gets from deskpilot's environment (names compared without case,
 /// as Windows does); nothing else.
@@ -74,19 +72,7 @@ impl WindowsLauncher {
 
 impl Launcher for WindowsLauncher {
     fn spawn(&self, argv: &[String]) -> Result<u32, LaunchError> {
-        let program = argv
-            .first()
-            .ok_or_else(|| LaunchError::NotFound("no program".into()))?;
-        let child = Command::new(program)
-            .args(&argv[1..])
-            .env_clear()
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(launch_error)?;
-        Ok(self.exits.watch(child))
+        self.exits.spawn_clean(argv, &self.env)
     }
 
     fn descends_from(&self, pid: u32, ancestor: u32) -> bool {

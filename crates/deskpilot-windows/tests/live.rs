@@ -25,6 +25,22 @@ fn engine() -> Engine {
         .with_launcher(desktop.launcher)
 }
 
+/// Starts `argv` until it shows a window, opens a session on it and prints its tree.
+async fn started(engine: &Engine, argv: &[String]) -> (deskpilot_core::launch::Launched, String) {
+    let launched = engine
+        .launch_app(argv, Duration::from_secs(20))
+        .await
+        .expect("the program starts and shows a window");
+    let pid = launched.app.pid.expect("a pid");
+    let session = engine.connect(&ConnectTarget::Pid(pid)).await.unwrap().id;
+    let snapshot = engine
+        .snapshot(&session, &Default::default())
+        .await
+        .unwrap();
+    eprintln!("{}", snapshot.rendered.text);
+    (launched, session)
+}
+
 /// The text of Notepad's edit control, read by Win32 (classic Notepad's `Edit`, or the
 /// packaged one's `RichEditD2DPT`).
 fn notepad_text(window: u64) -> Option<String> {
@@ -50,20 +66,11 @@ fn notepad_text(window: u64) -> Option<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn notepad_is_read_and_typed_into() {
     let engine = engine();
-    let launched = engine
-        .launch_app(&["notepad.exe".to_owned()], Duration::from_secs(20))
-        .await
-        .expect("Notepad starts and shows a window");
+    let (launched, session) = started(&engine, &["notepad.exe".to_owned()]).await;
     let window = launched.app.windows[0]
         .system_id
         .expect("its window has a handle");
     let pid = launched.app.pid.expect("a pid");
-    let session = engine.connect(&ConnectTarget::Pid(pid)).await.unwrap().id;
-    let snapshot = engine
-        .snapshot(&session, &Default::default())
-        .await
-        .unwrap();
-    eprintln!("{}", snapshot.rendered.text);
     let editor = Target::Selector(Selector::parse("*[capability=text]").unwrap());
     let report = engine
         .act(
@@ -91,17 +98,8 @@ async fn the_fixture_is_read_and_acted_on() {
     let _ = std::fs::remove_file(&oracle);
     let engine = engine();
     let argv = [fixture, "--oracle".to_owned(), oracle.display().to_string()];
-    let launched = engine
-        .launch_app(&argv, Duration::from_secs(20))
-        .await
-        .expect("the fixture starts and shows its window");
+    let (launched, session) = started(&engine, &argv).await;
     let pid = launched.app.pid.expect("a pid");
-    let session = engine.connect(&ConnectTarget::Pid(pid)).await.unwrap().id;
-    let snapshot = engine
-        .snapshot(&session, &Default::default())
-        .await
-        .unwrap();
-    eprintln!("{}", snapshot.rendered.text);
     let by = |s: &str| Target::Selector(Selector::parse(s).unwrap());
     let steps = [
         (

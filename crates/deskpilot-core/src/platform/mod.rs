@@ -8,5 +8,4 @@ pub use deskpilot_platform::{
     Backend, BackendError, Blindness, Caret, ClientWindow, Events, Exited, Exits, InputDevice,
     InputError, LaunchError, Launcher, NativeRoute, NativeRoutes, NoDesktop, NoEvents, Performed,
     ProgressSink, ScreenCapture, Secrecy, WalkLimits, WindowError, WindowSystem, descends,
-    launch_error,
 };

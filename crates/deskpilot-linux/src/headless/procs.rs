@@ -73,17 +73,7 @@ pub fn parent_of(pid: u32) -> Option<u32> {
 
 /// True when `pid` is `ancestor` or one of its descendants.
 pub fn descends_from(pid: u32, ancestor: u32) -> bool {
-    let mut current = pid;
-    for _ in 0..64 {
-        if current == ancestor {
-            return true;
-        }
-        match parent_of(current) {
-            Some(parent) if parent > 1 && parent != current => current = parent,
-            _ => return false,
-        }
-    }
-    false
+    deskpilot_core::platform::descends(pid, ancestor, parent_of)
 }
 
 /// Sends `signal` to each pid, ignoring ones already gone.
