@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use anyhow::anyhow;
 use clap::Subcommand;
-use deskpilot_core::{Condition, Engine, Filter, Selector, SnapshotRequest, present};
+use deskpilot_core::{
+    Condition, ConditionWords, Engine, Filter, Selector, SnapshotRequest, present,
+};
 use deskpilot_mcp::output;
 
 use crate::words::{self, selector};
@@ -95,6 +97,12 @@ pub enum ReadCommand {
         state: Option<String>,
         #[arg(long)]
         value: Option<String>,
+        /// Until a match's value holds this text, any case.
+        #[arg(long, conflicts_with_all = ["until", "state", "value"])]
+        value_contains: Option<String>,
+        /// Until exactly this many visible elements match.
+        #[arg(long, conflicts_with_all = ["until", "state", "value", "value_contains"])]
+        count: Option<usize>,
         /// Give up after this many milliseconds.
         #[arg(long, default_value_t = 5000)]
         timeout_ms: u64,
@@ -250,10 +258,18 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             until,
             state,
             value,
+            value_contains,
+            count,
             timeout_ms,
             ..
         } => {
-            let condition = Condition::from_words(until.as_deref(), state.as_deref(), value)?;
+            let condition = Condition::from_words(ConditionWords {
+                until: until.as_deref(),
+                state: state.as_deref(),
+                value,
+                value_contains,
+                count,
+            })?;
             let selector = Selector::parse(&text)?;
             let timeout = Duration::from_millis(timeout_ms);
             let waited = engine

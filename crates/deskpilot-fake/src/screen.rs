@@ -5,12 +5,14 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 use deskpilot_platform::model::Rect;
-use deskpilot_platform::{Image, InputError, ScreenCapture};
+use deskpilot_platform::{Cover, Image, InputError, ScreenCapture, WindowId, WindowImage};
 
 /// A screen of blank pixels.
 pub struct FakeScreen {
     bounds: Rect,
     captured: Mutex<Vec<Rect>>,
+    /// What every window capture says covered the window.
+    cover: Option<Cover>,
 }
 
 impl FakeScreen {
@@ -18,6 +20,15 @@ impl FakeScreen {
         FakeScreen {
             bounds,
             captured: Mutex::new(Vec::new()),
+            cover: None,
+        }
+    }
+
+    /// A screen whose window captures say `cover`, as Windows' z-order tells.
+    pub fn with_cover(self, cover: Cover) -> Self {
+        FakeScreen {
+            cover: Some(cover),
+            ..self
         }
     }
 
@@ -39,5 +50,16 @@ impl ScreenCapture for FakeScreen {
 
     async fn screen_bounds(&self) -> Result<Rect, InputError> {
         Ok(self.bounds)
+    }
+
+    async fn capture_window(
+        &self,
+        _window: WindowId,
+        rect: Rect,
+    ) -> Result<WindowImage, InputError> {
+        Ok(WindowImage {
+            image: self.capture(rect).await?,
+            cover: self.cover,
+        })
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::model::Rect;
 use deskpilot_core::model::State;
+use deskpilot_core::platform::Cover;
 use deskpilot_core::{Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
 use deskpilot_fake::{FakeBackend, FakeScreen, Flavour, id};
 
@@ -471,6 +472,34 @@ async fn a_screen_left_of_the_origin_is_captured_whole() {
     assert_eq!(shot.region, Rect::new(-1920, -200, 3840, 1280));
 }
 
+/// A window another window covers is captured as such: the shot says so, and so does its
+/// line, so an agent does not read the covering window's pixels as the app's.
+#[tokio::test]
+async fn a_covered_window_is_reported_covered() {
+    let (fake, engine) = engine();
+    fake.edit(&id(":1.1", "/win"), |n| {
+        n.node.bounds = Some(Rect::new(0, 0, 800, 600))
+    });
+    let screen = Arc::new(FakeScreen::new(Rect::new(0, 0, 1920, 1080)).with_cover(Cover::Shown));
+    let engine = engine.with_capture(screen.clone());
+    let s = session(&engine).await;
+    let request = ShotRequest {
+        region: Region::Window,
+        annotate: false,
+        max_side: 4000,
+    };
+    let shot = engine.screenshot(&s, &request).await.unwrap();
+    assert_eq!(shot.cover, Some(Cover::Shown));
+    let line = deskpilot_core::present::shot(&shot);
+    assert!(line.contains("another window covers part of it"), "{line}");
+    let request = ShotRequest {
+        region: Region::Screen,
+        ..request
+    };
+    let shot = engine.screenshot(&s, &request).await.unwrap();
+    assert_eq!(shot.cover, None, "a screen has no cover");
+}
+
 /// Where a bulk read could bring values with everything else (UIA's cache requests), what is
 /// secret is learnt first (`ValueAdmission`): a password field's value, and what lies inside
 /// it, is never requested, by a snapshot, a single read or a hit test.
@@ -728,6 +757,88 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
         "{}",
         error.message
     );
+}
+
+/// A wait for a count holds only when exactly that many visible elements match (one removed
+/// while waiting makes it so); a wait for part of a value matches it in any case.
+#[tokio::test]
+async fn wait_for_a_count_and_a_part_of_a_value() {
+    use deskpilot_core::{Condition, ConditionWords};
+    use std::time::Duration;
+
+    let (fake, engine) = engine();
+    let s = session(&engine).await;
+    let words = |count, part: Option<&str>| {
+        Condition::from_words(ConditionWords {
+            count,
+            value_contains: part.map(str::to_owned),
+            ..ConditionWords::default()
+        })
+        .unwrap()
+    };
+    let remove = {
+        let fake = fake.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            fake.remove(&id(":1.1", "/banana"));
+        })
+    };
+    // The sheet's 2^31 cells are never searched: only a count within the list is certain.
+    let error = engine
+        .wait_for(
+            &s,
+            &sel("listitem"),
+            None,
+            &words(Some(2), None),
+            Duration::from_millis(100),
+        )
+        .await
+        .unwrap_err();
+    assert!(error.message.contains("not searched"), "{}", error.message);
+    let list = Target::Selector(sel("list[name=Fruits]"));
+    let one = engine
+        .wait_for(
+            &s,
+            &sel("listitem"),
+            Some(&list),
+            &words(Some(1), None),
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap();
+    assert!(one.wakes.looks() > 1, "two list items at first");
+    assert_eq!(one.element.unwrap().name, "Apple");
+    remove.await.unwrap();
+
+    let error = engine
+        .wait_for(
+            &s,
+            &sel("listitem"),
+            Some(&list),
+            &words(Some(2), None),
+            Duration::from_millis(300),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code, Code::Timeout);
+
+    let part = engine
+        .wait_for(
+            &s,
+            &sel("textbox"),
+            None,
+            &words(None, Some("aD")),
+            Duration::from_secs(1),
+        )
+        .await
+        .unwrap();
+    assert_eq!(part.element.unwrap().name, "Name");
+    let both = Condition::from_words(ConditionWords {
+        count: Some(1),
+        value: Some("Ada".into()),
+        ..ConditionWords::default()
+    });
+    assert_eq!(both.unwrap_err().code, Code::InvalidArguments);
 }
 
 /// The engine's waits run on tokio's clock, which a test drives: a minute-long wait that can

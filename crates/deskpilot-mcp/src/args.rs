@@ -250,6 +250,10 @@ pub struct WaitForArgs {
     pub state: Option<String>,
     /// Wait until a match has exactly this value (text, or a number as text).
     pub value: Option<String>,
+    /// Wait until a match's value holds this text, any case.
+    pub value_contains: Option<String>,
+    /// Wait until exactly this many visible elements match.
+    pub count: Option<u32>,
     /// Give up after this many milliseconds (default 5000, at most 60000).
     pub timeout_ms: Option<u64>,
 }

@@ -452,6 +452,10 @@ pub struct ScreenshotOut {
     pub scale: f64,
     /// How many refs are labelled on it.
     pub labels: usize,
+    /// For a window: `clear`, `shown` (another window covers part of it and shows in the
+    /// image) or `redrawn` (the window drew its own content); absent when unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cover: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
 }

@@ -1,10 +1,43 @@
 //! The display's pixels.
 
 use async_trait::async_trait;
+use serde::Serialize;
 
 use super::InputError;
+use crate::app::WindowId;
 use crate::image::Image;
 use crate::model::Rect;
+
+/// Whether another window covered the window captured, and so what its image shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    /// Nothing covered it: the screen's pixels are the window's own.
+    Clear,
+    /// Another window covered part of it, and the image shows that window there.
+    Shown,
+    /// Another window covered part of it; the window drew its own content instead.
+    Redrawn,
+}
+
+impl Cover {
+    /// Its name in reports, as serialized.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cover::Clear => "clear",
+            Cover::Shown => "shown",
+            Cover::Redrawn => "redrawn",
+        }
+    }
+}
+
+/// A window's pixels, and what was known of what covered it.
+#[derive(Debug, Clone)]
+pub struct WindowImage {
+    pub image: Image,
+    /// `None`: the platform cannot tell whether another window covered it.
+    pub cover: Option<Cover>,
+}
 
 /// The display's pixels. Every call is bounded in time by its implementation.
 #[async_trait]
@@ -15,4 +48,18 @@ pub trait ScreenCapture: Send + Sync {
     /// The whole virtual screen, every monitor, in screen coordinates. Its origin can be
     /// negative: a monitor left of or above the primary one.
     async fn screen_bounds(&self) -> Result<Rect, InputError>;
+
+    /// The pixels of `window`, whose bounds are `rect`. By default what the screen shows
+    /// there, with no word on what covered it.
+    async fn capture_window(
+        &self,
+        window: WindowId,
+        rect: Rect,
+    ) -> Result<WindowImage, InputError> {
+        let _ = window;
+        Ok(WindowImage {
+            image: self.capture(rect).await?,
+            cover: None,
+        })
+    }
 }

@@ -32,7 +32,7 @@ pub use backend::{
     Backend, BackendError, Blindness, Caret, NativeRoute, NativeRoutes, Performed, ProgressSink,
     Secrecy, WalkLimits,
 };
-pub use capture::ScreenCapture;
+pub use capture::{Cover, ScreenCapture, WindowImage};
 pub use events::{Events, NoEvents};
 pub use image::Image;
 pub use input::{InputDevice, InputError};

@@ -22,6 +22,8 @@ pub struct RawWindow {
     pub class: String,
     /// The client area, in screen coordinates (physical pixels).
     pub client: Rect,
+    /// The whole window as drawn on screen (DWM's frame, without the invisible borders).
+    pub frame: Rect,
     pub visible: bool,
     /// Hidden by the compositor (another virtual desktop, a suspended app).
     pub cloaked: bool,

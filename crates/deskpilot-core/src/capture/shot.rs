@@ -4,10 +4,11 @@
 use serde::Serialize;
 
 use super::{Image, Label};
+use crate::app::WindowId;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::Rect;
-use crate::platform::Secrecy;
+use crate::platform::{Cover, Secrecy};
 use crate::read::Target;
 use crate::session::format_ref;
 
@@ -45,31 +46,48 @@ pub struct Shot {
     pub scale: f64,
     /// How many refs were drawn.
     pub labels: usize,
+    /// For a window: whether another window covered it (absent when the platform cannot
+    /// tell).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cover: Option<Cover>,
 }
 
 impl Engine {
     /// Captures `request.region` of the session's desktop.
     pub async fn screenshot(&self, session: &str, request: &ShotRequest) -> Result<Shot> {
         let capture = self.capture_device()?;
-        let rect = match &request.region {
-            Region::Screen => capture.screen_bounds().await.map_err(capture_error)?,
-            Region::Window => self.window_rect(session).await?,
+        let (rect, window) = match &request.region {
+            Region::Screen => (capture.screen_bounds().await.map_err(capture_error)?, None),
+            Region::Window => {
+                let (rect, id) = self.window_rect(session).await?;
+                (rect, id)
+            }
             Region::Element(target) => {
                 let resolved = self.resolve(session, target).await?;
                 let live = self
                     .backend()
                     .node(&resolved.node.id, Secrecy::of(resolved.secret))
                     .await?;
-                live.bounds.filter(|b| !b.is_empty()).ok_or_else(|| {
+                let rect = live.bounds.filter(|b| !b.is_empty()).ok_or_else(|| {
                     Error::new(
                         Code::Offscreen,
                         format!("{} has no bounds on screen", resolved.reference),
                         "scroll it into view, or capture the window",
                     )
-                })?
+                })?;
+                (rect, None)
             }
         };
-        let mut image: Image = capture.capture(rect).await.map_err(capture_error)?;
+        let (mut image, cover): (Image, _) = match window {
+            Some(id) => {
+                let shot = capture
+                    .capture_window(id, rect)
+                    .await
+                    .map_err(capture_error)?;
+                (shot.image, shot.cover)
+            }
+            None => (capture.capture(rect).await.map_err(capture_error)?, None),
+        };
         let scale = image.fit(request.max_side);
         let labels: Vec<Label> = if request.annotate {
             self.sessions()
@@ -97,15 +115,16 @@ impl Engine {
             region: rect,
             scale,
             labels: drawn,
+            cover,
         })
     }
 
-    /// The session window's screen bounds.
-    async fn window_rect(&self, session: &str) -> Result<Rect> {
+    /// The session window's screen bounds, and its window system id when known.
+    async fn window_rect(&self, session: &str) -> Result<(Rect, Option<WindowId>)> {
         self.session_window(session)
             .await?
-            .and_then(|w| w.bounds)
-            .filter(|b| !b.is_empty())
+            .and_then(|w| Some((w.bounds?, w.system_id)))
+            .filter(|(b, _)| !b.is_empty())
             .ok_or_else(|| {
                 Error::new(
                     Code::Offscreen,

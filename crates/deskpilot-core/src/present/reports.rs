@@ -6,6 +6,7 @@ use crate::capture::Shot;
 use crate::error::Error;
 use crate::hint::{FaceVerb, worded};
 use crate::launch::Launched;
+use crate::platform::Cover;
 
 /// An action's report: the verb, the ref, the effect and its route, what changed, then the
 /// rungs skipped (one line each).
@@ -111,5 +112,18 @@ pub fn shot(shot: &Shot) -> String {
             String::new()
         },
         shot.labels
-    )
+    ) + cover_note(shot.cover)
+}
+
+/// What a covered window's image shows, said because a screenshot of it can mislead.
+fn cover_note(cover: Option<Cover>) -> &'static str {
+    match cover {
+        Some(Cover::Shown) => {
+            "; another window covers part of it and shows in the image: raise the window first"
+        }
+        Some(Cover::Redrawn) => {
+            "; another window covers part of it: the window drew its own content for the image"
+        }
+        Some(Cover::Clear) | None => "",
+    }
 }

@@ -32,23 +32,56 @@ pub enum Condition {
     State { state: State, on: bool },
     /// A matching element's value (text or number) matches.
     Value(TextMatch),
+    /// Exactly this many visible elements match, and nothing was left unsearched.
+    Count(usize),
+}
+
+/// The words a face gives for a condition; at most one of them.
+#[derive(Debug, Clone, Default)]
+pub struct ConditionWords<'a> {
+    /// appears, attached or disappears.
+    pub until: Option<&'a str>,
+    /// A state on (`checked`) or off (`!checked`).
+    pub state: Option<&'a str>,
+    /// An exact value.
+    pub value: Option<String>,
+    /// A part of the value, any case.
+    pub value_contains: Option<String>,
+    /// How many visible elements match.
+    pub count: Option<usize>,
 }
 
 impl Condition {
     /// The condition the faces' words name: `until` (appears, attached, disappears), or a
-    /// `state` (`checked`, `!checked`), or a `value`; at most one of them.
-    pub fn from_words(
-        until: Option<&str>,
-        state: Option<&str>,
-        value: Option<String>,
-    ) -> Result<Condition> {
+    /// `state` (`checked`, `!checked`), a `value`, a part of one or a count; at most one.
+    pub fn from_words(words: ConditionWords) -> Result<Condition> {
         let invalid = |message: String| {
             Error::new(
                 Code::InvalidArguments,
                 message,
-                "give one of until (appears, attached, disappears), state or value",
+                "give one of until (appears, attached, disappears), state, value, value_contains or count",
             )
         };
+        let ConditionWords {
+            until,
+            state,
+            value,
+            value_contains,
+            count,
+        } = words;
+        let others = usize::from(value_contains.is_some()) + usize::from(count.is_some());
+        if others > 0 {
+            if others > 1 || until.is_some() || state.is_some() || value.is_some() {
+                return Err(invalid(
+                    "give one of until, state, value, value_contains, count".into(),
+                ));
+            }
+            return Ok(match (value_contains, count) {
+                (Some(part), _) => Condition::Value(TextMatch::Contains(part)),
+                (_, Some(n)) => Condition::Count(n),
+                _ => unreachable!("one of them is given"),
+            });
+        }
         Ok(match (until, state, value) {
             (None | Some("appears"), None, None) => Condition::Appears,
             (Some("attached"), None, None) => Condition::Attached,
@@ -157,10 +190,11 @@ impl Engine {
                 return Err(Error::new(
                     Code::Timeout,
                     format!(
-                        "waited {} ms ({} looks) and the condition never held; last seen: {}",
+                        "waited {} ms ({} looks) and the condition never held; last seen: {}{}",
                         started.elapsed().as_millis(),
                         wake.wakes().looks(),
-                        last_seen(&found)
+                        last_seen(&found),
+                        uncounted(&found, condition)
                     ),
                     "check the selector and condition against a fresh `snapshot`, or wait longer",
                 ));
@@ -253,6 +287,11 @@ fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<M
         Condition::Disappears => {
             (found.visible == 0 && found.unsearched.is_empty()).then_some(None)
         }
+        // Counted on a full look only: what events named is not all there is.
+        Condition::Count(n) => {
+            (look == Look::Full && found.visible == *n && found.unsearched.is_empty())
+                .then(|| found.matches.iter().find(|m| m.visible).cloned())
+        }
         Condition::State { state, on } => found
             .matches
             .iter()
@@ -281,6 +320,18 @@ fn holds(condition: &Condition, node: &crate::model::Node) -> bool {
             Some(NodeValue::Redacted { .. }) | None => false,
         },
         _ => true,
+    }
+}
+
+/// Why a count could not hold: containers left unsearched.
+fn uncounted(found: &FindResult, condition: &Condition) -> String {
+    match (condition, found.unsearched.len()) {
+        (Condition::Count(_), n) if n > 0 => {
+            format!(
+                "; {n} container(s) not searched, so no count is certain: wait within one element"
+            )
+        }
+        _ => String::new(),
     }
 }
 

@@ -16,10 +16,11 @@ const MAX_NAMED: usize = 12;
 /// The deepest ancestor chain followed.
 const MAX_DEPTH: usize = 64;
 
-/// Whether a targeted look can decide `condition` for `selector`: a disappearance needs the
-/// whole tree, and `:nth` counts matches across it.
+/// Whether a targeted look can decide `condition` for `selector`: a disappearance and a count
+/// need the whole tree, and `:nth` counts matches across it.
 pub(super) fn applies(selector: &Selector, condition: &Condition) -> bool {
-    !matches!(condition, Condition::Disappears) && selector.steps.iter().all(|s| s.nth.is_none())
+    !matches!(condition, Condition::Disappears | Condition::Count(_))
+        && selector.steps.iter().all(|s| s.nth.is_none())
 }
 
 impl Engine {

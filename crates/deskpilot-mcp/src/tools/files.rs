@@ -55,6 +55,7 @@ impl DeskpilotServer {
                 region: Bounds::from(shot.region),
                 scale: shot.scale,
                 labels: shot.labels,
+                cover: shot.cover.map(|c| c.name().to_owned()),
                 path: a.path.clone(),
             };
             match (file, &a.path) {

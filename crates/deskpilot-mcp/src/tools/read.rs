@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deskpilot_core::{
-    Condition, ConnectTarget, Error, Filter, ProgressSink, Selector, SnapshotRequest, WindowId,
-    present,
+    Condition, ConditionWords, ConnectTarget, Error, Filter, ProgressSink, Selector,
+    SnapshotRequest, WindowId, present,
 };
 use rmcp::model::{CallToolResult, ProgressNotificationParam};
 use rmcp::service::RequestContext;
@@ -303,7 +303,13 @@ impl DeskpilotServer {
         let a = a?;
         let selector = Selector::parse(&a.selector)?;
         let within = a.within.as_deref().map(args::target).transpose()?;
-        let condition = Condition::from_words(a.until.as_deref(), a.state.as_deref(), a.value)?;
+        let condition = Condition::from_words(ConditionWords {
+            until: a.until.as_deref(),
+            state: a.state.as_deref(),
+            value: a.value,
+            value_contains: a.value_contains,
+            count: a.count.map(|n| n as usize),
+        })?;
         let timeout = Duration::from_millis(a.timeout_ms.unwrap_or(5000).min(60_000));
         let outcome = self
             .engine()

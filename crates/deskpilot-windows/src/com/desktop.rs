@@ -5,12 +5,14 @@
 use deskpilot_platform::WindowAction;
 use deskpilot_platform::model::Rect;
 use windows::Win32::Foundation::{HWND, LPARAM, POINT, RECT, WPARAM};
-use windows::Win32::Graphics::Dwm::{DWMWA_CLOAKED, DwmGetWindowAttribute};
+use windows::Win32::Graphics::Dwm::{
+    DWMWA_CLOAKED, DWMWA_EXTENDED_FRAME_BOUNDS, DwmGetWindowAttribute,
+};
 use windows::Win32::Graphics::Gdi::ClientToScreen;
 use windows::Win32::UI::WindowsAndMessaging::{
     EnumWindows, GW_OWNER, GWL_EXSTYLE, GetClassNameW, GetClientRect, GetForegroundWindow,
-    GetWindow, GetWindowLongW, GetWindowThreadProcessId, InternalGetWindowText, IsIconic,
-    IsWindowVisible, IsZoomed, PostMessageW, SW_MAXIMIZE, SW_MINIMIZE, SW_RESTORE,
+    GetWindow, GetWindowLongW, GetWindowRect, GetWindowThreadProcessId, InternalGetWindowText,
+    IsIconic, IsWindowVisible, IsZoomed, PostMessageW, SW_MAXIMIZE, SW_MINIMIZE, SW_RESTORE,
     SetForegroundWindow, ShowWindowAsync, WM_CLOSE, WS_EX_TOOLWINDOW,
 };
 use windows::core::BOOL;
@@ -29,6 +31,30 @@ unsafe extern "system" fn collect(window: HWND, found: LPARAM) -> BOOL {
     let found = unsafe { &mut *(found.0 as *mut Vec<HWND>) };
     found.push(window);
     BOOL(1)
+}
+
+/// The window as drawn on screen: DWM's frame (no invisible borders), else its rectangle.
+fn frame_of(window: HWND) -> Rect {
+    let mut frame = RECT::default();
+    // SAFETY: a RECT-sized attribute read into a RECT; then a plain query.
+    let read = unsafe {
+        DwmGetWindowAttribute(
+            window,
+            DWMWA_EXTENDED_FRAME_BOUNDS,
+            (&mut frame as *mut RECT).cast(),
+            std::mem::size_of::<RECT>() as u32,
+        )
+        .or_else(|_| GetWindowRect(window, &mut frame))
+    };
+    match read {
+        Ok(()) => rect_of(frame),
+        Err(_) => Rect::default(),
+    }
+}
+
+/// A Win32 rectangle as the model's.
+pub fn rect_of(r: RECT) -> Rect {
+    Rect::new(r.left, r.top, r.right - r.left, r.bottom - r.top)
 }
 
 /// One window as the system has it.
@@ -52,6 +78,7 @@ fn read(window: HWND) -> RawWindow {
             ),
             _ => Rect::default(),
         };
+        let frame = frame_of(window);
         let mut cloaked = 0u32;
         let _ = DwmGetWindowAttribute(
             window,
@@ -66,6 +93,7 @@ fn read(window: HWND) -> RawWindow {
             title: String::from_utf16_lossy(&title[..n]),
             class: String::from_utf16_lossy(&class[..c]),
             client,
+            frame,
             visible: IsWindowVisible(window).as_bool(),
             cloaked: cloaked != 0,
             tool: style & WS_EX_TOOLWINDOW.0 != 0,

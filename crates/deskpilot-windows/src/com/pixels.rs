@@ -1,21 +1,26 @@
-//! GDI's pixels and the system's process list: a `BitBlt` of a screen region into a
-//! top-down 32-bit bitmap, and each process's parent (`Toolhelp32`).
+//! GDI's pixels and the system's process list: a `BitBlt` of a screen region or a window's
+//! own drawing (`PrintWindow`) into a top-down 32-bit bitmap, and each process's parent
+//! (`Toolhelp32`).
 
 use deskpilot_platform::model::Rect;
-use windows::Win32::Foundation::CloseHandle;
+use windows::Win32::Foundation::{CloseHandle, HWND, RECT};
 use windows::Win32::Graphics::Gdi::{
     BI_RGB, BITMAPINFO, BITMAPINFOHEADER, BitBlt, CAPTUREBLT, CreateCompatibleBitmap,
-    CreateCompatibleDC, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, GetDIBits, ReleaseDC,
+    CreateCompatibleDC, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, GetDIBits, HDC, ReleaseDC,
     SRCCOPY, SelectObject,
 };
+use windows::Win32::Storage::Xps::{PRINT_WINDOW_FLAGS, PrintWindow};
 use windows::Win32::System::Diagnostics::ToolHelp::{
     CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
 };
 use windows::Win32::UI::WindowsAndMessaging::{
-    GetSystemMetrics, SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
+    GetSystemMetrics, GetWindowRect, PW_RENDERFULLCONTENT, SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN,
+    SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
 };
 
+use super::desktop::{Win32Windows, rect_of};
 use crate::capture::PixelSource;
+use crate::system_windows::{RawWindow, WindowApi};
 
 /// The screen through GDI.
 pub struct GdiPixels;
@@ -34,58 +39,94 @@ impl PixelSource for GdiPixels {
     }
 
     fn grab(&self, rect: Rect) -> Result<Vec<u8>, String> {
-        let (width, height) = (rect.width, rect.height);
-        let mut pixels = vec![0u8; width as usize * height as usize * 4];
-        // SAFETY: every GDI object made here is released below; the bitmap is read into a
-        // buffer of exactly its size (32 bits a pixel, top-down: a negative height).
-        unsafe {
-            let screen = GetDC(None);
-            let memory = CreateCompatibleDC(Some(screen));
-            let bitmap = CreateCompatibleBitmap(screen, width, height);
-            let previous = SelectObject(memory, bitmap.into());
-            let copied = BitBlt(
+        // SAFETY: `memory` is a device context compatible with the screen, made by `drawn`.
+        drawn(rect.width, rect.height, |screen, memory| unsafe {
+            BitBlt(
                 memory,
                 0,
                 0,
-                width,
-                height,
+                rect.width,
+                rect.height,
                 Some(screen),
                 rect.x,
                 rect.y,
                 SRCCOPY | CAPTUREBLT,
-            );
-            let mut info = BITMAPINFO {
-                bmiHeader: BITMAPINFOHEADER {
-                    biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
-                    biWidth: width,
-                    biHeight: -height,
-                    biPlanes: 1,
-                    biBitCount: 32,
-                    biCompression: BI_RGB.0,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            let lines = GetDIBits(
-                memory,
-                bitmap,
-                0,
-                height as u32,
-                Some(pixels.as_mut_ptr().cast()),
-                &mut info,
-                DIB_RGB_COLORS,
-            );
-            SelectObject(memory, previous);
-            let _ = DeleteObject(bitmap.into());
-            let _ = DeleteDC(memory);
-            ReleaseDC(None, screen);
-            copied.map_err(|e| e.message())?;
-            if lines != height {
-                return Err(format!("GetDIBits read {lines} of {height} lines"));
-            }
-        }
-        Ok(pixels)
+            )
+            .map_err(|e| e.message())
+        })
     }
+
+    fn stack(&self) -> Result<Vec<RawWindow>, String> {
+        Win32Windows.windows()
+    }
+
+    fn print(&self, window: u64) -> Result<(Rect, Vec<u8>), String> {
+        let handle = HWND(window as usize as *mut _);
+        let mut bounds = RECT::default();
+        // SAFETY: a query into a RECT.
+        unsafe { GetWindowRect(handle, &mut bounds) }.map_err(|e| e.message())?;
+        let bounds = rect_of(bounds);
+        // SAFETY: `memory` is a device context compatible with the screen, made by `drawn`;
+        // the window draws into it (its own thread answers, or the call fails).
+        let pixels = drawn(bounds.width, bounds.height, |_, memory| unsafe {
+            PrintWindow(handle, memory, PRINT_WINDOW_FLAGS(PW_RENDERFULLCONTENT))
+                .ok()
+                .map_err(|e| e.message())
+        })?;
+        Ok((bounds, pixels))
+    }
+}
+
+/// A `width` x `height` bitmap that `draw` fills through a memory device context (given the
+/// screen's too), read back top-down BGRA.
+fn drawn(
+    width: i32,
+    height: i32,
+    draw: impl FnOnce(HDC, HDC) -> Result<(), String>,
+) -> Result<Vec<u8>, String> {
+    if width <= 0 || height <= 0 {
+        return Err(format!("nothing to draw: {width}x{height}"));
+    }
+    let mut pixels = vec![0u8; width as usize * height as usize * 4];
+    // SAFETY: every GDI object made here is released below; the bitmap is read into a
+    // buffer of exactly its size (32 bits a pixel, top-down: a negative height).
+    unsafe {
+        let screen = GetDC(None);
+        let memory = CreateCompatibleDC(Some(screen));
+        let bitmap = CreateCompatibleBitmap(screen, width, height);
+        let previous = SelectObject(memory, bitmap.into());
+        let copied = draw(screen, memory);
+        let mut info = BITMAPINFO {
+            bmiHeader: BITMAPINFOHEADER {
+                biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
+                biWidth: width,
+                biHeight: -height,
+                biPlanes: 1,
+                biBitCount: 32,
+                biCompression: BI_RGB.0,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let lines = GetDIBits(
+            memory,
+            bitmap,
+            0,
+            height as u32,
+            Some(pixels.as_mut_ptr().cast()),
+            &mut info,
+            DIB_RGB_COLORS,
+        );
+        SelectObject(memory, previous);
+        let _ = DeleteObject(bitmap.into());
+        let _ = DeleteDC(memory);
+        ReleaseDC(None, screen);
+        copied?;
+        if lines != height {
+            return Err(format!("GetDIBits read {lines} of {height} lines"));
+        }
+    }
+    Ok(pixels)
 }
 
 /// A process's parent, from the system's process list.
