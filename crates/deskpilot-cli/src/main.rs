@@ -30,6 +30,7 @@ macro_rules! outln {
 mod act;
 mod desktop;
 mod files;
+mod pipeline;
 mod read;
 mod serve;
 mod since;
@@ -59,6 +60,8 @@ enum Command {
     /// Serve the Model Context Protocol on stdin/stdout for agents (read-only unless given
     /// capabilities with --allow).
     Mcp(serve::McpArgs),
+    /// Run a pipeline: many steps in one go, each judged, with cleanup (see `run_steps`).
+    Run(pipeline::RunArgs),
 }
 
 /// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
@@ -111,6 +114,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Read(command) => read::run(&engine, command).await,
         Command::Act(command) => act::run(&engine, command).await,
         Command::Files(command) => files::run(&engine, command).await,
+        Command::Run(args) => pipeline::run(engine, args).await,
     }
 }
 

@@ -128,12 +128,12 @@ fn with_allow_input_the_tools_act_and_report() {
         "tools/list with --allow-input: {} tools, {catalog} bytes",
         names.len()
     );
-    // 25,834 bytes after issue 24 added get_properties' capabilities, default_action and
-    // platform_interfaces, and window_id beside x11_window: the budget grew by 1 KiB for them.
-    assert!(catalog <= 26 * 1024, "catalog is {catalog} bytes");
+    // The budget with every capability: `the_catalog_stays_within_32_kib` (deskpilot-mcp).
+    assert!(catalog <= 32 * 1024, "catalog is {catalog} bytes");
     for tool in list["result"]["tools"].as_array().unwrap() {
         let name = tool["name"].as_str().unwrap();
-        let changes = INPUT_TOOLS.contains(&name);
+        // A pipeline acts when its steps do.
+        let changes = INPUT_TOOLS.contains(&name) || ["run_steps", "continue_run"].contains(&name);
         assert_eq!(tool["annotations"]["readOnlyHint"], !changes, "{name}");
         assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
     }

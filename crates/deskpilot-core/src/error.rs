@@ -55,6 +55,12 @@ pub enum Code {
     /// The app runs with more rights than deskpilot (elevated): the system hides its tree
     /// and drops input sent to it.
     AccessDenied,
+    /// A pipeline step's tool succeeded but its `expect` did not hold in time.
+    StepPostconditionTimeout,
+    /// No kept run has this id (never started, or expired).
+    UnknownRun,
+    /// A run cannot go on: the window it worked in is gone or replaced.
+    WindowChanged,
 }
 
 impl Code {
@@ -86,6 +92,9 @@ impl Code {
         Code::Cancelled,
         Code::NoDesktop,
         Code::AccessDenied,
+        Code::StepPostconditionTimeout,
+        Code::UnknownRun,
+        Code::WindowChanged,
     ];
 
     pub fn name(self) -> &'static str {
@@ -116,6 +125,9 @@ impl Code {
             Code::Cancelled => "cancelled",
             Code::NoDesktop => "no_desktop",
             Code::AccessDenied => "access_denied",
+            Code::StepPostconditionTimeout => "step_postcondition_timeout",
+            Code::UnknownRun => "unknown_run",
+            Code::WindowChanged => "window_changed",
         }
     }
 
@@ -130,6 +142,7 @@ impl Code {
                 | Code::Backend
                 | Code::Obscured
                 | Code::WindowNotForeground
+                | Code::StepPostconditionTimeout
         )
     }
 }

@@ -162,6 +162,14 @@ impl FakeBackend {
         self.event(id);
     }
 
+    /// The node `id` as the fake holds it now (a test's oracle), if it exists.
+    pub fn peek(&self, id: &ElementId) -> Option<Node> {
+        let apps = self.apps.lock().unwrap();
+        apps.iter()
+            .find_map(|a| find(&a.root, id))
+            .map(|n| n.node.clone())
+    }
+
     /// Removes the node `id` (and its subtree).
     pub fn remove(&self, id: &ElementId) {
         let mut apps = self.apps.lock().unwrap();

@@ -343,6 +343,19 @@ pub struct ActArgs {
     pub timeout_ms: Option<u64>,
 }
 
+impl ActArgs {
+    /// The action the verb and its options ask for.
+    pub fn action(&self) -> Result<deskpilot_core::Action, Error> {
+        self.verb.0.action(deskpilot_core::act::VerbOptions {
+            ensure: self.ensure.map(|e| e.0),
+            name: self.name.clone(),
+            index: self.index,
+            direction: self.direction.map(|d| d.0),
+            amount: self.amount,
+        })
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WindowActionArgs {

@@ -10,8 +10,10 @@
 
 mod args;
 mod grants;
+mod local;
 mod outcome;
 pub mod output;
+mod pipeline;
 mod resources;
 mod server;
 mod stdio;
@@ -20,6 +22,7 @@ mod tools;
 mod write;
 
 pub use grants::{Capability, FilesDir, Grants};
+pub use local::call_once;
 pub use resources::{session_of, tree_uri};
 pub use server::{DeskpilotServer, instructions};
 pub use stdio::serve_stdio;

@@ -166,6 +166,23 @@ pub fn failure(error: &Error) -> CallToolResult {
     result
 }
 
+/// A failure that carries a result too (a pipeline stopped part way): `ok: false`, the
+/// failure's fields and the result's.
+pub fn failure_with<T: Serialize + JsonSchema>(
+    failure: Failure,
+    text: String,
+    value: T,
+) -> CallToolResult {
+    let outcome = Outcome {
+        ok: false,
+        result: Some(value),
+        failure: Some(failure),
+    };
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(serde_json::to_value(outcome).expect("outcomes serialize"));
+    result
+}
+
 /// Arguments that do not fit the tool's schema (unknown or misspelled fields included).
 pub fn invalid_arguments(message: impl Into<String>) -> Error {
     Error::new(

@@ -16,6 +16,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
 use crate::grants::{Capability, Grants};
 use crate::outcome::failure;
+use crate::pipeline::Known;
+use crate::pipeline::store::Runs;
 use crate::subscriptions::Subscriptions;
 
 /// What the server tells a model about how to use it (every failure code named).
@@ -44,6 +46,8 @@ pub struct DeskpilotServer {
     withheld: Arc<HashMap<String, Capability>>,
     /// The trees subscribed to with `resources/subscribe`.
     subscriptions: Subscriptions,
+    /// Pipeline runs kept for `continue_run`.
+    runs: Runs,
 }
 
 impl DeskpilotServer {
@@ -71,6 +75,7 @@ impl DeskpilotServer {
             grants,
             withheld: Arc::new(withheld),
             subscriptions: Subscriptions::default(),
+            runs: Runs::default(),
         }
     }
 
@@ -88,6 +93,25 @@ impl DeskpilotServer {
 
     pub(crate) fn grants(&self) -> &Grants {
         &self.grants
+    }
+
+    pub(crate) fn runs(&self) -> &Runs {
+        &self.runs
+    }
+
+    /// What the server knows of the tool `name`: listed (its schema), or withheld.
+    pub(crate) fn known(&self, name: &str) -> Option<Known> {
+        if let Some(tool) = self.tool_router.get(name) {
+            return Some(Known::Listed {
+                schema: tool.input_schema.clone(),
+                read_only: tool
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.read_only_hint)
+                    .unwrap_or(false),
+            });
+        }
+        self.withheld.get(name).copied().map(Known::Withheld)
     }
 }
 
@@ -171,6 +195,7 @@ fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Cap
     let groups = [
         (DeskpilotServer::read_router(), None),
         (DeskpilotServer::files_router(), None),
+        (DeskpilotServer::pipeline_router(), None),
         (DeskpilotServer::input_router(), Some(Capability::Input)),
         (DeskpilotServer::windows_router(), Some(Capability::Input)),
         (DeskpilotServer::launch_router(), Some(Capability::Launch)),

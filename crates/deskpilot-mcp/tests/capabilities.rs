@@ -23,6 +23,7 @@ application "Editor" pid=42 toolkit=GTK
 
 const READ: &[&str] = &[
     "connect",
+    "continue_run",
     "disconnect",
     "find",
     "get_focus",
@@ -31,8 +32,10 @@ const READ: &[&str] = &[
     "list_apps",
     "read_table",
     "read_text",
+    "run_steps",
     "screenshot",
     "snapshot",
+    "validate_steps",
     "wait_for",
 ];
 const INPUT: &[&str] = &[
@@ -66,6 +69,10 @@ fn call_of(tool: &str) -> Value {
         "drag" => json!({"session": s, "from": {"x": 1, "y": 1}, "to": {"x": 2, "y": 2}}),
         "window_action" => json!({"session": s, "action": "activate"}),
         "launch_app" => json!({"argv": ["/nonexistent/program"], "timeout_ms": 10}),
+        "run_steps" | "validate_steps" => {
+            json!({"steps": [{"id": "look", "tool": "find", "args": {"session": s, "selector": "button"}}]})
+        }
+        "continue_run" => json!({"run_id": "run1", "from": "look"}),
         other => panic!("no call for {other}"),
     }
 }
@@ -83,6 +90,23 @@ async fn server_with(grants: Grants) -> rmcp::service::RunningService<rmcp::Role
 fn code(result: &CallToolResult) -> Option<String> {
     let content = result.structured_content.as_ref()?;
     content["code"].as_str().map(str::to_owned)
+}
+
+/// tools/list's `tools` array, as compact JSON, with every capability: at most 32 KiB
+/// (32,498 bytes when pipelines came; a host reads it whole, and tokens cost).
+#[tokio::test]
+async fn the_catalog_stays_within_32_kib() {
+    let dir = std::env::temp_dir();
+    let all = Grants::parse(&["all".to_owned()], Some(&dir)).unwrap();
+    let client = server_with(all).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let bytes = serde_json::to_string(&tools).unwrap().len();
+    println!(
+        "tools/list with every capability: {} tools, {bytes} bytes",
+        tools.len()
+    );
+    assert!(bytes <= 32 * 1024, "the catalog is {bytes} bytes");
+    client.cancel().await.unwrap();
 }
 
 #[tokio::test]

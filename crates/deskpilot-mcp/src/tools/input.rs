@@ -1,7 +1,7 @@
 //! The tools that act on an app (capability `input`): clicks, values, typing, keys,
 //! semantic verbs, drags.
 
-use deskpilot_core::act::{DragEnd, KeyError, VerbOptions};
+use deskpilot_core::act::{DragEnd, KeyError};
 use deskpilot_core::{Action, Chord, Error, InputText, MouseButton, ValueInput};
 use rmcp::{tool, tool_router};
 
@@ -109,13 +109,7 @@ impl DeskpilotServer {
     async fn act(&self, Args(a): Args<ActArgs>) -> ToolResult {
         respond(async {
             let a = a?;
-            let action = a.verb.0.action(VerbOptions {
-                ensure: a.ensure.map(|e| e.0),
-                name: a.name,
-                index: a.index,
-                direction: a.direction.map(|d| d.0),
-                amount: a.amount,
-            })?;
+            let action = a.action()?;
             let target = args::target(&a.target)?;
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(

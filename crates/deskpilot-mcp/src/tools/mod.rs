@@ -6,6 +6,7 @@
 mod files;
 mod input;
 mod launch;
+mod pipeline;
 mod read;
 mod windows;
 

@@ -1,0 +1,185 @@
+//! What a run reports: each step's outcome, the first failure, the cleanup's outcomes, and
+//! one text line per step for a reader.
+
+use deskpilot_core::escape;
+use rmcp::model::CallToolResult;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::state::RestoreOut;
+use crate::outcome::Failure;
+
+/// A step's text is cut at this many characters (the result is what an agent reads).
+const TEXT_CHARS: usize = 300;
+
+/// How one step went.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StepOut {
+    pub id: String,
+    pub tool: String,
+    /// passed, failed, or not_run (after a failure, a cancel or the deadline).
+    pub status: String,
+    pub attempts: u32,
+    pub ms: u64,
+    /// The tool's text, cut at 300 characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// An action's effect (confirmed, unverified, noop) and route.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// held (after how long), or why the step is not done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expect: Option<String>,
+    /// Why it failed (the run's failure gives the first failure's hint too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub failure: Option<Failure>,
+    /// The tool's whole result, when the step asked for it (`output: true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+}
+
+impl StepOut {
+    pub fn not_run(id: &str, tool: &str) -> Self {
+        StepOut {
+            id: id.to_owned(),
+            tool: tool.to_owned(),
+            status: "not_run".into(),
+            attempts: 0,
+            ms: 0,
+            text: None,
+            effect: None,
+            route: None,
+            expect: None,
+            code: None,
+            message: None,
+            failure: None,
+            output: None,
+        }
+    }
+
+    /// Its failure's code and message in its fields.
+    pub fn settled(mut self) -> Self {
+        self.code = self.failure.as_ref().map(|f| f.code.clone());
+        self.message = self.failure.as_ref().map(|f| f.message.clone());
+        self
+    }
+
+    pub fn passed(&self) -> bool {
+        self.status == "passed"
+    }
+
+    /// Fills in what the tool's result says.
+    pub fn read_result(&mut self, result: &CallToolResult) {
+        let text: String = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        self.text = (!text.is_empty()).then(|| cut(&text));
+        let field = |name: &str| {
+            result
+                .structured_content
+                .as_ref()
+                .and_then(|s| s.get(name))
+                .cloned()
+        };
+        let text_of = |name: &str| field(name).and_then(|v| v.as_str().map(str::to_owned));
+        self.effect = text_of("effect");
+        self.route = text_of("route");
+        self.failure = (result.is_error == Some(true)).then(|| Failure {
+            code: text_of("code").unwrap_or_else(|| "backend".into()),
+            message: text_of("message").unwrap_or_default(),
+            retryable: field("retryable").and_then(|v| v.as_bool()) == Some(true),
+            hint: text_of("hint").unwrap_or_default(),
+        });
+    }
+}
+
+/// `text` cut at `TEXT_CHARS` characters, saying so.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(TEXT_CHARS) {
+        Some((at, _)) => format!("{}... (cut)", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RunOut {
+    /// For continue_run.
+    pub run_id: String,
+    /// Every step passed.
+    pub passed: bool,
+    pub steps: Vec<StepOut>,
+    /// The first step that failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_step: Option<String>,
+    /// Captured states put back, last captured first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restores: Vec<RestoreOut>,
+    /// The cleanup steps; their failures never replace the first failure.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub finally: Vec<StepOut>,
+    pub elapsed_ms: u64,
+    /// Stopped early: cancelled, or the deadline passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+}
+
+/// The run in lines: a headline, then one line per step and per cleanup.
+pub fn text(run: &RunOut) -> String {
+    let count = |status: &str| run.steps.iter().filter(|s| s.status == status).count();
+    let mut lines = vec![format!(
+        "run {}: {} in {} ms ({} passed, {} failed, {} not run){}",
+        run.run_id,
+        if run.passed { "passed" } else { "failed" },
+        run.elapsed_ms,
+        count("passed"),
+        count("failed"),
+        count("not_run"),
+        run.stopped
+            .as_ref()
+            .map(|s| format!("; stopped: {s}"))
+            .unwrap_or_default()
+    )];
+    let line = |s: &StepOut| {
+        let mut line = format!("{} {} ({})", s.status, escape::quoted(&s.id, 60), s.tool);
+        if s.attempts > 1 {
+            line.push_str(&format!(" after {} tries", s.attempts));
+        }
+        if let Some(effect) = &s.effect {
+            line.push_str(&format!(" {effect}"));
+        }
+        if let Some(expect) = &s.expect {
+            line.push_str(&format!("; expect {expect}"));
+        }
+        if let Some(f) = &s.failure {
+            line.push_str(&format!("; {}: {}", f.code, f.message));
+        }
+        line
+    };
+    lines.extend(run.steps.iter().map(|s| format!("  {}", line(s))));
+    for r in &run.restores {
+        lines.push(format!(
+            "  restore of {} ({}): {}{}",
+            escape::quoted(&r.target, 60),
+            r.step,
+            r.status,
+            r.message
+                .as_ref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        ));
+    }
+    lines.extend(run.finally.iter().map(|s| format!("  finally {}", line(s))));
+    lines.join("\n")
+}

@@ -1,0 +1,419 @@
+//! Running a pipeline on the server: each step's references resolved and type-checked, its
+//! tool called as a client would call it (through the same gate), its `expect` waited for,
+//! a retryable failure of a step safe to repeat tried again; then the captured states put
+//! back and the cleanup steps run, whatever happened. The main steps stop at the first
+//! failure, a cancel (at a step boundary) or the deadline; the cleanup keeps a share of the
+//! deadline for itself.
+
+use std::time::Duration;
+
+use deskpilot_core::{Code, Error, Selector};
+use rmcp::RoleServer;
+use rmcp::model::{CallToolRequestParams, CallToolResponse, JsonObject, ProgressNotificationParam};
+use rmcp::service::RequestContext;
+use serde_json::Value;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::Known;
+use super::refs;
+use super::report::{RunOut, StepOut};
+use super::spec::{DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Restore, RunStepsArgs, Step};
+use super::state::{self, Captured};
+use super::trace::{SeenSession, Trace};
+use super::validate::{condition_of, mismatch};
+use crate::DeskpilotServer;
+use crate::args;
+use crate::outcome::Failure;
+
+/// A kept step result larger than this is cut to its top-level scalars.
+const KEPT_BYTES: usize = 1 << 20;
+/// The share of the deadline kept for cleanup (restores and `finally`), at most 15 s.
+const CLEANUP_SHARE: f64 = 0.2;
+const CLEANUP_MAX: Duration = Duration::from_secs(15);
+
+/// One run in progress.
+pub struct Runner<'a> {
+    server: &'a DeskpilotServer,
+    context: RequestContext<RoleServer>,
+    started: Instant,
+    deadline: Instant,
+    trace: Trace,
+    captured: Vec<Captured>,
+    done: u32,
+    total: u32,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(
+        server: &'a DeskpilotServer,
+        context: RequestContext<RoleServer>,
+        timeout_ms: u64,
+        trace: Trace,
+    ) -> Self {
+        let started = Instant::now();
+        Runner {
+            server,
+            context,
+            started,
+            deadline: started + Duration::from_millis(timeout_ms),
+            trace,
+            captured: Vec::new(),
+            done: 0,
+            total: 0,
+        }
+    }
+
+    /// Runs `spec`'s main steps from `from`, then its cleanup; the report and what to keep.
+    pub async fn run(mut self, run_id: &str, spec: &RunStepsArgs, from: usize) -> (RunOut, Trace) {
+        self.total = (spec.steps.len() - from + spec.finally.len()) as u32;
+        let cleanup_needed = !spec.finally.is_empty()
+            || spec.steps[from..]
+                .iter()
+                .any(|s| s.capture_before.is_some());
+        let whole = self.deadline - self.started;
+        let reserve = if cleanup_needed {
+            whole.mul_f64(CLEANUP_SHARE).min(CLEANUP_MAX)
+        } else {
+            Duration::ZERO
+        };
+        let main_deadline = self.deadline - reserve;
+        let mut steps: Vec<StepOut> = spec.steps[..from]
+            .iter()
+            .map(|s| {
+                let mut out = StepOut::not_run(&s.id, &s.tool);
+                out.status = "passed".into();
+                out.text = Some("passed in the run continued".into());
+                out
+            })
+            .collect();
+        let mut stopped = None;
+        let mut failed_step = None;
+        self.trace.next = spec.steps.len();
+        for (index, step) in spec.steps.iter().enumerate().skip(from) {
+            if failed_step.is_some() || stopped.is_some() {
+                steps.push(StepOut::not_run(&step.id, &step.tool));
+                continue;
+            }
+            if self.context.ct.is_cancelled() {
+                stopped = Some("cancelled by the client".to_owned());
+            } else if Instant::now() >= main_deadline {
+                stopped = Some("the run's deadline passed".to_owned());
+            }
+            if stopped.is_some() {
+                self.trace.next = index;
+                steps.push(StepOut::not_run(&step.id, &step.tool));
+                continue;
+            }
+            let out = self.step(step, main_deadline, true).await;
+            if !out.passed() {
+                failed_step = Some(step.id.clone());
+                self.trace.next = index;
+            }
+            steps.push(out);
+        }
+        let passed = failed_step.is_none() && stopped.is_none();
+        // Cleanup runs to the run's own deadline, whatever stopped the steps.
+        let mut restores = Vec::new();
+        for captured in self.captured.iter().rev() {
+            let due = match captured.restore {
+                Restore::Always => true,
+                Restore::OnFailure => !passed,
+                Restore::Never => false,
+            };
+            if due {
+                let restore = state::restore(self.server.engine(), captured);
+                restores.push(
+                    tokio::time::timeout_at(self.deadline, restore)
+                        .await
+                        .unwrap_or_else(|_| state::RestoreOut::timed_out(captured)),
+                );
+            }
+        }
+        let mut finally = Vec::new();
+        for step in &spec.finally {
+            if Instant::now() >= self.deadline {
+                let mut out = StepOut::not_run(&step.id, &step.tool);
+                out.text = Some("the run's deadline passed".into());
+                finally.push(out);
+                continue;
+            }
+            finally.push(self.step(step, self.deadline, false).await);
+        }
+        let out = RunOut {
+            run_id: run_id.to_owned(),
+            passed,
+            steps,
+            failed_step,
+            restores,
+            finally,
+            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            stopped,
+        };
+        (out, self.trace)
+    }
+
+    /// One step, tried as often as it may be.
+    async fn step(&mut self, step: &Step, deadline: Instant, main: bool) -> StepOut {
+        let started = Instant::now();
+        let mut out = StepOut::not_run(&step.id, &step.tool);
+        out.status = "failed".into();
+        let args = match self.arguments(step) {
+            Ok(args) => args,
+            Err(e) => {
+                out.failure = Some(failure_of(&e));
+                out.ms = started.elapsed().as_millis() as u64;
+                self.progress(&out).await;
+                return out.settled();
+            }
+        };
+        let session = args
+            .get("session")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let (Some(capture), Some(session), true) = (&step.capture_before, &session, main) {
+            let target = refs::resolve(&Value::String(capture.target.clone()), &self.trace.results)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_else(|| capture.target.clone());
+            let state = state::read(self.server.engine(), session, &target).await;
+            self.captured.push(Captured {
+                step: step.id.clone(),
+                session: session.clone(),
+                target,
+                restore: capture.restore.unwrap_or(Restore::OnFailure),
+                state,
+            });
+        }
+        let tries = step.retry.unwrap_or(1).clamp(1, super::spec::MAX_ATTEMPTS);
+        let read_only = matches!(
+            self.server.known(&step.tool),
+            Some(Known::Listed {
+                read_only: true,
+                ..
+            })
+        );
+        let repeatable = super::safety::repeatable(&step.tool, read_only, &args).is_ok();
+        loop {
+            out.attempts += 1;
+            out.failure = None;
+            out.expect = None;
+            let called =
+                tokio::time::timeout_at(deadline, self.call(&step.tool, args.clone())).await;
+            let result = match called {
+                Err(_) => Err(Error::new(
+                    Code::Timeout,
+                    "the run's deadline passed during this step",
+                    "give the run a longer timeout_ms, or split it",
+                )),
+                Ok(result) => result,
+            };
+            match result {
+                Err(e) => out.failure = Some(failure_of(&e)),
+                Ok(result) => {
+                    out.read_result(&result);
+                    if out.failure.is_none() {
+                        let kept = result.structured_content.clone().unwrap_or(Value::Null);
+                        if let (Some(expect), Some(session)) = (&step.expect, &session) {
+                            match self.expect(expect, session, deadline).await {
+                                Ok(held) => out.expect = Some(held),
+                                Err(e) => {
+                                    out.expect = Some("not held".into());
+                                    out.failure = Some(failure_of(&e));
+                                }
+                            }
+                        }
+                        if out.failure.is_none() {
+                            if step.output == Some(true) {
+                                out.output = Some(kept.clone());
+                            }
+                            self.seen(session.as_deref(), &kept).await;
+                            let (kept, cut) = keep(kept);
+                            if cut {
+                                out.text = Some(format!(
+                                    "{} (its result is over 1 MiB: only its top-level values can be referred to)",
+                                    out.text.take().unwrap_or_default()
+                                ));
+                            }
+                            self.trace.results.insert(step.id.clone(), kept);
+                            out.status = "passed".into();
+                            break;
+                        }
+                    }
+                }
+            }
+            let retryable = out.failure.as_ref().is_some_and(|f| f.retryable);
+            let delay = Duration::from_millis(DEFAULT_DELAY_MS);
+            if !(retryable && repeatable && out.attempts < tries)
+                || Instant::now() + delay >= deadline
+                || self.context.ct.is_cancelled()
+            {
+                break;
+            }
+            tokio::time::sleep(delay).await;
+        }
+        out.ms = started.elapsed().as_millis() as u64;
+        self.progress(&out).await;
+        out.settled()
+    }
+
+    /// The step's arguments with references resolved, each checked against the type its
+    /// argument takes.
+    fn arguments(&self, step: &Step) -> Result<JsonObject, Error> {
+        let invalid = |message: String| {
+            Error::new(
+                Code::InvalidArguments,
+                message,
+                "fix the reference: it names an earlier step's result field (`${step.field.0.field}`)",
+            )
+        };
+        let resolved = refs::resolve(&Value::Object(step.args.clone()), &self.trace.results)
+            .map_err(|e| invalid(e.to_string()))?;
+        let Value::Object(resolved) = resolved else {
+            return Err(invalid("arguments are an object".into()));
+        };
+        if let Some(Known::Listed { schema, .. }) = self.server.known(&step.tool) {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for (name, value) in &step.args {
+                let Some(reference) = refs::whole_reference(value) else {
+                    continue;
+                };
+                let (Some(property), Some(got)) =
+                    (properties.and_then(|p| p.get(name)), resolved.get(name))
+                else {
+                    continue;
+                };
+                if let Some(why) = mismatch(got, property) {
+                    return Err(invalid(format!("{name} = {reference}: {why}")));
+                }
+            }
+        }
+        Ok(resolved)
+    }
+
+    /// Calls `tool` as a client would, through the server's gate; the step runs to its end
+    /// even when the run is cancelled (a cancelled run stops between steps).
+    async fn call(
+        &self,
+        tool: &str,
+        args: JsonObject,
+    ) -> Result<rmcp::model::CallToolResult, Error> {
+        let mut context = self.context.clone();
+        context.ct = CancellationToken::new();
+        context.meta = Default::default();
+        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
+        match rmcp::ServerHandler::call_tool(self.server, params, context).await {
+            Ok(CallToolResponse::Complete(result)) => Ok(result),
+            Ok(_) => Err(Error::new(
+                Code::Unsupported,
+                format!("{tool} asked for more than a result"),
+                "run it as its own call",
+            )),
+            Err(e) => Err(Error::new(
+                Code::InvalidArguments,
+                e.message.to_string(),
+                "check the step's tool and arguments (`validate_steps`)",
+            )),
+        }
+    }
+
+    /// Waits for `expect` in `session` (its references resolved); a wait that ends in a
+    /// timeout is `step_postcondition_timeout`.
+    async fn expect(
+        &self,
+        expect: &super::spec::Expect,
+        session: &str,
+        deadline: Instant,
+    ) -> Result<String, Error> {
+        let resolved = refs::resolve(
+            &serde_json::to_value(expect).unwrap_or_default(),
+            &self.trace.results,
+        )
+        .map_err(|e| Error::new(Code::InvalidArguments, e.to_string(), "fix the reference"))?;
+        let expect: super::spec::Expect = serde_json::from_value(resolved)
+            .map_err(|e| Error::new(Code::InvalidArguments, e.to_string(), "fix the expect"))?;
+        let selector = Selector::parse(&expect.selector)?;
+        let within = expect.within.as_deref().map(args::target).transpose()?;
+        let condition = condition_of(&expect)?;
+        let wanted = Duration::from_millis(expect.timeout_ms.unwrap_or(DEFAULT_EXPECT_MS));
+        let timeout = wanted.min(deadline.saturating_duration_since(Instant::now()));
+        let waited = tokio::select! {
+            waited = self.server.engine().wait_for(session, &selector, within.as_ref(), &condition, timeout) => waited,
+            _ = self.context.ct.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the expect waited", "continue the run (`continue_run`)")),
+        };
+        match waited {
+            Ok(outcome) => Ok(format!("held after {} ms", outcome.elapsed_ms)),
+            Err(e) if e.code == Code::Timeout => Err(Error::new(
+                Code::StepPostconditionTimeout,
+                format!(
+                    "the step's tool succeeded but its expect did not hold: {}",
+                    e.message
+                ),
+                "check the expect against a fresh `snapshot`; the step may need longer (expect.timeout_ms) or another action",
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Notes the sessions a step worked in (its `session` argument, or the one it opened),
+    /// with their app's windows then.
+    async fn seen(&mut self, argument: Option<&str>, result: &Value) {
+        let opened = result.get("session").and_then(Value::as_str);
+        for session in [argument, opened].into_iter().flatten() {
+            if self.trace.sessions.iter().any(|s| s.session == session) {
+                continue;
+            }
+            let engine = self.server.engine();
+            let Ok(info) = engine.session(session) else {
+                continue;
+            };
+            let windows = match engine.backend().app(&info.app.id).await {
+                Ok(app) => app.windows.into_iter().map(|w| (w.id, w.title)).collect(),
+                Err(_) => Vec::new(),
+            };
+            self.trace.sessions.push(SeenSession {
+                session: session.to_owned(),
+                app: info.app.id,
+                windows,
+            });
+        }
+    }
+
+    /// `notifications/progress` after each step, when the client asked for progress.
+    async fn progress(&mut self, out: &StepOut) {
+        self.done += 1;
+        let Some(token) = self.context.meta.get_progress_token() else {
+            return;
+        };
+        let mut param = ProgressNotificationParam::new(token, f64::from(self.done));
+        param.total = Some(f64::from(self.total));
+        param.message = Some(format!("{} {}", out.id, out.status));
+        let _ = self.context.peer.notify_progress(param).await;
+    }
+}
+
+/// `value`, cut to its top-level scalars when it is larger than `KEPT_BYTES`, and whether
+/// it was.
+fn keep(value: Value) -> (Value, bool) {
+    let size = serde_json::to_string(&value).map_or(0, |s| s.len());
+    match value {
+        Value::Object(map) if size > KEPT_BYTES => (
+            Value::Object(
+                map.into_iter()
+                    .filter(|(_, v)| !v.is_array() && !v.is_object())
+                    .collect(),
+            ),
+            true,
+        ),
+        other => (other, false),
+    }
+}
+
+pub fn failure_of(error: &Error) -> Failure {
+    Failure {
+        code: error.code.name().to_owned(),
+        message: error.message.clone(),
+        retryable: error.retryable(),
+        hint: error.hint.clone(),
+    }
+}

@@ -1,0 +1,26 @@
+//! What a run leaves for `continue_run`: the passed steps' results, the sessions it worked
+//! in as they were, and where it stopped.
+
+use std::collections::HashMap;
+
+use deskpilot_core::model::ElementId;
+use serde_json::Value;
+
+/// A session a run worked in, as it was: `continue_run` goes on only while it still is.
+#[derive(Debug, Clone)]
+pub struct SeenSession {
+    pub session: String,
+    pub app: ElementId,
+    /// The app's windows (and their titles) when the run first worked in the session.
+    pub windows: Vec<(ElementId, String)>,
+}
+
+/// What a run leaves for `continue_run`.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    /// Each passed step's result, by id.
+    pub results: HashMap<String, Value>,
+    pub sessions: Vec<SeenSession>,
+    /// The first main step that did not pass (the steps' count when all did).
+    pub next: usize,
+}

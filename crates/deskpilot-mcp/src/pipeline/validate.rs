@@ -1,0 +1,309 @@
+//! `validate_steps`: everything about a pipeline that can be checked without running it,
+//! as a list of problems each naming its step.
+
+use deskpilot_core::{Condition, ConditionWords, Selector};
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Known;
+use super::refs;
+use super::safety;
+use super::spec::{
+    Expect, MAX_ATTEMPTS, MAX_FINALLY, MAX_STEPS, PIPELINE_TOOLS, Restore, RunStepsArgs, Step,
+};
+use crate::grants::Capability;
+
+/// One thing wrong with a pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Problem {
+    /// The step's id (none: the pipeline as a whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
+    /// What kind: too_many_steps, bad_id, duplicate_id, unknown_tool, not_a_step,
+    /// needs_capability, unknown_argument, missing_argument, wrong_type, dangling_reference,
+    /// unsafe_retry, bad_retry, bad_expect, bad_capture.
+    pub problem: String,
+    pub message: String,
+}
+
+impl Problem {
+    fn new(step: Option<&str>, problem: &str, message: impl Into<String>) -> Self {
+        Problem {
+            step: step.map(str::to_owned),
+            problem: problem.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The problems of `spec` for a server that knows tools as `known` says and holds the
+/// capabilities `granted` says.
+pub fn validate(
+    spec: &RunStepsArgs,
+    known: &dyn Fn(&str) -> Option<Known>,
+    granted: &dyn Fn(Capability) -> bool,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if spec.steps.is_empty() {
+        problems.push(Problem::new(None, "too_many_steps", "a run needs a step"));
+    }
+    if spec.steps.len() > MAX_STEPS || spec.finally.len() > MAX_FINALLY {
+        problems.push(Problem::new(
+            None,
+            "too_many_steps",
+            format!(
+                "{} steps and {} cleanup steps: at most {MAX_STEPS} and {MAX_FINALLY}",
+                spec.steps.len(),
+                spec.finally.len()
+            ),
+        ));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    let main_ids: Vec<&str> = spec.steps.iter().map(|s| s.id.as_str()).collect();
+    for (index, (step, cleanup)) in spec.all_steps().enumerate() {
+        let id = step.id.as_str();
+        if !refs::is_step_id(id) {
+            problems.push(Problem::new(
+                Some(id),
+                "bad_id",
+                "an id is letters, digits, `_` and `-`, a letter or `_` first",
+            ));
+        }
+        if seen.contains(&id) {
+            problems.push(Problem::new(
+                Some(id),
+                "duplicate_id",
+                "ids are unique in a run",
+            ));
+        }
+        // What a step may refer to: the steps before it (a cleanup step: every main step,
+        // which may not all have run, and the cleanup steps before it).
+        let earlier: Vec<&str> = if cleanup {
+            main_ids
+                .iter()
+                .copied()
+                .chain(seen[main_ids.len()..].iter().copied())
+                .collect()
+        } else {
+            main_ids[..index].to_vec()
+        };
+        check_step(step, &earlier, known, granted, &mut problems);
+        seen.push(id);
+    }
+    problems
+}
+
+fn check_step(
+    step: &Step,
+    earlier: &[&str],
+    known: &dyn Fn(&str) -> Option<Known>,
+    granted: &dyn Fn(Capability) -> bool,
+    problems: &mut Vec<Problem>,
+) {
+    let id = Some(step.id.as_str());
+    let mut problem = |kind: &str, message: String| problems.push(Problem::new(id, kind, message));
+    // References, wherever a step may hold them.
+    let mut holders: Vec<Value> = vec![Value::Object(step.args.clone())];
+    if let Some(expect) = &step.expect {
+        holders.push(serde_json::to_value(expect).unwrap_or_default());
+    }
+    if let Some(capture) = &step.capture_before {
+        holders.push(Value::String(capture.target.clone()));
+    }
+    for holder in &holders {
+        match refs::references(holder) {
+            Ok(found) => {
+                for r in found.iter().filter(|r| !earlier.contains(&r.step.as_str())) {
+                    problem(
+                        "dangling_reference",
+                        format!("{r} names no step before this one"),
+                    );
+                }
+            }
+            Err(e) => problem("dangling_reference", e.to_string()),
+        }
+    }
+    if PIPELINE_TOOLS.contains(&step.tool.as_str()) {
+        problem(
+            "not_a_step",
+            format!("{} runs steps; it is not one", step.tool),
+        );
+        return;
+    }
+    let (schema, read_only) = match known(&step.tool) {
+        None => {
+            problem("unknown_tool", format!("no tool {:?}", step.tool));
+            return;
+        }
+        Some(Known::Withheld(capability)) => {
+            problem(
+                "needs_capability",
+                format!(
+                    "{} needs the capability {} (`--allow {}`), which this server was not given",
+                    step.tool,
+                    capability.name(),
+                    capability.name()
+                ),
+            );
+            return;
+        }
+        Some(Known::Listed { schema, read_only }) => (schema, read_only),
+    };
+    for message in argument_problems(&step.args, &schema) {
+        let kind = message.0;
+        problem(kind, message.1);
+    }
+    if let Some(tries) = step.retry {
+        if !(2..=MAX_ATTEMPTS).contains(&tries) {
+            problem(
+                "bad_retry",
+                format!("retry is the tries in all: 2 to {MAX_ATTEMPTS}"),
+            );
+        }
+        if let Err(why) = safety::repeatable(&step.tool, read_only, &step.args) {
+            problem("unsafe_retry", why);
+        }
+    }
+    if let Some(expect) = &step.expect {
+        if let Err(why) = check_expect(expect) {
+            problem("bad_expect", why);
+        }
+        if step.session_arg().is_none() {
+            problem(
+                "bad_expect",
+                "an expect waits in the step's session: the step needs a `session` argument".into(),
+            );
+        }
+    }
+    if let Some(capture) = &step.capture_before {
+        if step.session_arg().is_none() {
+            problem(
+                "bad_capture",
+                "capture_before reads in the step's session: the step needs a `session` argument"
+                    .into(),
+            );
+        }
+        if capture.restore != Some(Restore::Never) && !granted(Capability::Input) {
+            problem(
+                "needs_capability",
+                "restoring a captured state acts on the app: it needs `--allow input` (or restore: never)"
+                    .into(),
+            );
+        }
+    }
+}
+
+/// The expectation's selector and condition, checked as `wait_for` would (references in
+/// them are taken as they will be: text).
+fn check_expect(expect: &Expect) -> Result<(), String> {
+    if refs::references(&Value::String(expect.selector.clone()))
+        .map(|r| r.is_empty())
+        .unwrap_or(false)
+    {
+        Selector::parse(&expect.selector).map_err(|e| e.message)?;
+    }
+    condition_of(expect).map(|_| ()).map_err(|e| e.message)
+}
+
+/// The condition an expectation waits for.
+pub fn condition_of(expect: &Expect) -> Result<Condition, deskpilot_core::Error> {
+    Condition::from_words(ConditionWords {
+        until: expect.until.as_deref(),
+        state: expect.state.as_deref(),
+        value: expect.value.clone(),
+        value_contains: expect.value_contains.clone(),
+        count: expect.count.map(|n| n as usize),
+    })
+}
+
+/// The arguments' problems against the tool's input schema: unknown and missing arguments,
+/// and literal values of the wrong type or outside an enum (a reference's value is checked
+/// when the step runs).
+pub fn argument_problems(args: &JsonObject, schema: &JsonObject) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for (name, value) in args {
+        let Some(property) = properties.get(name) else {
+            out.push((
+                "unknown_argument",
+                format!(
+                    "no argument {name:?}; it takes {}",
+                    properties.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+            continue;
+        };
+        if refs::whole_reference(value).is_some() {
+            continue;
+        }
+        if let Some(why) = mismatch(value, property) {
+            out.push(("wrong_type", format!("{name}: {why}")));
+        }
+    }
+    for required in schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if !args.contains_key(required) {
+            out.push(("missing_argument", format!("{required} is required")));
+        }
+    }
+    out
+}
+
+/// Why `value` does not fit `property` (`type` and `enum` only; `anyOf` fits when a branch
+/// does).
+pub fn mismatch(value: &Value, property: &Value) -> Option<String> {
+    if let Some(branches) = property.get("anyOf").and_then(Value::as_array) {
+        return branches
+            .iter()
+            .all(|b| mismatch(value, b).is_some())
+            .then(|| format!("{} fits none of its forms", kind(value)));
+    }
+    if let Some(types) = property.get("type") {
+        let types: Vec<&str> = match types {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let fits = types.iter().any(|t| match *t {
+            "integer" => value.as_i64().is_some() || value.as_u64().is_some(),
+            "number" => value.is_number(),
+            other => kind(value) == other,
+        });
+        if !types.is_empty() && !fits {
+            return Some(format!(
+                "{} given, {} expected",
+                kind(value),
+                types.join(" or ")
+            ));
+        }
+    }
+    if let Some(allowed) = property.get("enum").and_then(Value::as_array)
+        && !allowed.contains(value)
+    {
+        let names: Vec<String> = allowed.iter().map(Value::to_string).collect();
+        return Some(format!("{value} is not one of {}", names.join(", ")));
+    }
+    None
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
