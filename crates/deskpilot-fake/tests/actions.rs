@@ -139,6 +139,48 @@ async fn a_lying_semantic_action_falls_through_to_the_pointer(flavour: Flavour) 
     );
 }
 
+/// Every action says what it did beside its element: a semantic one nothing, one that fell
+/// to the pointer that it raised the window and moved the pointer. In background mode the
+/// same action takes neither rung: nothing is sent (the fake's input log is the oracle) and
+/// the skipped rungs say why.
+async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
+    let rig = rig(flavour, true).await;
+    let plain = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .await
+        .unwrap();
+    assert!(plain.interaction.names().is_empty());
+    let background = deskpilot_core::act::in_background(rig.engine.act(
+        &rig.session,
+        &by("checkbox[name=Liar]"),
+        &CHECK,
+    ))
+    .await
+    .unwrap_err();
+    assert_eq!(background.code, Code::NoEffect, "{}", background.message);
+    assert!(
+        background.message.contains("background mode"),
+        "{}",
+        background.message
+    );
+    assert!(rig.input.sent().is_empty(), "{:?}", rig.input.sent());
+    let pointed = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .await
+        .unwrap();
+    assert_eq!(
+        pointed.interaction.names(),
+        ["raised_window", "pointer_moved"]
+    );
+    let line = deskpilot_core::present::action(&pointed);
+    assert!(
+        line.contains("raised its window and moved the pointer"),
+        "{line}"
+    );
+}
+
 /// An element whose window the app cannot name (its parent chain ends short) is still reached
 /// through the session's window, and the hit test still guards the click.
 async fn an_element_without_a_known_window_is_reached_through_the_sessions_window(
@@ -611,6 +653,7 @@ async fn the_uia_flavour_speaks_no_atspi() {
 on_both_flavours!(
     a_semantic_action_that_works_is_confirmed_and_used_alone,
     a_lying_semantic_action_falls_through_to_the_pointer,
+    an_action_says_what_it_did_beside_its_element,
     an_element_without_a_known_window_is_reached_through_the_sessions_window,
     a_plain_click_or_typing_is_never_sent_twice,
     when_no_route_has_an_effect_the_action_fails,

@@ -33,11 +33,70 @@ pub struct Outcome<T: JsonSchema> {
 }
 
 /// The output schema of a tool whose success is `T`. Output schemas are for programs: their
-/// descriptions are dropped (the catalog's size is a budget: all tools within 25 KB).
+/// descriptions are dropped, and a field that may be absent is never null (results drop
+/// their null fields: `structured`). The catalog's size is a budget
+/// (`the_catalog_stays_within_32_kib`).
 pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
     let mut schema = (*rmcp::handler::server::tool::schema_for_output::<Outcome<T>>()).clone();
     strip(&mut schema, true);
+    for (_, v) in schema.iter_mut() {
+        never_null(v);
+    }
     Arc::new(schema)
+}
+
+/// A result's structured content: `outcome` without its null fields (an absent field says
+/// the same in fewer tokens, and the output schemas declare no null).
+fn structured<T: Serialize>(outcome: &T) -> serde_json::Value {
+    let mut value = serde_json::to_value(outcome).expect("outcomes serialize");
+    drop_nulls(&mut value);
+    value
+}
+
+/// Removes every object member whose value is null (list items stay).
+fn drop_nulls(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
+}
+
+/// A schema's `"type": [T, "null"]`, `enum` with null and `anyOf: [S, {"type": "null"}]`
+/// without the null: results carry no null field.
+fn never_null(value: &mut serde_json::Value) {
+    use serde_json::{Value, json};
+    if let Value::Object(map) = value {
+        if let Some(Value::Array(types)) = map.get("type")
+            && types.len() == 2
+            && types.contains(&json!("null"))
+        {
+            let other = types.iter().find(|t| *t != &json!("null")).cloned();
+            if let Some(other) = other {
+                map.insert("type".into(), other);
+            }
+        }
+        if let Some(Value::Array(values)) = map.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+        if let Some(Value::Array(any)) = map.get("anyOf").cloned()
+            && any.len() == 2
+            && any[1] == json!({"type": "null"})
+            && let Value::Object(first) = &any[0]
+        {
+            map.remove("anyOf");
+            for (k, v) in first {
+                map.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        map.values_mut().for_each(never_null);
+    } else if let Value::Array(items) = value {
+        items.iter_mut().for_each(never_null);
+    }
 }
 
 /// The input schema of a tool: what a model reads to call it, descriptions kept.
@@ -128,7 +187,7 @@ pub fn success<T: Serialize + JsonSchema>(text: String, value: T) -> CallToolRes
         failure: None,
     };
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(serde_json::to_value(outcome).expect("outcomes serialize"));
+    result.structured_content = Some(structured(&outcome));
     result
 }
 
@@ -162,7 +221,7 @@ pub fn failure(error: &Error) -> CallToolResult {
         failure: Some(failure),
     };
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(serde_json::to_value(outcome).expect("outcomes serialize"));
+    result.structured_content = Some(structured(&outcome));
     result
 }
 
@@ -179,7 +238,7 @@ pub fn failure_with<T: Serialize + JsonSchema>(
         failure: Some(failure),
     };
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(serde_json::to_value(outcome).expect("outcomes serialize"));
+    result.structured_content = Some(structured(&outcome));
     result
 }
 

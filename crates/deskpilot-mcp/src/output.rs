@@ -407,6 +407,9 @@ pub struct ActionOut {
     /// or the whole tree the first time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree: Option<String>,
+    /// What it did beside the element: raised_window, pointer_moved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub interaction: Vec<String>,
 }
 
 impl From<&deskpilot_core::ActionReport> for ActionOut {
@@ -427,6 +430,12 @@ impl From<&deskpilot_core::ActionReport> for ActionOut {
             foreground_changed: report.foreground_changed,
             note: report.note.clone(),
             tree: report.tree.as_ref().map(|t| t.text.clone()),
+            interaction: report
+                .interaction
+                .names()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
         }
     }
 }

@@ -212,5 +212,17 @@ fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Cap
             _ => listed.merge(router),
         }
     }
+    // A server that may do nothing but read runs pipelines that only read: its hosts may
+    // treat them as reads.
+    if !Capability::ALL.iter().any(|c| grants.has(*c)) {
+        for name in ["run_steps", "continue_run"] {
+            if let Some(route) = listed.map.get_mut(name)
+                && let Some(annotations) = route.attr.annotations.as_mut()
+            {
+                annotations.read_only_hint = Some(true);
+                annotations.destructive_hint = None;
+            }
+        }
+    }
     (listed, withheld)
 }

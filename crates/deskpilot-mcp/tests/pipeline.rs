@@ -386,3 +386,42 @@ async fn a_cancelled_run_stops_between_steps_and_cleans_up() {
         "the step after the cancel never ran"
     );
 }
+
+/// `mode: background` refuses, before its first step, a run with a step that needs the
+/// foreground, naming it; a run whose actions have semantic routes runs and says it took no
+/// foreground (the fake's input log: nothing sent).
+#[tokio::test]
+async fn a_background_run_never_takes_the_foreground() {
+    let (fake, input, client) = acting().await;
+    let refused = call(
+        &client,
+        "run_steps",
+        json!({"mode": "background", "steps": [
+            open(),
+            {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox", "verb": "toggle"}},
+            {"id": "keys", "tool": "press_key", "args": {"session": "${open.session}", "key": "Escape"}}
+        ]}),
+    )
+    .await;
+    let refused = content(&refused);
+    assert_eq!(refused["code"], "invalid_arguments");
+    assert!(
+        refused["message"].as_str().unwrap().contains("\"keys\""),
+        "{refused}"
+    );
+    assert_eq!(checked(&fake), Some(true), "no step ran");
+    let ran = call(
+        &client,
+        "run_steps",
+        json!({"mode": "background", "steps": [
+            open(),
+            {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox", "verb": "toggle"}}
+        ]}),
+    )
+    .await;
+    let run = content(&ran);
+    assert_eq!(ran.is_error, Some(false), "{run}");
+    assert_eq!(checked(&fake), Some(false));
+    assert!(run.get("interaction").is_none(), "{run}");
+    assert!(input.sent().is_empty(), "{:?}", input.sent());
+}

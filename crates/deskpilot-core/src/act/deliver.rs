@@ -135,6 +135,7 @@ impl Engine {
             Delivery::Pointer { button, double } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let (x, y, note) = self.pointer_target(subject).await?;
+                super::interaction::pointer_moved();
                 input
                     .click(x, y, *button, *double)
                     .await
@@ -152,6 +153,7 @@ impl Engine {
             Delivery::Wheel { direction, amount } => {
                 let input = self.input_device().map_err(NotSent::Refuse)?;
                 let (x, y, note) = self.pointer_target(subject).await?;
+                super::interaction::pointer_moved();
                 input
                     .scroll(x, y, *direction, *amount)
                     .await
@@ -248,10 +250,14 @@ impl Engine {
             .find(|w| w.id == window)
             .and_then(|w| w.system_id)
             .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
+        let was_active = system.active_window().await.ok().flatten() == Some(window_id);
         system
             .activate_window(window_id)
             .await
             .map_err(window_failure)?;
+        if !was_active {
+            super::interaction::raised_window();
+        }
         Ok(window)
     }
 
@@ -299,6 +305,7 @@ impl Engine {
         };
         let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
         self.check_hit(subject, window, x, y).await?;
+        super::interaction::pointer_moved();
         input
             .click(x, y, MouseButton::Left, false)
             .await

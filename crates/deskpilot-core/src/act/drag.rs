@@ -34,8 +34,18 @@ impl Engine {
     /// or the source's name appearing in the target; never by a selection, the focus or the
     /// drag's own windows.
     pub async fn drag(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
-        let report = self.drag_once(session, from, to).await;
-        self.with_tree_after(session, report).await
+        if super::background() {
+            return Err(crate::error::Error::new(
+                crate::error::Code::InputNotAllowed,
+                "a drag moves the pointer, which background mode never does",
+                "run it outside background mode",
+            ));
+        }
+        super::report::reported(async {
+            let report = self.drag_once(session, from, to).await;
+            self.with_tree_after(session, report).await
+        })
+        .await
     }
 
     async fn drag_once(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
@@ -53,17 +63,19 @@ impl Engine {
         let before = look().await;
         {
             if let Some(window_id) = self.window_system_id(session).await {
-                self.window_system()?
-                    .activate_window(window_id)
-                    .await
-                    .map_err(|e| {
-                        Error::new(
-                            Code::WindowNotForeground,
-                            e.to_string(),
-                            "activate the window first",
-                        )
-                    })?;
+                let system = self.window_system()?;
+                if system.active_window().await.ok().flatten() != Some(window_id) {
+                    super::interaction::raised_window();
+                }
+                system.activate_window(window_id).await.map_err(|e| {
+                    Error::new(
+                        Code::WindowNotForeground,
+                        e.to_string(),
+                        "activate the window first",
+                    )
+                })?;
             }
+            super::interaction::pointer_moved();
             input.drag(start, end).await.map_err(|e| {
                 Error::new(
                     Code::Backend,
@@ -115,6 +127,7 @@ impl Engine {
                 .to_owned()
             }),
             tree: None,
+            interaction: Default::default(),
         })
     }
 

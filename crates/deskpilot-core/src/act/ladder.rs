@@ -28,6 +28,15 @@ impl Engine {
         target: &Target,
         action: &Action,
     ) -> Result<ActionReport> {
+        super::report::reported(self.act_unreported(session, target, action)).await
+    }
+
+    async fn act_unreported(
+        &self,
+        session: &str,
+        target: &Target,
+        action: &Action,
+    ) -> Result<ActionReport> {
         // Held from resolving the target to the last read-back: the plan starts from the
         // element as it is, and another session's input can neither land between this
         // action's keys nor confirm its effect.
@@ -123,6 +132,14 @@ impl Engine {
 
     /// Does `action` on the session's window itself (keys with no element to focus first).
     pub async fn act_on_window(&self, session: &str, action: &Action) -> Result<ActionReport> {
+        super::report::reported(self.act_on_window_unreported(session, action)).await
+    }
+
+    async fn act_on_window_unreported(
+        &self,
+        session: &str,
+        action: &Action,
+    ) -> Result<ActionReport> {
         let _input = self.input_lock().await;
         let info = self.session(session)?;
         // Never the application object: the session's active window (or the one last active,
@@ -260,6 +277,15 @@ impl Engine {
         let mut skipped: Vec<Skipped> = plan.skipped.clone();
         let mut refusal: Option<Error> = None;
         for attempt in &plan.attempts {
+            if super::background()
+                && matches!(attempt.rung, super::Rung::Keyboard | super::Rung::Pointer)
+            {
+                skipped.push(Skipped {
+                    rung: attempt.rung,
+                    why: "background mode: keys and the pointer would take the foreground".into(),
+                });
+                continue;
+            }
             let how = match self.deliver(&subject, attempt).await {
                 Ok(how) => how,
                 Err(NotSent::Skip(why)) => {
@@ -319,6 +345,7 @@ impl Engine {
                 foreground_changed: foreground_changed(&before, after),
                 note,
                 tree: None,
+                interaction: Default::default(),
             });
         }
         let tried = skipped

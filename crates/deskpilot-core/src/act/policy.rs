@@ -239,6 +239,7 @@ pub(super) fn nothing_sent(action: &Action, reference: String, held: String) -> 
         foreground_changed: Some(false),
         note: Some(format!("{held}: nothing sent")),
         tree: None,
+        interaction: Default::default(),
     }
 }
 

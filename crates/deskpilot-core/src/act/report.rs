@@ -65,6 +65,8 @@ pub struct ActionReport {
     /// What changed in the session's tree since it last saw it (none when it saw none yet).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree: Option<crate::live::TreeUpdate>,
+    /// Whether it raised a window or moved the pointer.
+    pub interaction: super::Interaction,
 }
 
 pub fn rung_name(rung: Rung) -> &'static str {
@@ -82,4 +84,16 @@ pub fn effect_name(effect: Effect) -> &'static str {
         Effect::Unverified => "unverified",
         Effect::Noop => "noop",
     }
+}
+
+/// `action`'s report with what it did beside its element.
+pub(crate) async fn reported<F>(action: F) -> crate::error::Result<ActionReport>
+where
+    F: std::future::Future<Output = crate::error::Result<ActionReport>>,
+{
+    let (result, seen) = super::interaction::watched(action).await;
+    result.map(|mut report| {
+        report.interaction = seen;
+        report
+    })
 }

@@ -18,8 +18,11 @@ const POLL: Duration = Duration::from_millis(40);
 impl Engine {
     /// Does `action` with the session's window and reads its state back.
     pub async fn window_action(&self, session: &str, action: WindowAction) -> Result<ActionReport> {
-        let report = self.window_action_once(session, action).await;
-        self.with_tree_after(session, report).await
+        super::report::reported(async {
+            let report = self.window_action_once(session, action).await;
+            self.with_tree_after(session, report).await
+        })
+        .await
     }
 
     async fn window_action_once(
@@ -55,10 +58,21 @@ impl Engine {
         // Held through the read-back: another session's request cannot pass for this one.
         let _input = self.input_lock().await;
         let before = input.window_state(window_id).await.map_err(display)?;
+        let was_active = input.active_window().await.ok().flatten() == Some(window_id);
+        if action == WindowAction::Activate && super::background() {
+            return Err(Error::new(
+                Code::InputNotAllowed,
+                "raising a window takes the foreground, which background mode never does",
+                "run it outside background mode",
+            ));
+        }
         input
             .window_action(window_id, action)
             .await
             .map_err(display)?;
+        if action == WindowAction::Activate && !was_active {
+            super::interaction::raised_window();
+        }
         let deadline = Instant::now() + WAIT;
         let after = loop {
             let state = input.window_state(window_id).await.map_err(display)?;
@@ -101,6 +115,7 @@ impl Engine {
             foreground_changed: None,
             note: None,
             tree: None,
+            interaction: Default::default(),
         })
     }
 }

@@ -36,6 +36,15 @@ pub fn action(report: &ActionReport) -> String {
     if report.foreground_changed == Some(true) {
         line.push_str("\nthe active window changed");
     }
+    match (
+        report.interaction.raised_window,
+        report.interaction.pointer_moved,
+    ) {
+        (true, true) => line.push_str("\nraised its window and moved the pointer"),
+        (true, false) => line.push_str("\nraised its window"),
+        (false, true) => line.push_str("\nmoved the pointer"),
+        (false, false) => {}
+    }
     if let Some(tree) = &report.tree {
         line.push('\n');
         line.push_str(tree.text.trim_end());

@@ -133,13 +133,17 @@ pub struct RunOut {
     /// Stopped early: cancelled, or the deadline passed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// What the run did beside its elements: raised_window, pointer_moved,
+    /// foreground_changed (the active window changed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub interaction: Vec<String>,
 }
 
 /// The run in lines: a headline, then one line per step and per cleanup.
 pub fn text(run: &RunOut) -> String {
     let count = |status: &str| run.steps.iter().filter(|s| s.status == status).count();
     let mut lines = vec![format!(
-        "run {}: {} in {} ms ({} passed, {} failed, {} not run){}",
+        "run {}: {} in {} ms ({} passed, {} failed, {} not run){}{}",
         run.run_id,
         if run.passed { "passed" } else { "failed" },
         run.elapsed_ms,
@@ -149,7 +153,12 @@ pub fn text(run: &RunOut) -> String {
         run.stopped
             .as_ref()
             .map(|s| format!("; stopped: {s}"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        if run.interaction.is_empty() {
+            "; took no foreground".to_owned()
+        } else {
+            format!("; {}", run.interaction.join(", "))
+        }
     )];
     let line = |s: &StepOut| {
         let mut line = format!("{} {} ({})", s.status, escape::quoted(&s.id, 60), s.tool);

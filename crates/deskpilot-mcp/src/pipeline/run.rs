@@ -42,6 +42,10 @@ pub struct Runner<'a> {
     captured: Vec<Captured>,
     done: u32,
     total: u32,
+    /// `mode: background`: no step raises a window or moves the pointer.
+    background: bool,
+    /// What the steps did beside their elements.
+    touched: std::collections::BTreeSet<String>,
 }
 
 impl<'a> Runner<'a> {
@@ -61,12 +65,15 @@ impl<'a> Runner<'a> {
             captured: Vec::new(),
             done: 0,
             total: 0,
+            background: false,
+            touched: Default::default(),
         }
     }
 
     /// Runs `spec`'s main steps from `from`, then its cleanup; the report and what to keep.
     pub async fn run(mut self, run_id: &str, spec: &RunStepsArgs, from: usize) -> (RunOut, Trace) {
         self.total = (spec.steps.len() - from + spec.finally.len()) as u32;
+        self.background = spec.background();
         let cleanup_needed = !spec.finally.is_empty()
             || spec.steps[from..]
                 .iter()
@@ -122,12 +129,16 @@ impl<'a> Runner<'a> {
                 Restore::Never => false,
             };
             if due {
-                let restore = state::restore(self.server.engine(), captured);
-                restores.push(
-                    tokio::time::timeout_at(self.deadline, restore)
-                        .await
-                        .unwrap_or_else(|_| state::RestoreOut::timed_out(captured)),
+                let restore = tokio::time::timeout_at(
+                    self.deadline,
+                    self.bounded(Box::pin(state::restore(self.server.engine(), captured))),
                 );
+                let out = restore
+                    .await
+                    .unwrap_or_else(|_| state::RestoreOut::timed_out(captured));
+                self.touched
+                    .extend(out.interaction.iter().map(|s| (*s).to_owned()));
+                restores.push(out);
             }
         }
         let mut finally = Vec::new();
@@ -149,6 +160,7 @@ impl<'a> Runner<'a> {
             finally,
             elapsed_ms: self.started.elapsed().as_millis() as u64,
             stopped,
+            interaction: self.touched.iter().cloned().collect(),
         };
         (out, self.trace)
     }
@@ -212,6 +224,7 @@ impl<'a> Runner<'a> {
                 Err(e) => out.failure = Some(failure_of(&e)),
                 Ok(result) => {
                     out.read_result(&result);
+                    self.touch(&result);
                     if out.failure.is_none() {
                         let kept = result.structured_content.clone().unwrap_or(Value::Null);
                         if let (Some(expect), Some(session)) = (&step.expect, &session) {
@@ -302,7 +315,9 @@ impl<'a> Runner<'a> {
         context.ct = CancellationToken::new();
         context.meta = Default::default();
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
-        match rmcp::ServerHandler::call_tool(self.server, params, context).await {
+        // Boxed: a tool's future is large, and a step's nests one in the run's.
+        let call = Box::pin(rmcp::ServerHandler::call_tool(self.server, params, context));
+        match self.bounded(call).await {
             Ok(CallToolResponse::Complete(result)) => Ok(result),
             Ok(_) => Err(Error::new(
                 Code::Unsupported,
@@ -376,6 +391,29 @@ impl<'a> Runner<'a> {
                 app: info.app.id,
                 windows,
             });
+        }
+    }
+
+    /// `work` in background mode when the run is in it.
+    async fn bounded<F: std::future::Future>(&self, work: F) -> F::Output {
+        if self.background {
+            deskpilot_core::act::in_background(work).await
+        } else {
+            work.await
+        }
+    }
+
+    /// Notes what a step's result says it did beside its element.
+    fn touch(&mut self, result: &rmcp::model::CallToolResult) {
+        let Some(content) = &result.structured_content else {
+            return;
+        };
+        if let Some(done) = content.get("interaction").and_then(Value::as_array) {
+            self.touched
+                .extend(done.iter().filter_map(Value::as_str).map(str::to_owned));
+        }
+        if content.get("foreground_changed") == Some(&Value::Bool(true)) {
+            self.touched.insert("foreground_changed".into());
         }
     }
 

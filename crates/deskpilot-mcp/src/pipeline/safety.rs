@@ -48,6 +48,29 @@ pub fn repeatable(tool: &str, read_only: bool, args: &JsonObject) -> Result<(), 
     }
 }
 
+/// Why `tool` with `args` must take the foreground (keys, the pointer, a raised window),
+/// which background mode refuses; `None` when it need not (an action whose ladder may fall
+/// to keys or the pointer runs in background mode with those rungs skipped).
+pub fn needs_foreground(tool: &str, args: &JsonObject) -> Option<String> {
+    let arg = |name: &str| args.get(name);
+    match tool {
+        "type_text" | "press_key" => Some(format!("{tool} sends keys")),
+        "drag" => Some("a drag moves the pointer".into()),
+        "click"
+            if arg("double").and_then(|v| v.as_bool()) == Some(true)
+                || arg("button")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|b| b != "left") =>
+        {
+            Some("only a left single click has a semantic route".into())
+        }
+        "window_action" if arg("action").and_then(|v| v.as_str()) != Some("minimize") => {
+            Some("window_action changes the foreground (only minimize does not)".into())
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +103,22 @@ mod tests {
         assert!(repeatable("window_action", false, &close).is_err());
         let raise = args(json!({"action": "activate"}));
         assert!(repeatable("window_action", false, &raise).is_ok());
+    }
+
+    /// Keys, drags, a right or double click and raising a window need the foreground; a
+    /// left click, a verb, a value and a read do not (their ladders skip keys and pointer).
+    #[test]
+    fn what_needs_the_foreground() {
+        let none = JsonObject::new();
+        for tool in ["type_text", "press_key", "drag", "window_action"] {
+            assert!(needs_foreground(tool, &none).is_some(), "{tool}");
+        }
+        for tool in ["click", "act", "set_value", "find", "launch_app"] {
+            assert!(needs_foreground(tool, &none).is_none(), "{tool}");
+        }
+        assert!(needs_foreground("click", &args(json!({"double": true}))).is_some());
+        assert!(needs_foreground("click", &args(json!({"button": "right"}))).is_some());
+        let minimize = args(json!({"action": "minimize"}));
+        assert!(needs_foreground("window_action", &minimize).is_none());
     }
 }

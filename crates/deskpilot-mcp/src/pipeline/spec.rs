@@ -33,6 +33,17 @@ pub struct RunStepsArgs {
     /// For the whole run (default 120000, at most 600000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// background: never raise a window or move the pointer (steps that must are refused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+}
+
+// Whether a run may take the foreground.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Foreground,
+    Background,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -109,6 +120,10 @@ impl Step {
 }
 
 impl RunStepsArgs {
+    pub fn background(&self) -> bool {
+        self.mode == Some(Mode::Background)
+    }
+
     /// The run's deadline, in milliseconds, within its bounds.
     pub fn timeout_ms(&self) -> u64 {
         self.timeout_ms

@@ -56,6 +56,10 @@ pub struct RestoreOut {
     pub code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// What its actions did beside the element (raised_window, pointer_moved).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub interaction: Vec<&'static str>,
 }
 
 impl RestoreOut {
@@ -69,6 +73,7 @@ impl RestoreOut {
             verified: false,
             code: Some(Code::Timeout.name().to_owned()),
             message: Some("the run's deadline passed during the restore".into()),
+            interaction: Vec::new(),
         }
     }
 }
@@ -174,6 +179,7 @@ pub async fn restore(engine: &Engine, captured: &Captured) -> RestoreOut {
         verified: false,
         code: None,
         message: None,
+        interaction: Vec::new(),
     };
     let fail = |mut out: RestoreOut, e: &Error| {
         out.code = Some(e.code.name().to_owned());
@@ -206,8 +212,9 @@ pub async fn restore(engine: &Engine, captured: &Captured) -> RestoreOut {
         let acted = engine
             .act_when_ready(session, &resolved, &action, args::actionable_wait(None))
             .await;
-        if let Err(e) = acted {
-            return fail(out, &e);
+        match acted {
+            Err(e) => return fail(out, &e),
+            Ok(report) => out.interaction.extend(report.interaction.names()),
         }
         out.set.push(what);
     }

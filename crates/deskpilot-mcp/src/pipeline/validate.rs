@@ -23,7 +23,7 @@ pub struct Problem {
     pub step: Option<String>,
     /// What kind: too_many_steps, bad_id, duplicate_id, unknown_tool, not_a_step,
     /// needs_capability, unknown_argument, missing_argument, wrong_type, dangling_reference,
-    /// unsafe_retry, bad_retry, bad_expect, bad_capture.
+    /// unsafe_retry, bad_retry, bad_expect, bad_capture, needs_foreground.
     pub problem: String,
     pub message: String,
 }
@@ -90,6 +90,15 @@ pub fn validate(
             main_ids[..index].to_vec()
         };
         check_step(step, &earlier, known, granted, &mut problems);
+        if spec.background()
+            && let Some(why) = safety::needs_foreground(&step.tool, &step.args)
+        {
+            problems.push(Problem::new(
+                Some(id),
+                "needs_foreground",
+                format!("background mode: {why}"),
+            ));
+        }
         seen.push(id);
     }
     problems

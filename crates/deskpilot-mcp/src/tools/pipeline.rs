@@ -43,6 +43,7 @@ pub struct ValidateStepsArgs {
     pub steps: Vec<Value>,
     pub finally: Option<Vec<Value>>,
     pub timeout_ms: Option<u64>,
+    pub mode: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -163,6 +164,7 @@ impl DeskpilotServer {
                 "steps": a.steps,
                 "finally": a.finally.unwrap_or_default(),
                 "timeout_ms": a.timeout_ms,
+                "mode": a.mode,
             });
             let problems = match serde_json::from_value::<RunStepsArgs>(raw) {
                 Ok(spec) => self.problems(&spec),
