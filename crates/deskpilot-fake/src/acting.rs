@@ -261,6 +261,8 @@ pub struct FakeInput {
     windows: Mutex<std::collections::HashMap<WindowId, Option<WindowState>>>,
     /// Typing stops after this many characters (as a timed-out typing job does).
     typing_limit: Mutex<Option<usize>>,
+    /// Where the pointer is.
+    pointer_at: Mutex<(i32, i32)>,
 }
 
 impl FakeInput {
@@ -272,6 +274,7 @@ impl FakeInput {
             refuse_activation: AtomicBool::new(false),
             windows: Mutex::new(std::collections::HashMap::new()),
             typing_limit: Mutex::new(None),
+            pointer_at: Mutex::new((0, 0)),
         }
     }
 
@@ -309,6 +312,7 @@ impl InputDevice for FakeInput {
             "click {button:?} {x},{y}{}",
             if double { " double" } else { "" }
         ));
+        *self.pointer_at.lock().unwrap() = (x, y);
         if button == MouseButton::Left {
             self.backend.at(x, y, |node| {
                 if !node.deaf {
@@ -316,6 +320,16 @@ impl InputDevice for FakeInput {
                 }
             });
         }
+        Ok(())
+    }
+
+    async fn pointer(&self) -> Result<Option<(i32, i32)>, InputError> {
+        Ok(Some(*self.pointer_at.lock().unwrap()))
+    }
+
+    async fn move_pointer(&self, x: i32, y: i32) -> Result<(), InputError> {
+        self.log(format!("move {x},{y}"));
+        *self.pointer_at.lock().unwrap() = (x, y);
         Ok(())
     }
 
@@ -327,6 +341,7 @@ impl InputDevice for FakeInput {
         clicks: u32,
     ) -> Result<(), InputError> {
         self.log(format!("scroll {direction:?} {clicks} at {x},{y}"));
+        *self.pointer_at.lock().unwrap() = (x, y);
         Ok(())
     }
 
@@ -375,6 +390,7 @@ impl InputDevice for FakeInput {
     /// focus and is selected where it can be. Nothing is dropped anywhere.
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
         self.log(format!("drag {},{} -> {},{}", from.0, from.1, to.0, to.1));
+        *self.pointer_at.lock().unwrap() = to;
         self.backend.at(from.0, from.1, |node| {
             if !node.deaf {
                 node.node.states.set(State::Focused, true);

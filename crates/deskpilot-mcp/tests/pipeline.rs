@@ -23,6 +23,7 @@ application "Editor" pid=42 toolkit=GTK
     checkbox "Notify" path=/notify [checked] actions=toggle bounds=10,50,80,30
     textbox "Name" path=/name value=Ada bounds=10,90,200,30
     password "PIN" path=/pin bounds=10,130,200,30
+    checkbox "Stiff" path=/stiff actions=click inert bounds=10,170,80,30
 "#;
 
 type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
@@ -221,7 +222,7 @@ async fn a_read_only_server_runs_reads_and_refuses_acts() {
     let acts = call(
         &client,
         "run_steps",
-        json!({"steps": [open(), {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox", "verb": "toggle"}}]}),
+        json!({"steps": [open(), {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox[name=Notify]", "verb": "toggle"}}]}),
     )
     .await;
     assert_eq!(content(&acts)["code"], "input_not_allowed");
@@ -338,10 +339,10 @@ async fn a_cancelled_run_stops_between_steps_and_cleans_up() {
             "steps": [
                 {"id": "first", "tool": "act", "args": {"session": session, "target": "textbox[name=Name]", "verb": "focus"}},
                 {"id": "slow", "tool": "wait_for", "args": {"session": session, "selector": "button[name=Later]", "timeout_ms": 5000}},
-                {"id": "after", "tool": "act", "args": {"session": session, "target": "checkbox", "verb": "toggle"}}
+                {"id": "after", "tool": "act", "args": {"session": session, "target": "checkbox[name=Notify]", "verb": "toggle"}}
             ],
             "finally": [
-                {"id": "cleanup", "tool": "act", "args": {"session": session, "target": "checkbox", "verb": "focus"}}
+                {"id": "cleanup", "tool": "act", "args": {"session": session, "target": "checkbox[name=Notify]", "verb": "focus"}}
             ]
         })
         .as_object()
@@ -398,7 +399,7 @@ async fn a_background_run_never_takes_the_foreground() {
         "run_steps",
         json!({"mode": "background", "steps": [
             open(),
-            {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox", "verb": "toggle"}},
+            {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox[name=Notify]", "verb": "toggle"}},
             {"id": "keys", "tool": "press_key", "args": {"session": "${open.session}", "key": "Escape"}}
         ]}),
     )
@@ -415,7 +416,7 @@ async fn a_background_run_never_takes_the_foreground() {
         "run_steps",
         json!({"mode": "background", "steps": [
             open(),
-            {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox", "verb": "toggle"}}
+            {"id": "off", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox[name=Notify]", "verb": "toggle"}}
         ]}),
     )
     .await;
@@ -424,4 +425,47 @@ async fn a_background_run_never_takes_the_foreground() {
     assert_eq!(checked(&fake), Some(false));
     assert!(run.get("interaction").is_none(), "{run}");
     assert!(input.sent().is_empty(), "{:?}", input.sent());
+}
+
+/// `mode: give_back`: a run whose step had to raise the window and point gives both back
+/// afterwards: the window active before is active again, the pointer where it was (the
+/// fake's input log and window manager are the oracle).
+#[tokio::test]
+async fn a_give_back_run_returns_the_foreground_and_the_pointer() {
+    use deskpilot_core::platform::{InputDevice, WindowSystem};
+    let (fake, input, client) = acting().await;
+    let theirs = deskpilot_core::WindowId(0x999);
+    input.activate_window(theirs).await.unwrap();
+    input.move_pointer(700, 500).await.unwrap();
+    let ran = call(
+        &client,
+        "run_steps",
+        json!({"mode": "give_back", "steps": [
+            open(),
+            {"id": "on", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox[name=Stiff]", "verb": "toggle", "ensure": "on"}}
+        ]}),
+    )
+    .await;
+    let run = content(&ran);
+    assert_eq!(ran.is_error, Some(false), "{run}");
+    assert_eq!(
+        fake.peek(&id(":1.1", "/stiff"))
+            .unwrap()
+            .states
+            .get(State::Checked),
+        Some(true),
+        "the pointer did it"
+    );
+    assert_eq!(
+        run["interaction"],
+        json!([
+            "foreground_changed",
+            "foreground_given_back",
+            "pointer_given_back",
+            "pointer_moved",
+            "raised_window"
+        ])
+    );
+    assert_eq!(input.active_window().await.unwrap(), Some(theirs));
+    assert_eq!(input.pointer().await.unwrap(), Some((700, 500)));
 }

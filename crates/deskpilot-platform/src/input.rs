@@ -71,4 +71,17 @@ pub trait InputDevice: Send + Sync {
 
     /// Presses at `from`, moves to `to` in steps, releases (also on error).
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError>;
+
+    /// Where the pointer is, in screen coordinates; `None` when the platform cannot tell.
+    async fn pointer(&self) -> Result<Option<(i32, i32)>, InputError> {
+        Ok(None)
+    }
+
+    /// Moves the pointer to (x, y) without a click (to put it back where it was).
+    async fn move_pointer(&self, x: i32, y: i32) -> Result<(), InputError> {
+        let _ = (x, y);
+        Err(InputError::Unavailable(
+            "this platform cannot move the pointer back".into(),
+        ))
+    }
 }

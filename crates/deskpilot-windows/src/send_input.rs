@@ -28,6 +28,8 @@ pub trait InputSink: Send + Sync + 'static {
     fn foreground_denied(&self) -> Option<(u64, String)>;
     /// The virtual key of a character on the current layout, and whether it needs Shift.
     fn vk_for(&self, c: char) -> Option<(u16, bool)>;
+    /// Where the pointer is (`GetCursorPos`), in physical pixels.
+    fn cursor(&self) -> Option<(i32, i32)>;
 }
 
 /// `SendInput` behind the contract.
@@ -98,6 +100,15 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
             records.push(input_plan::button(button, true));
         }
         self.send_all(records).await
+    }
+
+    async fn pointer(&self) -> Result<Option<(i32, i32)>, InputError> {
+        Ok(self.sink.cursor())
+    }
+
+    async fn move_pointer(&self, x: i32, y: i32) -> Result<(), InputError> {
+        let screen = self.sink.screen();
+        self.send_all(vec![input_plan::move_to(x, y, screen)]).await
     }
 
     async fn scroll(
@@ -212,6 +223,10 @@ mod tests {
         fn vk_for(&self, _c: char) -> Option<(u16, bool)> {
             None
         }
+
+        fn cursor(&self) -> Option<(i32, i32)> {
+            Some((5, 6))
+        }
     }
 
     fn device(log: Log) -> (Arc<Log>, SendInputDevice<Log>) {
@@ -256,6 +271,17 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, InputError::Denied { .. }), "{error:?}");
         assert!(log.sent.lock().unwrap().is_empty());
+    }
+
+    /// The pointer's place is the cursor's; moving it back is one absolute move, no click.
+    #[tokio::test]
+    async fn the_pointer_is_read_and_moved_back_without_a_click() {
+        let (log, input) = device(Log::default());
+        assert_eq!(input.pointer().await.unwrap(), Some((5, 6)));
+        input.move_pointer(-100, 40).await.unwrap();
+        let sent = log.sent.lock().unwrap().clone();
+        let screen = Rect::new(-1920, 0, 3840, 1080);
+        assert_eq!(sent, vec![input_plan::move_to(-100, 40, screen)]);
     }
 
     /// Typing that the system stops part way says how many whole characters went.

@@ -322,6 +322,27 @@ impl InputDevice for X11Input {
         .await
     }
 
+    async fn pointer(&self) -> Result<Option<(i32, i32)>, InputError> {
+        self.run(|s| {
+            let at = s
+                .conn
+                .query_pointer(s.root)
+                .map_err(display_error)?
+                .reply()
+                .map_err(display_error)?;
+            Ok(Some((i32::from(at.root_x), i32::from(at.root_y))))
+        })
+        .await
+    }
+
+    async fn move_pointer(&self, x: i32, y: i32) -> Result<(), InputError> {
+        self.run(move |s| {
+            s.fake(MOTION_NOTIFY, 0, clamp16(x), clamp16(y))?;
+            s.sync()
+        })
+        .await
+    }
+
     async fn scroll(
         &self,
         x: i32,

@@ -91,7 +91,9 @@ pub(crate) async fn reported<F>(action: F) -> crate::error::Result<ActionReport>
 where
     F: std::future::Future<Output = crate::error::Result<ActionReport>>,
 {
-    let (result, seen) = super::interaction::watched(action).await;
+    // Boxed: an action's future is large, and faces nest it in theirs (a test thread's
+    // stack is 2 MiB; the test library's `locators_act_and_expectations_wait` overflowed it).
+    let (result, seen) = super::interaction::watched(Box::pin(action)).await;
     result.map(|mut report| {
         report.interaction = seen;
         report

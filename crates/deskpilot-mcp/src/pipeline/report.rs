@@ -134,7 +134,8 @@ pub struct RunOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
     /// What the run did beside its elements: raised_window, pointer_moved,
-    /// foreground_changed (the active window changed).
+    /// foreground_changed (the active window changed); in give_back mode what it gave back
+    /// (foreground_given_back, pointer_given_back, or why not).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub interaction: Vec<String>,
 }

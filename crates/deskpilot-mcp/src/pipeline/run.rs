@@ -28,6 +28,8 @@ use crate::outcome::Failure;
 
 /// A kept step result larger than this is cut to its top-level scalars.
 const KEPT_BYTES: usize = 1 << 20;
+/// A run returns at most this much of its steps' results (`output: true`).
+const OUTPUT_BYTES: usize = 512 << 10;
 /// The share of the deadline kept for cleanup (restores and `finally`), at most 15 s.
 const CLEANUP_SHARE: f64 = 0.2;
 const CLEANUP_MAX: Duration = Duration::from_secs(15);
@@ -46,6 +48,8 @@ pub struct Runner<'a> {
     background: bool,
     /// What the steps did beside their elements.
     touched: std::collections::BTreeSet<String>,
+    /// What is left of `OUTPUT_BYTES`.
+    output_left: usize,
 }
 
 impl<'a> Runner<'a> {
@@ -67,6 +71,7 @@ impl<'a> Runner<'a> {
             total: 0,
             background: false,
             touched: Default::default(),
+            output_left: OUTPUT_BYTES,
         }
     }
 
@@ -74,6 +79,11 @@ impl<'a> Runner<'a> {
     pub async fn run(mut self, run_id: &str, spec: &RunStepsArgs, from: usize) -> (RunOut, Trace) {
         self.total = (spec.steps.len() - from + spec.finally.len()) as u32;
         self.background = spec.background();
+        let before = if spec.gives_back() {
+            Some(self.server.engine().foreground().await)
+        } else {
+            None
+        };
         let cleanup_needed = !spec.finally.is_empty()
             || spec.steps[from..]
                 .iter()
@@ -150,6 +160,11 @@ impl<'a> Runner<'a> {
                 continue;
             }
             finally.push(self.step(step, self.deadline, false).await);
+        }
+        if let Some(before) = before {
+            // Given back only when the run took it: not when nothing changed.
+            let given = self.server.engine().give_back(before).await;
+            self.touched.extend(given);
         }
         let out = RunOut {
             run_id: run_id.to_owned(),
@@ -238,7 +253,16 @@ impl<'a> Runner<'a> {
                         }
                         if out.failure.is_none() {
                             if step.output == Some(true) {
-                                out.output = Some(kept.clone());
+                                let size = serde_json::to_string(&kept).map_or(0, |t| t.len());
+                                if size <= self.output_left {
+                                    self.output_left -= size;
+                                    out.output = Some(kept.clone());
+                                } else {
+                                    out.text = Some(format!(
+                                        "{} (its result is left out: a run returns at most 512 KiB of results)",
+                                        out.text.take().unwrap_or_default()
+                                    ));
+                                }
                             }
                             self.seen(session.as_deref(), &kept).await;
                             let (kept, cut) = keep(kept);

@@ -33,7 +33,8 @@ pub struct RunStepsArgs {
     /// For the whole run (default 120000, at most 600000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// background: never raise a window or move the pointer (steps that must are refused).
+    /// background: never raise a window or move the pointer (steps that must are refused);
+    /// give_back: after the run, the window active before and the pointer put back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
 }
@@ -44,6 +45,7 @@ pub struct RunStepsArgs {
 pub enum Mode {
     Foreground,
     Background,
+    GiveBack,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -122,6 +124,10 @@ impl Step {
 impl RunStepsArgs {
     pub fn background(&self) -> bool {
         self.mode == Some(Mode::Background)
+    }
+
+    pub fn gives_back(&self) -> bool {
+        self.mode == Some(Mode::GiveBack)
     }
 
     /// The run's deadline, in milliseconds, within its bounds.

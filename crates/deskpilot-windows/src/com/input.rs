@@ -8,8 +8,8 @@ use windows::Win32::UI::Input::KeyboardAndMouse::{
     SendInput, VIRTUAL_KEY, VkKeyScanW,
 };
 use windows::Win32::UI::WindowsAndMessaging::{
-    GetForegroundWindow, GetSystemMetrics, GetWindowThreadProcessId, SM_CXVIRTUALSCREEN,
-    SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
+    GetCursorPos, GetForegroundWindow, GetSystemMetrics, GetWindowThreadProcessId,
+    SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
 };
 
 use crate::input_plan::Record;
@@ -65,6 +65,13 @@ impl InputSink for Win32Input {
                 GetSystemMetrics(SM_CYVIRTUALSCREEN),
             )
         }
+    }
+
+    fn cursor(&self) -> Option<(i32, i32)> {
+        let mut at = windows::Win32::Foundation::POINT::default();
+        // SAFETY: a query into a POINT.
+        unsafe { GetCursorPos(&mut at) }.ok()?;
+        Some((at.x, at.y))
     }
 
     fn send(&self, records: &[Record]) -> usize {
