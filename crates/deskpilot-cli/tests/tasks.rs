@@ -43,6 +43,40 @@ fn mousepad_saves_a_note_through_the_menu() {
     desktop.stop().unwrap();
 }
 
+/// The same task as one `run_steps` call: each step judged by its result and its expect,
+/// the chooser's Save waited for as a postcondition. Oracle: the file on disk.
+#[test]
+fn mousepad_saves_a_note_in_one_call() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _mousepad = launch(&desktop, "mousepad");
+    let path = out_path(&desktop, "diary.txt");
+    let mut agent = Agent::start(&desktop);
+    agent.wait_listed("mousepad");
+    let name = "filechooser >> textbox[name=\"Name:\"]";
+    let save = "filechooser >> button[name=Save]";
+    let s = "${open.session}";
+    agent.run_steps(json!({"steps": [
+        {"id": "open", "tool": "connect", "args": {"app": "mousepad"}},
+        {"id": "type", "tool": "type_text", "args": {"session": s, "text": "Dear diary: deskpilot was here."}},
+        {"id": "file", "tool": "click", "args": {"session": s, "target": "menu[name=File]"}},
+        {"id": "save_as", "tool": "click", "args": {"session": s, "target": "menuitem[name*=\"Save As\"]"},
+         "expect": {"selector": name, "timeout_ms": 20000}},
+        {"id": "name", "tool": "set_value", "args": {"session": s, "target": name, "value": path.to_str().unwrap()},
+         "expect": {"selector": save, "state": "enabled", "timeout_ms": 20000}},
+        {"id": "save", "tool": "click", "args": {"session": s, "target": save}}
+    ]}));
+    assert_eq!(
+        file_text(&path).trim_end(),
+        "Dear diary: deskpilot was here."
+    );
+    agent.finish(
+        "mousepad-save-one-call",
+        "Mousepad (GTK 3)",
+        "the same task, one run_steps call",
+    );
+    desktop.stop().unwrap();
+}
+
 /// GTK 3 editor with unsaved changes asked to quit: the modal confirmation's "Don't Save".
 /// Oracle: the process ends and no file is written.
 #[test]
@@ -123,6 +157,43 @@ fn gnome_calculator_multiplies_by_its_buttons() {
         "calculator-6x7",
         "gnome-calculator (GTK 4)",
         "buttons, read by pyatspi",
+    );
+    desktop.stop().unwrap();
+}
+
+/// The same task as one `run_steps` call in background mode: every button by its own
+/// action, no window raised, the pointer never moved. Oracle: pyatspi reads 42.
+#[test]
+fn gnome_calculator_multiplies_in_one_call() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _calculator = launch(&desktop, "gnome-calculator");
+    let mut agent = Agent::start(&desktop);
+    agent.wait_listed("gnome-calculator");
+    let mut steps =
+        vec![json!({"id": "open", "tool": "connect", "args": {"app": "gnome-calculator"}})];
+    for (n, label) in ["6", "×", "7", "="].iter().enumerate() {
+        steps.push(json!({"id": format!("b{n}"), "tool": "click",
+            "args": {"session": "${open.session}", "target": format!("button[name=\"{label}\"]")}}));
+    }
+    let run = agent.run_steps(json!({"mode": "background", "steps": steps}));
+    assert!(
+        run["structuredContent"].get("interaction").is_none(),
+        "{}",
+        run["structuredContent"]
+    );
+    let shown = eventually(Duration::from_secs(10), || {
+        pyatspi_nodes(
+            desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
+            "gnome-calculator",
+        )
+        .iter()
+        .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == "42"))
+    });
+    assert!(shown, "pyatspi never read 42:\n{}", agent.transcript());
+    agent.finish(
+        "calculator-6x7-one-call",
+        "gnome-calculator (GTK 4)",
+        "the same task, one run_steps call, background",
     );
     desktop.stop().unwrap();
 }

@@ -69,6 +69,21 @@ impl Agent {
 
     /// list_apps until `name` is listed with a window, then connect by that name.
     pub fn connect(&mut self, name: &str) {
+        self.wait_listed(name);
+        let connected = self.ok("connect", json!({"app": name}));
+        self.session = connected["structuredContent"]["session"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    }
+
+    /// One `run_steps` call that must pass.
+    pub fn run_steps(&mut self, pipeline: Value) -> Value {
+        self.ok("run_steps", pipeline)
+    }
+
+    /// list_apps until `name` is listed with a window.
+    pub fn wait_listed(&mut self, name: &str) {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let apps = self.ok("list_apps", json!({}));
@@ -89,11 +104,6 @@ impl Agent {
             );
             std::thread::sleep(Duration::from_millis(250));
         }
-        let connected = self.ok("connect", json!({"app": name}));
-        self.session = connected["structuredContent"]["session"]
-            .as_str()
-            .unwrap()
-            .to_owned();
     }
 
     /// Connects to the window titled `title` (and the windows over it).
