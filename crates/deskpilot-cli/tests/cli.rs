@@ -376,3 +376,54 @@ fn the_cli_prints_what_changed_since_a_saved_snapshot() {
     let again = succeeds(&desktop, &["snapshot", window, "--since", saved]);
     assert!(again.starts_with("# nothing changed since"), "{again}");
 }
+
+/// `deskpilot run` runs a pipeline as the server runs one: its step acts (the fixture's
+/// oracle: the checkbox went on), a line per step, exit 0; `--check` lists a pipeline's
+/// problems and exits 1 without running it (the counter never clicked).
+#[test]
+fn the_cli_runs_and_checks_pipelines() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let window = Fixture::Gtk3.window_title();
+    let file = desktop.dir().join("pipeline.json");
+    let path = file.to_str().unwrap();
+    let check = "checkbox[name*=notif]";
+    let pipeline = json!({"steps": [
+        {"id": "open", "tool": "connect", "args": {"window": window}},
+        {"id": "on", "tool": "act",
+         "args": {"session": "${open.session}", "target": check, "verb": "toggle", "ensure": "on"},
+         "expect": {"selector": check, "state": "checked"}}
+    ]});
+    std::fs::write(&file, pipeline.to_string()).unwrap();
+    let out = succeeds(&desktop, &["run", path]);
+    assert!(out.contains("passed \"on\" (act)"), "{out}");
+    fixture
+        .oracle
+        .wait_value("check", "checked", json!(true), Duration::from_secs(5))
+        .unwrap();
+    let unsafe_retry = json!({"steps": [
+        {"id": "open", "tool": "connect", "args": {"window": window}},
+        {"id": "press", "tool": "click", "retry": 2,
+         "args": {"session": "${open.session}", "target": "button[name=Count]"}}
+    ]});
+    std::fs::write(&file, unsafe_retry.to_string()).unwrap();
+    for args in [vec!["run", "--check", path], vec!["run", path]] {
+        let refused = deskpilot(&desktop, &args);
+        assert_eq!(
+            refused.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stdout(&refused)
+        );
+        assert!(
+            stdout(&refused).contains("unsafe_retry"),
+            "{}",
+            stdout(&refused)
+        );
+    }
+    let events = fixture.oracle.events().unwrap();
+    assert!(
+        events.iter().all(|e| !e.is("counter", "clicks")),
+        "{events:?}"
+    );
+}

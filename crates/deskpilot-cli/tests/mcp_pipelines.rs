@@ -8,23 +8,15 @@
 #[path = "support/agent.rs"]
 mod agent;
 
+use agent::{file_text, launch};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::time::Duration;
-
-use agent::{eventually, file_text, launch};
-use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop, pyatspi_nodes};
-use serde_json::{Value, json};
 
 #[test]
 fn pipelines_restore_continue_cancel_and_refuse_through_the_python_sdk() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let python = root.join("target/mcp-venv/bin/python");
-    assert!(
-        python.exists(),
-        "{} is missing: run `cargo xtask test` (it creates the venv with the MCP Python SDK)",
-        python.display()
-    );
+    let python = deskpilot_testkit::sdk_python();
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let _mousepad = launch(&desktop, "mousepad");
@@ -121,11 +113,9 @@ fn pipelines_restore_continue_cancel_and_refuse_through_the_python_sdk() {
             ["passed", "passed", "passed", "passed", "passed"]
         ])
     );
-    let shown = eventually(Duration::from_secs(10), || {
-        pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "gnome-calculator")
-            .iter()
-            .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == "42"))
-    });
-    assert!(shown, "pyatspi never read 42");
+    assert!(
+        desktop.pyatspi_shows("gnome-calculator", "42"),
+        "pyatspi never read 42"
+    );
     desktop.stop().unwrap();
 }

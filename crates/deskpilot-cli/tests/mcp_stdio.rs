@@ -314,13 +314,7 @@ fn the_2026_07_28_protocol_works_without_initialize() {
 /// `deskpilot mcp` like a real host, in both protocol eras (2025-11-25 and 2026-07-28).
 #[test]
 fn the_official_python_sdk_client_works() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let python = root.join("target/mcp-venv/bin/python");
-    assert!(
-        python.exists(),
-        "{} is missing: run `cargo xtask test` (it creates the venv with the MCP Python SDK)",
-        python.display()
-    );
+    let python = deskpilot_testkit::sdk_python();
     let desktop = VirtualDesktop::start().unwrap();
     let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let output = Command::new(python)

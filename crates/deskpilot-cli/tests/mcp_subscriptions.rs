@@ -13,13 +13,7 @@ use serde_json::json;
 
 #[test]
 fn tree_subscriptions_work_in_both_eras_with_the_python_sdk() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let python = root.join("target/mcp-venv/bin/python");
-    assert!(
-        python.exists(),
-        "{} is missing: run `cargo xtask test` (it creates the venv with the MCP Python SDK)",
-        python.display()
-    );
+    let python = deskpilot_testkit::sdk_python();
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let mut client = Command::new(python)

@@ -144,14 +144,7 @@ fn gnome_calculator_multiplies_by_its_buttons() {
         let target = format!("button[name=\"{label}\"]");
         agent.ok("click", json!({"target": target}));
     }
-    let shown = eventually(Duration::from_secs(10), || {
-        pyatspi_nodes(
-            desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
-            "gnome-calculator",
-        )
-        .iter()
-        .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == "42"))
-    });
+    let shown = desktop.pyatspi_shows("gnome-calculator", "42");
     assert!(shown, "pyatspi never read 42:\n{}", agent.transcript());
     agent.finish(
         "calculator-6x7",
@@ -181,14 +174,7 @@ fn gnome_calculator_multiplies_in_one_call() {
         "{}",
         run["structuredContent"]
     );
-    let shown = eventually(Duration::from_secs(10), || {
-        pyatspi_nodes(
-            desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
-            "gnome-calculator",
-        )
-        .iter()
-        .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == "42"))
-    });
+    let shown = desktop.pyatspi_shows("gnome-calculator", "42");
     assert!(shown, "pyatspi never read 42:\n{}", agent.transcript());
     agent.finish(
         "calculator-6x7-one-call",

@@ -179,6 +179,17 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
         line.contains("raised its window and moved the pointer"),
         "{line}"
     );
+    // A failure says it too: a checkbox deaf to everything, clicked for nothing.
+    let failed = rig
+        .engine
+        .act(&rig.session, &by("checkbox[name=Stone]"), &CHECK)
+        .await
+        .unwrap_err();
+    assert!(
+        failed.message.contains("moved the pointer meanwhile"),
+        "{}",
+        failed.message
+    );
 }
 
 /// An element whose window the app cannot name (its parent chain ends short) is still reached

@@ -6,8 +6,6 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use deskpilot_core::Engine;
-use deskpilot_fake::{FakeBackend, FakeInput};
 use deskpilot_mcp::{DeskpilotServer, Grants};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
@@ -78,12 +76,7 @@ fn call_of(tool: &str) -> Value {
 }
 
 async fn server_with(grants: Grants) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
-    let fake = Arc::new(FakeBackend::new());
-    fake.add_app(APP);
-    let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake)
-        .with_input(input.clone())
-        .with_windows(input);
+    let (_, _, engine) = support::fake_desktop(APP);
     support::client_for(DeskpilotServer::with_grants(Arc::new(engine), grants)).await
 }
 

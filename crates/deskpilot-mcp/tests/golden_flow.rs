@@ -6,8 +6,6 @@ mod support;
 
 use std::sync::Arc;
 
-use deskpilot_core::Engine;
-use deskpilot_fake::{FakeBackend, FakeInput};
 use deskpilot_mcp::DeskpilotServer;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
@@ -79,12 +77,7 @@ fn recorded(tool: &str, args: &Value, result: &rmcp::model::CallToolResult) -> V
 
 #[tokio::test]
 async fn a_fixed_agent_flow_reads_and_acts_as_recorded() {
-    let fake = Arc::new(FakeBackend::new());
-    fake.add_app(APP);
-    let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake)
-        .with_input(input.clone())
-        .with_windows(input);
+    let (_, _, engine) = support::fake_desktop(APP);
     let client = support::client_for(DeskpilotServer::with_input(Arc::new(engine), true)).await;
     let mut transcript = Vec::new();
     let mut session = String::new();

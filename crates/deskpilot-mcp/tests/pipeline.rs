@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_core::Engine;
 use deskpilot_core::model::State;
 use deskpilot_fake::{FakeBackend, FakeInput, id};
 use deskpilot_mcp::{DeskpilotServer, Grants};
@@ -29,12 +28,7 @@ application "Editor" pid=42 toolkit=GTK
 type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
 async fn server(grants: Grants) -> (Arc<FakeBackend>, Arc<FakeInput>, Client) {
-    let fake = Arc::new(FakeBackend::new());
-    fake.add_app(APP);
-    let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake.clone())
-        .with_input(input.clone())
-        .with_windows(input.clone());
+    let (fake, input, engine) = support::fake_desktop(APP);
     let client = support::client_for(DeskpilotServer::with_grants(Arc::new(engine), grants)).await;
     (fake, input, client)
 }
@@ -468,4 +462,50 @@ async fn a_give_back_run_returns_the_foreground_and_the_pointer() {
     );
     assert_eq!(input.active_window().await.unwrap(), Some(theirs));
     assert_eq!(input.pointer().await.unwrap(), Some((700, 500)));
+}
+
+/// One deadline for the whole run: a step still waiting when the steps' share of it ends
+/// fails, and the cleanup runs in the share kept for it; a pipeline over the step limit is
+/// refused; a password field's state is never captured.
+#[tokio::test]
+async fn the_deadline_the_limits_and_a_password_are_kept() {
+    let (_, _, client) = acting().await;
+    let result = call(
+        &client,
+        "run_steps",
+        json!({"timeout_ms": 1000, "steps": [
+            open(),
+            {"id": "long", "tool": "wait_for", "args": {"session": "${open.session}", "selector": "dialog", "timeout_ms": 60000}},
+            {"id": "pin", "tool": "get_focus", "args": {"session": "${open.session}"},
+             "capture_before": {"target": "password", "restore": "always"}}
+        ], "finally": [
+            {"id": "look", "tool": "get_focus", "args": {"session": "${open.session}"}}
+        ]}),
+    )
+    .await;
+    let run = content(&result);
+    assert_eq!(run["failed_step"], "long", "{run}");
+    assert!(
+        run["message"].as_str().unwrap().contains("deadline"),
+        "{run}"
+    );
+    assert_eq!(statuses(run, "finally"), ["look=passed"]);
+    // The password is never read for a restore.
+    let captured = call(
+        &client,
+        "run_steps",
+        json!({"steps": [
+            open(),
+            {"id": "pin", "tool": "get_focus", "args": {"session": "${open.session}"},
+             "capture_before": {"target": "password", "restore": "always"}}
+        ]}),
+    )
+    .await;
+    let run = content(&captured);
+    assert_eq!(run["restores"][0]["status"], "not_captured", "{run}");
+    let steps: Vec<Value> = (0..51)
+        .map(|n| json!({"id": format!("s{n}"), "tool": "list_apps"}))
+        .collect();
+    let many = call(&client, "validate_steps", json!({"steps": steps})).await;
+    assert_eq!(content(&many)["problems"][0]["problem"], "too_many_steps");
 }

@@ -9,8 +9,6 @@ use support::call;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use deskpilot_core::Engine;
-use deskpilot_fake::{FakeBackend, FakeInput};
 use deskpilot_mcp::DeskpilotServer;
 use rmcp::model::CallToolResult;
 use serde_json::json;
@@ -55,12 +53,7 @@ async fn secrets_appear_in_no_result_error_or_log() {
         .finish();
     let _default = tracing::subscriber::set_default(subscriber);
 
-    let fake = Arc::new(FakeBackend::new());
-    fake.add_app(APP);
-    let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake.clone())
-        .with_input(input.clone())
-        .with_windows(input.clone());
+    let (_fake, input, engine) = support::fake_desktop(APP);
     let client = support::client_for(DeskpilotServer::with_input(Arc::new(engine), true)).await;
     let connected = call(&client, "connect", json!({"app": "Vault"})).await;
     let session = connected.structured_content.unwrap()["session"]

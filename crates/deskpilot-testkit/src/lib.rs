@@ -27,7 +27,7 @@ pub use deskpilot_linux::headless::{
 };
 pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};
-pub use mcp_client::McpClient;
+pub use mcp_client::{McpClient, sdk_python};
 pub use oracle::{Oracle, OracleEvent};
 pub use pyatspi::pyatspi_nodes;
 pub use real_apps::ChromiumPages;
@@ -58,6 +58,25 @@ impl VirtualDesktop {
 
     pub fn launch_with(&self, cmd: Command, options: LaunchOptions) -> Result<App> {
         App::launch(&self.0, cmd, options)
+    }
+
+    /// Whether pyatspi, read again every 100 ms for up to 10 s, sees an element of `app`
+    /// whose text is `text` (spaces around it aside): a second AT-SPI client as the oracle.
+    pub fn pyatspi_shows(&self, app: &str, text: &str) -> bool {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let nodes = pyatspi_nodes(self.command(SYSTEM_PYTHON), app);
+            if nodes
+                .iter()
+                .any(|n| n["text"].as_str().is_some_and(|t| t.trim() == text))
+            {
+                return true;
+            }
+            if std::time::Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
     }
 }
 

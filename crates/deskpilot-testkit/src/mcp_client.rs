@@ -22,6 +22,19 @@ pub struct McpClient {
     output_schemas: Option<std::collections::HashMap<String, Value>>,
 }
 
+/// The Python of the venv `cargo xtask test` makes with the official MCP Python SDK (PyPI
+/// `mcp`); a test that needs it fails saying how to make it.
+pub fn sdk_python() -> std::path::PathBuf {
+    let python =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/mcp-venv/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run `cargo xtask test` (it creates the venv with the MCP Python SDK)",
+        python.display()
+    );
+    python
+}
+
 impl McpClient {
     /// `binary mcp [flags] --bus ... --display ...` for `desktop`: the desktop's environment
     /// (whatever the server launches is torn down with the desktop), stderr discarded.

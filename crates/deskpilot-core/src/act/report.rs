@@ -94,8 +94,21 @@ where
     // Boxed: an action's future is large, and faces nest it in theirs (a test thread's
     // stack is 2 MiB; the test library's `locators_act_and_expectations_wait` overflowed it).
     let (result, seen) = super::interaction::watched(Box::pin(action)).await;
-    result.map(|mut report| {
-        report.interaction = seen;
-        report
-    })
+    match result {
+        Ok(mut report) => {
+            report.interaction = seen;
+            Ok(report)
+        }
+        // A failure says it too, in its message (a failure's fields are every tool's).
+        Err(mut error) => {
+            let did = match (seen.raised_window, seen.pointer_moved) {
+                (true, true) => "; deskpilot raised the window and moved the pointer meanwhile",
+                (true, false) => "; deskpilot raised the window meanwhile",
+                (false, true) => "; deskpilot moved the pointer meanwhile",
+                (false, false) => "",
+            };
+            error.message.push_str(did);
+            Err(error)
+        }
+    }
 }

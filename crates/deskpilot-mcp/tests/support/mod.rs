@@ -5,6 +5,25 @@ use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::Value;
 
+/// A fake desktop holding `app`: its backend, its input device (also its window manager),
+/// and an engine over them.
+#[allow(dead_code)] // not every test file acts
+pub fn fake_desktop(
+    app: &str,
+) -> (
+    std::sync::Arc<deskpilot_fake::FakeBackend>,
+    std::sync::Arc<deskpilot_fake::FakeInput>,
+    deskpilot_core::Engine,
+) {
+    let fake = std::sync::Arc::new(deskpilot_fake::FakeBackend::new());
+    fake.add_app(app);
+    let input = std::sync::Arc::new(deskpilot_fake::FakeInput::new(fake.clone()));
+    let engine = deskpilot_core::Engine::new(fake.clone())
+        .with_input(input.clone())
+        .with_windows(input.clone());
+    (fake, input, engine)
+}
+
 /// `server`, in process, and rmcp's client connected to it.
 pub async fn client_for(
     server: DeskpilotServer,
