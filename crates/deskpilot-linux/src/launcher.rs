@@ -30,8 +30,9 @@ pub const LAUNCH_ENV: &[&str] = &[
     "GSETTINGS_*",
     "QT_*",
     "LIBGL_*",
-    // Marks the processes of deskpilot's own headless desktops, which are torn down by it.
-    "DESKPILOT_*",
+    // Marks the processes of deskpilot's own headless desktops, which are torn down by it
+    // (`procs::MARKER_VAR`); no other of deskpilot's variables (a token) ever passes.
+    "DESKPILOT_DESKTOP",
 ];
 
 /// Variables that never pass even where a prefix would let them: they switch accessibility
@@ -157,6 +158,8 @@ mod tests {
             ("XDG_RUNTIME_DIR", "/run/user/1"),
             ("AWS_SECRET_ACCESS_KEY", "hunter2"),
             ("GITHUB_TOKEN", "ghp_x"),
+            ("DESKPILOT_TOKEN", "deskpilot-secret"),
+            ("DESKPILOT_DESKTOP", "7"),
             ("NO_AT_BRIDGE", "1"),
             ("GTK_A11Y", "none"),
             ("WAYLAND_DISPLAY", "wayland-0"),
@@ -186,6 +189,7 @@ mod tests {
             "DBUS_SESSION_BUS_ADDRESS=unix:path=/x",
             "GNOME_ACCESSIBILITY=1",
             "WAYLAND_DISPLAY=wayland-0",
+            "DESKPILOT_DESKTOP=7",
         ] {
             assert!(
                 env.lines().any(|l| l == present),
@@ -195,6 +199,7 @@ mod tests {
         for absent in [
             "AWS_SECRET",
             "GITHUB_TOKEN",
+            "DESKPILOT_TOKEN",
             "NO_AT_BRIDGE",
             "GTK_A11Y",
             "DISPLAY=:99",

@@ -120,7 +120,7 @@ pub enum BackendError {
     Defunct { id: ElementId },
     #[error("element {id} does not support {what}")]
     Unsupported { id: ElementId, what: String },
-    #[error("accessibility bus: {0}")]
+    #[error("accessibility system: {0}")]
     Bus(String),
     #[error("no desktop session: {0}")]
     NoDesktop(String),
