@@ -191,14 +191,21 @@ pub fn success<T: Serialize + JsonSchema>(text: String, value: T) -> CallToolRes
     result
 }
 
+impl Failure {
+    /// `error` as a tool's failure, its verbs in this face's words (tool names).
+    pub fn of(error: &Error) -> Self {
+        Failure {
+            code: error.code.name().to_owned(),
+            message: in_tool_names(&error.message),
+            retryable: error.retryable(),
+            hint: in_tool_names(&error.hint),
+        }
+    }
+}
+
 /// A failure as a tool result (not a protocol error).
 pub fn failure(error: &Error) -> CallToolResult {
-    let failure = Failure {
-        code: error.code.name().to_owned(),
-        message: in_tool_names(&error.message),
-        retryable: error.retryable(),
-        hint: in_tool_names(&error.hint),
-    };
+    let failure = Failure::of(error);
     let mut text = format!(
         "{} ({}): {} Hint: {}",
         failure.code,

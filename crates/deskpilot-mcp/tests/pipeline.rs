@@ -136,6 +136,9 @@ async fn a_failure_in_the_middle_restores_and_cleans_up() {
     let run = content(&result);
     assert_eq!(result.is_error, Some(true));
     assert_eq!(run["code"], "step_postcondition_timeout", "{run}");
+    // Its verbs are tool names, as in every tool's failure (no face markers).
+    let hint = run["hint"].as_str().unwrap();
+    assert!(hint.contains("snapshot") && !hint.contains('`'), "{hint}");
     assert_eq!(run["retryable"], true);
     assert_eq!(run["failed_step"], "dialog");
     assert_eq!(

@@ -69,6 +69,12 @@ pub enum Action {
     },
 }
 
+/// Whether a number read back is the one set (what a float's round trip through an app
+/// leaves of it).
+pub fn same_number(read: f64, set: f64) -> bool {
+    (read - set).abs() <= 1e-9 * set.abs().max(1.0)
+}
+
 impl Action {
     /// The verb's name, as reported.
     pub fn verb(&self) -> &'static str {

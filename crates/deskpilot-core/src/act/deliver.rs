@@ -250,14 +250,9 @@ impl Engine {
             .find(|w| w.id == window)
             .and_then(|w| w.system_id)
             .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
-        let was_active = system.active_window().await.ok().flatten() == Some(window_id);
-        system
-            .activate_window(window_id)
+        super::interaction::raise(system.as_ref(), window_id)
             .await
             .map_err(window_failure)?;
-        if !was_active {
-            super::interaction::raised_window();
-        }
         Ok(window)
     }
 

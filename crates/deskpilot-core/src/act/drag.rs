@@ -64,16 +64,15 @@ impl Engine {
         {
             if let Some(window_id) = self.window_system_id(session).await {
                 let system = self.window_system()?;
-                if system.active_window().await.ok().flatten() != Some(window_id) {
-                    super::interaction::raised_window();
-                }
-                system.activate_window(window_id).await.map_err(|e| {
-                    Error::new(
-                        Code::WindowNotForeground,
-                        e.to_string(),
-                        "activate the window first",
-                    )
-                })?;
+                super::interaction::raise(system.as_ref(), window_id)
+                    .await
+                    .map_err(|e| {
+                        Error::new(
+                            Code::WindowNotForeground,
+                            e.to_string(),
+                            "activate the window first",
+                        )
+                    })?;
             }
             super::interaction::pointer_moved();
             input.drag(start, end).await.map_err(|e| {

@@ -69,6 +69,20 @@ pub(crate) fn pointer_moved() {
     });
 }
 
+/// Makes `window` the active one through `system`, noting a raise when another window was
+/// active (before keys or the pointer, `deliver.rs`; before a drag, `drag.rs`).
+pub(crate) async fn raise(
+    system: &dyn crate::platform::WindowSystem,
+    window: crate::app::WindowId,
+) -> Result<(), crate::platform::WindowError> {
+    let was_active = system.active_window().await.ok().flatten() == Some(window);
+    system.activate_window(window).await?;
+    if !was_active {
+        raised_window();
+    }
+    Ok(())
+}
+
 /// Runs `work` in background mode: no action in it raises a window or moves the pointer.
 pub async fn in_background<F: Future>(work: F) -> F::Output {
     BACKGROUND.scope((), work).await

@@ -24,6 +24,7 @@ mod window;
 pub use crate::platform::{InputDevice, InputError};
 pub use action::{
     Action, Choice, Direction, MouseButton, NativeOp, OnOff, ValueInput, WindowAction, WindowState,
+    same_number,
 };
 pub use after::MAX_UPDATE_LINES;
 pub use deskpilot_platform::{Chord, InputText, Key, KeyError, Modifier, NamedKey};

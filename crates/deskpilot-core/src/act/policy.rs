@@ -216,7 +216,7 @@ pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
         Expect::Contains(_) => false,
         Expect::Number(n) => matches!(
             node.value,
-            Some(NodeValue::Number { current, .. }) if (current - n).abs() <= 1e-9 * n.abs().max(1.0)
+            Some(NodeValue::Number { current, .. }) if super::action::same_number(current, *n)
         ),
         Expect::Shown(name) => now.shown.as_deref() == Some(name.as_str()),
         Expect::MenuOpen => {

@@ -55,22 +55,24 @@ impl Engine {
                 "retry; the display server failed",
             )
         };
-        // Held through the read-back: another session's request cannot pass for this one.
-        let _input = self.input_lock().await;
-        let before = input.window_state(window_id).await.map_err(display)?;
-        let was_active = input.active_window().await.ok().flatten() == Some(window_id);
-        if action == WindowAction::Activate && super::background() {
+        let activate = action == WindowAction::Activate;
+        if activate && super::background() {
             return Err(Error::new(
                 Code::InputNotAllowed,
                 "raising a window takes the foreground, which background mode never does",
                 "run it outside background mode",
             ));
         }
+        // Held through the read-back: another session's request cannot pass for this one.
+        let _input = self.input_lock().await;
+        let before = input.window_state(window_id).await.map_err(display)?;
+        // Only a raise asks which window was active (one round trip less for the others).
+        let was_active = activate && input.active_window().await.ok().flatten() == Some(window_id);
         input
             .window_action(window_id, action)
             .await
             .map_err(display)?;
-        if action == WindowAction::Activate && !was_active {
+        if activate && !was_active {
             super::interaction::raised_window();
         }
         let deadline = Instant::now() + WAIT;

@@ -188,7 +188,7 @@ impl<'a> Runner<'a> {
         let args = match self.arguments(step) {
             Ok(args) => args,
             Err(e) => {
-                out.failure = Some(failure_of(&e));
+                out.failure = Some(Failure::of(&e));
                 out.ms = started.elapsed().as_millis() as u64;
                 self.progress(&out).await;
                 return out.settled();
@@ -236,7 +236,7 @@ impl<'a> Runner<'a> {
                 Ok(result) => result,
             };
             match result {
-                Err(e) => out.failure = Some(failure_of(&e)),
+                Err(e) => out.failure = Some(Failure::of(&e)),
                 Ok(result) => {
                     out.read_result(&result);
                     self.touch(&result);
@@ -247,7 +247,7 @@ impl<'a> Runner<'a> {
                                 Ok(held) => out.expect = Some(held),
                                 Err(e) => {
                                     out.expect = Some("not held".into());
-                                    out.failure = Some(failure_of(&e));
+                                    out.failure = Some(Failure::of(&e));
                                 }
                             }
                         }
@@ -468,14 +468,5 @@ fn keep(value: Value) -> (Value, bool) {
             true,
         ),
         other => (other, false),
-    }
-}
-
-pub fn failure_of(error: &Error) -> Failure {
-    Failure {
-        code: error.code.name().to_owned(),
-        message: error.message.clone(),
-        retryable: error.retryable(),
-        hint: error.hint.clone(),
     }
 }

@@ -4,6 +4,7 @@
 //! a restore is verified only by what the app shows afterwards. A password field's state is
 //! never captured.
 
+use deskpilot_core::act::same_number;
 use deskpilot_core::model::{Node, NodeValue, State};
 use deskpilot_core::{Action, Code, Engine, Error, InputText, OnOff, ValueInput};
 use schemars::JsonSchema;
@@ -116,7 +117,11 @@ pub async fn read(engine: &Engine, session: &str, target: &str) -> Result<Elemen
 /// The actions that take `now` back to `then`, each with what it sets.
 fn actions(then: &ElementState, now: &ElementState) -> Vec<(Action, String)> {
     let mut out = Vec::new();
-    if then.value != now.value {
+    let value_held = match (&then.value, &now.value) {
+        (Some(Held::Number(set)), Some(Held::Number(read))) => same_number(*read, *set),
+        (then, now) => then.is_none() || then == now,
+    };
+    if !value_held {
         match &then.value {
             Some(Held::Text(text)) => out.push((
                 Action::SetValue(ValueInput::Text(InputText::plain(text.clone()))),
@@ -155,18 +160,9 @@ fn actions(then: &ElementState, now: &ElementState) -> Vec<(Action, String)> {
     out
 }
 
-/// Whether `now` holds what `then` held, for every part `then` knew.
+/// Whether `now` holds what `then` held, for every part `then` knew: nothing to set back.
 fn holds(then: &ElementState, now: &ElementState) -> bool {
-    let same = |a: Option<bool>, b: Option<bool>| a.is_none() || a == b;
-    let value = match (&then.value, &now.value) {
-        (None, _) => true,
-        (Some(Held::Number(a)), Some(Held::Number(b))) => (a - b).abs() <= 1e-9 * a.abs().max(1.0),
-        (a, b) => a.as_ref() == b.as_ref(),
-    };
-    value
-        && same(then.checked, now.checked)
-        && same(then.selected, now.selected)
-        && same(then.expanded, now.expanded)
+    actions(then, now).is_empty()
 }
 
 /// Puts `captured` back and reads it again.
@@ -253,6 +249,10 @@ mod tests {
         let todo: Vec<String> = actions(&then, &now).into_iter().map(|(_, w)| w).collect();
         assert_eq!(todo, ["value", "checked: on"]);
         assert!(actions(&then, &then).is_empty());
+        // A number read back through the app's float is the one set: nothing to do.
+        let set = state(Some(Held::Number(0.3)), None);
+        let read = state(Some(Held::Number(0.1 + 0.2)), None);
+        assert!(actions(&set, &read).is_empty());
         assert!(holds(&then, &then));
         assert!(!holds(&then, &now));
         let unknown = state(None, None);

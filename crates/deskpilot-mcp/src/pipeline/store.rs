@@ -21,8 +21,8 @@ const SECRET_ARGS: [&str; 2] = ["text", "value"];
 pub struct KeptRun {
     /// The pipeline, its secret texts dropped.
     pub spec: RunStepsArgs,
-    /// The steps whose secret text was dropped.
-    pub secret_steps: Vec<String>,
+    /// The steps whose secret text was dropped, with the argument that held it.
+    pub secret_steps: Vec<(String, &'static str)>,
     pub trace: Trace,
     kept_at: Instant,
 }
@@ -50,11 +50,12 @@ impl Runs {
         let mut spec = spec.clone();
         let mut secret_steps = Vec::new();
         for step in spec.steps.iter_mut().chain(spec.finally.iter_mut()) {
-            if step.secret() {
-                for arg in SECRET_ARGS {
-                    step.args.remove(arg);
-                }
-                secret_steps.push(step.id.clone());
+            if step.secret()
+                && let Some(arg) = SECRET_ARGS
+                    .into_iter()
+                    .find(|a| step.args.remove(*a).is_some())
+            {
+                secret_steps.push((step.id.clone(), arg));
             }
         }
         let run = KeptRun {
@@ -68,6 +69,15 @@ impl Runs {
         kept.runs.push_back((id.to_owned(), run));
         while kept.runs.len() > KEPT_RUNS {
             kept.runs.pop_front();
+        }
+    }
+
+    /// A continued run's new trace (its pipeline and secrets stay as kept).
+    pub fn update(&self, id: &str, trace: Trace) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, run)) = kept.runs.iter_mut().find(|(kept_id, _)| kept_id == id) {
+            run.trace = trace;
+            run.kept_at = Instant::now();
         }
     }
 
@@ -102,7 +112,7 @@ mod tests {
         let id = runs.issue();
         runs.keep(&id, &spec, Trace::default());
         let kept = runs.get(&id).unwrap();
-        assert_eq!(kept.secret_steps, ["pin"]);
+        assert_eq!(kept.secret_steps, [("pin".to_owned(), "text")]);
         let text = format!("{:?}", kept.spec);
         assert!(!text.contains("1234"), "{text}");
         assert!(text.contains("Ada"));

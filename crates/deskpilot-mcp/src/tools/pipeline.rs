@@ -19,7 +19,7 @@ use crate::outcome::{
     Failure, failure_with, input_schema, invalid_arguments, output_schema, success,
 };
 use crate::pipeline::report::{self, RunOut};
-use crate::pipeline::run::{Runner, failure_of};
+use crate::pipeline::run::Runner;
 use crate::pipeline::spec::RunStepsArgs;
 use crate::pipeline::trace::Trace;
 use crate::pipeline::validate::{Problem, validate};
@@ -122,7 +122,7 @@ impl DeskpilotServer {
                 .chain(&spec.finally)
                 .map(|s| s.id.clone())
                 .collect();
-            for id in kept.secret_steps.iter().filter(|id| later.contains(id)) {
+            for (id, arg) in kept.secret_steps.iter().filter(|(id, _)| later.contains(id)) {
                 let text = secrets.get(id).ok_or_else(|| {
                     invalid_arguments(format!(
                         "step {id:?} types secret text, which a run never keeps: give it in `secrets`"
@@ -134,8 +134,7 @@ impl DeskpilotServer {
                     .chain(spec.finally.iter_mut())
                     .find(|s| &s.id == id)
                     .expect("a kept secret step is in its run");
-                let arg = if step.tool == "set_value" { "value" } else { "text" };
-                step.args.insert(arg.into(), Value::String(text.clone()));
+                step.args.insert((*arg).into(), Value::String(text.clone()));
             }
             self.unchanged(&kept.trace).await?;
             self.refuse_problems(&spec)?;
@@ -145,7 +144,7 @@ impl DeskpilotServer {
             let timeout = a.timeout_ms.map_or_else(|| spec.timeout_ms(), |t| t.clamp(1, crate::pipeline::spec::MAX_TIMEOUT_MS));
             let runner = Runner::new(self, context, timeout, trace);
             let (out, trace) = runner.run(&a.run_id, &spec, from).await;
-            self.runs().keep(&a.run_id, &kept.spec, trace);
+            self.runs().update(&a.run_id, trace);
             Ok(answer(out))
         })
         .await
@@ -286,7 +285,7 @@ fn answer(out: RunOut) -> rmcp::model::CallToolResult {
         .and_then(|s| s.failure.clone())
         .unwrap_or_else(|| {
             let cancelled = out.stopped.as_deref().is_some_and(|s| s.contains("cancel"));
-            failure_of(&Error::new(
+            Failure::of(&Error::new(
                 if cancelled {
                     Code::Cancelled
                 } else {
