@@ -49,12 +49,17 @@ mod platform {
             }
             None => {}
         }
+        let name = match &display {
+            Some(d) => format!("Linux, X display {}", d.value),
+            None => "Linux, no display".to_owned(),
+        };
         let mut options = deskpilot_linux::LinuxOptions::new(bus.value, display.map(|d| d.value));
         options.use_peers = use_peers;
         let engine = deskpilot_linux::linux_engine(options)
             .await
             .map_err(|e| e.to_string())?
-            .engine;
+            .engine
+            .with_desktop_name(name);
         if found.is_empty() {
             return Ok(engine);
         }
@@ -80,7 +85,8 @@ mod platform {
             .with_windows(desktop.windows)
             .with_input(desktop.input)
             .with_capture(desktop.capture)
-            .with_launcher(desktop.launcher))
+            .with_launcher(desktop.launcher)
+            .with_desktop_name("Windows, this session's desktop".to_owned()))
     }
 }
 

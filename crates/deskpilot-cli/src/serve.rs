@@ -1,11 +1,16 @@
-//! `deskpilot mcp`: the MCP server on stdio, with the capabilities it is given.
+//! `deskpilot mcp`: the MCP server on stdio (the default) or over HTTP (`--http`), with the
+//! capabilities it is given.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
-use anyhow::anyhow;
+use anyhow::{anyhow, bail};
 use deskpilot_core::Engine;
 use deskpilot_mcp::Grants;
+use deskpilot_mcp::http::{HttpOptions, HttpServer, Tokens, token_dir};
 
 #[derive(clap::Args)]
 pub struct McpArgs {
@@ -15,13 +20,48 @@ pub struct McpArgs {
     allow: Vec<String>,
     /// The directory `--allow files` writes in (and nowhere else).
     #[arg(long, value_name = "DIR")]
-    files_dir: Option<std::path::PathBuf>,
+    files_dir: Option<PathBuf>,
     /// The old spelling of `--allow input,launch,files`, with files written anywhere.
     #[arg(long, conflicts_with_all = ["allow", "files_dir"])]
     allow_input: bool,
     /// Sessions may be opened on these apps only (their names as list_apps shows them).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     apps: Vec<String>,
+    #[command(flatten)]
+    http: HttpArgs,
+}
+
+/// Serving over HTTP instead of stdio.
+#[derive(clap::Args)]
+struct HttpArgs {
+    /// Serve MCP over streamable HTTP at this address (at /mcp; /healthz answers without a
+    /// token), e.g. 127.0.0.1:8931. Without it, stdio.
+    #[arg(long, value_name = "ADDR:PORT")]
+    http: Option<SocketAddr>,
+    /// A file of bearer tokens, one per line (one per agent); requests to /mcp must carry one.
+    /// Also DESKPILOT_TOKEN (one token). On loopback without either, one is made.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    token_file: Option<PathBuf>,
+    /// Ask no token (loopback only): for clients that cannot send one.
+    #[arg(long, requires = "http", conflicts_with = "token_file")]
+    no_token: bool,
+    /// A host name clients reach the server by (IP addresses and localhost always pass).
+    #[arg(long, value_name = "NAME", requires = "http")]
+    allow_host: Vec<String>,
+    /// A browser origin allowed to call the server (scheme://host[:port]); it gets CORS.
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    allow_origin: Vec<String>,
+    /// On a non-loopback address, let --allow grant launch and files.
+    #[arg(long, requires = "http")]
+    allow_remote_launch: bool,
+    /// Seconds a client may stay idle before its MCP session ends and its sessions close.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 1800,
+        requires = "http"
+    )]
+    idle_timeout: u64,
 }
 
 pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
@@ -31,6 +71,57 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
         Grants::parse(&args.allow, args.files_dir.as_deref()).map_err(|e| anyhow!(e))?
     }
     .only_apps(args.apps);
-    deskpilot_mcp::serve_stdio(Arc::new(engine), grants).await?;
+    let Some(addr) = args.http.http else {
+        deskpilot_mcp::serve_stdio(Arc::new(engine), grants).await?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let http = args.http;
+    let tokens = tokens(&http, addr)?;
+    let desktop = engine.desktop_name().unwrap_or("unnamed").to_owned();
+    let mut options = HttpOptions::new(addr, tokens, desktop);
+    options.hosts = http.allow_host;
+    options.origins = http.allow_origin;
+    options.remote_launch = http.allow_remote_launch;
+    options.idle = Duration::from_secs(http.idle_timeout);
+    let server = HttpServer::bind(Arc::new(engine), grants, options).await?;
+    eprintln!(
+        "deskpilot: serving MCP at http://{}/mcp",
+        server.local_addr()
+    );
+    server.serve().await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The tokens asked for: the file's, else DESKPILOT_TOKEN's, else none when told so, else
+/// (on loopback) a new one in a file only this user may read.
+fn tokens(http: &HttpArgs, addr: SocketAddr) -> anyhow::Result<Option<Tokens>> {
+    if let Some(file) = &http.token_file {
+        return Ok(Some(Tokens::read(file).map_err(|e| anyhow!(e))?));
+    }
+    if let Some(token) = std::env::var_os("DESKPILOT_TOKEN") {
+        let token = token
+            .into_string()
+            .map_err(|_| anyhow!("DESKPILOT_TOKEN is not UTF-8"))?;
+        return Ok(Some(
+            Tokens::parse(&token).map_err(|e| anyhow!("DESKPILOT_TOKEN: {e}"))?,
+        ));
+    }
+    if http.no_token {
+        if !addr.ip().is_loopback() {
+            bail!("--no-token serves loopback only; {} is not", addr.ip());
+        }
+        return Ok(None);
+    }
+    if !addr.ip().is_loopback() {
+        bail!(
+            "{} is not a loopback address: serving it needs --token-file or DESKPILOT_TOKEN",
+            addr.ip()
+        );
+    }
+    let (tokens, path) = Tokens::generate(&token_dir()).map_err(|e| anyhow!(e))?;
+    eprintln!(
+        "deskpilot: no token was given; one is in {} (send it as Authorization: Bearer <token>)",
+        path.display()
+    );
+    Ok(Some(tokens))
 }

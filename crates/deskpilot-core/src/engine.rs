@@ -43,6 +43,8 @@ pub struct Engine {
     missing: DevicesMissing,
     /// How the desktop was found, when it was not given (listed with the apps).
     desktop_note: Option<String>,
+    /// Which desktop this is, in a few words (an HTTP server's `/healthz` says it).
+    desktop_name: Option<String>,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
     /// The last tree a backend shared, and it with derived names (`read/find.rs`).
@@ -61,6 +63,7 @@ impl Engine {
             launcher: None,
             missing: DevicesMissing::default(),
             desktop_note: None,
+            desktop_name: None,
             input_lock: tokio::sync::Mutex::new(()),
             derived: std::sync::Mutex::new(None),
         }
@@ -105,6 +108,17 @@ impl Engine {
     /// How the desktop was found, when it was not given.
     pub fn desktop_note(&self) -> Option<&str> {
         self.desktop_note.as_deref()
+    }
+
+    /// Names the desktop this engine serves, in a few words.
+    pub fn with_desktop_name(mut self, name: String) -> Self {
+        self.desktop_name = Some(name);
+        self
+    }
+
+    /// Which desktop this engine serves, when the wiring said.
+    pub fn desktop_name(&self) -> Option<&str> {
+        self.desktop_name.as_deref()
     }
 
     /// The launcher, or `unsupported` when there is none.

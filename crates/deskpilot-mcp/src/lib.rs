@@ -9,7 +9,9 @@
 #![deny(clippy::print_stdout)]
 
 mod args;
+mod clients;
 mod grants;
+pub mod http;
 mod local;
 mod outcome;
 pub mod output;

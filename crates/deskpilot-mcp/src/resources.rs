@@ -19,6 +19,7 @@ use rmcp::service::{Peer, SubscriptionContext};
 use tokio::task::JoinSet;
 
 use crate::DeskpilotServer;
+use crate::clients::Client;
 
 const PREFIX: &str = "deskpilot://session/";
 const SUFFIX: &str = "/tree";
@@ -38,11 +39,13 @@ pub fn session_of(uri: &str) -> Option<&str> {
 }
 
 impl DeskpilotServer {
-    pub(crate) fn tree_resources(&self) -> ListResourcesResult {
+    /// The trees of `client`'s sessions.
+    pub(crate) fn tree_resources(&self, client: &Client) -> ListResourcesResult {
         let resources = self
             .engine()
             .sessions_open()
             .into_iter()
+            .filter(|info| client.owns(&info.id))
             .map(|info| {
                 let what = match &info.window {
                     Some(title) => format!("window {}", present::quoted(title, 80)),
@@ -60,8 +63,15 @@ impl DeskpilotServer {
         ListResourcesResult::with_all_items(resources)
     }
 
-    pub(crate) async fn read_tree(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+    pub(crate) async fn read_tree(
+        &self,
+        client: &Client,
+        uri: &str,
+    ) -> Result<ReadResourceResult, ErrorData> {
         let session = self.known_session(uri)?;
+        if !client.owns(session) {
+            return Err(not_found(uri));
+        }
         let text = match self
             .engine()
             .snapshot_since_last(session, READ_TIMEOUT)
@@ -77,12 +87,7 @@ impl DeskpilotServer {
     fn known_session<'u>(&self, uri: &'u str) -> Result<&'u str, ErrorData> {
         session_of(uri)
             .filter(|s| self.engine().session(s).is_ok())
-            .ok_or_else(|| {
-                ErrorData::resource_not_found(
-                    format!("no such resource: {uri} (resources/list names each session's tree)"),
-                    None,
-                )
-            })
+            .ok_or_else(|| not_found(uri))
     }
 
     /// `resources/subscribe`: pushes `notifications/resources/updated` for `uri` until
@@ -90,10 +95,14 @@ impl DeskpilotServer {
     /// `app_gone`) and the task ends.
     pub(crate) async fn subscribe_tree(
         &self,
+        client: &Client,
         uri: &str,
         peer: Peer<RoleServer>,
     ) -> Result<(), ErrorData> {
         let session = self.known_session(uri)?.to_owned();
+        if !client.owns(&session) {
+            return Err(not_found(uri));
+        }
         let engine = self.engine_arc();
         let mut updates = engine
             .tree_updates(&session)
@@ -140,12 +149,14 @@ impl DeskpilotServer {
     }
 
     /// One `subscriptions/listen` stream: every accepted tree's updates, until the client
-    /// cancels or every app is gone (then the stream ends gracefully).
+    /// cancels or every app is gone (then the stream ends gracefully). Another client's trees
+    /// send nothing (acceptance cannot ask whose a request is).
     pub(crate) async fn listen_trees(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let engine = self.engine_arc();
+        let client = self.client_of(&context.request_context().extensions);
         let mut tasks = JoinSet::new();
         for uri in context.accepted().resource_subscriptions.iter().flatten() {
-            let Some(session) = session_of(uri) else {
+            let Some(session) = session_of(uri).filter(|s| client.owns(s)) else {
                 continue;
             };
             let Ok(Some(mut updates)) = engine.tree_updates(session).await else {
@@ -167,6 +178,13 @@ impl DeskpilotServer {
         }
         Ok(())
     }
+}
+
+fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!("no such resource: {uri} (resources/list names each session's tree)"),
+        None,
+    )
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
+use crate::clients::{Client, TokenClients};
 use crate::grants::{Capability, Grants};
 use crate::outcome::failure;
 use crate::pipeline::Known;
@@ -46,8 +47,10 @@ pub struct DeskpilotServer {
     withheld: Arc<HashMap<String, Capability>>,
     /// The trees subscribed to with `resources/subscribe`.
     subscriptions: Subscriptions,
-    /// Pipeline runs kept for `continue_run`.
-    runs: Runs,
+    /// The client of this server (stdio), or of this MCP session (HTTP, 2025-11-25).
+    client: Arc<Client>,
+    /// Over HTTP, the stateless era's clients, one per token.
+    stateless: Option<Arc<TokenClients>>,
 }
 
 impl DeskpilotServer {
@@ -70,13 +73,43 @@ impl DeskpilotServer {
     pub fn with_grants(engine: Arc<Engine>, grants: Grants) -> Self {
         let (tool_router, withheld) = catalog(&grants);
         DeskpilotServer {
+            client: Client::sole(engine.clone()),
             engine,
             tool_router,
             grants,
             withheld: Arc::new(withheld),
             subscriptions: Subscriptions::default(),
-            runs: Runs::default(),
+            stateless: None,
         }
+    }
+
+    /// A server for one more HTTP client: a new MCP session's, or a stateless request's (whose
+    /// client is its token's, among `stateless`).
+    pub(crate) fn for_another_client(&self, stateless: &Arc<TokenClients>) -> Self {
+        DeskpilotServer {
+            client: Client::one_of_many(self.engine.clone()),
+            subscriptions: Subscriptions::default(),
+            stateless: Some(stateless.clone()),
+            ..self.clone()
+        }
+    }
+
+    /// The client a request comes from: over HTTP, its MCP session's when it names one, else
+    /// its token's.
+    pub(crate) fn client_of(&self, extensions: &rmcp::model::Extensions) -> Arc<Client> {
+        let Some(stateless) = &self.stateless else {
+            return self.client.clone();
+        };
+        let parts = extensions.get::<http::request::Parts>();
+        if parts.is_some_and(|p| p.headers.contains_key("mcp-session-id")) {
+            return self.client.clone();
+        }
+        stateless.of(parts.and_then(|p| p.extensions.get::<crate::http::TokenIndex>().copied()))
+    }
+
+    /// The client of the tool call being served.
+    pub(crate) fn client(&self) -> Arc<Client> {
+        Client::current().unwrap_or_else(|| self.client.clone())
     }
 
     pub(crate) fn engine(&self) -> &Engine {
@@ -95,8 +128,9 @@ impl DeskpilotServer {
         &self.grants
     }
 
-    pub(crate) fn runs(&self) -> &Runs {
-        &self.runs
+    /// The runs the current client keeps.
+    pub(crate) fn runs(&self) -> Runs {
+        self.client().runs().clone()
     }
 
     /// What the server knows of the tool `name`: listed (its schema), or withheld.
@@ -127,24 +161,33 @@ impl ServerHandler for DeskpilotServer {
         {
             return Ok(failure(&refused).into());
         }
+        // Every tool, and every pipeline step, passes here: a session is its client's only.
+        let client = Client::current().unwrap_or_else(|| self.client_of(&context.extensions));
+        let session = request.arguments.as_ref().and_then(|a| a.get("session"));
+        if let Some(serde_json::Value::String(session)) = session
+            && let Err(unknown) = client.check(session)
+        {
+            return Ok(failure(&unknown).into());
+        }
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        self.tool_router.call(tcc).await
+        client.serve(self.tool_router.call(tcc)).await
     }
 
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(self.tree_resources())
+        Ok(self.tree_resources(&self.client_of(&context.extensions)))
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        Ok(self.read_tree(&request.uri).await?.into())
+        let client = self.client_of(&context.extensions);
+        Ok(self.read_tree(&client, &request.uri).await?.into())
     }
 
     #[allow(deprecated)]
@@ -153,7 +196,9 @@ impl ServerHandler for DeskpilotServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscribe_tree(&request.uri, context.peer).await
+        let client = self.client_of(&context.extensions);
+        self.subscribe_tree(&client, &request.uri, context.peer)
+            .await
     }
 
     #[allow(deprecated)]
@@ -163,6 +208,17 @@ impl ServerHandler for DeskpilotServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.unsubscribe_tree(&request.uri);
+        Ok(())
+    }
+
+    /// Accepted: deskpilot sends no log messages (its log goes to stderr). Logging is
+    /// deprecated after 2025-11-25, whose hosts may still set a level.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        _request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
         Ok(())
     }
 
@@ -177,11 +233,16 @@ impl ServerHandler for DeskpilotServer {
         self.listen_trees(context).await
     }
 
+    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
             .enable_resources_subscribe()
+            // No prompts and no log messages yet: both are declared so that a host asking
+            // gets an answer (the conformance suite's caching and logging scenarios ask).
+            .enable_prompts()
+            .enable_logging()
             .build();
         let mut config = ServerConfig::new(capabilities).with_instructions(instructions());
         config.server_info.name = "deskpilot".into();

@@ -69,6 +69,7 @@ impl DeskpilotServer {
                 let _ = self.engine().disconnect(&info.id);
                 return Err(refused);
             }
+            self.client().adopt(&info.id);
             let out = ConnectOut {
                 session: info.id.clone(),
                 app: info.app.name.clone(),
@@ -92,6 +93,7 @@ impl DeskpilotServer {
         respond(async {
             let a = a?;
             self.engine().disconnect(&a.session)?;
+            self.client().release(&a.session);
             Ok(success(
                 format!("closed {}", a.session),
                 DisconnectOut { session: a.session },

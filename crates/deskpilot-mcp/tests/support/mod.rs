@@ -25,6 +25,7 @@ pub fn fake_desktop(
 }
 
 /// `server`, in process, and rmcp's client connected to it.
+#[allow(dead_code)] // the HTTP tests speak raw HTTP
 pub async fn client_for(
     server: DeskpilotServer,
 ) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {

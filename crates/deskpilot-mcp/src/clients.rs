@@ -1,0 +1,152 @@
+//! Which client a request comes from, and what it owns: the deskpilot sessions it opened and
+//! its pipeline runs. Over stdio the server has one client, which owns every session. Over
+//! HTTP a client is an MCP session (2025-11-25) or a token (2026-07-28, stateless); a session
+//! id minted for one is `unknown_session` to every other, and a client's sessions are closed
+//! when it ends or idles out.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use deskpilot_core::{Code, Engine, Error};
+
+use crate::http::TokenIndex;
+use crate::pipeline::store::Runs;
+
+tokio::task_local! {
+    /// The client of the tool call being served.
+    static CURRENT: Arc<Client>;
+}
+
+/// One client: its sessions (all of them, for the sole client) and its kept runs.
+pub struct Client {
+    engine: Arc<Engine>,
+    /// `None`: the server's only client, which owns every session.
+    owned: Option<Mutex<HashSet<String>>>,
+    runs: Runs,
+    last_used: Mutex<Instant>,
+}
+
+impl Client {
+    /// The only client of a server (stdio, in process).
+    pub fn sole(engine: Arc<Engine>) -> Arc<Self> {
+        Self::new(engine, None)
+    }
+
+    /// One of several clients: it owns the sessions it opens, no other.
+    pub fn one_of_many(engine: Arc<Engine>) -> Arc<Self> {
+        Self::new(engine, Some(Mutex::default()))
+    }
+
+    fn new(engine: Arc<Engine>, owned: Option<Mutex<HashSet<String>>>) -> Arc<Self> {
+        Arc::new(Client {
+            engine,
+            owned,
+            runs: Runs::default(),
+            last_used: Mutex::new(Instant::now()),
+        })
+    }
+
+    /// `unknown_session` unless this client opened `session` (the sole client opened all).
+    pub fn check(&self, session: &str) -> Result<(), Error> {
+        self.touch();
+        match &self.owned {
+            Some(owned) if !lock(owned).contains(session) => Err(Error::new(
+                Code::UnknownSession,
+                format!("no session {session:?}"),
+                "call `connect` to open a session and pass its id",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `session` is this client's.
+    pub fn owns(&self, session: &str) -> bool {
+        self.check(session).is_ok()
+    }
+
+    /// Records that this client opened `session`.
+    pub fn adopt(&self, session: &str) {
+        if let Some(owned) = &self.owned {
+            lock(owned).insert(session.to_owned());
+        }
+    }
+
+    /// Forgets `session` (closed by the client).
+    pub fn release(&self, session: &str) {
+        if let Some(owned) = &self.owned {
+            lock(owned).remove(session);
+        }
+    }
+
+    pub fn runs(&self) -> &Runs {
+        &self.runs
+    }
+
+    fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    fn idle_for(&self) -> Duration {
+        lock(&self.last_used).elapsed()
+    }
+
+    /// Runs `work` as this client's: the tools it calls find the client with `current`.
+    pub async fn serve<F: Future>(self: Arc<Self>, work: F) -> F::Output {
+        CURRENT.scope(self, work).await
+    }
+
+    /// The client of the tool call being served, if one is.
+    pub fn current() -> Option<Arc<Client>> {
+        CURRENT.try_with(Arc::clone).ok()
+    }
+}
+
+impl Drop for Client {
+    /// A client's end closes its sessions: their refs are freed.
+    fn drop(&mut self) {
+        if let Some(owned) = &self.owned {
+            for session in lock(owned).drain() {
+                let _ = self.engine.disconnect(&session);
+            }
+        }
+    }
+}
+
+/// The stateless era's clients, one per token, each ended after `idle` without a request.
+pub struct TokenClients {
+    engine: Arc<Engine>,
+    idle: Duration,
+    clients: Mutex<HashMap<Option<TokenIndex>, Arc<Client>>>,
+}
+
+impl TokenClients {
+    pub fn new(engine: Arc<Engine>, idle: Duration) -> Arc<Self> {
+        Arc::new(TokenClients {
+            engine,
+            idle,
+            clients: Mutex::default(),
+        })
+    }
+
+    /// The client of `token` (`None`: a server that asks for none has one such client).
+    pub fn of(&self, token: Option<TokenIndex>) -> Arc<Client> {
+        self.sweep();
+        let client = lock(&self.clients)
+            .entry(token)
+            .or_insert_with(|| Client::one_of_many(self.engine.clone()))
+            .clone();
+        client.touch();
+        client
+    }
+
+    /// Ends the clients idle for longer than allowed.
+    pub fn sweep(&self) {
+        let idle = self.idle;
+        lock(&self.clients).retain(|_, client| client.idle_for() < idle);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}

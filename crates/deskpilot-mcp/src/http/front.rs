@@ -1,0 +1,196 @@
+//! The front door: routes `/healthz` and `/mcp`, refuses what the gate refuses, reads a body
+//! whole only within its limit and time, answers configured origins' CORS, and hands the rest
+//! to rmcp.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{HeaderValue, Method, Request, Response, StatusCode, header};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use super::gate::{Gate, Refusal};
+use crate::DeskpilotServer;
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// Where MCP is served.
+pub const MCP_PATH: &str = "/mcp";
+/// Where a client or a supervisor asks whether the server is up.
+pub const HEALTH_PATH: &str = "/healthz";
+
+/// The headers a browser client may send, for CORS preflights.
+const CORS_HEADERS: &str = "authorization, content-type, accept, last-event-id, mcp-session-id, \
+mcp-protocol-version, mcp-method, mcp-name";
+
+pub struct Front {
+    gate: Gate,
+    mcp: StreamableHttpService<DeskpilotServer, LocalSessionManager>,
+    body_limit: usize,
+    read_timeout: Duration,
+    health: Bytes,
+}
+
+impl Front {
+    pub fn new(
+        gate: Gate,
+        mcp: StreamableHttpService<DeskpilotServer, LocalSessionManager>,
+        body_limit: usize,
+        read_timeout: Duration,
+        desktop: &str,
+    ) -> Self {
+        let health = serde_json::json!({
+            "ok": true,
+            "server": "deskpilot",
+            "version": env!("CARGO_PKG_VERSION"),
+            "desktop": desktop,
+            "mcp": MCP_PATH,
+        });
+        Front {
+            gate,
+            mcp,
+            body_limit,
+            read_timeout,
+            health: Bytes::from(health.to_string()),
+        }
+    }
+
+    pub async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        if let Err(refused) = self.gate.check_place(request.headers()) {
+            return refusal(refused);
+        }
+        match request.uri().path() {
+            HEALTH_PATH if request.method() == Method::GET => {
+                let mut response = text(StatusCode::OK, self.health.clone());
+                response.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                );
+                response
+            }
+            HEALTH_PATH => text(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed"),
+            MCP_PATH => {
+                let cors = self.cors_origin(request.headers());
+                let mut response = self.mcp(request, cors.is_some()).await;
+                if let Some(origin) = cors {
+                    allow_origin(&mut response, origin);
+                }
+                response
+            }
+            _ => text(StatusCode::NOT_FOUND, "Not Found: MCP is served at /mcp"),
+        }
+    }
+
+    async fn mcp(&self, request: Request<Incoming>, cors: bool) -> Response<Body> {
+        if request.method() == Method::OPTIONS {
+            return preflight(cors);
+        }
+        let token = match self.gate.check_token(request.headers()) {
+            Ok(token) => token,
+            Err(refused) => return refusal(refused),
+        };
+        let (mut parts, body) = request.into_parts();
+        if let Some(token) = token {
+            parts.extensions.insert(token);
+        }
+        let body = match self.read_body(&parts.headers, body).await {
+            Ok(body) => body,
+            Err(response) => return response,
+        };
+        self.mcp
+            .handle(Request::from_parts(parts, Full::new(body)))
+            .await
+    }
+
+    /// The whole body, if it is within the limit and arrives in time.
+    async fn read_body(
+        &self,
+        headers: &http::HeaderMap,
+        body: Incoming,
+    ) -> Result<Bytes, Response<Body>> {
+        let too_large = || {
+            text(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("Payload Too Large: the limit is {} bytes", self.body_limit),
+            )
+        };
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|len| len > self.body_limit as u64) {
+            return Err(too_large());
+        }
+        let read = Limited::new(body, self.body_limit).collect();
+        match tokio::time::timeout(self.read_timeout, read).await {
+            Ok(Ok(collected)) => Ok(collected.to_bytes()),
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+            Ok(Err(e)) => Err(text(StatusCode::BAD_REQUEST, format!("Bad Request: {e}"))),
+            Err(_) => Err(text(
+                StatusCode::REQUEST_TIMEOUT,
+                "Request Timeout: the body did not arrive in time",
+            )),
+        }
+    }
+
+    /// The request's Origin, when it is one configured for CORS.
+    fn cors_origin(&self, headers: &http::HeaderMap) -> Option<HeaderValue> {
+        let origin = headers.get(header::ORIGIN)?;
+        self.gate
+            .is_configured_origin(origin.to_str().ok()?)
+            .then(|| origin.clone())
+    }
+}
+
+/// A CORS preflight's answer: allowed for a configured origin, else no CORS at all.
+fn preflight(cors: bool) -> Response<Body> {
+    if !cors {
+        return text(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+    }
+    let mut response = text(StatusCode::NO_CONTENT, "");
+    let headers = response.headers_mut();
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, DELETE"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(CORS_HEADERS),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
+    response
+}
+
+fn allow_origin(response: &mut Response<Body>, origin: HeaderValue) {
+    let headers = response.headers_mut();
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    headers.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("mcp-session-id"),
+    );
+    headers.append(header::VARY, HeaderValue::from_static("Origin"));
+}
+
+fn refusal(refused: Refusal) -> Response<Body> {
+    let mut response = text(refused.status(), refused.message());
+    if let Some(challenge) = refused.challenge() {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static(challenge),
+        );
+    }
+    response
+}
+
+fn text(status: StatusCode, body: impl Into<Bytes>) -> Response<Body> {
+    let mut response = Response::new(Full::new(body.into()).boxed());
+    *response.status_mut() = status;
+    response
+}

@@ -1,0 +1,211 @@
+//! MCP over streamable HTTP: rmcp's service (both protocol eras: 2025-11-25 sessions with
+//! `Mcp-Session-Id` and SSE, 2026-07-28 stateless requests) behind deskpilot's front door
+//! (`front.rs`): `/healthz` without a token, `/mcp` past the gate (`gate.rs`: Host, Origin,
+//! bearer token), a body limit and read timeouts. Each MCP session gets its own server, whose
+//! client owns what it opens; stateless requests belong to their token's client.
+
+mod front;
+mod gate;
+mod tokens;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use deskpilot_core::Engine;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+pub use gate::Gate;
+pub use tokens::{TokenIndex, Tokens, token_dir};
+
+use crate::clients::TokenClients;
+use crate::{DeskpilotServer, Grants, ServeError};
+
+/// Connections served at once; more wait in the listen queue.
+const MAX_CONNECTIONS: usize = 64;
+
+/// How an HTTP server listens and whom it lets in.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    /// `None`: no token asked for (loopback only).
+    pub tokens: Option<Tokens>,
+    /// Host names clients reach the server by, beyond IP literals and `localhost`.
+    pub hosts: Vec<String>,
+    /// Browser origins allowed (and answered with CORS headers).
+    pub origins: Vec<String>,
+    /// A client idle this long is ended and its sessions closed (docs/http.md).
+    pub idle: Duration,
+    /// The largest request body read.
+    pub body_limit: usize,
+    /// How long a client may take to send a request's headers, and its body.
+    pub read_timeout: Duration,
+    /// Which desktop this server serves, as `/healthz` says it.
+    pub desktop: String,
+    /// On a non-loopback address, `launch` and `files` may be granted (remote code execution;
+    /// files on a disk the client cannot read).
+    pub remote_launch: bool,
+}
+
+impl HttpOptions {
+    /// The defaults (docs/http.md lists them) at `addr`, with `tokens`.
+    pub fn new(addr: SocketAddr, tokens: Option<Tokens>, desktop: String) -> Self {
+        HttpOptions {
+            addr,
+            tokens,
+            hosts: Vec::new(),
+            origins: Vec::new(),
+            idle: Duration::from_secs(30 * 60),
+            body_limit: 4 << 20,
+            read_timeout: Duration::from_secs(10),
+            desktop,
+            remote_launch: false,
+        }
+    }
+}
+
+/// A bound HTTP server, not yet serving.
+pub struct HttpServer {
+    listener: TcpListener,
+    front: Arc<front::Front>,
+    clients: Arc<TokenClients>,
+    idle: Duration,
+    read_timeout: Duration,
+}
+
+impl HttpServer {
+    /// Binds `options.addr`. A non-loopback address without tokens is refused.
+    pub async fn bind(
+        engine: Arc<Engine>,
+        grants: Grants,
+        options: HttpOptions,
+    ) -> Result<Self, ServeError> {
+        if options.tokens.is_none() && !options.addr.ip().is_loopback() {
+            return Err(ServeError(format!(
+                "{} is not a loopback address: serving it needs a token (--token-file or DESKPILOT_TOKEN)",
+                options.addr.ip()
+            )));
+        }
+        if !options.addr.ip().is_loopback() && !options.remote_launch {
+            let risky: Vec<&str> = [
+                (
+                    grants.launch,
+                    "launch (it runs programs: remote code execution)",
+                ),
+                (
+                    grants.files.is_some(),
+                    "files (they land on this machine's disk, which a remote client cannot read)",
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(granted, what)| granted.then_some(what))
+            .collect();
+            if !risky.is_empty() {
+                return Err(ServeError(format!(
+                    "on a non-loopback address, --allow {} needs --allow-remote-launch",
+                    risky.join(" and ")
+                )));
+            }
+        }
+        let listener = TcpListener::bind(options.addr)
+            .await
+            .map_err(|e| ServeError(format!("cannot listen on {}: {e}", options.addr)))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| ServeError(e.to_string()))?
+            .port();
+        let clients = TokenClients::new(engine.clone(), options.idle);
+        let template = DeskpilotServer::with_grants(engine, grants);
+        let factory_clients = clients.clone();
+        let mut sessions = SessionConfig::default();
+        sessions.keep_alive = Some(options.idle);
+        let mut manager = LocalSessionManager::default();
+        manager.session_config = sessions;
+        // Host and Origin are the gate's to check, once, before the token.
+        let config = StreamableHttpServerConfig::default().disable_allowed_hosts();
+        let mcp = StreamableHttpService::new(
+            move || Ok(template.for_another_client(&factory_clients)),
+            Arc::new(manager),
+            config,
+        );
+        let gate = Gate {
+            tokens: options.tokens,
+            hosts: options.hosts,
+            origins: options.origins,
+            port,
+        };
+        let front = front::Front::new(
+            gate,
+            mcp,
+            options.body_limit,
+            options.read_timeout,
+            &options.desktop,
+        );
+        Ok(HttpServer {
+            listener,
+            front: Arc::new(front),
+            clients,
+            idle: options.idle,
+            read_timeout: options.read_timeout,
+        })
+    }
+
+    /// Where it listens.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// Serves until the listener fails.
+    pub async fn serve(self) -> Result<(), ServeError> {
+        let clients = self.clients.clone();
+        let sweep_every = (self.idle / 4).max(Duration::from_millis(100));
+        let sweeper = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(sweep_every).await;
+                clients.sweep();
+            }
+        });
+        let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+        let result = loop {
+            let permit = permits.clone().acquire_owned().await.expect("never closed");
+            let (stream, _) = match self.listener.accept().await {
+                Ok(accepted) => accepted,
+                Err(e) if is_transient(&e) => continue,
+                Err(e) => break Err(ServeError(format!("accepting a connection: {e}"))),
+            };
+            let front = self.front.clone();
+            let read_timeout = self.read_timeout;
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |request| {
+                    let front = front.clone();
+                    async move { Ok::<_, std::convert::Infallible>(front.handle(request).await) }
+                });
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(read_timeout)
+                    .serve_connection(TokioIo::new(stream), service);
+                if let Err(e) = connection.await {
+                    tracing::debug!(error = %e, "HTTP connection ended");
+                }
+                drop(permit);
+            });
+        };
+        sweeper.abort();
+        result
+    }
+}
+
+/// Errors `accept` may return for one connection while the listener stays good.
+fn is_transient(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
+    )
+}
