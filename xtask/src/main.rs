@@ -3,6 +3,7 @@
 mod bench;
 mod bench_record;
 mod check_windows;
+mod conformance;
 mod demo;
 mod desktop;
 mod imports;
@@ -44,6 +45,10 @@ enum Command {
     /// CLI. Installs
     /// Debian's Rust with std's sources and MinGW first.
     CheckWindows,
+    /// Run the official MCP conformance suite against `deskpilot mcp --http`, both protocol
+    /// eras, the product build and the test-only build with the suite's fixtures (also run by
+    /// `test`; known failures in conformance/).
+    Conformance,
     /// Lint the GitHub workflows (`.github/workflows`) with actionlint.
     LintWorkflows,
     /// On demand, root only: build deskpilot.exe and the Windows fixture, and run the CLI's
@@ -90,6 +95,7 @@ fn main() -> anyhow::Result<()> {
             node::ensure().map(|_| ())
         }
         Command::Test { args } => test::run(&args),
+        Command::Conformance => conformance::run(),
         Command::CheckWindows => check_windows::run(),
         Command::LintWorkflows => workflows::run(),
         Command::WineSmoke => wine_smoke::run(),

@@ -15,9 +15,14 @@ const SDKS: &[&str] = &[
 
 /// `target/mcp-node`, with the SDKs installed when missing or out of date. Returns it.
 pub fn ensure() -> anyhow::Result<PathBuf> {
-    let dir = crate::root().join("target/mcp-node");
+    ensure_in("target/mcp-node", SDKS)
+}
+
+/// `dir` (under the workspace) with `packages` installed from npm when missing or out of date.
+pub fn ensure_in(dir: &str, packages: &[&str]) -> anyhow::Result<PathBuf> {
+    let dir = crate::root().join(dir);
     let marker = dir.join("deskpilot-requirements.txt");
-    let wanted = SDKS.join("\n");
+    let wanted = packages.join("\n");
     if std::fs::read_to_string(&marker).is_ok_and(|m| m.trim() == wanted) {
         return Ok(dir);
     }
@@ -26,17 +31,17 @@ pub fn ensure() -> anyhow::Result<PathBuf> {
             "npm is missing: install Node.js 20 or later with npm (Debian: apt-get install nodejs npm)"
         );
     }
-    eprintln!("xtask: installing {} in {}", SDKS.join(", "), dir.display());
-    std::fs::create_dir_all(&dir).context("creating target/mcp-node")?;
+    eprintln!("xtask: installing {} in {}", packages.join(", "), dir.display());
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let status = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
         .arg(&dir)
-        .args(SDKS)
+        .args(packages)
         .status()
         .context("running npm")?;
     if !status.success() {
-        bail!("npm install {} failed: {status}", SDKS.join(" "));
+        bail!("npm install {} failed: {status}", packages.join(" "));
     }
-    std::fs::write(&marker, wanted).context("writing the SDK marker")?;
+    std::fs::write(&marker, wanted).context("writing the npm marker")?;
     Ok(dir)
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask test`: check the layout rules, install, then two tiers: every test that needs
-//! no desktop (with DISPLAY and DBUS_SESSION_BUS_ADDRESS unset, as on a bare machine), then
-//! the desktop suites behind the `e2e` feature, which must start desktops. Last, no desktop
+//! no desktop (with DISPLAY and DBUS_SESSION_BUS_ADDRESS unset, as on a bare machine) and the
+//! MCP conformance suite (`conformance.rs`), then the desktop suites behind the `e2e` feature,
+//! which must start desktops. Last, no desktop
 //! process may outlive the tests.
 
 use std::path::Path;
@@ -19,6 +20,8 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     fast.extend(extra.iter().map(String::as_str));
     eprintln!("xtask: the tests that need no desktop");
     cargo_in(&fast, &[], &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])?;
+    // The official conformance suite, over HTTP, needs no desktop either.
+    crate::conformance::run()?;
     desktop_tier(extra)
 }
 

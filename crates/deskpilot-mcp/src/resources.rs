@@ -183,7 +183,7 @@ impl DeskpilotServer {
 fn not_found(uri: &str) -> ErrorData {
     ErrorData::resource_not_found(
         format!("no such resource: {uri} (resources/list names each session's tree)"),
-        None,
+        Some(serde_json::json!({ "uri": uri })),
     )
 }
 
