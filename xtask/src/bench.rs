@@ -22,20 +22,22 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
                 "--",
             ];
             args.extend(filter.iter().map(String::as_str));
-            crate::test::cargo(&args)
+            crate::cargo::cargo(&args)
         }
-        "act" => crate::test::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "act"]),
-        "screenshot" => crate::test::cargo(&[
+        "act" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "act"]),
+        "screenshot" => crate::cargo::cargo(&[
             "bench",
             "--package",
             "deskpilot-cli",
             "--bench",
             "screenshot",
         ]),
-        "list" => crate::test::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"]),
-        "live" => crate::test::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "live"]),
+        "list" => {
+            crate::cargo::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"])
+        }
+        "live" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "live"]),
         "testlib" => {
-            crate::test::cargo(&["bench", "--package", "deskpilot-test", "--bench", "testlib"])
+            crate::cargo::cargo(&["bench", "--package", "deskpilot-test", "--bench", "testlib"])
         }
         other => {
             bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live)")

@@ -25,7 +25,7 @@ pub fn run() -> anyhow::Result<()> {
     let out = crate::root().join("target/conformance");
     std::fs::create_dir_all(&out)?;
     // The fixtures' build first, kept aside: the product's, built last, stays in target/debug.
-    crate::test::cargo(&[
+    crate::cargo::cargo(&[
         "build",
         "-p",
         "deskpilot-cli",
@@ -35,7 +35,7 @@ pub fn run() -> anyhow::Result<()> {
     let fixtures = out.join("deskpilot-fixtures");
     std::fs::copy(crate::root().join("target/debug/deskpilot"), &fixtures)
         .context("keeping the fixtures' build")?;
-    crate::test::cargo(&["build", "-p", "deskpilot-cli"])?;
+    crate::cargo::cargo(&["build", "-p", "deskpilot-cli"])?;
     let product = crate::root().join("target/debug/deskpilot");
     let mut failed = Vec::new();
     for (build, binary) in [("product", product), ("fixtures", fixtures)] {

@@ -8,7 +8,7 @@ use deskpilot_testkit::{Fixture, VirtualDesktop};
 
 pub fn run() -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
-    crate::test::cargo(&["build", "--package", "deskpilot-cli"])?;
+    crate::cargo::cargo(&["build", "--package", "deskpilot-cli"])?;
     let deskpilot = crate::root().join("target/debug/deskpilot");
 
     say("Starting a private headless desktop (Xvfb, D-Bus session, AT-SPI bus, openbox)");

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_record;
+mod cargo;
 mod check_windows;
 mod conformance;
 mod demo;

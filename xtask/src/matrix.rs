@@ -7,7 +7,7 @@ pub fn run() -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     let dir = crate::root().join("target/matrix");
     let _ = std::fs::remove_dir_all(&dir);
-    let result = crate::test::cargo(&[
+    let result = crate::cargo::cargo(&[
         "test",
         "-p",
         "deskpilot-cli",

@@ -31,7 +31,11 @@ pub fn ensure_in(dir: &str, packages: &[&str]) -> anyhow::Result<PathBuf> {
             "npm is missing: install Node.js 20 or later with npm (Debian: apt-get install nodejs npm)"
         );
     }
-    eprintln!("xtask: installing {} in {}", packages.join(", "), dir.display());
+    eprintln!(
+        "xtask: installing {} in {}",
+        packages.join(", "),
+        dir.display()
+    );
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let status = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])

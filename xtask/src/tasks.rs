@@ -8,7 +8,7 @@ pub fn run() -> anyhow::Result<()> {
     let dir = crate::root().join("target/tasks");
     let _ = std::fs::remove_dir_all(&dir);
     let started = std::time::Instant::now();
-    let result = crate::test::cargo(&[
+    let result = crate::cargo::cargo(&[
         "test",
         "-p",
         "deskpilot-cli",

@@ -19,7 +19,7 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     let mut fast = vec!["test", "--workspace"];
     fast.extend(extra.iter().map(String::as_str));
     eprintln!("xtask: the tests that need no desktop");
-    cargo_in(&fast, &[], &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])?;
+    crate::cargo::cargo_in(&fast, &[], &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])?;
     // The official conformance suite, over HTTP, needs no desktop either.
     crate::conformance::run()?;
     desktop_tier(extra)
@@ -53,7 +53,7 @@ fn desktop_tier(extra: &[String]) -> anyhow::Result<()> {
         ("DESKPILOT_TRACE", trace.as_str()),
         (STARTED_LOG_VAR, &log_text),
     ];
-    let result = cargo_in(&args, &env, &[]);
+    let result = crate::cargo::cargo_in(&args, &env, &[]);
     let leftovers: Vec<u32> = procs::marked_pids(None)
         .into_iter()
         .filter(|p| !before.contains(p))
@@ -118,27 +118,4 @@ fn desktop_targets() -> anyhow::Result<Vec<DesktopTarget>> {
         bail!("no target requires the e2e feature: the desktop suites are gone");
     }
     Ok(targets)
-}
-
-pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
-    cargo_in(args, &[], &[])
-}
-
-/// `cargo` with these environment variables set and those removed.
-pub fn cargo_in(args: &[&str], env: &[(&str, &str)], remove: &[&str]) -> anyhow::Result<()> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    eprintln!("xtask: cargo {}", args.join(" "));
-    let mut command = Command::new(cargo);
-    command
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(crate::root());
-    for name in remove {
-        command.env_remove(name);
-    }
-    let status = command.status().context("running cargo")?;
-    if !status.success() {
-        bail!("cargo {} failed: {status}", args.join(" "));
-    }
-    Ok(())
 }

@@ -153,7 +153,7 @@ impl DeskpilotServer {
     /// send nothing (acceptance cannot ask whose a request is).
     pub(crate) async fn listen_trees(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let engine = self.engine_arc();
-        let client = self.client_of(&context.request_context().extensions);
+        let client = self.client_of(context.request_context());
         let mut tasks = JoinSet::new();
         for uri in context.accepted().resource_subscriptions.iter().flatten() {
             let Some(session) = session_of(uri).filter(|s| client.owns(s)) else {

@@ -8,8 +8,9 @@ use deskpilot_core::Engine;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SetLevelRequestMethod, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
@@ -94,16 +95,19 @@ impl DeskpilotServer {
         }
     }
 
-    /// The client a request comes from: over HTTP, its MCP session's when it names one, else
-    /// its token's.
-    pub(crate) fn client_of(&self, extensions: &rmcp::model::Extensions) -> Arc<Client> {
+    /// The client a request comes from: over HTTP, its MCP session's (2025-11-25), or its
+    /// token's (2026-07-28, where every request stands alone).
+    pub(crate) fn client_of(&self, context: &RequestContext<RoleServer>) -> Arc<Client> {
         let Some(stateless) = &self.stateless else {
             return self.client.clone();
         };
-        let parts = extensions.get::<http::request::Parts>();
-        if parts.is_some_and(|p| p.headers.contains_key("mcp-session-id")) {
+        let in_session = context
+            .protocol_version()
+            .is_none_or(|v| v < ProtocolVersion::V_2026_07_28);
+        if in_session {
             return self.client.clone();
         }
+        let parts = context.extensions.get::<http::request::Parts>();
         stateless.of(parts.and_then(|p| p.extensions.get::<crate::http::TokenIndex>().copied()))
     }
 
@@ -162,7 +166,7 @@ impl ServerHandler for DeskpilotServer {
             return Ok(failure(&refused).into());
         }
         // Every tool, and every pipeline step, passes here: a session is its client's only.
-        let client = Client::current().unwrap_or_else(|| self.client_of(&context.extensions));
+        let client = Client::current().unwrap_or_else(|| self.client_of(&context));
         let session = request.arguments.as_ref().and_then(|a| a.get("session"));
         if let Some(serde_json::Value::String(session)) = session
             && let Err(unknown) = client.check(session)
@@ -178,7 +182,10 @@ impl ServerHandler for DeskpilotServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(self.tree_resources(&self.client_of(&context.extensions)))
+        let listed = self.tree_resources(&self.client_of(&context));
+        #[cfg(feature = "conformance-fixtures")]
+        let listed = crate::conformance::with_resources(listed);
+        Ok(listed)
     }
 
     async fn read_resource(
@@ -186,7 +193,11 @@ impl ServerHandler for DeskpilotServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let client = self.client_of(&context.extensions);
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(fixture) = crate::conformance::read(&request.uri) {
+            return Ok(fixture.into());
+        }
+        let client = self.client_of(&context);
         Ok(self.read_tree(&client, &request.uri).await?.into())
     }
 
@@ -196,7 +207,11 @@ impl ServerHandler for DeskpilotServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let client = self.client_of(&context.extensions);
+        #[cfg(feature = "conformance-fixtures")]
+        if crate::conformance::is_watched(&request.uri) {
+            return Ok(());
+        }
+        let client = self.client_of(&context);
         self.subscribe_tree(&client, &request.uri, context.peer)
             .await
     }
@@ -211,15 +226,58 @@ impl ServerHandler for DeskpilotServer {
         Ok(())
     }
 
-    /// Accepted: deskpilot sends no log messages (its log goes to stderr). Logging is
-    /// deprecated after 2025-11-25, whose hosts may still set a level.
+    /// Accepted before 2026-07-28: deskpilot sends no log messages (its log goes to stderr).
+    /// Logging is deprecated after 2025-11-25, whose hosts may still set a level.
+    /// From 2026-07-28 the method is gone: a request asks for a level in its `_meta`.
     #[allow(deprecated)]
     async fn set_level(
         &self,
         _request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
         Ok(())
+    }
+
+    #[cfg(feature = "conformance-fixtures")]
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
+        Ok(crate::conformance::templates())
+    }
+
+    #[cfg(feature = "conformance-fixtures")]
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
+        Ok(crate::conformance::prompts())
+    }
+
+    #[cfg(feature = "conformance-fixtures")]
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
+        crate::conformance::get_prompt(&request)
+    }
+
+    #[cfg(feature = "conformance-fixtures")]
+    async fn complete(
+        &self,
+        request: rmcp::model::CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CompleteResult, ErrorData> {
+        crate::conformance::complete(&request)
     }
 
     fn accepted_subscription_filter(
@@ -242,9 +300,11 @@ impl ServerHandler for DeskpilotServer {
             // No prompts and no log messages yet: both are declared so that a host asking
             // gets an answer (the conformance suite's caching and logging scenarios ask).
             .enable_prompts()
-            .enable_logging()
-            .build();
-        let mut config = ServerConfig::new(capabilities).with_instructions(instructions());
+            .enable_logging();
+        // The conformance suite's fixtures complete their prompts' arguments.
+        #[cfg(feature = "conformance-fixtures")]
+        let capabilities = capabilities.enable_completions();
+        let mut config = ServerConfig::new(capabilities.build()).with_instructions(instructions());
         config.server_info.name = "deskpilot".into();
         config.server_info.version = env!("CARGO_PKG_VERSION").into();
         config
@@ -285,5 +345,7 @@ fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Cap
             }
         }
     }
+    #[cfg(feature = "conformance-fixtures")]
+    listed.merge(crate::conformance::tools());
     (listed, withheld)
 }

@@ -180,6 +180,17 @@ async fn call_in(addr: SocketAddr, token: &str, session: &str, tool: &str, args:
 
 /// Calls `tool` statelessly (2026-07-28) with `token`; the tool's structured result.
 async fn call_stateless(addr: SocketAddr, token: &str, tool: &str, args: Value) -> Value {
+    call_stateless_with(addr, token, &[], tool, args).await
+}
+
+/// `call_stateless` with `extra` headers.
+async fn call_stateless_with(
+    addr: SocketAddr,
+    token: &str,
+    extra: &[(&str, &str)],
+    tool: &str,
+    args: Value,
+) -> Value {
     let auth = bearer(token);
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -189,11 +200,14 @@ async fn call_stateless(addr: SocketAddr, token: &str, tool: &str, args: Value) 
     let reply = post(
         addr,
         &[
-            ("authorization", &auth),
+            ("authorization", auth.as_str()),
             ("mcp-protocol-version", "2026-07-28"),
             ("mcp-method", "tools/call"),
             ("mcp-name", tool),
-        ],
+        ]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect::<Vec<_>>(),
         &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
             "params": {"name": tool, "arguments": args, "_meta": meta}}),
     )
@@ -507,7 +521,15 @@ async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
 #[tokio::test]
 async fn stateless_sessions_belong_to_their_token_and_idle_out() {
     let served = serve(|o| o.idle = Duration::from_secs(2)).await;
-    let connected = call_stateless(served.addr, ALICE, "connect", json!({"app": "Editor"})).await;
+    // A stale MCP session header does not make a stateless request another client's.
+    let connected = call_stateless_with(
+        served.addr,
+        ALICE,
+        &[("mcp-session-id", "stale")],
+        "connect",
+        json!({"app": "Editor"}),
+    )
+    .await;
     let s = connected["session"].as_str().unwrap().to_owned();
     let snapshot = call_stateless(served.addr, ALICE, "snapshot", json!({"session": s})).await;
     let notify = notify_ref(&snapshot);

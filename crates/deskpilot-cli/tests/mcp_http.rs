@@ -1,0 +1,396 @@
+//! `deskpilot mcp --http` as a remote agent meets it: the official TypeScript SDK's clients
+//! (npm, pinned by `cargo xtask install`) over streamable HTTP in both protocol eras, each
+//! client keeping to its own sessions; and the gate's refusals, sent as raw HTTP. The oracle
+//! is the GTK 3 fixture's event file: the clicks the agents made, and none from a refused
+//! request.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use deskpilot_testkit::{Fixture, VirtualDesktop};
+use serde_json::{Value, json};
+
+const ALICE: &str = "alice-token-0123456789";
+const BOB: &str = "bob-token-0123456789ab";
+
+/// `deskpilot mcp --http 127.0.0.1:0 ARGS...`, its address, and its stderr so far.
+struct Served {
+    child: Child,
+    addr: SocketAddr,
+    stderr: Vec<String>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the server with `args` (after `mcp`) and `env`; `None` when it exits instead, with
+/// what it said.
+fn serve(args: &[&str], env: &[(&str, &str)]) -> Result<Served, String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_deskpilot"))
+        .arg("mcp")
+        .args(args)
+        .envs(env.iter().copied())
+        .env_remove("DESKPILOT_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut stderr = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        stderr.push(line.clone());
+        if let Some(url) = line.strip_prefix("deskpilot: serving MCP at http://") {
+            let addr = url.trim_end_matches("/mcp").parse().unwrap();
+            std::thread::spawn(move || for _ in lines {});
+            return Ok(Served {
+                child,
+                addr,
+                stderr,
+            });
+        }
+    }
+    let _ = child.wait();
+    Err(stderr.join("\n"))
+}
+
+/// One raw HTTP/1.1 request (the connection closed after it); the whole response.
+fn raw(addr: SocketAddr, request: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// A 2026-07-28 (stateless) tools/call of `tool` with `headers` added; the raw response.
+fn call(addr: SocketAddr, headers: &[(&str, &str)], tool: &str, args: Value) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": tool, "arguments": args, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}}}})
+    .to_string();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: {tool}\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(name, _)| *name == "host") {
+        head.push_str(&format!("host: {addr}\r\n"));
+    }
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    raw(addr, &format!("{head}\r\n{body}"))
+}
+
+fn status(response: &str) -> &str {
+    response.split_whitespace().nth(1).unwrap_or_default()
+}
+
+/// The TypeScript SDK client script, run from where its packages are.
+fn typescript(args: &[&str]) -> Value {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/mcp-node");
+    assert!(
+        dir.join("node_modules/@modelcontextprotocol/client")
+            .is_dir(),
+        "the TypeScript SDKs are missing: run `cargo xtask install`"
+    );
+    let script = dir.join("http_client.mjs");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/http_client.mjs"),
+        &script,
+    )
+    .unwrap();
+    let out = Command::new("node")
+        .arg(&script)
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{args:?}: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap()
+}
+
+#[test]
+fn typescript_clients_work_over_http_and_the_gate_holds() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let tokens = desktop.dir().join("tokens");
+    std::fs::write(&tokens, format!("# one per agent\n{ALICE}\n{BOB}\n")).unwrap();
+    let served = serve(
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--token-file",
+            tokens.to_str().unwrap(),
+            "--allow",
+            "input",
+            "--bus",
+            desktop.session_bus_address(),
+            "--display",
+            desktop.display(),
+        ],
+        &[],
+    )
+    .unwrap();
+    let url = format!("http://{}/mcp", served.addr);
+    let window = Fixture::Gtk3.window_title();
+
+    // The gate first: nothing it refuses reaches the app.
+    let health = raw(
+        served.addr,
+        &format!(
+            "GET /healthz HTTP/1.1\r\nhost: {}\r\nconnection: close\r\n\r\n",
+            served.addr
+        ),
+    );
+    assert_eq!(status(&health), "200", "{health}");
+    assert!(
+        health.contains(&format!("X display {}", desktop.display())),
+        "{health}"
+    );
+    let alice = format!("Bearer {ALICE}");
+    let opened = call(
+        served.addr,
+        &[("authorization", &alice)],
+        "connect",
+        json!({"window": window}),
+    );
+    let session = opened
+        .split("\"session\":\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap_or_else(|| panic!("no session in {opened}"))
+        .to_owned();
+    let click = json!({"session": session, "target": "button[name=Count]"});
+    let refused = [
+        (
+            "no token",
+            call(served.addr, &[], "click", click.clone()),
+            "401",
+        ),
+        (
+            "a wrong token",
+            call(
+                served.addr,
+                &[("authorization", "Bearer not-one-of-ours-at-all")],
+                "click",
+                click.clone(),
+            ),
+            "401",
+        ),
+        (
+            "a foreign Origin",
+            call(
+                served.addr,
+                &[
+                    ("authorization", &alice),
+                    ("origin", "http://evil.example.com"),
+                ],
+                "click",
+                click.clone(),
+            ),
+            "403",
+        ),
+        (
+            "a rebound Host",
+            call(
+                served.addr,
+                &[("authorization", &alice), ("host", "evil.example.com")],
+                "click",
+                click.clone(),
+            ),
+            "403",
+        ),
+    ];
+    for (what, response, expected) in &refused {
+        assert_eq!(status(response), *expected, "{what}: {response}");
+    }
+    assert!(
+        refused[0]
+            .1
+            .to_lowercase()
+            .contains("www-authenticate: bearer")
+    );
+    let bob = format!("Bearer {BOB}");
+    let foreign = call(
+        served.addr,
+        &[("authorization", &bob)],
+        "click",
+        click.clone(),
+    );
+    assert!(foreign.contains("unknown_session"), "{foreign}");
+    let oversized = raw(
+        served.addr,
+        &format!(
+            "POST /mcp HTTP/1.1\r\nhost: {}\r\nauthorization: {alice}\r\n\
+             content-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            served.addr,
+            64 << 20
+        ),
+    );
+    assert_eq!(status(&oversized), "413", "{oversized}");
+    assert!(
+        fixture
+            .oracle
+            .events()
+            .unwrap()
+            .iter()
+            .all(|e| e.widget != "counter"),
+        "a refused request reached the app"
+    );
+
+    // The TypeScript SDK's clients: v1 (2025-11-25) and v2 in both eras.
+    let mut sessions = Vec::new();
+    for (sdk, era, protocol) in [
+        ("v1", "legacy", "2025-11-25"),
+        ("v2", "legacy", "2025-11-25"),
+        ("v2", "modern", "2026-07-28"),
+    ] {
+        let report = typescript(&[sdk, era, &url, ALICE, "task", window]);
+        println!("{sdk} {era}: {report}");
+        assert_eq!(report["protocol"], protocol, "{sdk} {era}: {report}");
+        assert_eq!(
+            report["mcp_session"].is_string(),
+            era == "legacy",
+            "{report}"
+        );
+        assert_eq!(report["clicked"], true, "{report}");
+        let own = format!(
+            "deskpilot://session/{}/tree",
+            report["session"].as_str().unwrap()
+        );
+        assert!(
+            report["resources"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(own)),
+            "{report}"
+        );
+        sessions.push(report["session"].as_str().unwrap().to_owned());
+    }
+    fixture
+        .oracle
+        .wait_value("counter", "clicks", json!(3), Duration::from_secs(10))
+        .unwrap();
+
+    // Alice's stateless session is hers: not Bob's, nor an MCP session's, even her own.
+    let modern = sessions.last().unwrap();
+    for (sdk, era, token) in [("v2", "modern", BOB), ("v2", "legacy", ALICE)] {
+        let report = typescript(&[sdk, era, &url, token, "steal", modern]);
+        assert_eq!(report["code"], "unknown_session", "{sdk} {era}: {report}");
+        assert_eq!(report["resources"], json!([]), "{report}");
+    }
+    let clicks: Vec<Value> = fixture
+        .oracle
+        .events()
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.is("counter", "clicks"))
+        .map(|e| e.value)
+        .collect();
+    assert_eq!(clicks, [json!(1), json!(2), json!(3)]);
+    drop(served);
+    desktop.stop().unwrap();
+}
+
+#[test]
+fn without_a_token_one_is_made_and_remote_serving_asks_more() {
+    let runtime = std::env::temp_dir().join(format!("deskpilot-http-{}", std::process::id()));
+    std::fs::create_dir_all(&runtime).unwrap();
+    let runtime_dir = runtime.to_str().unwrap();
+    let served = serve(
+        &["--http", "127.0.0.1:0"],
+        &[("XDG_RUNTIME_DIR", runtime_dir)],
+    )
+    .unwrap();
+    let said = served.stderr.join("\n");
+    let path = said
+        .split("one is in ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or_else(|| panic!("no token file named: {said}"));
+    assert!(path.starts_with(runtime_dir), "{path}");
+    let token = std::fs::read_to_string(path).unwrap().trim().to_owned();
+    assert!(!said.contains(&token), "the token was printed");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let list = |auth: &str| {
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        raw(
+            served.addr,
+            &format!(
+                "POST /mcp HTTP/1.1\r\nhost: {}\r\n{auth}content-type: application/json\r\n\
+                 accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\
+                 connection: close\r\n\r\n{body}",
+                served.addr,
+                body.len()
+            ),
+        )
+    };
+    assert_eq!(status(&list("")), "401");
+    assert_ne!(
+        status(&list(&format!("authorization: Bearer {token}\r\n"))),
+        "401"
+    );
+    drop(served);
+
+    let tokens = runtime.join("tokens");
+    std::fs::write(&tokens, format!("{ALICE}\n")).unwrap();
+    let token_file = tokens.to_str().unwrap();
+    let refused = serve(&["--http", "0.0.0.0:0"], &[]).err().unwrap();
+    assert!(refused.contains("not a loopback address"), "{refused}");
+    let refused = serve(&["--http", "0.0.0.0:0", "--no-token"], &[])
+        .err()
+        .unwrap();
+    assert!(refused.contains("loopback only"), "{refused}");
+    let refused = serve(
+        &[
+            "--http",
+            "0.0.0.0:0",
+            "--token-file",
+            token_file,
+            "--allow",
+            "launch",
+        ],
+        &[],
+    )
+    .err()
+    .unwrap();
+    assert!(refused.contains("--allow-remote-launch"), "{refused}");
+    let remote = serve(
+        &[
+            "--http",
+            "0.0.0.0:0",
+            "--token-file",
+            token_file,
+            "--allow",
+            "launch,input",
+            "--allow-remote-launch",
+        ],
+        &[],
+    );
+    assert!(remote.is_ok(), "{:?}", remote.err());
+    drop(remote);
+    std::fs::remove_dir_all(&runtime).unwrap();
+}
