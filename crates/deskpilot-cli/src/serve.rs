@@ -35,8 +35,9 @@ pub struct McpArgs {
 #[derive(clap::Args)]
 struct HttpArgs {
     /// Serve MCP over streamable HTTP at this address (at /mcp; /healthz answers without a
-    /// token), e.g. 127.0.0.1:8931. Without it, stdio.
-    #[arg(long, value_name = "ADDR:PORT")]
+    /// token): a port alone is on loopback (8931), else ADDR:PORT (0.0.0.0:8931). Without
+    /// it, stdio.
+    #[arg(long, value_name = "[ADDR:]PORT", value_parser = listen_address)]
     http: Option<SocketAddr>,
     /// A file of bearer tokens, one per line (one per agent); requests to /mcp must carry one.
     /// Also DESKPILOT_TOKEN (one token). On loopback without either, one is made.
@@ -124,4 +125,40 @@ fn tokens(http: &HttpArgs, addr: SocketAddr) -> anyhow::Result<Option<Tokens>> {
         path.display()
     );
     Ok(Some(tokens))
+}
+
+/// `PORT` (on loopback), `localhost:PORT` or `ADDR:PORT`.
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    if let Some(port) = text.strip_prefix("localhost:") {
+        return listen_address(port);
+    }
+    text.parse()
+        .map_err(|_| format!("{text:?} is not PORT or ADDR:PORT (e.g. 8931, 0.0.0.0:8931)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_alone_listens_on_loopback() {
+        assert_eq!(
+            listen_address("8931").unwrap().to_string(),
+            "127.0.0.1:8931"
+        );
+        assert_eq!(
+            listen_address("localhost:80").unwrap().to_string(),
+            "127.0.0.1:80"
+        );
+        assert_eq!(
+            listen_address("0.0.0.0:8931").unwrap().to_string(),
+            "0.0.0.0:8931"
+        );
+        assert_eq!(listen_address("[::1]:9").unwrap().to_string(), "[::1]:9");
+        assert!(listen_address("example.com:80").is_err());
+        assert!(listen_address("99999").is_err());
+    }
 }

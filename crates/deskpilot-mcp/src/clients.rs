@@ -25,6 +25,21 @@ pub struct Client {
     owned: Option<Mutex<HashSet<String>>>,
     runs: Runs,
     last_used: Mutex<Instant>,
+    /// Requests being served (a long tool call, a `subscriptions/listen` stream): a busy
+    /// client is never idle.
+    busy: std::sync::atomic::AtomicUsize,
+}
+
+/// Marks its client busy while it lives.
+pub struct Busy(Arc<Client>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0
+            .busy
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl Client {
@@ -44,6 +59,7 @@ impl Client {
             owned,
             runs: Runs::default(),
             last_used: Mutex::new(Instant::now()),
+            busy: Default::default(),
         })
     }
 
@@ -87,12 +103,22 @@ impl Client {
         *lock(&self.last_used) = Instant::now();
     }
 
-    fn idle_for(&self) -> Duration {
-        lock(&self.last_used).elapsed()
+    /// Whether the client has sent nothing for `limit` and is serving nothing.
+    fn idle(&self, limit: Duration) -> bool {
+        self.busy.load(std::sync::atomic::Ordering::SeqCst) == 0
+            && lock(&self.last_used).elapsed() >= limit
     }
 
-    /// Runs `work` as this client's: the tools it calls find the client with `current`.
+    /// Marks the client busy until the guard is dropped.
+    pub fn busy(self: &Arc<Self>) -> Busy {
+        self.busy.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Busy(self.clone())
+    }
+
+    /// Runs `work` as this client's (busy meanwhile): the tools it calls find the client
+    /// with `current`.
     pub async fn serve<F: Future>(self: Arc<Self>, work: F) -> F::Output {
+        let _busy = self.busy();
         CURRENT.scope(self, work).await
     }
 
@@ -143,10 +169,28 @@ impl TokenClients {
     /// Ends the clients idle for longer than allowed.
     pub fn sweep(&self) {
         let idle = self.idle;
-        lock(&self.clients).retain(|_, client| client.idle_for() < idle);
+        lock(&self.clients).retain(|_, client| !client.idle(idle));
     }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_client_is_never_idle() {
+        let engine = Arc::new(Engine::new(Arc::new(deskpilot_fake::FakeBackend::new())));
+        let clients = TokenClients::new(engine, Duration::ZERO);
+        let alice = clients.of(Some(TokenIndex(0)));
+        let listening = alice.busy();
+        clients.sweep();
+        assert!(Arc::ptr_eq(&alice, &clients.of(Some(TokenIndex(0)))));
+        drop(listening);
+        clients.sweep();
+        assert!(!Arc::ptr_eq(&alice, &clients.of(Some(TokenIndex(0)))));
+    }
 }

@@ -154,6 +154,8 @@ impl DeskpilotServer {
     pub(crate) async fn listen_trees(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let engine = self.engine_arc();
         let client = self.client_of(context.request_context());
+        // A listening client is not idle: its sessions stay open while it listens.
+        let _busy = client.busy();
         let mut tasks = JoinSet::new();
         for uri in context.accepted().resource_subscriptions.iter().flatten() {
             let Some(session) = session_of(uri).filter(|s| client.owns(s)) else {

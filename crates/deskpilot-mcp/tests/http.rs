@@ -218,6 +218,15 @@ async fn call_stateless_with(
     message["result"]["structuredContent"].clone()
 }
 
+/// Connects to the Editor in the MCP session `mcp` and snapshots it: the deskpilot session
+/// and the Notify checkbox's ref.
+async fn open_editor(addr: SocketAddr, token: &str, mcp: &str) -> (String, String) {
+    let connected = call_in(addr, token, mcp, "connect", json!({"app": "Editor"})).await;
+    let session = connected["session"].as_str().unwrap().to_owned();
+    let snapshot = call_in(addr, token, mcp, "snapshot", json!({"session": session})).await;
+    (session, notify_ref(&snapshot))
+}
+
 /// The Notify checkbox's ref in a snapshot's result.
 fn notify_ref(snapshot: &Value) -> String {
     snapshot["tree"]
@@ -274,24 +283,7 @@ async fn health_answers_without_a_token_and_mcp_asks_for_one() {
 async fn a_foreign_origin_or_host_is_refused_even_with_a_valid_token() {
     let served = serve(|_| {}).await;
     let session = initialize(served.addr, ALICE).await;
-    let connected = call_in(
-        served.addr,
-        ALICE,
-        &session,
-        "connect",
-        json!({"app": "Editor"}),
-    )
-    .await;
-    let s = connected["session"].as_str().unwrap().to_owned();
-    let snapshot = call_in(
-        served.addr,
-        ALICE,
-        &session,
-        "snapshot",
-        json!({"session": s}),
-    )
-    .await;
-    let notify = notify_ref(&snapshot);
+    let (s, notify) = open_editor(served.addr, ALICE, &session).await;
     let auth = bearer(ALICE);
     let toggle = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
         "params": {"name": "act", "arguments": {"session": s, "target": notify, "verb": "toggle"}}});
@@ -439,24 +431,7 @@ async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
     let served = serve(|_| {}).await;
     let alice = initialize(served.addr, ALICE).await;
     let bob = initialize(served.addr, BOB).await;
-    let connected = call_in(
-        served.addr,
-        ALICE,
-        &alice,
-        "connect",
-        json!({"app": "Editor"}),
-    )
-    .await;
-    let s = connected["session"].as_str().unwrap().to_owned();
-    let snapshot = call_in(
-        served.addr,
-        ALICE,
-        &alice,
-        "snapshot",
-        json!({"session": s}),
-    )
-    .await;
-    let notify = notify_ref(&snapshot);
+    let (s, notify) = open_editor(served.addr, ALICE, &alice).await;
 
     // Bob, in his own MCP session, cannot use it nor see its tree.
     let refused = call_in(
