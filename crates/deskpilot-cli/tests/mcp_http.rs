@@ -97,6 +97,20 @@ fn call(addr: SocketAddr, headers: &[(&str, &str)], tool: &str, args: Value) -> 
     raw(addr, &format!("{head}\r\n{body}"))
 }
 
+/// A request whose head goes first: the answer is read before the body is sent (a server
+/// that waited for the body would get it, and act on it).
+fn head_first(addr: SocketAddr, head: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = stream.read(&mut answer).unwrap_or(0);
+    let _ = stream.write_all(body.as_bytes());
+    String::from_utf8_lossy(&answer[..n]).into_owned()
+}
+
 fn status(response: &str) -> &str {
     response.split_whitespace().nth(1).unwrap_or_default()
 }
@@ -239,14 +253,23 @@ fn typescript_clients_work_over_http_and_the_gate_holds() {
         click.clone(),
     );
     assert!(foreign.contains("unknown_session"), "{foreign}");
-    let oversized = raw(
+    // A real click, padded past the 4 MiB limit.
+    let padded = format!(
+        "{}{}",
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+            "params": {"name": "click", "arguments": click}}),
+        " ".repeat(4 << 20)
+    );
+    let oversized = head_first(
         served.addr,
         &format!(
             "POST /mcp HTTP/1.1\r\nhost: {}\r\nauthorization: {alice}\r\n\
-             content-type: application/json\r\ncontent-length: {}\r\n\r\n",
+             content-type: application/json\r\naccept: application/json, text/event-stream\r\n\
+             content-length: {}\r\nconnection: close\r\n\r\n",
             served.addr,
-            64 << 20
+            padded.len()
         ),
+        &padded,
     );
     assert_eq!(status(&oversized), "413", "{oversized}");
     assert!(
@@ -335,24 +358,11 @@ fn without_a_token_one_is_made_and_remote_serving_asks_more() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
-    let list = |auth: &str| {
-        let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
-        raw(
-            served.addr,
-            &format!(
-                "POST /mcp HTTP/1.1\r\nhost: {}\r\n{auth}content-type: application/json\r\n\
-                 accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\
-                 connection: close\r\n\r\n{body}",
-                served.addr,
-                body.len()
-            ),
-        )
-    };
-    assert_eq!(status(&list("")), "401");
-    assert_ne!(
-        status(&list(&format!("authorization: Bearer {token}\r\n"))),
-        "401"
-    );
+    let list = |headers: &[(&str, &str)]| call(served.addr, headers, "list_apps", json!({}));
+    assert_eq!(status(&list(&[])), "401");
+    let bearer = format!("Bearer {token}");
+    let listed = list(&[("authorization", &bearer)]);
+    assert_eq!(status(&listed), "200", "{listed}");
     drop(served);
 
     let tokens = runtime.join("tokens");

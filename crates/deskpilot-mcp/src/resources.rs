@@ -134,13 +134,14 @@ impl DeskpilotServer {
         self.subscriptions().stop(uri);
     }
 
-    /// What `subscriptions/listen` accepts of a request: the trees of open sessions.
+    /// What `subscriptions/listen` accepts of a request: any session's tree URI (whether it
+    /// is open, and whose, is not said here: `listen_trees` sends only its client's).
     pub(crate) fn acceptable(&self, requested: &SubscriptionFilter) -> SubscriptionFilter {
         let uris: Vec<String> = requested
             .resource_subscriptions
             .iter()
             .flatten()
-            .filter(|uri| self.known_session(uri).is_ok())
+            .filter(|uri| session_of(uri).is_some())
             .cloned()
             .collect();
         SubscriptionFilter::builder()

@@ -466,6 +466,20 @@ async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
     .await
     .message();
     assert!(read["error"].is_object(), "{read}");
+    // Nor through a pipeline: its capture is not read, its restore not done.
+    let run = call_in(
+        served.addr,
+        BOB,
+        &bob,
+        "run_steps",
+        json!({"steps": [{"id": "off", "tool": "act",
+            "args": {"session": s, "target": notify, "verb": "toggle"},
+            "capture_before": {"target": "checkbox[name=Notify]", "restore": "on_failure"}}]}),
+    )
+    .await;
+    assert_eq!(run["restores"][0]["status"], "not_captured", "{run}");
+    assert_eq!(run["restores"][0]["code"], "unknown_session", "{run}");
+    assert_eq!(run["steps"][0]["code"], "unknown_session", "{run}");
     // Even Alice's token in another MCP session is another client.
     let alice_again = initialize(served.addr, ALICE).await;
     let refused = call_in(
@@ -478,6 +492,31 @@ async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
     .await;
     assert_eq!(refused["code"], "unknown_session");
     assert!(!notify_checked(&served.fake));
+
+    // An MCP session is its opener's: Bob's token cannot use Alice's, nor end it.
+    let auth = bearer(BOB);
+    let hijack = [
+        ("authorization", auth.as_str()),
+        ("mcp-session-id", alice.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let list = json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list", "params": {}});
+    assert_eq!(post(served.addr, &hijack, &list).await.status, 404);
+    assert_eq!(
+        send(served.addr, "DELETE", "/mcp", &hijack, "")
+            .await
+            .status,
+        404
+    );
+    let still = call_in(
+        served.addr,
+        ALICE,
+        &alice,
+        "snapshot",
+        json!({"session": s}),
+    )
+    .await;
+    assert!(still["tree"].is_string(), "{still}");
 
     // Ending Alice's MCP session closes her deskpilot session.
     let auth = bearer(ALICE);
@@ -526,6 +565,11 @@ async fn stateless_sessions_belong_to_their_token_and_idle_out() {
     .await;
     assert_eq!(toggled["ok"], true, "{toggled}");
     assert!(notify_checked(&served.fake));
+    assert_eq!(
+        served.engine.sessions_open().len(),
+        1,
+        "closed before its time"
+    );
 
     // Alice goes quiet: her sessions are closed.
     wait_until(|| served.engine.sessions_open().is_empty()).await;

@@ -4,7 +4,7 @@
 //   node http_client.mjs v1|v2 legacy|modern URL TOKEN task WINDOW
 //     connect to WINDOW, snapshot, click its "Count" button, list resources
 //   node http_client.mjs v1|v2 legacy|modern URL TOKEN steal SESSION
-//     snapshot a session some other client opened
+//     click "Count" in a session some other client opened
 // v1 is @modelcontextprotocol/sdk (2025-11-25 only), v2 @modelcontextprotocol/client;
 // modern pins the 2026-07-28 era (stateless requests), legacy the 2025-11-25 handshake.
 const [sdk, era, url, token, job, what] = process.argv.slice(2);
@@ -41,7 +41,10 @@ if (job === "task") {
   const resources = await client.listResources();
   report.resources = resources.resources.map((r) => r.uri);
 } else {
-  const stolen = await client.callTool({ name: "snapshot", arguments: { session: what } });
+  const stolen = await client.callTool({
+    name: "click",
+    arguments: { session: what, target: "button[name=Count]" },
+  });
   report.code = stolen.structuredContent?.code ?? null;
   const resources = await client.listResources();
   report.resources = resources.resources.map((r) => r.uri);

@@ -2,7 +2,9 @@
 //! whole only within its limit and time, answers configured origins' CORS, and hands the rest
 //! to rmcp.
 
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -14,6 +16,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use super::gate::{Gate, Refusal};
+use super::tokens::TokenIndex;
 use crate::DeskpilotServer;
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -23,12 +26,53 @@ pub const MCP_PATH: &str = "/mcp";
 /// Where a client or a supervisor asks whether the server is up.
 pub const HEALTH_PATH: &str = "/healthz";
 
+/// The header naming a 2025-11-25 MCP session.
+const MCP_SESSION: &str = "mcp-session-id";
+
 /// The headers a browser client may send, for CORS preflights.
 const CORS_HEADERS: &str = "authorization, content-type, accept, last-event-id, mcp-session-id, \
 mcp-protocol-version, mcp-method, mcp-name";
 
+/// MCP sessions remembered with the token that opened them, at most this many (the oldest
+/// go first).
+const REMEMBERED_SESSIONS: usize = 10_000;
+
+/// Which token opened each MCP session: a session is its opener's only.
+#[derive(Default)]
+struct SessionTokens {
+    tokens: HashMap<String, Option<TokenIndex>>,
+    order: VecDeque<String>,
+}
+
+impl SessionTokens {
+    fn opened(&mut self, session: &str, token: Option<TokenIndex>) {
+        if self.tokens.insert(session.to_owned(), token).is_none() {
+            self.order.push_back(session.to_owned());
+        }
+        while self.order.len() > REMEMBERED_SESSIONS {
+            if let Some(oldest) = self.order.pop_front() {
+                self.tokens.remove(&oldest);
+            }
+        }
+    }
+
+    fn ended(&mut self, session: &str) {
+        if self.tokens.remove(session).is_some() {
+            self.order.retain(|s| s != session);
+        }
+    }
+
+    /// Whether `token` may use `session` (one not remembered is rmcp's to refuse).
+    fn allows(&self, session: &str, token: Option<TokenIndex>) -> bool {
+        self.tokens
+            .get(session)
+            .is_none_or(|opener| *opener == token)
+    }
+}
+
 pub struct Front {
     gate: Gate,
+    sessions: Mutex<SessionTokens>,
     mcp: StreamableHttpService<DeskpilotServer, LocalSessionManager>,
     body_limit: usize,
     read_timeout: Duration,
@@ -52,6 +96,7 @@ impl Front {
         });
         Front {
             gate,
+            sessions: Mutex::default(),
             mcp,
             body_limit,
             read_timeout,
@@ -93,6 +138,18 @@ impl Front {
             Ok(token) => token,
             Err(refused) => return refusal(refused),
         };
+        let session = request
+            .headers()
+            .get(MCP_SESSION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if let Some(session) = &session
+            && !self.sessions().allows(session, token)
+        {
+            // Another token's MCP session: as if it did not exist.
+            return text(StatusCode::NOT_FOUND, "Not Found: no such MCP session");
+        }
+        let ending = request.method() == Method::DELETE;
         let (mut parts, body) = request.into_parts();
         if let Some(token) = token {
             parts.extensions.insert(token);
@@ -101,9 +158,26 @@ impl Front {
             Ok(body) => body,
             Err(response) => return response,
         };
-        self.mcp
+        let response = self
+            .mcp
             .handle(Request::from_parts(parts, Full::new(body)))
-            .await
+            .await;
+        let opened = response
+            .headers()
+            .get(MCP_SESSION)
+            .and_then(|v| v.to_str().ok());
+        match (&session, opened) {
+            (Some(session), _) if ending || response.status() == StatusCode::NOT_FOUND => {
+                self.sessions().ended(session);
+            }
+            (None, Some(opened)) => self.sessions().opened(opened, token),
+            _ => {}
+        }
+        response
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, SessionTokens> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The whole body, if it is within the limit and arrives in time.

@@ -16,8 +16,8 @@ pub struct Gate {
     pub hosts: Vec<String>,
     /// Browser origins allowed besides the server's own; they get CORS answers too.
     pub origins: Vec<String>,
-    /// The port the server listens on.
-    pub port: u16,
+    /// The address and port the server listens on.
+    pub bound: std::net::SocketAddr,
 }
 
 /// Why a request was refused.
@@ -117,7 +117,19 @@ impl Gate {
             || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(bare))
     }
 
-    /// A page served from this very host and port (the server serves no page, so none).
+    /// A name of this very server: loopback, the address it is bound to, or a given name.
+    fn names_us(&self, host: &str) -> bool {
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        match bare.parse::<std::net::IpAddr>() {
+            Ok(ip) => ip.is_loopback() || ip == self.bound.ip(),
+            Err(_) => {
+                bare.eq_ignore_ascii_case("localhost")
+                    || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(bare))
+            }
+        }
+    }
+
+    /// A page served from this very server's host and port (it serves no page, so none).
     fn is_our_origin(&self, origin: &str) -> bool {
         let Ok(uri) = origin.parse::<http::Uri>() else {
             return false;
@@ -130,8 +142,8 @@ impl Gate {
             "https" => 443,
             _ => return false,
         };
-        self.is_our_host(authority.host())
-            && authority.port_u16().unwrap_or(default_port) == self.port
+        self.names_us(authority.host())
+            && authority.port_u16().unwrap_or(default_port) == self.bound.port()
     }
 }
 
@@ -153,7 +165,7 @@ mod tests {
             tokens: Some(Tokens::parse("aaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbb").unwrap()),
             hosts: vec!["desk.lan".into()],
             origins: vec!["https://console.example.com".into()],
-            port: 8931,
+            bound: "127.0.0.1:8931".parse().unwrap(),
         }
     }
 
@@ -207,6 +219,7 @@ mod tests {
         for foreign in [
             "http://evil.example.com",
             "http://127.0.0.1:9000",
+            "http://10.0.0.5:8931",
             "http://localhost",
             "null",
             "file://",

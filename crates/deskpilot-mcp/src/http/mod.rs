@@ -114,10 +114,9 @@ impl HttpServer {
         let listener = TcpListener::bind(options.addr)
             .await
             .map_err(|e| ServeError(format!("cannot listen on {}: {e}", options.addr)))?;
-        let port = listener
+        let bound = listener
             .local_addr()
-            .map_err(|e| ServeError(e.to_string()))?
-            .port();
+            .map_err(|e| ServeError(e.to_string()))?;
         let clients = TokenClients::new(engine.clone(), options.idle);
         let template = DeskpilotServer::with_grants(engine, grants);
         let factory_clients = clients.clone();
@@ -136,7 +135,7 @@ impl HttpServer {
             tokens: options.tokens,
             hosts: options.hosts,
             origins: options.origins,
-            port,
+            bound,
         };
         let front = front::Front::new(
             gate,
@@ -173,11 +172,15 @@ impl HttpServer {
         });
         let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
         let result = loop {
-            let permit = permits.clone().acquire_owned().await.expect("never closed");
             let (stream, _) = match self.listener.accept().await {
                 Ok(accepted) => accepted,
                 Err(e) if is_transient(&e) => continue,
                 Err(e) => break Err(ServeError(format!("accepting a connection: {e}"))),
+            };
+            // Full: the connection is closed at once rather than left waiting.
+            let Ok(permit) = permits.clone().try_acquire_owned() else {
+                drop(stream);
+                continue;
             };
             let front = self.front.clone();
             let read_timeout = self.read_timeout;

@@ -59,15 +59,12 @@ impl Tokens {
         Self::parse(&text).map_err(|e| format!("the token file {}: {e}", path.display()))
     }
 
-    /// A new random token, written into a new file in `dir` that only this user may read;
-    /// returns the tokens and the file's path.
+    /// A new random token, written into a new file (of a random name) in `dir`, a directory
+    /// only this user may enter; returns the tokens and the file's path.
     pub fn generate(dir: &Path) -> Result<(Self, PathBuf), String> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers: {e}"))?;
-        let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot make the directory {}: {e}", dir.display()))?;
-        let path = dir.join(format!("token-{}", std::process::id()));
+        let token = random_hex(32)?;
+        private_dir(dir)?;
+        let path = dir.join(format!("token-{}", random_hex(8)?));
         let mut file = private_file(&path)
             .map_err(|e| format!("cannot write the token file {}: {e}", path.display()))?;
         writeln!(file, "{token}")
@@ -95,6 +92,49 @@ impl Tokens {
     }
 }
 
+/// `len` random bytes, in hex.
+fn random_hex(len: usize) -> Result<String, String> {
+    let mut bytes = vec![0u8; len];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Makes `dir` (mode 0700 on Unix) unless it exists; refuses one that is a link, or (on Unix)
+/// another user's or open to others.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(dir)
+        .map_err(|e| format!("cannot make the directory {}: {e}", dir.display()))?;
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| format!("cannot look at {}: {e}", dir.display()))?;
+    let private = meta.is_dir() && {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            meta.uid() == nix::unistd::getuid().as_raw() && meta.mode() & 0o077 == 0
+        }
+        #[cfg(not(unix))]
+        {
+            true
+        }
+    };
+    if private {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} is not a directory of this user's alone: give a token with --token-file",
+            dir.display()
+        ))
+    }
+}
+
 /// Equal bytes, looked at whole whatever the first difference.
 fn same(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
@@ -115,12 +155,17 @@ fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
-/// Where a generated token file goes: the user's runtime directory, else the temporary one.
+/// Where a generated token file goes: `deskpilot/` in the user's runtime directory, else a
+/// directory of the user's own in the temporary one.
 pub fn token_dir() -> PathBuf {
-    std::env::var_os("XDG_RUNTIME_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(std::env::temp_dir)
-        .join("deskpilot")
+    if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR") {
+        return PathBuf::from(runtime).join("deskpilot");
+    }
+    #[cfg(unix)]
+    let own = format!("deskpilot-{}", nix::unistd::getuid());
+    #[cfg(not(unix))]
+    let own = "deskpilot".to_owned();
+    std::env::temp_dir().join(own)
 }
 
 #[cfg(test)]
@@ -154,6 +199,17 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
+            let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700);
+            // A second server gets a file of its own; a directory open to others is refused.
+            let (_, other) = Tokens::generate(&dir).unwrap();
+            assert_ne!(other, path);
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+            assert!(
+                Tokens::generate(&dir)
+                    .unwrap_err()
+                    .contains("this user's alone")
+            );
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

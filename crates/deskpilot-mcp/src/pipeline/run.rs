@@ -203,7 +203,11 @@ impl<'a> Runner<'a> {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_else(|| capture.target.clone());
-            let state = state::read(self.server.engine(), session, &target).await;
+            // Another client's session is not read (nor, then, restored): unknown here.
+            let state = match self.server.client().check(session) {
+                Ok(()) => state::read(self.server.engine(), session, &target).await,
+                Err(unknown) => Err(unknown),
+            };
             self.captured.push(Captured {
                 step: step.id.clone(),
                 session: session.clone(),
