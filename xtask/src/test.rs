@@ -10,6 +10,9 @@ use std::process::Command;
 use anyhow::{Context, bail};
 use deskpilot_testkit::{STARTED_LOG_VAR, procs};
 
+/// Cases per property in the long run (`tests/properties.rs`, `tests/arguments.rs`).
+const PROPTEST_CASES: &str = "50000";
+
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
     // The layout rules first: cheap, and a broken one fails the run before any desktop.
     crate::structure::run(&crate::root())?;
@@ -20,6 +23,17 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     fast.extend(extra.iter().map(String::as_str));
     eprintln!("xtask: the tests that need no desktop");
     crate::cargo::cargo_in(&fast, &[], &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])?;
+    // The property tests again, with many more cases: about 2 minutes here.
+    for (package, test) in [
+        ("deskpilot-core", "properties"),
+        ("deskpilot-mcp", "arguments"),
+    ] {
+        crate::cargo::cargo_in(
+            &["test", "-p", package, "--test", test],
+            &[("PROPTEST_CASES", PROPTEST_CASES)],
+            &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"],
+        )?;
+    }
     // The official conformance suite, over HTTP, needs no desktop either.
     crate::conformance::run()?;
     desktop_tier(extra)

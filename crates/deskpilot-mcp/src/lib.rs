@@ -20,6 +20,7 @@ mod clients;
 mod conformance;
 mod grants;
 pub mod http;
+mod jsonrpc;
 mod local;
 mod outcome;
 pub mod output;

@@ -14,6 +14,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::Value;
 
 use super::gate::{Gate, Refusal};
 use super::tokens::TokenIndex;
@@ -158,6 +159,21 @@ impl Front {
             Ok(body) => body,
             Err(response) => return response,
         };
+        // A body that is no JSON-RPC message gets JSON-RPC's error (rmcp answers 415).
+        if parts.method == Method::POST
+            && let Err(reply) = std::str::from_utf8(&body)
+                .map_err(|e| {
+                    crate::jsonrpc::error_reply(Value::Null, -32700, &format!("Parse error: {e}"))
+                })
+                .and_then(crate::jsonrpc::check)
+        {
+            let mut response = text(StatusCode::BAD_REQUEST, reply.to_string());
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            return response;
+        }
         let response = self
             .mcp
             .handle(Request::from_parts(parts, Full::new(body)))
