@@ -191,31 +191,38 @@ pub async fn call_stateless_with(
     tool: &str,
     args: Value,
 ) -> Value {
-    let auth = bearer(token);
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {}
-    });
-    let reply = post(
-        addr,
-        &[
-            ("authorization", auth.as_str()),
-            ("mcp-protocol-version", "2026-07-28"),
-            ("mcp-method", "tools/call"),
-            ("mcp-name", tool),
-        ]
-        .into_iter()
-        .chain(extra.iter().copied())
-        .collect::<Vec<_>>(),
-        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-            "params": {"name": tool, "arguments": args, "_meta": meta}}),
-    )
-    .await;
+    let params = json!({"name": tool, "arguments": args});
+    let reply = stateless(addr, token, ("tools/call", Some(tool)), extra, params).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     let message = reply.message();
     assert!(message["result"].is_object(), "{message}");
     message["result"]["structuredContent"].clone()
+}
+
+/// A 2026-07-28 request: `method` (and the `Mcp-Name` it names) with `params`, its `_meta`
+/// added, and `extra` headers.
+pub async fn stateless(
+    addr: SocketAddr,
+    token: &str,
+    (method, name): (&str, Option<&str>),
+    extra: &[(&str, &str)],
+    mut params: Value,
+) -> Reply {
+    let auth = bearer(token);
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let mut headers = vec![
+        ("authorization", auth.as_str()),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", method),
+    ];
+    headers.extend(name.map(|name| ("mcp-name", name)));
+    headers.extend_from_slice(extra);
+    let message = json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": params});
+    post(addr, &headers, &message).await
 }
 
 /// Connects to the Editor in the MCP session `mcp` and snapshots it: the deskpilot session
@@ -256,21 +263,6 @@ pub async fn wait_until(done: impl Fn() -> bool) {
 
 /// A stateless request for `method` (2026-07-28): its HTTP status and JSON-RPC reply.
 pub async fn call_stateless_reply(addr: SocketAddr, token: &str, method: &str) -> (u16, Value) {
-    let auth = bearer(token);
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {}
-    });
-    let reply = post(
-        addr,
-        &[
-            ("authorization", auth.as_str()),
-            ("mcp-protocol-version", "2026-07-28"),
-            ("mcp-method", method),
-        ],
-        &json!({"jsonrpc": "2.0", "id": 11, "method": method, "params": {"_meta": meta}}),
-    )
-    .await;
+    let reply = stateless(addr, token, (method, None), &[], json!({})).await;
     (reply.status, reply.message())
 }
