@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use deskpilot_core::{Code, Engine, Error};
+use deskpilot_core::{Engine, Error};
 
 use crate::http::TokenIndex;
 use crate::pipeline::store::Runs;
@@ -67,11 +67,9 @@ impl Client {
     pub fn check(&self, session: &str) -> Result<(), Error> {
         self.touch();
         match &self.owned {
-            Some(owned) if !lock(owned).contains(session) => Err(Error::new(
-                Code::UnknownSession,
-                format!("no session {session:?}"),
-                "call `connect` to open a session and pass its id",
-            )),
+            Some(owned) if !lock(owned).contains(session) => {
+                Err(deskpilot_core::session::unknown_session(session))
+            }
             _ => Ok(()),
         }
     }
@@ -157,7 +155,6 @@ impl TokenClients {
 
     /// The client of `token` (`None`: a server that asks for none has one such client).
     pub fn of(&self, token: Option<TokenIndex>) -> Arc<Client> {
-        self.sweep();
         let client = lock(&self.clients)
             .entry(token)
             .or_insert_with(|| Client::one_of_many(self.engine.clone()))

@@ -5,5 +5,5 @@ mod store;
 mod target;
 
 pub use refs::{RefEntry, RefId, RefTable, format_ref, parse_ref};
-pub use store::{PendingSubtree, SessionStore};
+pub use store::{PendingSubtree, SessionStore, unknown_session};
 pub use target::{ConnectTarget, SessionInfo, choose};

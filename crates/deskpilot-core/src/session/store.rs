@@ -389,7 +389,8 @@ impl Inner {
     }
 }
 
-pub(crate) fn unknown_session(session: &str) -> Error {
+/// `unknown_session` for `session`: what any front end says of a session it does not know.
+pub fn unknown_session(session: &str) -> Error {
     Error::new(
         Code::UnknownSession,
         format!("no session {session:?}"),

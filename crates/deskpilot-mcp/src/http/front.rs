@@ -159,25 +159,18 @@ impl Front {
             Ok(body) => body,
             Err(response) => return response,
         };
-        // A body that is no JSON-RPC message gets JSON-RPC's error (rmcp answers 415).
-        if parts.method == Method::POST
-            && let Err(reply) = std::str::from_utf8(&body)
-                .map_err(|e| {
-                    crate::jsonrpc::error_reply(Value::Null, -32700, &format!("Parse error: {e}"))
-                })
-                .and_then(crate::jsonrpc::check)
-        {
-            let mut response = text(StatusCode::BAD_REQUEST, reply.to_string());
-            response.headers_mut().insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            );
-            return response;
-        }
+        // Kept (a shared buffer, not a copy) in case rmcp refuses it.
+        let sent = body.clone();
         let response = self
             .mcp
             .handle(Request::from_parts(parts, Full::new(body)))
             .await;
+        if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+            && let Err(reply) = message_check(&sent)
+        {
+            // rmcp answers a body that is no JSON-RPC message with 415 and plain text.
+            return jsonrpc_error(reply);
+        }
         let opened = response
             .headers()
             .get(MCP_SESSION)
@@ -234,6 +227,24 @@ impl Front {
             .is_configured_origin(origin.to_str().ok()?)
             .then(|| origin.clone())
     }
+}
+
+/// `Ok` for a body that is one JSON-RPC message, else JSON-RPC's error for it.
+fn message_check(body: &[u8]) -> Result<(), Value> {
+    let text = std::str::from_utf8(body).map_err(|e| {
+        crate::jsonrpc::error_reply(Value::Null, -32700, &format!("Parse error: {e}"))
+    })?;
+    crate::jsonrpc::check(text)
+}
+
+/// A JSON-RPC error reply as a 400.
+fn jsonrpc_error(reply: Value) -> Response<Body> {
+    let mut response = text(StatusCode::BAD_REQUEST, reply.to_string());
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 /// A CORS preflight's answer: allowed for a configured origin, else no CORS at all.

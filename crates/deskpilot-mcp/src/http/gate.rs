@@ -111,17 +111,19 @@ impl Gate {
 
     /// A name no DNS answer can rebind: an IP literal, `localhost`, or one the user gave.
     fn is_our_host(&self, host: &str) -> bool {
-        let bare = host.trim_start_matches('[').trim_end_matches(']');
-        bare.parse::<std::net::IpAddr>().is_ok()
-            || bare.eq_ignore_ascii_case("localhost")
-            || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(bare))
+        self.host_is(host, |_| true)
     }
 
     /// A name of this very server: loopback, the address it is bound to, or a given name.
     fn names_us(&self, host: &str) -> bool {
+        self.host_is(host, |ip| ip.is_loopback() || ip == self.bound.ip())
+    }
+
+    /// `host` is `localhost`, a name given with `--allow-host`, or an address `ip_ok` takes.
+    fn host_is(&self, host: &str, ip_ok: impl Fn(std::net::IpAddr) -> bool) -> bool {
         let bare = host.trim_start_matches('[').trim_end_matches(']');
         match bare.parse::<std::net::IpAddr>() {
-            Ok(ip) => ip.is_loopback() || ip == self.bound.ip(),
+            Ok(ip) => ip_ok(ip),
             Err(_) => {
                 bare.eq_ignore_ascii_case("localhost")
                     || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(bare))
