@@ -20,6 +20,10 @@ pub(crate) struct AppState {
     /// Its identities as last known: a `Cache.GetItems` answer, kept up to date by re-reading
     /// what its events named.
     pub identities: Option<Arc<CacheIndex>>,
+    /// Its `Cache.GetItems` outlasted a call timeout while it answered other calls: it is
+    /// busy for seconds building that answer (GTK 3 with thousands of children in one
+    /// container), so it is never asked again.
+    pub slow_cache: bool,
     /// Whole trees kept while it sends no event (`kept.rs`).
     pub trees: KeptTrees,
     /// Its description while it sends no event, with the count of events it had sent then.

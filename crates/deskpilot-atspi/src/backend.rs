@@ -261,7 +261,7 @@ impl Backend for AtspiBackend {
     ) -> Result<Arc<Tree>, BackendError> {
         let traits = self.traits_of(&root.app).await;
         let started = std::time::Instant::now();
-        let prepared = self.prepare(&root.app, traits).await?;
+        let prepared = self.prepare(&root.app, traits, limits.deadline).await?;
         if let Some(tree) = self.kept_tree(root, limits, &prepared) {
             tracing::debug!(nodes = tree.len(), "kept tree reused");
             return Ok(tree);

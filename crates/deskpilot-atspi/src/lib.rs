@@ -9,6 +9,7 @@ mod app_state;
 mod apps;
 mod backend;
 mod bus;
+mod busy;
 mod cache;
 mod details;
 mod error;

@@ -30,11 +30,13 @@ impl AtspiBackend {
     /// Gets ready to walk an app: a direct connection where its bridge offers one, and its
     /// whole cache in one call where it has one (GTK3-family apps expose the cache only after
     /// `GetApplicationBusAddress` was asked once, which the direct connection does). Fails fast
-    /// when the app does not answer, so a frozen app costs one timeout, not several.
+    /// when the app does not answer, so a frozen app costs one timeout, not several; an app
+    /// busy with one slow answer is waited for until `deadline` (`busy.rs`).
     pub(crate) async fn prepare(
         &self,
         app: &str,
         traits: AppTraits,
+        deadline: std::time::Instant,
     ) -> Result<Prepared, BackendError> {
         if !traits.bulk_properties {
             self.forget_trees(app);
@@ -43,13 +45,15 @@ impl AtspiBackend {
         let root = ElementId::new(app, ROOT_PATH);
         let unreachable = |e: zbus::Error| to_backend(e, &root, "prepare", self.proto.timeout());
         if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
-            match self.proto.application_bus_address(&root).await {
-                Ok(address) if self.use_peers && !address.is_empty() => {
-                    if let Err(e) = self.proto.connect_peer(app, &address).await {
-                        tracing::debug!(app, error = %e, "no peer-to-peer connection");
+            let address = self.proto.application_bus_address(&root);
+            match self.patiently(app, deadline, address).await {
+                Ok(Some(address)) => self.connect_peer(app, &address).await,
+                // Its answer came too late to be read: asked again, it answers at once.
+                Ok(None) => {
+                    if let Ok(address) = self.proto.application_bus_address(&root).await {
+                        self.connect_peer(app, &address).await;
                     }
                 }
-                Ok(_) => {}
                 Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
                 Err(e) => tracing::debug!(app, error = %e, "no application bus address"),
             }
@@ -76,21 +80,39 @@ impl AtspiBackend {
             tokio::join!(changed, crate::kept::windows_hold(&self.proto, &windows));
         let watched = changed.is_some();
         let quiet = changed.as_ref().is_some_and(|named| named.is_empty()) && windows_held;
-        let kept = self
+        let (kept, slow) = self
             .apps
-            .read(app, |state| state.identities.clone())
-            .flatten();
-        if quiet && let Some(kept) = kept {
+            .read(app, |state| (state.identities.clone(), state.slow_cache))
+            .unwrap_or_default();
+        if quiet && (kept.is_some() || slow) {
             return Ok(Prepared {
-                cache: Some(kept),
+                cache: kept,
                 quiet: true,
                 watched,
             });
         }
         self.forget_trees(app);
+        if slow {
+            return Ok(Prepared {
+                cache: None,
+                quiet: false,
+                watched,
+            });
+        }
         self.cache_reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let index = read_cache(&self.proto, app).await.map_err(unreachable)?;
+        let cache = read_cache(&self.proto, app);
+        let Some(index) = self
+            .patiently(app, deadline, cache)
+            .await
+            .map_err(unreachable)?
+        else {
+            return Ok(Prepared {
+                cache: None,
+                quiet: false,
+                watched,
+            });
+        };
         match (changed, index) {
             (Some(named), Some(mut index)) => {
                 // Action names are kept for what no event named: none announces new ones, and
@@ -115,6 +137,16 @@ impl AtspiBackend {
                     watched,
                 })
             }
+        }
+    }
+
+    /// Opens a direct connection to `app` at `address`, where one is wanted and offered.
+    async fn connect_peer(&self, app: &str, address: &str) {
+        if !self.use_peers || address.is_empty() {
+            return;
+        }
+        if let Err(e) = self.proto.connect_peer(app, address).await {
+            tracing::debug!(app, error = %e, "no peer-to-peer connection");
         }
     }
 

@@ -1,11 +1,21 @@
 //! Apps that let a call time out: a frozen app costs one call timeout, not one per call. Once
 //! a read (or the event check's ping) to an app times out, later calls to it fail at once
-//! until it answers a ping again, which a probe sends in the background, one at a time.
+//! until it answers a ping again, which a probe sends in the background, one at a time. An
+//! app known busy with one slow answer (`busy.rs`) is waited for instead, one timeout at most.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// Why an app let a call time out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stall {
+    /// Nothing says why: it may be frozen. Calls fail at once.
+    Unknown,
+    /// It is busy with one slow answer (`busy.rs`): calls wait for it, one timeout at most.
+    Busy,
+}
 
 /// The apps that timed out and have not answered since, with the ping that finds out.
 #[derive(Clone, Debug)]
@@ -13,12 +23,14 @@ pub struct Stalls {
     bus: zbus::Connection,
     /// How long a probe's ping waits (the per-call timeout).
     timeout: Duration,
-    stalled: Arc<Mutex<HashSet<String>>>,
+    stalled: Arc<Mutex<HashMap<String, Stall>>>,
     /// How many apps are stalled: every call asks, and most often none is.
     count: Arc<AtomicUsize>,
     /// Timeouts waited out: calls that timed out together count once, a probe's own pings
     /// not at all.
     timeouts: Arc<AtomicU64>,
+    /// Bumped each time an app answers again after a timeout.
+    answered: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 impl Stalls {
@@ -29,12 +41,43 @@ impl Stalls {
             stalled: Arc::default(),
             count: Arc::default(),
             timeouts: Arc::default(),
+            answered: Arc::new(tokio::sync::watch::Sender::new(0)),
         }
     }
 
     /// True while `app` has not answered since a call to it timed out.
     pub fn stalled(&self, app: &str) -> bool {
-        self.count.load(Ordering::Acquire) > 0 && self.stalled.lock().expect("stalls").contains(app)
+        self.count.load(Ordering::Acquire) > 0
+            && self.stalled.lock().expect("stalls").contains_key(app)
+    }
+
+    /// `app`, stalled, is busy with one slow answer, not frozen (`busy.rs`).
+    pub fn busy(&self, app: &str) {
+        if let Some(stall) = self.stalled.lock().expect("stalls").get_mut(app) {
+            *stall = Stall::Busy;
+        }
+    }
+
+    /// Whether `app`, stalled, answered again within a call timeout: waited for only while
+    /// it is busy with one slow answer; a frozen one is not waited for.
+    pub async fn waited_for(&self, app: &str) -> bool {
+        let busy = self.stalled.lock().expect("stalls").get(app) == Some(&Stall::Busy);
+        busy && self
+            .answered_by(app, tokio::time::Instant::now() + self.timeout)
+            .await
+    }
+
+    /// Waits until `app` answers again after a timeout (true), or `deadline` (false): an app
+    /// busy with one long answer is not frozen.
+    pub async fn answered_by(&self, app: &str, deadline: tokio::time::Instant) -> bool {
+        let mut answered = self.answered.subscribe();
+        while self.stalled(app) {
+            match tokio::time::timeout_at(deadline, answered.changed()).await {
+                Ok(Ok(())) => {}
+                _ => return !self.stalled(app),
+            }
+        }
+        true
     }
 
     /// The per-call timeout.
@@ -58,9 +101,10 @@ impl Stalls {
     pub fn timed_out(&self, app: &str) {
         {
             let mut stalled = self.stalled.lock().expect("stalls");
-            if !stalled.insert(app.to_owned()) {
+            if stalled.contains_key(app) {
                 return; // counted, and a probe runs
             }
+            stalled.insert(app.to_owned(), Stall::Unknown);
             self.count.fetch_add(1, Ordering::AcqRel);
         }
         self.count_timeout();
@@ -83,9 +127,10 @@ impl Stalls {
                 Ok(_) => break,
             }
         }
-        if self.stalled.lock().expect("stalls").remove(app) {
+        if self.stalled.lock().expect("stalls").remove(app).is_some() {
             self.count.fetch_sub(1, Ordering::AcqRel);
         }
+        self.answered.send_modify(|n| *n += 1);
     }
 }
 

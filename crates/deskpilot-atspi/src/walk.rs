@@ -29,6 +29,15 @@ const PROGRESS_EVERY: usize = 100;
 /// the a11y bus; a node costs 4 + 1-4 calls, so 32 nodes keep ~128-256 calls in flight.
 const IN_FLIGHT: usize = 32;
 
+/// GTK 3 lists a container's children in time quadratic in their count (`GetChildren` on
+/// 9,300 labels: 3.46 s, docs/benchmarks.md), answering nothing meanwhile: a container with
+/// more children than this is asked for them one by one.
+const LISTED_AT_MOST: u32 = 1000;
+
+/// How many children of such a container are read: its first ones (`GetChildAtIndex` costs
+/// GTK 3 1-4 ms there).
+const FIRST_BY_INDEX: u32 = 200;
+
 struct Slot {
     id: ElementId,
     node: Option<Node>,
@@ -249,7 +258,7 @@ fn read_one(
                     if !should_enumerate(count, managed, depth, &limits) {
                         return Ok((node, None));
                     }
-                    let children = proto.children(&id).await?;
+                    let children = children_of(&proto, &id, count).await?;
                     Ok((node, Some(children)))
                 }
                 None => {
@@ -258,7 +267,7 @@ fn read_one(
                     if !should_enumerate(node.child_count, managed, depth, &limits) {
                         return Ok((node, None));
                     }
-                    let children = proto.children(&id).await?;
+                    let children = children_of(&proto, &id, node.child_count).await?;
                     Ok((node, Some(children)))
                 }
             }
@@ -266,6 +275,25 @@ fn read_one(
         .await;
         (index, result)
     })
+}
+
+/// The children of `id`, which reports `count`: all in one call, or the first
+/// `FIRST_BY_INDEX` one by one where there are too many to list (see `LISTED_AT_MOST`).
+async fn children_of(proto: &Proto, id: &ElementId, count: u32) -> zbus::Result<Vec<ElementId>> {
+    if count <= LISTED_AT_MOST {
+        return proto.children(id).await;
+    }
+    let asked = (0..count.min(FIRST_BY_INDEX)).map(|i| proto.child_at_index(id, i as i32));
+    let mut children = Vec::new();
+    for child in futures_util::future::join_all(asked).await {
+        match child {
+            Ok(Some(child)) => children.push(child),
+            Ok(None) => {}
+            Err(e) if matches!(classify(&e), Failure::Timeout | Failure::AppGone) => return Err(e),
+            Err(e) => tracing::debug!(%id, error = %e, "a child by index unreadable"),
+        }
+    }
+    Ok(children)
 }
 
 /// Whether to ask for a node's children at all. A container that creates children on demand is
@@ -289,7 +317,7 @@ fn realization_of(
 ) -> Realization {
     match children {
         Some(children)
-            if node.states.is(State::ManagesDescendants)
+            if (node.states.is(State::ManagesDescendants) || node.child_count > LISTED_AT_MOST)
                 && (children.len() as u32) < node.child_count =>
         {
             Realization::Partial {

@@ -19,17 +19,22 @@ pub enum Fixture {
     Gtk3,
     Gtk4,
     Qt5,
+    /// `fixtures/hostile/labels.py`: a GTK 3 window whose one box holds 9,300 labels
+    /// (`--labels N` for another count). Its only commands are `quit`.
+    HostileLabels,
 }
 
 impl Fixture {
+    /// The fixtures of every common widget, which obey the shared control commands.
     pub const ALL: [Fixture; 3] = [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5];
 
-    /// Directory name under `fixtures/`.
+    /// Name of the fixture (its oracle file is named after it).
     pub fn name(self) -> &'static str {
         match self {
             Fixture::Gtk3 => "gtk3",
             Fixture::Gtk4 => "gtk4",
             Fixture::Qt5 => "qt5",
+            Fixture::HostileLabels => "hostile-labels",
         }
     }
 
@@ -39,12 +44,26 @@ impl Fixture {
             Fixture::Gtk3 => "deskpilot GTK3 fixture",
             Fixture::Gtk4 => "deskpilot GTK4 fixture",
             Fixture::Qt5 => "deskpilot Qt5 fixture",
+            Fixture::HostileLabels => "deskpilot hostile labels",
+        }
+    }
+
+    /// The name it registers under on the accessibility bus.
+    pub fn app_name(self) -> &'static str {
+        match self {
+            Fixture::Gtk3 => "deskpilot-gtk3-fixture",
+            Fixture::Gtk4 => "deskpilot-gtk4-fixture",
+            Fixture::Qt5 => "deskpilot-qt5-fixture",
+            Fixture::HostileLabels => "deskpilot-hostile-labels",
         }
     }
 
     /// Path of the fixture's script.
     pub fn script(self) -> PathBuf {
-        fixtures_dir().join(self.name()).join("fixture.py")
+        match self {
+            Fixture::HostileLabels => fixtures_dir().join("hostile").join("labels.py"),
+            _ => fixtures_dir().join(self.name()).join("fixture.py"),
+        }
     }
 }
 

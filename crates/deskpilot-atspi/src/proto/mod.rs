@@ -24,6 +24,7 @@ pub(crate) const TEXT: &str = "org.a11y.atspi.Text";
 pub(crate) const VALUE: &str = "org.a11y.atspi.Value";
 const APPLICATION: &str = "org.a11y.atspi.Application";
 pub(crate) const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+const PEER: &str = "org.freedesktop.DBus.Peer";
 const CACHE: &str = "org.a11y.atspi.Cache";
 pub(crate) const TABLE: &str = "org.a11y.atspi.Table";
 pub(crate) const TABLE_CELL: &str = "org.a11y.atspi.TableCell";
@@ -177,6 +178,13 @@ impl Proto {
             .insert(localized.to_owned(), name.to_owned());
     }
 
+    /// Whether `app` answers a ping now (one that times out marks it stalled, as any read
+    /// does). An answer a moment ago proves nothing: the app may have frozen since.
+    pub async fn answering(&self, app: &str) -> bool {
+        let root = ElementId::new(app, ROOT_PATH);
+        self.call::<_, ()>(&root, PEER, "Ping", &()).await.is_ok()
+    }
+
     /// The per-call timeout the connection was built with.
     pub fn timeout(&self) -> Duration {
         self.timeout
@@ -193,7 +201,7 @@ impl Proto {
         B: serde::Serialize + DynamicType,
         R: DeserializeOwned + zbus::zvariant::Type,
     {
-        if self.stalls.stalled(&id.app) {
+        if self.stalls.stalled(&id.app) && !self.stalls.waited_for(&id.app).await {
             // It let a call time out and has not answered since: one timeout is its cost.
             return Err(crate::stalls::stalled_error(&id.app));
         }
@@ -230,7 +238,10 @@ impl Proto {
                     crate::error::Failure::Timeout if runs_handler(iface, method) => {
                         self.stalls.count_timeout();
                     }
-                    crate::error::Failure::Timeout => self.stalls.timed_out(&id.app),
+                    crate::error::Failure::Timeout => {
+                        tracing::debug!(%id, iface, method, "timed out");
+                        self.stalls.timed_out(&id.app)
+                    }
                     _ => {}
                 }
                 Err(e)

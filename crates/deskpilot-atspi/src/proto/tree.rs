@@ -68,6 +68,19 @@ impl Proto {
         Ok(refs.into_iter().map(to_id).collect())
     }
 
+    /// The element's child at `index` (`None` where it names none).
+    pub async fn child_at_index(
+        &self,
+        id: &ElementId,
+        index: i32,
+    ) -> zbus::Result<Option<ElementId>> {
+        let (app, path): (String, OwnedObjectPath) = self
+            .call(id, ACCESSIBLE, "GetChildAtIndex", &(index,))
+            .await?;
+        Ok((!app.is_empty() && path.as_str() != NULL_PATH)
+            .then(|| ElementId::new(app, path.as_str())))
+    }
+
     /// The elements that label this one (LABELLED_BY relation targets).
     pub async fn labelled_by(&self, id: &ElementId) -> zbus::Result<Vec<ElementId>> {
         let relations: Vec<(u32, Vec<(String, OwnedObjectPath)>)> =
