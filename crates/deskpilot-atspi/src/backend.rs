@@ -107,6 +107,11 @@ impl AtspiBackend {
         self.proto.timeouts()
     }
 
+    /// Calls to `app` (a bus name) that timed out so far, each counted.
+    pub fn timeouts_of(&self, app: &str) -> u64 {
+        self.proto.timeouts_of(app)
+    }
+
     /// How many `method` calls (`Interface.Method`, e.g. `Action.GetActions`) were sent to the
     /// app with bus name `app` so far.
     pub fn sent_to(&self, app: &str, method: &str) -> u64 {

@@ -77,7 +77,11 @@ pub fn to_backend(
             id: id.clone(),
             what: what.to_owned(),
         },
-        Failure::Other => BackendError::Bus(format!("{what} on {id}: {error}")),
+        // The error's text is the app's: escaped like any text it gives.
+        Failure::Other => {
+            let error = deskpilot_platform::escape::escape(&error.to_string(), 300);
+            BackendError::Bus(format!("{what} on {id}: {error}"))
+        }
     }
 }
 

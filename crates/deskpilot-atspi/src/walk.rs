@@ -50,6 +50,8 @@ struct Slot {
     unread: Vec<ElementId>,
     /// Reading it failed (gone, unreadable): not something a later page can read.
     failed: bool,
+    /// Children that answered but could not be read (wrong types, errors).
+    unreadable: u32,
 }
 
 type Read =
@@ -74,7 +76,10 @@ pub async fn walk(
         secret: limits.secrecy.is_secret(),
         unread: Vec::new(),
         failed: false,
+        unreadable: 0,
     }];
+    // An element met again (a cycle, or one child of two parents) is read once, where first met.
+    let mut seen: HashSet<ElementId> = HashSet::from([root.clone()]);
     let mut queue = VecDeque::from([0usize]);
     let mut in_flight: FuturesUnordered<Read> = FuturesUnordered::new();
     let mut unreachable_apps: HashSet<String> = HashSet::new();
@@ -153,7 +158,10 @@ pub async fn walk(
                 slots[index].realization = realization;
                 let Some(children) = children else { continue };
                 let room = limits.max_nodes.saturating_sub(slots.len());
-                let mut children = children;
+                let mut children: Vec<ElementId> = children
+                    .into_iter()
+                    .filter(|c| seen.insert(c.clone()))
+                    .collect();
                 if children.len() > room {
                     slots[index].realization = Realization::Cut {
                         reason: CutReason::Nodes,
@@ -172,6 +180,7 @@ pub async fn walk(
                         secret,
                         unread: Vec::new(),
                         failed: false,
+                        unreadable: 0,
                     });
                     slots[index].children.push(child_index);
                     queue.push_back(child_index);
@@ -191,6 +200,9 @@ pub async fn walk(
                     }
                     Failure::Unsupported | Failure::Other => {
                         tracing::debug!(id = %slots[index].id, %error, "node unreadable");
+                        if let Some(parent) = slots[index].parent {
+                            slots[parent].unreadable += 1;
+                        }
                     }
                 }
             }
@@ -371,15 +383,24 @@ fn into_tree(mut slots: Vec<Slot>) -> Tree {
             });
         }
         let slot = &mut slots[old];
+        let node = slot.node.take().expect("only read slots are ordered");
+        let children: Vec<usize> = slot
+            .children
+            .iter()
+            .map(|&c| new_index[c])
+            .filter(|&c| c != usize::MAX)
+            .collect();
+        // Children that could not be read leave the container partly read.
+        if slot.unreadable > 0 && slot.realization == Realization::Complete {
+            slot.realization = Realization::Partial {
+                realized: children.len() as u32,
+                logical: Some(node.child_count.max(children.len() as u32)),
+            };
+        }
         nodes.push(TreeNode {
-            node: slot.node.take().expect("only read slots are ordered"),
+            node,
             parent: slot.parent.map(|p| new_index[p]),
-            children: slot
-                .children
-                .iter()
-                .map(|&c| new_index[c])
-                .filter(|&c| c != usize::MAX)
-                .collect(),
+            children,
             depth: slot.depth,
             realization: slot.realization,
         });

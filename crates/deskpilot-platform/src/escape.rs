@@ -8,9 +8,10 @@ pub fn quoted(text: &str, max_chars: usize) -> String {
     format!("\"{}\"", escape(text, max_chars))
 }
 
-/// Escapes text for a quoted field on one line: quotes, backslashes, brackets and control
-/// characters are escaped, so app-provided text can neither end the quote, start a fake
-/// `[ref=...]`, nor break the line. Long text is cut with an ellipsis.
+/// Escapes text for a quoted field on one line: quotes, backslashes, brackets, control and
+/// bidi characters (and a leading combining mark) are escaped, so app-provided text can neither
+/// end the quote, start a fake `[ref=...]`, break or reorder the line. Long text is cut with an
+/// ellipsis.
 pub fn escape(text: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max_chars.saturating_add(8)));
     for (count, c) in text.chars().enumerate() {
@@ -27,10 +28,43 @@ pub fn escape(text: &str, max_chars: usize) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if c.is_control() => write!(out, "\\u{{{:x}}}", c as u32).unwrap(),
-            // Line and paragraph separators would break the line in some readers.
-            '\u{2028}' | '\u{2029}' => write!(out, "\\u{{{:x}}}", c as u32).unwrap(),
+            // Line and paragraph separators would break the line in some readers; bidi
+            // controls would reorder what follows them on the line.
+            '\u{2028}' | '\u{2029}' | '\u{61c}' | '\u{200e}' | '\u{200f}' => {
+                write!(out, "\\u{{{:x}}}", c as u32).unwrap()
+            }
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                write!(out, "\\u{{{:x}}}", c as u32).unwrap()
+            }
+            // A combining mark first would combine with the opening quote.
+            '\u{300}'..='\u{36f}'
+            | '\u{1ab0}'..='\u{1aff}'
+            | '\u{1dc0}'..='\u{1dff}'
+            | '\u{20d0}'..='\u{20ff}'
+            | '\u{fe20}'..='\u{fe2f}'
+                if count == 0 =>
+            {
+                write!(out, "\\u{{{:x}}}", c as u32).unwrap()
+            }
             c => out.push(c),
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn bidi_controls_and_a_leading_combining_mark_are_escaped() {
+        let escaped = escape(
+            "\u{301}a\u{202e}evil\u{202c} \u{2067}x\u{2069}\u{200f}e\u{301}",
+            100,
+        );
+        assert_eq!(
+            escaped,
+            "\\u{301}a\\u{202e}evil\\u{202c} \\u{2067}x\\u{2069}\\u{200f}e\u{301}"
+        );
+    }
 }

@@ -22,6 +22,9 @@ pub enum Fixture {
     /// `fixtures/hostile/labels.py`: a GTK 3 window whose one box holds 9,300 labels
     /// (`--labels N` for another count). Its only commands are `quit`.
     HostileLabels,
+    /// `fixtures/hostile/fixture.py`: an app speaking AT-SPI by hand, switched into one
+    /// misbehaviour at a time (`{"cmd": "mode", "mode": ...}`, see its `MODES`).
+    HostileAtspi,
 }
 
 impl Fixture {
@@ -35,6 +38,7 @@ impl Fixture {
             Fixture::Gtk4 => "gtk4",
             Fixture::Qt5 => "qt5",
             Fixture::HostileLabels => "hostile-labels",
+            Fixture::HostileAtspi => "hostile",
         }
     }
 
@@ -45,6 +49,7 @@ impl Fixture {
             Fixture::Gtk4 => "deskpilot GTK4 fixture",
             Fixture::Qt5 => "deskpilot Qt5 fixture",
             Fixture::HostileLabels => "deskpilot hostile labels",
+            Fixture::HostileAtspi => "deskpilot hostile",
         }
     }
 
@@ -55,6 +60,7 @@ impl Fixture {
             Fixture::Gtk4 => "deskpilot-gtk4-fixture",
             Fixture::Qt5 => "deskpilot-qt5-fixture",
             Fixture::HostileLabels => "deskpilot-hostile-labels",
+            Fixture::HostileAtspi => "deskpilot-hostile",
         }
     }
 
@@ -62,6 +68,7 @@ impl Fixture {
     pub fn script(self) -> PathBuf {
         match self {
             Fixture::HostileLabels => fixtures_dir().join("hostile").join("labels.py"),
+            Fixture::HostileAtspi => fixtures_dir().join("hostile").join("fixture.py"),
             _ => fixtures_dir().join(self.name()).join("fixture.py"),
         }
     }

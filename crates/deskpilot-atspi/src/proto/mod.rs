@@ -64,6 +64,8 @@ struct ProtoApp {
     sent: MethodCounts,
     /// Localized action name -> real action name (see `action_names`).
     action_names: HashMap<String, String>,
+    /// Calls to it that timed out.
+    timeouts: u64,
 }
 
 impl Proto {
@@ -85,6 +87,12 @@ impl Proto {
     /// Calls that timed out so far.
     pub fn timeouts(&self) -> u64 {
         self.stalls.timeouts()
+    }
+
+    /// Calls to `app` (a bus name) that timed out so far, each counted.
+    pub fn timeouts_of(&self, app: &str) -> u64 {
+        let apps = self.apps.lock().expect("proto apps");
+        apps.get(app).map_or(0, |state| state.timeouts)
     }
 
     /// The apps whose calls timed out (shared with the event watch's pings).
@@ -215,21 +223,49 @@ impl Proto {
                 None => apps.entry(id.app.clone()).or_default(),
             };
             *state.sent.entry((iface, method)).or_default() += 1;
-            state.peer.clone().unwrap_or_else(|| self.conn.clone())
+            state.peer.clone()
         };
-        let reply = connection
-            .call_method(
-                Some(id.app.as_str()),
-                id.object.as_str(),
-                Some(iface),
-                method,
-                body,
-            )
-            .await;
+        let send = |connection: zbus::Connection| async move {
+            connection
+                .call_method(
+                    Some(id.app.as_str()),
+                    id.object.as_str(),
+                    Some(iface),
+                    method,
+                    body,
+                )
+                .await
+        };
+        let mut reply = send(connection.clone().unwrap_or_else(|| self.conn.clone())).await;
+        if connection.is_some()
+            && matches!(&reply, Err(e) if crate::error::classify(e) == crate::error::Failure::AppGone)
+        {
+            // A direct connection can break with the app alive: the bus says whether it is
+            // gone. A handler's call is not sent twice: its effect is unknown.
+            self.drop_peer(&id.app);
+            tracing::debug!(app = %id.app, method, "the direct connection broke: asked through the bus");
+            reply = if runs_handler(iface, method) {
+                match crate::stalls::ping(&self.conn, &id.app).await {
+                    Ok(_) => Err(zbus::Error::Failure(format!(
+                        "the direct connection to {} broke during {method}: its effect is unknown",
+                        id.app
+                    ))),
+                    Err(e) => Err(e),
+                }
+            } else {
+                send(self.conn.clone()).await
+            };
+        }
         match reply {
             Ok(reply) => reply.body().deserialize(),
             Err(e) => {
-                match crate::error::classify(&e) {
+                let failure = crate::error::classify(&e);
+                if failure == crate::error::Failure::Timeout
+                    && let Some(state) = self.apps.lock().expect("proto apps").get_mut(&id.app)
+                {
+                    state.timeouts += 1;
+                }
+                match failure {
                     // A dead peer connection: later calls go through the bus (and learn there
                     // that the app is gone).
                     crate::error::Failure::AppGone => self.drop_peer(&id.app),

@@ -65,7 +65,10 @@ impl Proto {
     pub async fn children(&self, id: &ElementId) -> zbus::Result<Vec<ElementId>> {
         let refs: Vec<(String, OwnedObjectPath)> =
             self.call(id, ACCESSIBLE, "GetChildren", &()).await?;
-        Ok(refs.into_iter().map(to_id).collect())
+        // A null reference names no child.
+        let real =
+            |(app, path): &(String, OwnedObjectPath)| !app.is_empty() && path.as_str() != NULL_PATH;
+        Ok(refs.into_iter().filter(real).map(to_id).collect())
     }
 
     /// The element's child at `index` (`None` where it names none).
