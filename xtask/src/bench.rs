@@ -36,11 +36,16 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
             crate::cargo::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"])
         }
         "live" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "live"]),
+        "hostile" => {
+            crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "hostile"])
+        }
         "testlib" => {
             crate::cargo::cargo(&["bench", "--package", "deskpilot-test", "--bench", "testlib"])
         }
         other => {
-            bail!("unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live)")
+            bail!(
+                "unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live, hostile)"
+            )
         }
     }
 }

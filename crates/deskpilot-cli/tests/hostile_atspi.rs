@@ -165,6 +165,25 @@ fn assert_nothing_forged(mode: &str, answers: &[Answer]) {
     }
 }
 
+/// The CLI's output and errors for `args`, against the desktop's bus and display.
+fn cli(desktop: &VirtualDesktop, args: &[&str]) -> Answer {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_deskpilot"))
+        .args(args)
+        .args(["--bus", desktop.session_bus_address()])
+        .args(["--display", desktop.display()])
+        .output()
+        .expect("deskpilot runs");
+    Answer {
+        tool: "cli",
+        text: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        code: None,
+    }
+}
+
 /// One hostile app and one GTK 3 app on a desktop, the engine connected to both.
 struct Rig {
     desktop: VirtualDesktop,
@@ -245,6 +264,13 @@ impl Rig {
         answers
     }
 
+    /// The well-behaved button, by the ref a find gave it.
+    async fn press_ref(&self) -> Target {
+        let press = Selector::parse("[name=Press]").unwrap();
+        let found = self.engine.find(&self.session, &press, None, 1).await;
+        Target::Ref(found.unwrap().matches[0].reference.clone())
+    }
+
     fn calls(&self) -> u64 {
         let last = self.hostile.oracle.last("calls", "count").unwrap();
         last.and_then(|v| v.as_u64()).unwrap_or(0)
@@ -282,6 +308,17 @@ async fn a_lying_tree_is_read_in_time_and_forges_nothing() {
     }
     let answers = rig.misbehave("forged").await;
     assert!(answer(&answers, "snapshot").text.contains("\\u{202e}evil"));
+    // The CLI prints what the server prints: its output and its errors, forged names in both.
+    let title = Fixture::HostileAtspi.window_title();
+    let cli = [
+        cli(&rig.desktop, &["snapshot", "--filter", "all", title]),
+        cli(&rig.desktop, &["find", title, "label"]),
+        cli(&rig.desktop, &["props", title, "[name=Trap] >> label"]),
+        cli(&rig.desktop, &["click", title, "[name=Trap] >> button"]),
+    ];
+    assert!(cli[0].text.contains("\\u{202e}evil"), "{}", cli[0].text);
+    assert!(cli[2].text.contains("ambiguous"), "{}", cli[2].text);
+    assert_nothing_forged("forged (CLI)", &cli);
     rig.misbehave("unknown_states").await;
     rig.misbehave("items_100k").await;
     rig.misbehave("nan_value").await;
@@ -336,13 +373,7 @@ async fn bad_answers_end_in_time_and_other_apps_are_not_kept_waiting() {
 
     // Its direct connections closed, the app is still there: no tool says it is gone, the
     // first call on the closed connection included.
-    let press = Selector::parse("[name=Press]").unwrap();
-    let found = rig
-        .engine
-        .find(&rig.session, &press, None, 1)
-        .await
-        .unwrap();
-    let press = Target::Ref(found.matches[0].reference.clone());
+    let press = rig.press_ref().await;
     rig.hostile.run("drop_peers", json!({})).unwrap();
     let read = rig.engine.properties(&rig.session, &press).await;
     assert!(read.is_ok(), "{:?}", read.err());
@@ -362,13 +393,7 @@ async fn bad_answers_end_in_time_and_other_apps_are_not_kept_waiting() {
 #[tokio::test]
 async fn a_restarted_app_is_another_app() {
     let mut rig = Rig::start().await;
-    let press = Selector::parse("[name=Press]").unwrap();
-    let found = rig
-        .engine
-        .find(&rig.session, &press, None, 1)
-        .await
-        .unwrap();
-    let old_ref = Target::Ref(found.matches[0].reference.clone());
+    let old_ref = rig.press_ref().await;
     let click = Action::Click {
         button: MouseButton::Left,
         double: false,
