@@ -32,8 +32,9 @@ impl std::fmt::Display for ElementId {
     }
 }
 
-/// The value of an element, when it has one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The value of an element, when it has one. Equal values are the same value: a NaN number
+/// equals a NaN (an app that reports NaN has not changed its value by reporting it again).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NodeValue {
     /// The text of an editable or text element.
@@ -48,6 +49,40 @@ pub enum NodeValue {
     },
     /// A secret: its text was never read from the app; only its length may be known.
     Redacted { chars: Option<u32> },
+}
+
+impl PartialEq for NodeValue {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: f64, b: f64| a == b || (a.is_nan() && b.is_nan());
+        let same_bound = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => same(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        match (self, other) {
+            (NodeValue::Text { text: a }, NodeValue::Text { text: b }) => a == b,
+            (
+                NodeValue::Number {
+                    current,
+                    min,
+                    max,
+                    step,
+                },
+                NodeValue::Number {
+                    current: current2,
+                    min: min2,
+                    max: max2,
+                    step: step2,
+                },
+            ) => {
+                same(*current, *current2)
+                    && same_bound(*min, *min2)
+                    && same_bound(*max, *max2)
+                    && same_bound(*step, *step2)
+            }
+            (NodeValue::Redacted { chars: a }, NodeValue::Redacted { chars: b }) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// One element.
@@ -175,4 +210,23 @@ pub fn action_list(actions: &[String]) -> String {
         .map(|a| crate::escape::escape(a, 40))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::NodeValue;
+
+    #[test]
+    fn a_nan_value_equals_itself_and_nothing_else() {
+        let number = |current: f64| NodeValue::Number {
+            current,
+            min: Some(f64::NEG_INFINITY),
+            max: Some(f64::NAN),
+            step: None,
+        };
+        assert_eq!(number(f64::NAN), number(f64::NAN));
+        assert_ne!(number(f64::NAN), number(1.0));
+        assert_eq!(number(1.0), number(1.0));
+        assert_ne!(number(1.0), NodeValue::Text { text: "1".into() });
+    }
 }
