@@ -11,9 +11,10 @@ use super::{ElementId, Node};
 pub enum Realization {
     /// Every child was read.
     Complete,
-    /// The container creates children on demand (it manages its descendants); the realized
-    /// ones, up to a bound, were read. `logical`: how many it has, when it can say (a
-    /// virtualized list often cannot).
+    /// Some children were read, not all: the container creates them on demand (it manages its
+    /// descendants) and the realized ones, up to a bound, were read; or it has too many to
+    /// list and its first ones were read; or some answered but could not be read. `logical`:
+    /// how many it has, when it can say (a virtualized list often cannot).
     Partial { realized: u32, logical: Option<u32> },
     /// Too many logical children to enumerate (a spreadsheet's 2^31 cells), or a count the
     /// container cannot say: none were read.
