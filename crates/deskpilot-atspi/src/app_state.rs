@@ -20,9 +20,9 @@ pub(crate) struct AppState {
     /// Its identities as last known: a `Cache.GetItems` answer, kept up to date by re-reading
     /// what its events named.
     pub identities: Option<Arc<CacheIndex>>,
-    /// Its `Cache.GetItems` outlasted a call timeout while it answered other calls: it is
-    /// busy for seconds building that answer (GTK 3 with thousands of children in one
-    /// container), so it is never asked again.
+    /// Building its cache, or a `Cache.GetItems` answer, outlasted a call timeout right after
+    /// it answered a ping: it is busy for seconds each time (GTK 3 with thousands of children
+    /// in one container, `busy.rs`), so its cache is never asked for again.
     pub slow_cache: bool,
     /// Whole trees kept while it sends no event (`kept.rs`).
     pub trees: KeptTrees,

@@ -1,9 +1,9 @@
 //! Apps busy for seconds with one answer, told from frozen ones. GTK 3 builds its cache (at
 //! the first `GetApplicationBusAddress`) and answers `Cache.GetItems` in time quadratic in a
 //! container's children (9,300 labels: about 4 s each, docs/benchmarks.md), answering nothing
-//! meanwhile. An app that answered just before such a call outlasted its timeout is busy,
-//! not frozen: it is waited for until the caller's deadline, and its cache is never asked
-//! for again.
+//! meanwhile. An app that answered a ping just before such a call outlasted its timeout is
+//! busy, not frozen: it is waited for until the caller's deadline, and its cache is never
+//! asked for again. A frozen app fails the ping: one timeout, as before.
 
 use std::future::Future;
 use std::time::Instant;
@@ -13,15 +13,17 @@ use crate::error::{Failure, classify};
 
 impl AtspiBackend {
     /// Awaits `call`, one of `app`'s slow answers. When it outlasts its timeout although the
-    /// app was answering, waits until the app answers again (or `deadline`) and gives
-    /// `Ok(None)`: the answer came too late to be read.
+    /// app was answering (it answered a ping `just_pinged`, else one sent now), waits until
+    /// the app answers again (or `deadline`) and gives `Ok(None)`: the answer came too late
+    /// to be read.
     pub(crate) async fn patiently<T>(
         &self,
         app: &str,
         deadline: Instant,
+        just_pinged: bool,
         call: impl Future<Output = zbus::Result<T>>,
     ) -> zbus::Result<Option<T>> {
-        let answering = self.proto.answering(app).await;
+        let answering = just_pinged || self.proto.answering(app).await;
         match call.await {
             Ok(answer) => Ok(Some(answer)),
             Err(e) if answering && classify(&e) == Failure::Timeout => {

@@ -46,7 +46,7 @@ impl AtspiBackend {
         let unreachable = |e: zbus::Error| to_backend(e, &root, "prepare", self.proto.timeout());
         if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
             let address = self.proto.application_bus_address(&root);
-            match self.patiently(app, deadline, address).await {
+            match self.patiently(app, deadline, false, address).await {
                 Ok(Some(address)) => self.connect_peer(app, &address).await,
                 // Its answer came too late to be read: asked again, it answers at once.
                 Ok(None) => {
@@ -102,8 +102,9 @@ impl AtspiBackend {
         self.cache_reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let cache = read_cache(&self.proto, app);
+        // A watched app's event check pinged it a moment ago: no second ping.
         let Some(index) = self
-            .patiently(app, deadline, cache)
+            .patiently(app, deadline, watched, cache)
             .await
             .map_err(unreachable)?
         else {
