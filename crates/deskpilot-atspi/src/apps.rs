@@ -39,12 +39,6 @@ pub async fn list_apps(
         .registry_children()
         .await
         .map_err(|e| BackendError::Bus(format!("registry GetChildren: {e}")))?;
-    // An app that embedded itself twice is listed twice by the registry: once here.
-    let mut seen = std::collections::HashSet::new();
-    let roots: Vec<ElementId> = roots
-        .into_iter()
-        .filter(|root| seen.insert(root.app.clone()))
-        .collect();
     Ok(join_all(
         roots
             .iter()

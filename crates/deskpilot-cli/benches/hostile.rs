@@ -4,15 +4,17 @@
 //! while the hostile AT-SPI app is read in each misbehaviour. Results go to
 //! target/bench/hostile.json.
 
+#[path = "../tests/support/cli.rs"]
+mod support_cli;
 #[path = "../tests/support/engine.rs"]
 mod support_engine;
 
-use std::process::Command;
 use std::time::Instant;
 
 use deskpilot_core::{ConnectTarget, Engine, Filter, Selector, SnapshotRequest};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::{Map, Value, json};
+use support_cli::deskpilot;
 use support_engine::engine_on;
 
 const RUNS: usize = 5;
@@ -43,12 +45,7 @@ fn ms(started: Instant) -> f64 {
 /// The CLI's snapshot of `title`, in ms (it must succeed).
 fn cli_snapshot(desktop: &VirtualDesktop, title: &str) -> f64 {
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_deskpilot"))
-        .args(["snapshot", "--filter", "all", title])
-        .args(["--bus", desktop.session_bus_address()])
-        .args(["--display", desktop.display()])
-        .output()
-        .unwrap();
+    let out = deskpilot(desktop, &["snapshot", "--filter", "all", title]);
     let took = ms(started);
     assert!(
         out.status.success(),

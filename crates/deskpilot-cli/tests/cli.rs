@@ -1,26 +1,15 @@
 //! The `deskpilot` CLI against the real fixture desktop: output and exit codes (0 ok, 1 not
 //! found, 2 error).
 
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod support_cli;
+
+use std::process::Output;
 use std::time::Duration;
 
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
-
-fn deskpilot(desktop: &VirtualDesktop, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_deskpilot"))
-        .args(args)
-        .args([
-            "--bus",
-            desktop.session_bus_address(),
-            "--display",
-            desktop.display(),
-        ])
-        .env_remove("DBUS_SESSION_BUS_ADDRESS")
-        .env_remove("DISPLAY")
-        .output()
-        .expect("deskpilot runs")
-}
+use support_cli::deskpilot;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

@@ -4,24 +4,15 @@
 
 #[path = "support/agent.rs"]
 mod agent;
+#[path = "support/cli.rs"]
+mod support_cli;
 
-use std::process::{Command, Output};
 use std::time::Duration;
 
 use agent::Agent;
 use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop, pyatspi_nodes};
 use serde_json::json;
-
-fn deskpilot(desktop: &VirtualDesktop, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_deskpilot"))
-        .args(args)
-        .args(["--bus", desktop.session_bus_address()])
-        .args(["--display", desktop.display()])
-        .env_remove("DBUS_SESSION_BUS_ADDRESS")
-        .env_remove("DISPLAY")
-        .output()
-        .expect("deskpilot runs")
-}
+use support_cli::deskpilot;
 
 /// What a read of the labels' box must show: its first labels, the box said partial, and
 /// none of its last labels.

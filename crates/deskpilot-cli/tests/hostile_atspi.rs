@@ -5,6 +5,8 @@
 //! the other app times out. Oracles: the fixture's own reports (presses, text set, calls it
 //! was sent) and the backend's per-app timeout count. Each group shares one desktop.
 
+#[path = "support/cli.rs"]
+mod support_cli;
 #[path = "support/engine.rs"]
 mod support_engine;
 
@@ -17,6 +19,7 @@ use deskpilot_core::{
 use deskpilot_core::{Condition, Filter};
 use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::json;
+use support_cli::deskpilot;
 use support_engine::engine_on;
 
 /// No tool may take longer than this: past it, the test fails as a hang.
@@ -167,12 +170,7 @@ fn assert_nothing_forged(mode: &str, answers: &[Answer]) {
 
 /// The CLI's output and errors for `args`, against the desktop's bus and display.
 fn cli(desktop: &VirtualDesktop, args: &[&str]) -> Answer {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_deskpilot"))
-        .args(args)
-        .args(["--bus", desktop.session_bus_address()])
-        .args(["--display", desktop.display()])
-        .output()
-        .expect("deskpilot runs");
+    let out = deskpilot(desktop, args);
     Answer {
         tool: "cli",
         text: format!(

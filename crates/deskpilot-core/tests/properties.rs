@@ -5,7 +5,7 @@
 //! ref but its own.
 
 use deskpilot_core::filter::Filter;
-use deskpilot_core::model::{ElementId, Node, NodeValue, Realization, Role, Tree, TreeNode};
+use deskpilot_core::model::{ElementId, Node, NodeValue, Role, Tree};
 use deskpilot_core::present::parse_tree;
 use deskpilot_core::{Chord, Selector, escape, render};
 use proptest::prelude::*;
@@ -63,16 +63,9 @@ fn node(role: Role, name: &str) -> Node {
 }
 
 fn one_node_tree(node: Node) -> Tree {
-    Tree {
-        nodes: vec![TreeNode {
-            node,
-            parent: None,
-            children: Vec::new(),
-            depth: 0,
-            realization: Realization::Complete,
-        }],
-        ..Tree::default()
-    }
+    let mut tree = Tree::default();
+    tree.push(node, None);
+    tree
 }
 
 proptest! {

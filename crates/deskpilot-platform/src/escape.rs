@@ -27,29 +27,33 @@ pub fn escape(text: &str, max_chars: usize) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => write!(out, "\\u{{{:x}}}", c as u32).unwrap(),
-            // Line and paragraph separators would break the line in some readers; bidi
-            // controls would reorder what follows them on the line.
-            '\u{2028}' | '\u{2029}' | '\u{61c}' | '\u{200e}' | '\u{200f}' => {
-                write!(out, "\\u{{{:x}}}", c as u32).unwrap()
-            }
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
-                write!(out, "\\u{{{:x}}}", c as u32).unwrap()
-            }
-            // A combining mark first would combine with the opening quote.
-            '\u{300}'..='\u{36f}'
-            | '\u{1ab0}'..='\u{1aff}'
-            | '\u{1dc0}'..='\u{1dff}'
-            | '\u{20d0}'..='\u{20ff}'
-            | '\u{fe20}'..='\u{fe2f}'
-                if count == 0 =>
-            {
+            c if c.is_control() || breaks_the_line(c, count == 0) => {
                 write!(out, "\\u{{{:x}}}", c as u32).unwrap()
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// Characters that would break or reorder the line, printed raw: line and paragraph
+/// separators (some readers break there), bidi controls (what follows is reordered), and a
+/// combining mark `first` (it would combine with the opening quote).
+fn breaks_the_line(c: char, first: bool) -> bool {
+    matches!(
+        c,
+        '\u{2028}' | '\u{2029}' | '\u{61c}' | '\u{200e}' | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    ) || first
+        && matches!(
+            c,
+            '\u{300}'..='\u{36f}'
+                | '\u{1ab0}'..='\u{1aff}'
+                | '\u{1dc0}'..='\u{1dff}'
+                | '\u{20d0}'..='\u{20ff}'
+                | '\u{fe20}'..='\u{fe2f}'
+        )
 }
 
 #[cfg(test)]

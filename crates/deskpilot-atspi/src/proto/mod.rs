@@ -236,8 +236,9 @@ impl Proto {
                 )
                 .await
         };
-        let mut reply = send(connection.clone().unwrap_or_else(|| self.conn.clone())).await;
-        if connection.is_some()
+        let via_peer = connection.is_some();
+        let mut reply = send(connection.unwrap_or_else(|| self.conn.clone())).await;
+        if via_peer
             && matches!(&reply, Err(e) if crate::error::classify(e) == crate::error::Failure::AppGone)
         {
             // A direct connection can break with the app alive: the bus says whether it is

@@ -228,8 +228,12 @@ impl Proto {
     }
 
     /// The applications registered with the registry (bus name + root path).
+    /// Each app once: one that embedded itself twice is listed twice by the registry.
     pub async fn registry_children(&self) -> zbus::Result<Vec<ElementId>> {
-        self.children(&ElementId::new(REGISTRY, ROOT_PATH)).await
+        let mut roots = self.children(&ElementId::new(REGISTRY, ROOT_PATH)).await?;
+        let mut seen = std::collections::HashSet::new();
+        roots.retain(|root| seen.insert(root.app.clone()));
+        Ok(roots)
     }
 
     /// The pid behind a bus name (`Application.Id` is not the pid).
