@@ -52,6 +52,14 @@ pub const PACKAGES: &[&str] = &[
     // The pyatspi comparison walk of the benchmark, and debugging by hand.
     "python3-pyatspi",
     "x11-utils",
+    // Issue 39's apps nobody tuned for: a Qt 5 checklist (kdialog), GTK 3 forms (yad,
+    // zenity), a Qt 5 editor with a status bar (KWrite).
+    "kdialog",
+    "yad",
+    "zenity",
+    "kwrite",
+    // CPU load for the suite's run-under-load checks (issue 39).
+    "stress-ng",
 ];
 
 /// What the benchmarks add: the real applications they measure.

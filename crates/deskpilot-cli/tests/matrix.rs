@@ -161,6 +161,12 @@ fn common_rows() -> Vec<Row> {
             oracle("quantity", "value", json!(7.0)),
         ),
         row(
+            "spin button (a number as text)",
+            "spinbutton[name=Quantity]",
+            text("9"),
+            oracle("quantity", "value", json!(9.0)),
+        ),
+        row(
             "spin button (out of range)",
             "spinbutton[name=Quantity]",
             number(500.0),
@@ -376,7 +382,10 @@ fn report_table(toolkit: &str, judged: &[Judged]) {
 /// fixture.
 async fn fixture_matrix(fixture: Fixture, overrides: &[(&str, &'static str)], extra: Vec<Row>) {
     let desktop = VirtualDesktop::start().unwrap();
-    let app = desktop.launch_fixture(fixture).unwrap();
+    // The Qt fixture's checklist; the others take the flag and show none.
+    let app = desktop
+        .launch_fixture_with_args(fixture, &["--checklist"])
+        .unwrap();
     let (_, engine) = engine_on(&desktop).await;
     let session = engine
         .connect(&ConnectTarget::WindowTitle(fixture.window_title().into()))
@@ -479,17 +488,32 @@ async fn gtk4() {
 
 #[tokio::test]
 async fn qt5() {
+    let check = |on| Action::Toggle {
+        ensure: Some(if on { OnOff::On } else { OnOff::Off }),
+    };
     fixture_matrix(
         Fixture::Qt5,
         &[],
-        vec![Row {
-            widget: "menu: File, then Open",
-            steps: vec![
-                ("menuitem[name=File]", click()),
-                ("menuitem[name=Open]", click()),
-            ],
-            outcome: oracle("menu.file.open", "activated", json!(true)),
-        }],
+        vec![
+            Row {
+                widget: "menu: File, then Open",
+                steps: vec![
+                    ("menuitem[name=File]", click()),
+                    ("menuitem[name=Open]", click()),
+                ],
+                outcome: oracle("menu.file.open", "activated", json!(true)),
+            },
+            // kdialog's checklist: an item's on/off is its selection in a multi-selection list.
+            Row {
+                widget: "checklist (multi-selection)",
+                steps: vec![
+                    ("listitem[name=Olives]", check(true)),
+                    ("listitem[name=Basil]", check(true)),
+                    ("listitem[name=Olives]", check(false)),
+                ],
+                outcome: oracle("toppings", "selected", json!(["Basil"])),
+            },
+        ],
     )
     .await;
 }

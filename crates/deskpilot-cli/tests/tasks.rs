@@ -77,6 +77,42 @@ fn mousepad_saves_a_note_in_one_call() {
     desktop.stop().unwrap();
 }
 
+/// GTK 3 file chooser over 300 notes: a click on a row selects it, as a person's does (it
+/// ran the row's default action, GTK's activation of a row never selected, and the chooser
+/// closed with no file), then Open. Oracle: pyatspi reads note 250's text in Mousepad.
+#[test]
+fn mousepad_opens_a_note_picked_in_its_file_chooser() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let notes = out_path(&desktop, "notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    for n in 0..300 {
+        let note = notes.join(format!("note-{n:03}.txt"));
+        std::fs::write(note, format!("this is note {n:03}\n")).unwrap();
+    }
+    let mut cmd = desktop.command("mousepad");
+    cmd.arg(notes.join("note-000.txt"));
+    let _mousepad = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(&desktop);
+    agent.connect("mousepad");
+    agent.ok("press_key", json!({"key": "ctrl+o"}));
+    let row = "filechooser >> cell[name=\"note-250.txt\"]";
+    agent.wait_for(row, json!({"until": "attached"}));
+    let clicked = agent.ok("click", json!({"target": row}));
+    let text = clicked["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("selected: off -> on"), "{text}");
+    agent.ok(
+        "click",
+        json!({"target": "filechooser >> button[name=Open]"}),
+    );
+    assert!(desktop.pyatspi_shows("mousepad", "this is note 250"));
+    agent.finish(
+        "mousepad-open-from-chooser",
+        "Mousepad (GTK 3)",
+        "file chooser row over 300 files, open",
+    );
+    desktop.stop().unwrap();
+}
+
 /// GTK 3 editor with unsaved changes asked to quit: the modal confirmation's "Don't Save".
 /// Oracle: the process ends and no file is written.
 #[test]
@@ -106,6 +142,73 @@ fn mousepad_quits_without_saving_through_its_confirmation() {
         "mousepad-quit-dont-save",
         "Mousepad (GTK 3)",
         "modal confirmation",
+    );
+    desktop.stop().unwrap();
+}
+
+/// Qt 5 checklist (kdialog): an item's on/off is its selection; it has no check state. An
+/// `uncheck` of an item that was on answered "already off: nothing sent" and a `check` of
+/// one that was off "no_effect" while it turned on. Oracle: what kdialog prints on OK.
+#[test]
+fn kdialog_checklist_is_ticked_and_unticked() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut cmd = desktop.command("kdialog");
+    cmd.args(["--checklist", "Pick fruit", "a", "Apple", "on"])
+        .args(["b", "Banana", "off", "c", "Cherry", "on"]);
+    let mut kdialog = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(&desktop);
+    agent.connect("kdialog");
+    let act = |agent: &mut Agent, name: &str, verb: &str| {
+        let target = format!("listitem[name={name}]");
+        let result = agent.ok("act", json!({"target": target, "verb": verb}));
+        result["content"][0]["text"].as_str().unwrap().to_owned()
+    };
+    let unticked = act(&mut agent, "Cherry", "uncheck");
+    assert!(unticked.contains("selected: on -> off"), "{unticked}");
+    let again = act(&mut agent, "Cherry", "uncheck");
+    assert!(again.contains("already off"), "{again}");
+    let ticked = act(&mut agent, "Banana", "check");
+    assert!(ticked.contains("selected: off -> on"), "{ticked}");
+    agent.ok("click", json!({"target": "button[name=OK]"}));
+    assert!(kdialog.wait_exit(Duration::from_secs(10)).is_some());
+    assert_eq!(kdialog.stdout_text().trim(), "\"a\" \"b\"");
+    agent.finish(
+        "kdialog-checklist",
+        "kdialog (Qt 5)",
+        "multi-selection checklist, printed answer",
+    );
+    desktop.stop().unwrap();
+}
+
+/// GTK 3 form (yad): a spin button given "7" as text. It answered `no_effect` and left the
+/// text 7 over the value 1 (GTK commits a spin button's text only on activate or focus-out);
+/// a number given as text now takes the number's path. Oracle: what yad prints on OK.
+#[test]
+fn yad_form_takes_a_number_given_as_text() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut cmd = desktop.command("yad");
+    cmd.args(["--form", "--title=Order", "--field=Count:NUM", "1"])
+        .args(["--field=Note", "none"]);
+    let mut yad = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(&desktop);
+    agent.connect("yad");
+    let count = "spinbutton[name=Count]";
+    let set = agent.ok("set_value", json!({"target": count, "value": "7"}));
+    let text = set["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("confirmed"), "{text}");
+    let refused = agent.call("set_value", json!({"target": count, "value": "seven"}));
+    assert_eq!(refused["isError"], true, "{refused}");
+    agent.ok(
+        "set_value",
+        json!({"target": "textbox[name=Note]", "value": "gift wrap"}),
+    );
+    agent.ok("click", json!({"target": "button[name=OK]"}));
+    assert!(yad.wait_exit(Duration::from_secs(10)).is_some());
+    assert_eq!(yad.stdout_text().trim(), "7|gift wrap|");
+    agent.finish(
+        "yad-form",
+        "yad (GTK 3)",
+        "spin button by text, form, printed answer",
     );
     desktop.stop().unwrap();
 }

@@ -661,6 +661,54 @@ async fn the_uia_flavour_speaks_no_atspi() {
     assert!(atspi.iter().any(|h| h.starts_with("action ")), "{atspi:?}");
 }
 
+/// kdialog's checklist, on both flavours: an item of a multi-selection list is on when
+/// selected (AT-SPI's item says nothing of its list; UIA's SelectionItem neither), and a
+/// control with no on/off is never "already off" nor confirmed.
+const CHECKLIST: &str = r#"
+application "Checklist" pid=8
+  window "Pick" bounds=0,0,300,300
+    list "Toppings" [multiselectable] interfaces=selection bounds=0,0,200,100
+      listitem "Olives" [selectable] [selected] bounds=0,0,200,20
+      listitem "Basil" [selectable] bounds=0,20,200,20
+    button "Plain" actions=click bounds=0,150,80,20
+"#;
+
+async fn a_checklist_item_is_judged_by_its_selection(flavour: Flavour) {
+    let backend = Arc::new(FakeBackend::with_flavour(flavour));
+    backend.add_app(CHECKLIST);
+    let input = Arc::new(FakeInput::new(backend.clone()));
+    let engine = Engine::new(backend.clone())
+        .with_input(input.clone())
+        .with_windows(input);
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle("Pick".into()))
+        .await
+        .unwrap()
+        .id;
+    let act = |selector: &'static str, on: OnOff| {
+        let engine = &engine;
+        let session = &session;
+        async move {
+            let action = Action::Toggle { ensure: Some(on) };
+            engine.act(session, &by(selector), &action).await.unwrap()
+        }
+    };
+    let off = act("listitem[name=Olives]", OnOff::Off).await;
+    assert_eq!(off.effect, Effect::Confirmed);
+    assert_eq!(off.changes, vec!["selected: on -> off".to_owned()]);
+    let again = act("listitem[name=Olives]", OnOff::Off).await;
+    assert_eq!(again.route, None);
+    assert!(again.note.as_deref().unwrap().contains("already off"));
+    let on = act("listitem[name=Basil]", OnOff::On).await;
+    assert_eq!(on.changes, vec!["selected: off -> on".to_owned()]);
+    // A button has no on/off: never "already off", never confirmed.
+    for want in [OnOff::Off, OnOff::On] {
+        let plain = act("button[name=Plain]", want).await;
+        assert_eq!(plain.effect, Effect::Unverified, "{plain:?}");
+        assert!(plain.route.is_some(), "{plain:?}");
+    }
+}
+
 on_both_flavours!(
     a_semantic_action_that_works_is_confirmed_and_used_alone,
     a_lying_semantic_action_falls_through_to_the_pointer,
@@ -678,4 +726,5 @@ on_both_flavours!(
     drags_and_wheels_are_pointer_input_never_claimed_without_a_change,
     a_ref_whose_element_vanished_is_refused_never_rematched,
     an_operation_running_in_a_modal_loop_is_read_back,
+    a_checklist_item_is_judged_by_its_selection,
 );

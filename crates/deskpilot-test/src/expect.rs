@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use deskpilot_core::model::{NodeValue, State};
+use deskpilot_core::model::{NodeValue, State, control};
 use deskpilot_core::present::strip_refs;
 use deskpilot_core::{FindResult, Match, SnapshotRequest, Target};
 use tokio::time::Instant;
@@ -195,7 +195,8 @@ impl Expect {
             .await
     }
 
-    /// The element is checked (or pressed).
+    /// The element is on: checked, pressed, or (an item of a multi-selection list with no
+    /// check state of its own) selected.
     ///
     /// ```no_run
     /// # use deskpilot_test::{App, Role, expect, Result}; async fn demo(app: App) -> Result<()> {
@@ -204,7 +205,7 @@ impl Expect {
     /// ```
     pub async fn to_be_checked(self) -> Result<()> {
         self.one("checked", |m| {
-            m.node.states.is(State::Checked) || m.node.states.is(State::Pressed)
+            control::switch(&m.node, false).and_then(|s| s.read(&m.node)) == Some(true)
         })
         .await
     }

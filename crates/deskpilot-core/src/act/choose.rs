@@ -241,6 +241,7 @@ pub fn choice_plan(
         attempts,
         skipped,
         expect,
+        unreadable: None,
     }
 }
 

@@ -2,18 +2,21 @@
 //! then each rung in turn (`deliver.rs`), its effect read back (`verify.rs`) and judged
 //! (`policy.rs`); the next rung only after a no-op of an action that is safe to repeat.
 
-use super::action::{Action, OnOff};
+use super::action::Action;
 use super::deliver::NotSent;
 use super::keys_to::KeysTo;
 use super::observe::{changes_with_refs, foreground_changed};
-use super::plan::{Expect, is_on, plan};
-use super::policy::{Judging, NO_SELECTION_STATE, Next, Start, judge, nothing_sent, start};
+use super::plan::{Expect, plan};
+use super::policy::{
+    Judging, NO_SELECTION_STATE, Next, Start, already, judge, nothing_sent, start,
+};
 use super::preflight::preflight;
 use super::report::{ActionReport, Route, Skipped, rung_name};
 use super::subject::Subject;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::live::TreeUpdate;
+
 use crate::model::{Node, State};
 use crate::platform::Secrecy;
 use crate::read::{Resolved, Target};
@@ -51,18 +54,23 @@ impl Engine {
             let report = self.choose_through(session, resolved, combo, action).await;
             return self.with_tree_after(session, report).await;
         }
-        let report = self
-            .run_ladder(
-                Subject {
-                    resolved,
-                    app: info.app.id,
-                    window_level: false,
-                    session_root: info.root,
-                    session: session.to_owned(),
-                },
-                action,
-            )
-            .await;
+        // What the verb means on this control: a person's click on a row selects it (activating
+        // it is `activate`, or a double click); a number given as text sets a spin button's.
+        let meant = super::meaning::meant(action, &resolved.node)?;
+        let subject = Subject {
+            resolved,
+            app: info.app.id,
+            window_level: false,
+            session_root: info.root,
+            session: session.to_owned(),
+        };
+        let report = match meant {
+            Some(meant) => self.run_ladder(subject, &meant).await.map(|mut report| {
+                report.verb = action.verb();
+                report
+            }),
+            None => self.run_ladder(subject, action).await,
+        };
         self.with_tree_after(session, report).await
     }
 
@@ -238,16 +246,16 @@ impl Engine {
         preflight(action, &subject)?;
         let shown_note = self.ensure_shown(&mut subject, action).await?;
         let reference = subject.resolved.reference.clone();
-        if let Action::Toggle { ensure: Some(want) } = action {
+        if let Action::Toggle { ensure } = action {
             // Whether it already holds is read afresh, not taken from the walk that found it
             // (a kept identity may lag an event behind).
             subject.resolved.node = self
                 .backend()
                 .node(&subject.node().id, subject.secrecy())
                 .await?;
-            if is_on(subject.node()) == Some(*want == OnOff::On) {
-                let state = if *want == OnOff::On { "on" } else { "off" };
-                return Ok(nothing_sent(action, reference, format!("already {state}")));
+            self.note_multiselection(&mut subject).await;
+            if let Some(held) = ensure.and_then(|want| already(subject.node(), want)) {
+                return Ok(nothing_sent(action, reference, held));
             }
         }
         let mut plan = match action {
@@ -257,7 +265,7 @@ impl Engine {
         if let Some(expect) = self.typed_text_expected(&subject, action).await {
             plan.expect = expect;
         }
-        let mut unreported = None;
+        let mut unreported = plan.unreadable;
         if matches!(
             plan.expect,
             Expect::State {
@@ -374,11 +382,15 @@ impl Engine {
 /// combo box: a select always (Qt says a closed list's options are showing), a click when
 /// the option is hidden (one in an open list is clicked where it is).
 fn chooses(action: &Action, node: &Node) -> bool {
-    let click = Action::Click {
-        button: super::action::MouseButton::Left,
-        double: false,
-    };
-    *action == Action::Select || (*action == click && !crate::visibility::shown(node))
+    *action == Action::Select || (is_plain_click(action) && !crate::visibility::shown(node))
+}
+
+fn is_plain_click(action: &Action) -> bool {
+    *action
+        == Action::Click {
+            button: super::action::MouseButton::Left,
+            double: false,
+        }
 }
 
 /// The report of secret text typed with no target: which element took it may not be known,

@@ -10,6 +10,8 @@ mod drag;
 mod interaction;
 mod keys_to;
 pub(crate) mod ladder;
+mod meaning;
+mod multiselection;
 mod observe;
 pub mod plan;
 mod policy;

@@ -4,6 +4,7 @@
 
 use super::action::{Action, Direction, MouseButton, NativeOp, OnOff, ValueInput};
 use super::report::{Rung, Skipped};
+use crate::model::control::{self, Switch};
 use crate::model::{ActionName, Capability, Node, NodeValue, Role, State};
 use crate::platform::{NativeRoute, NativeRoutes};
 use deskpilot_platform::InputText;
@@ -54,10 +55,10 @@ pub struct Attempt {
 pub enum Expect {
     /// No cheap postcondition: a visible change confirms, none leaves it unverified.
     AnyChange,
-    /// The on/off state (checked or pressed) reads `on`.
-    OnOff(bool),
-    /// The on/off state differs from what it was.
-    Flipped(Option<bool>),
+    /// The state that carries the control's on/off reads `on`.
+    OnOff { switch: Switch, on: bool },
+    /// The state that carries the control's on/off differs from what it was.
+    Flipped { switch: Switch, was: bool },
     /// A state reads on (or off).
     State { state: State, on: bool },
     /// The text value is exactly this.
@@ -81,19 +82,13 @@ pub struct Plan {
     /// Rungs ruled out before trying anything.
     pub skipped: Vec<Skipped>,
     pub expect: Expect,
+    /// Why the effect cannot be read back, when it cannot (a toggle on a control with no
+    /// on/off state): then a change is no confirmation.
+    pub unreadable: Option<&'static str>,
 }
 
-/// Whether the control reads as on: checked, else pressed; unknown when it reports neither.
-pub fn is_on(node: &Node) -> Option<bool> {
-    match (
-        node.states.get(State::Checked),
-        node.states.get(State::Pressed),
-    ) {
-        (Some(true), _) | (_, Some(true)) => Some(true),
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (None, None) => None,
-    }
-}
+/// The note of a toggle on a control whose on/off deskpilot cannot read.
+pub const NO_ON_OFF_STATE: &str = "the control reports no on/off state (checked, pressed, or selected in a multi-selection list): the effect cannot be read back";
 
 /// The semantic rung for `op`, when the backend can do it on `node`; else why not.
 fn semantic(
@@ -155,6 +150,7 @@ pub(super) fn button_like(role: Role) -> bool {
 pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
+    let mut unreadable = None;
     let semantic = |op, steps: &mut Vec<Attempt>, skipped: &mut Vec<Skipped>| {
         semantic(routes, node, op, steps, skipped)
     };
@@ -182,14 +178,15 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
                 skipped.push(skip(Rung::Keyboard, "no keyboard equivalent"));
             }
             steps.push(pointer(*button, *double));
+            // A click flips a check box or a toggle; a radio or an item stays on.
+            let flips = control::switch(node, false)
+                .filter(|_| !matches!(node.role, Role::Radio | Role::MenuItemRadio))
+                .filter(|_| !control::is_item(node.role))
+                .and_then(|switch| Some((switch, switch.read(node)?)));
             if node.role == Role::Menu && *button == MouseButton::Left && !double {
                 Expect::MenuOpen
-            } else if matches!(
-                node.role,
-                Role::Checkbox | Role::ToggleButton | Role::Switch | Role::MenuItemCheckbox
-            ) && is_on(node).is_some()
-            {
-                Expect::Flipped(is_on(node))
+            } else if let Some((switch, was)) = flips {
+                Expect::Flipped { switch, was }
             } else {
                 Expect::AnyChange
             }
@@ -210,11 +207,20 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
         Action::SetValue(ValueInput::Number(number)) => {
             semantic(NativeOp::SetNumber(*number), &mut steps, &mut skipped);
             if node.capabilities.contains(Capability::TakesText) {
-                semantic(
-                    NativeOp::SetText(format_number(*number).into()),
-                    &mut steps,
-                    &mut skipped,
-                );
+                if control::numeric(node) {
+                    // GTK's spin button keeps text set outright uncommitted: its value stays,
+                    // and the text is left half done. Typed text is committed with Enter.
+                    skipped.push(skip(
+                        Rung::Semantic,
+                        "a number field's text set outright is not committed",
+                    ));
+                } else {
+                    semantic(
+                        NativeOp::SetText(format_number(*number).into()),
+                        &mut steps,
+                        &mut skipped,
+                    );
+                }
                 steps.push(keys(vec![
                     KeyInput::Chord(routes.edit_keys().select_all),
                     KeyInput::Text(format_number(*number).into()),
@@ -259,12 +265,24 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
             Expect::AnyChange
         }
         Action::Toggle { ensure } => {
-            semantic(NativeOp::Toggle, &mut steps, &mut skipped);
-            steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
-            steps.push(pointer(MouseButton::Left, false));
-            match ensure {
-                Some(want) => Expect::OnOff(*want == OnOff::On),
-                None => Expect::Flipped(is_on(node)),
+            let switch = control::switch(node, false);
+            toggle_rungs((routes, node), *ensure, &mut steps, &mut skipped);
+            let expect = match (switch, ensure) {
+                (Some(switch), Some(want)) => Some(Expect::OnOff {
+                    switch,
+                    on: *want == OnOff::On,
+                }),
+                (Some(switch), None) => {
+                    switch.read(node).map(|was| Expect::Flipped { switch, was })
+                }
+                (None, _) => None,
+            };
+            match expect {
+                Some(expect) => expect,
+                None => {
+                    unreadable = Some(NO_ON_OFF_STATE);
+                    Expect::AnyChange
+                }
             }
         }
         Action::Select | Action::AddToSelection => {
@@ -382,7 +400,35 @@ pub fn plan(action: &Action, node: &Node, routes: &dyn NativeRoutes) -> Plan {
         attempts: steps,
         skipped,
         expect,
+        unreadable,
     }
+}
+
+/// The rungs of a toggle. An item of a multi-selection list is toggled by its own action or
+/// its list's selection only: a key or a click on it may clear the other items.
+fn toggle_rungs(
+    (routes, node): (&dyn NativeRoutes, &Node),
+    ensure: Option<OnOff>,
+    steps: &mut Vec<Attempt>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let semantic = |op, steps: &mut Vec<Attempt>, skipped: &mut Vec<Skipped>| {
+        semantic(routes, node, op, steps, skipped)
+    };
+    semantic(NativeOp::Toggle, steps, skipped);
+    if control::switch(node, false) != Some(Switch::Selected) {
+        steps.push(keys(vec![chord(Key::Named(NamedKey::Space))]));
+        steps.push(pointer(MouseButton::Left, false));
+        return;
+    }
+    match ensure {
+        Some(OnOff::On) => semantic(NativeOp::AddToSelection, steps, skipped),
+        Some(OnOff::Off) => semantic(NativeOp::Deselect, steps, skipped),
+        None => {}
+    }
+    let why = "a key or click on a multi-selection list's item may clear the other items";
+    skipped.push(skip(Rung::Keyboard, why));
+    skipped.push(skip(Rung::Pointer, why));
 }
 
 /// A number as typed: no trailing ".0".

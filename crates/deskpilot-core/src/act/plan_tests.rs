@@ -1,6 +1,7 @@
 //! Tests of `plan`: what each verb tries, in which order, and what it expects.
 
 use super::*;
+use crate::model::control::Switch;
 use crate::model::{ElementId, StateSet};
 
 fn node(role: Role, actions: &[&str]) -> Node {
@@ -84,7 +85,13 @@ fn postconditions() {
     let mut check = node(Role::Checkbox, &["click"]);
     check.states.set(State::Checked, true);
     let p = plan(&Action::Toggle { ensure: None }, &check, &ClickOnly);
-    assert_eq!(p.expect, Expect::Flipped(Some(true)));
+    assert_eq!(
+        p.expect,
+        Expect::Flipped {
+            switch: Switch::Checked,
+            was: true
+        }
+    );
     let p = plan(
         &Action::Toggle {
             ensure: Some(OnOff::Off),
@@ -92,7 +99,13 @@ fn postconditions() {
         &check,
         &ClickOnly,
     );
-    assert_eq!(p.expect, Expect::OnOff(false));
+    assert_eq!(
+        p.expect,
+        Expect::OnOff {
+            switch: Switch::Checked,
+            on: false
+        }
+    );
     let mut password = node(Role::Password, &[]);
     password.value = Some(NodeValue::Redacted { chars: Some(2) });
     password.capabilities = [Capability::Text, Capability::TakesText]

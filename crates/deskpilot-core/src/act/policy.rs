@@ -3,12 +3,13 @@
 //! (`ladder.rs`) runs these decisions against the app; they are unit-tested on observations
 //! built by hand.
 
-use super::action::{Action, ValueInput};
+use super::action::{Action, OnOff, ValueInput};
 use super::observe::{Change, Observation, change_lines, changes};
-use super::plan::{Expect, is_on};
+use super::plan::{Expect, NO_ON_OFF_STATE};
 use super::report::{ActionReport, Effect};
 use crate::error::{Code, Error};
 use crate::escape::quoted;
+use crate::model::control::{Switch, reads, switch};
 use crate::model::{Node, NodeValue, Role, State};
 
 /// The note of a selection the toolkit does not report on its own container.
@@ -128,6 +129,10 @@ pub(super) fn judge(
             ),
             // Only a selection is evidence of a selection verb: seen, it needs no excuse.
             _ if judging.unreported == Some(NO_SELECTION_STATE) => report(Effect::Confirmed, None),
+            // A change is no evidence of an on/off that cannot be read.
+            _ if judging.unreported == Some(NO_ON_OFF_STATE) => {
+                report(Effect::Unverified, Some(NO_ON_OFF_STATE.to_owned()))
+            }
             _ => report(Effect::Confirmed, judging.unreported.map(str::to_owned)),
         },
         Verdict::Missed { after, quiet } => {
@@ -202,9 +207,9 @@ pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
     };
     match expect {
         Expect::AnyChange => false,
-        Expect::OnOff(want) => is_on(node) == Some(*want),
-        Expect::Flipped(was) => is_on(node).is_some() && is_on(node) != *was,
-        Expect::State { state, on } => node.states.get(*state) == Some(*on),
+        Expect::OnOff { switch, on } => switch.read(node) == Some(*on),
+        Expect::Flipped { switch, was } => switch.read(node) == Some(!*was),
+        Expect::State { state, on } => reads(node, *state) == Some(*on),
         Expect::Text(text) => {
             matches!(&node.value, Some(NodeValue::Text { text: t }) if t == text.expose())
         }
@@ -225,6 +230,20 @@ pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
                 || (node.role == Role::Menu && node.states.is(State::Selected))
         }
     }
+}
+
+/// What holds already, when the control's on/off is known to be `want`.
+pub(super) fn already(node: &Node, want: OnOff) -> Option<String> {
+    let switch = switch(node, false)?;
+    let on = want == OnOff::On;
+    if switch.read(node) != Some(on) {
+        return None;
+    }
+    let state = if on { "on" } else { "off" };
+    Some(match switch {
+        Switch::Selected => format!("already {state} (selected)"),
+        _ => format!("already {state}"),
+    })
 }
 
 /// The report of an action whose state already held: confirmed, nothing sent.
@@ -369,8 +388,10 @@ fn value_moved(expect: &Expect, before: &Observation, after: &Observation) -> bo
 pub(super) fn expected(expect: &Expect) -> String {
     match expect {
         Expect::AnyChange => "a change".into(),
-        Expect::OnOff(on) => format!("the control {}", if *on { "on" } else { "off" }),
-        Expect::Flipped(_) => "the control flipped".into(),
+        Expect::OnOff { switch, on } => {
+            format!("{} {}", switch.state(), if *on { "on" } else { "off" })
+        }
+        Expect::Flipped { switch, .. } => format!("{} flipped", switch.state()),
         Expect::State { state, on } => format!("{state} {}", if *on { "on" } else { "off" }),
         Expect::Text(_) => "the new text".into(),
         Expect::Chars(n) => format!("{n} characters"),
@@ -388,3 +409,7 @@ mod tests;
 #[cfg(test)]
 #[path = "policy_length_tests.rs"]
 mod length_tests;
+
+#[cfg(test)]
+#[path = "policy_switch_tests.rs"]
+mod switch_tests;

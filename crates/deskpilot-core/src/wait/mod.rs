@@ -296,7 +296,7 @@ fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<M
             .matches
             .iter()
             .filter(meant)
-            .find(|m| m.node.states.get(*state) == Some(*on))
+            .find(|m| crate::model::control::reads(&m.node, *state) == Some(*on))
             .cloned()
             .map(Some),
         Condition::Value(_) => found
@@ -312,7 +312,7 @@ fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<M
 /// Whether a state or value condition holds on `node` (true for the other conditions).
 fn holds(condition: &Condition, node: &crate::model::Node) -> bool {
     match condition {
-        Condition::State { state, on } => node.states.get(*state) == Some(*on),
+        Condition::State { state, on } => crate::model::control::reads(node, *state) == Some(*on),
         Condition::Value(want) => match &node.value {
             Some(NodeValue::Text { text }) => want.matches(text),
             Some(NodeValue::Number { current, .. }) => want.matches(&current.to_string()),

@@ -40,6 +40,7 @@ pub struct App {
     program: String,
     child: Child,
     stdin: Option<ChildStdin>,
+    stdout_path: PathBuf,
     stderr_path: PathBuf,
     registered: Option<RegisteredApp>,
 }
@@ -75,6 +76,7 @@ impl App {
             program,
             child,
             stdin,
+            stdout_path,
             stderr_path,
             registered: None,
         };
@@ -162,6 +164,17 @@ impl App {
     /// The last `lines` lines the app wrote to stderr.
     pub fn stderr_tail(&self, lines: usize) -> String {
         tail_of_file(&self.stderr_path, lines)
+    }
+
+    /// Everything the app wrote to stdout so far: the oracle of a dialog that prints its
+    /// answer (kdialog, zenity, yad).
+    pub fn stdout_text(&self) -> String {
+        fs::read_to_string(&self.stdout_path).unwrap_or_default()
+    }
+
+    /// Waits up to `timeout` for the process to end; its status, or `None` while it runs.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        wait::until(timeout, || self.child.try_wait().ok().flatten())
     }
 
     pub fn stderr_path(&self) -> &Path {

@@ -5,7 +5,7 @@
 //! never captured.
 
 use deskpilot_core::act::same_number;
-use deskpilot_core::model::{Node, NodeValue, State};
+use deskpilot_core::model::{Node, NodeValue, State, control};
 use deskpilot_core::{Action, Code, Engine, Error, InputText, OnOff, ValueInput};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -95,9 +95,9 @@ pub fn state_of(node: &Node) -> Result<ElementState, Error> {
     };
     Ok(ElementState {
         value,
-        checked: node.states.get(State::Checked),
-        selected: node.states.get(State::Selected),
-        expanded: node.states.get(State::Expanded),
+        checked: control::switch(node, false).and_then(|s| s.read(node)),
+        selected: control::reads(node, State::Selected),
+        expanded: control::reads(node, State::Expanded),
     })
 }
 

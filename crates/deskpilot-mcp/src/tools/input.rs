@@ -14,7 +14,7 @@ use crate::output::ActionOut;
 #[tool_router(router = input_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Click: its own action, else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped rungs, effect, the tree's changes. Never sent twice.",
+        description = "Click: its own action (a row: select it), else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped rungs, effect, the tree's changes. Never sent twice.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ClickArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -38,7 +38,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Set a field's whole text or a slider/spin button's number, read back (a clamped number: value_clamped, with the kept value).",
+        description = "Set a field's whole text or a slider/spin button's number (also given as text), read back (a clamped number: value_clamped, with the kept value).",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<SetValueArgs>(),
         output_schema = output_schema::<ActionOut>()

@@ -2,6 +2,7 @@
 
 mod capability;
 mod content;
+pub mod control;
 mod geometry;
 mod node;
 mod role;

@@ -122,4 +122,39 @@ mod tests {
         };
         assert!(states(&minimized, Role::Window).is(State::Minimized));
     }
+
+    /// UIA's patterns fill the control model: Toggle is a check state, SelectionItem a
+    /// selection (on/off in a multi-selection list, which its container's Selection pattern
+    /// tells), and a button with neither has no on/off at all.
+    #[test]
+    fn patterns_fill_the_control_model() {
+        use deskpilot_platform::model::control::{self, Switch};
+        use deskpilot_platform::model::{ElementId, Node};
+        let node = |raw: &RawElement, role| {
+            let mut node = Node::new(ElementId::new("w:1:2", "7"), role);
+            node.states = states(raw, role);
+            node
+        };
+        let check = RawElement {
+            patterns: [Pattern::Toggle].into_iter().collect::<PatternSet>(),
+            toggle: Some(Toggle::Off),
+            ..RawElement::default()
+        };
+        let check = node(&check, Role::Checkbox);
+        assert_eq!(control::switch(&check, false), Some(Switch::Checked));
+        assert_eq!(Switch::Checked.read(&check), Some(false));
+        let item = RawElement {
+            patterns: [Pattern::SelectionItem].into_iter().collect::<PatternSet>(),
+            selected: Some(true),
+            ..RawElement::default()
+        };
+        let item = node(&item, Role::ListItem);
+        assert_eq!(control::switch(&item, false), None);
+        assert_eq!(control::switch(&item, true), Some(Switch::Selected));
+        assert_eq!(Switch::Selected.read(&item), Some(true));
+        let button = node(&RawElement::default(), Role::Button);
+        assert_eq!(control::switch(&button, false), None);
+        assert_eq!(control::reads(&button, State::Checked), None);
+        assert_eq!(control::reads(&button, State::Expanded), None);
+    }
 }
