@@ -419,6 +419,10 @@ impl Backend for AtspiBackend {
         }
     }
 
+    async fn app_running(&self, app: &ElementId) -> Option<bool> {
+        self.proto.on_bus(&app.app).await
+    }
+
     async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
         crate::act::toplevel(&self.proto, id).await
     }

@@ -69,3 +69,15 @@ async fn connect(address: &str, timeout: Duration) -> Result<zbus::Connection, B
         .map_err(|_| BackendError::Bus(format!("connecting to {address} timed out")))?
         .map_err(|e| BackendError::Bus(format!("connecting to {address}: {e}")))
 }
+
+/// Whether `name` (an app's unique name) is still on the bus, asked of the bus daemon, never
+/// of the app: a frozen app cannot answer, a gone one has no owner. `None` when the daemon
+/// did not say within `timeout`.
+pub async fn on_bus(bus: &zbus::Connection, name: &str, timeout: Duration) -> Option<bool> {
+    let ask = async {
+        let daemon = zbus::fdo::DBusProxy::new(bus).await.ok()?;
+        let name = zbus::names::BusName::try_from(name).ok()?;
+        daemon.name_has_owner(name).await.ok()
+    };
+    tokio::time::timeout(timeout, ask).await.ok().flatten()
+}

@@ -320,3 +320,49 @@ fn abiwords_save_as_saves_right_after_naming() {
     );
     desktop.stop().unwrap();
 }
+
+/// A form whose OK ends its program after a silence, as zenity's did: `click OK` answered
+/// `app_not_responding (retryable)` while the program had printed the form and exited, and
+/// an agent told to retry presses OK on whatever is there next. It is confirmed now, with
+/// "the app exited". The same OK freezing the program instead is still not responding; once
+/// the program is gone, the next call says `app_gone`. Oracles: what the form printed, the
+/// fixture's own record of the OK, the process.
+#[test]
+fn an_ok_that_ends_its_program_is_confirmed_and_one_that_freezes_it_is_not() {
+    let desktop = VirtualDesktop::start().unwrap();
+    for on_ok in ["exit", "freeze"] {
+        let mut form = desktop
+            .launch_fixture_with_args(Fixture::HostileOk, &["--on-ok", on_ok])
+            .unwrap();
+        let mut agent = Agent::start(&desktop);
+        agent.connect("deskpilot-hostile-ok");
+        agent.ok(
+            "set_value",
+            json!({"target": "textbox[name=Name]", "value": "Ada"}),
+        );
+        let clicked = agent.call("click", json!({"target": "button[name=OK]"}));
+        let said = failure_text(&clicked);
+        let sent = |e: &deskpilot_testkit::OracleEvent| e.is("order", "sent");
+        form.oracle.wait_for(Duration::from_secs(5), sent).unwrap();
+        if on_ok == "exit" {
+            assert_eq!(clicked["isError"], false, "{said}");
+            assert!(
+                said.contains("confirmed") && said.contains("the app exited"),
+                "{said}"
+            );
+            assert!(form.app.wait_exit(Duration::from_secs(5)).is_some());
+            assert_eq!(form.app.stdout_text().trim(), "Ada");
+            continue;
+        }
+        assert_eq!(
+            clicked["structuredContent"]["code"], "app_not_responding",
+            "{said}"
+        );
+        assert!(form.app.is_running());
+        form.app.kill();
+        let next = agent.call("snapshot", json!({}));
+        assert_eq!(next["structuredContent"]["code"], "app_gone", "{next}");
+        assert_eq!(next["structuredContent"]["retryable"], false, "{next}");
+    }
+    desktop.stop().unwrap();
+}

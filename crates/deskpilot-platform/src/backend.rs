@@ -295,6 +295,12 @@ pub trait Backend: NativeRoutes + Send + Sync {
         }
     }
 
+    /// Whether `app` still runs, asked of the system rather than of the app (a frozen app
+    /// cannot answer, an exiting one may not): `None` where the backend cannot tell.
+    async fn app_running(&self, _app: &ElementId) -> Option<bool> {
+        None
+    }
+
     /// The top-level window (frame, dialog) that holds the element.
     async fn toplevel(&self, id: &ElementId) -> Result<ElementId, BackendError> {
         Err(BackendError::Unsupported {

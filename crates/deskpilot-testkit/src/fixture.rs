@@ -25,6 +25,9 @@ pub enum Fixture {
     /// `fixtures/hostile/fixture.py`: an app speaking AT-SPI by hand, switched into one
     /// misbehaviour at a time (`{"cmd": "mode", "mode": ...}`, see its `MODES`).
     HostileAtspi,
+    /// `fixtures/hostile/ok_dialog.py`: a form whose OK ends the program after a silence
+    /// (`--on-ok exit`, as zenity's) or freezes it (`--on-ok freeze`).
+    HostileOk,
 }
 
 impl Fixture {
@@ -39,6 +42,7 @@ impl Fixture {
             Fixture::Qt5 => "qt5",
             Fixture::HostileLabels => "hostile-labels",
             Fixture::HostileAtspi => "hostile",
+            Fixture::HostileOk => "hostile-ok",
         }
     }
 
@@ -50,6 +54,7 @@ impl Fixture {
             Fixture::Qt5 => "deskpilot Qt5 fixture",
             Fixture::HostileLabels => "deskpilot hostile labels",
             Fixture::HostileAtspi => "deskpilot hostile",
+            Fixture::HostileOk => "deskpilot hostile ok",
         }
     }
 
@@ -61,6 +66,7 @@ impl Fixture {
             Fixture::Qt5 => "deskpilot-qt5-fixture",
             Fixture::HostileLabels => "deskpilot-hostile-labels",
             Fixture::HostileAtspi => "deskpilot-hostile",
+            Fixture::HostileOk => "deskpilot-hostile-ok",
         }
     }
 
@@ -69,6 +75,7 @@ impl Fixture {
         match self {
             Fixture::HostileLabels => fixtures_dir().join("hostile").join("labels.py"),
             Fixture::HostileAtspi => fixtures_dir().join("hostile").join("fixture.py"),
+            Fixture::HostileOk => fixtures_dir().join("hostile").join("ok_dialog.py"),
             _ => fixtures_dir().join(self.name()).join("fixture.py"),
         }
     }

@@ -82,36 +82,6 @@ impl<S: UiaSource> WindowsBackend<S> {
         move |e| to_backend(e, &id, &what, timeout)
     }
 
-    /// The process `id` names, checked: still the one that issued the id (not a recycled
-    /// pid), and not elevated above deskpilot (its tree would be hidden and its input
-    /// dropped: refused, never read as empty).
-    async fn resolve(&self, id: &ElementId) -> Result<Resolved, BackendError> {
-        let (pid, started, named) =
-            parse(id).ok_or_else(|| BackendError::Defunct { id: id.clone() })?;
-        let gone = || BackendError::AppGone {
-            app: id.app.clone(),
-        };
-        let process = self
-            .calls
-            .system(self.source().process(pid))
-            .await
-            .map_err(|_| gone())?;
-        if process.started != started {
-            return Err(gone());
-        }
-        if process.elevated {
-            return Err(BackendError::AccessDenied {
-                app: id.app.clone(),
-                why: format!(
-                    "{} runs elevated (a higher integrity level than deskpilot)",
-                    process.exe
-                ),
-            });
-        }
-        self.apps.note_process(&process);
-        Ok(Resolved { process, named })
-    }
-
     /// The top-level windows of `process`.
     async fn windows_of(&self, process: &RawProcess) -> Result<Vec<RawElement>, BackendError> {
         let top = self
@@ -174,6 +144,9 @@ impl<S: UiaSource> WindowsBackend<S> {
 #[path = "watching.rs"]
 mod watching;
 
+#[path = "processes.rs"]
+mod processes;
+
 impl<S: UiaSource> NativeRoutes for WindowsBackend<S> {
     fn native_route(&self, node: &Node, op: &NativeOp) -> Result<NativeRoute, String> {
         match self.apps.patterns(&node.id) {
@@ -216,6 +189,10 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
         let pids: Vec<u32> = apps.iter().filter_map(|a| a.pid).collect();
         self.events.retain(&pids);
         Ok(apps)
+    }
+
+    async fn app_running(&self, app: &ElementId) -> Option<bool> {
+        self.process_running(app).await
     }
 
     async fn app(&self, root: &ElementId) -> Result<AppInfo, BackendError> {

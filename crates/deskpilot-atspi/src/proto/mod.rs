@@ -79,6 +79,11 @@ impl Proto {
         }
     }
 
+    /// Whether `app` (a bus name) is still on the bus, asked of the bus daemon.
+    pub async fn on_bus(&self, app: &str) -> Option<bool> {
+        crate::bus::on_bus(&self.conn, app, self.timeout).await
+    }
+
     /// Method calls made so far on this connection and its peers.
     pub fn calls(&self) -> u64 {
         self.calls.load(std::sync::atomic::Ordering::Relaxed)

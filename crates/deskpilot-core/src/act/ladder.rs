@@ -6,6 +6,7 @@ use super::action::Action;
 use super::deliver::NotSent;
 use super::keys_to::KeysTo;
 use super::observe::{changes_with_refs, foreground_changed};
+use super::plan::Delivery;
 use super::plan::{Expect, plan};
 use super::policy::{
     Judging, NO_SELECTION_STATE, Next, Start, already, judge, nothing_sent, start,
@@ -311,11 +312,26 @@ impl Engine {
                     refusal = Some(error);
                     continue;
                 }
-                Err(NotSent::Fatal(error)) => return Err(error),
+                Err(NotSent::Fatal(error)) => {
+                    // A semantic request the app never answered: it may have ended the app.
+                    let Delivery::Native(route) = &attempt.delivery else {
+                        return Err(error);
+                    };
+                    let how = format!("{} (no answer)", route.how);
+                    let sent = sent(action, &reference, attempt.rung, how, &skipped);
+                    return self.unless_exited(&subject.app, sent, error).await;
+                }
             };
-            let verdict = self
+            let verdict = match self
                 .settle(&subject, action, &judging.expect, &before)
-                .await?;
+                .await
+            {
+                Ok(verdict) => verdict,
+                Err(error) => {
+                    let sent = sent(action, &reference, attempt.rung, how, &skipped);
+                    return self.unless_exited(&subject.app, sent, error).await;
+                }
+            };
             let (effect, note) = match judge(action, &judging, &before, &verdict, &reference, &how)
             {
                 Next::Report { effect, note } => (effect, note),
@@ -383,6 +399,23 @@ impl Engine {
 /// the option is hidden (one in an open list is clicked where it is).
 fn chooses(action: &Action, node: &Node) -> bool {
     *action == Action::Select || (is_plain_click(action) && !crate::visibility::shown(node))
+}
+
+/// What was sent, for the report of an action that ended its app.
+fn sent<'a>(
+    action: &'a Action,
+    reference: &str,
+    rung: super::Rung,
+    how: String,
+    skipped: &[Skipped],
+) -> super::exited::Sent<'a> {
+    super::exited::Sent {
+        action,
+        reference: reference.to_owned(),
+        rung,
+        how,
+        skipped: skipped.to_vec(),
+    }
 }
 
 fn is_plain_click(action: &Action) -> bool {

@@ -7,6 +7,7 @@ mod after;
 mod choose;
 mod deliver;
 mod drag;
+mod exited;
 mod interaction;
 mod keys_to;
 pub(crate) mod ladder;

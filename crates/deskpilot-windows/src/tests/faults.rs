@@ -176,6 +176,20 @@ async fn a_gone_app_leaves_nothing_behind() {
     );
 }
 
+/// Whether an app runs is asked of the system: a frozen app runs, an ended one or a recycled
+/// pid does not (the ladder's check for an action that ended its app).
+#[tokio::test]
+async fn whether_an_app_runs_is_asked_of_the_system() {
+    let (fake, backend) = backend(&format!("{DESKTOP}{SIGNIN}"));
+    let signin = root_of(&backend, 77).await;
+    fake.freeze(77, true);
+    assert_eq!(backend.app_running(&signin).await, Some(true));
+    let recycled = ElementId::new("w:77:abd", signin.object.clone());
+    assert_eq!(backend.app_running(&recycled).await, Some(false));
+    fake.end(77);
+    assert_eq!(backend.app_running(&signin).await, Some(false));
+}
+
 /// Counts that lie are bounded: a grid claiming 2^31 rows is never enumerated, a list whose
 /// items give a negative set size has an unknown count.
 #[tokio::test]
