@@ -213,6 +213,44 @@ fn yad_form_takes_a_number_given_as_text() {
     desktop.stop().unwrap();
 }
 
+/// GTK 3 form (zenity): its fields have no accessible name and no label relation, each label
+/// standing beside its field; `textbox` alone was all an agent could select by. The labels
+/// are inferred from the layout, shown as such, and never matched as names. Oracle: what
+/// zenity prints on OK.
+#[test]
+fn zenity_form_is_filled_by_its_labels() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut cmd = desktop.command("zenity");
+    cmd.args([
+        "--forms",
+        "--title=Contact",
+        "--add-entry=Name",
+        "--add-entry=Email",
+    ]);
+    let mut zenity = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(&desktop);
+    agent.connect("zenity");
+    let tree = agent.ok("snapshot", json!({}));
+    let text = tree["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("textbox (label \"Name\")"), "{text}");
+    let by_name = agent.call("find", json!({"selector": "textbox[name=Name]"}));
+    let found = by_name["content"][0]["text"].as_str().unwrap();
+    assert!(found.contains("0 matches"), "{found}");
+    for (label, value) in [("Name", "Ada"), ("Email", "ada@example.org")] {
+        let target = format!("textbox[label={label}]");
+        agent.ok("set_value", json!({"target": target, "value": value}));
+    }
+    agent.ok("click", json!({"target": "button[name=OK]"}));
+    assert!(zenity.wait_exit(Duration::from_secs(10)).is_some());
+    assert_eq!(zenity.stdout_text().trim(), "Ada|ada@example.org");
+    agent.finish(
+        "zenity-form",
+        "zenity (GTK 3)",
+        "unnamed fields by their labels",
+    );
+    desktop.stop().unwrap();
+}
+
 /// Qt 5 editor: type, ctrl+s, name the file in Qt's own save dialog. Oracle: the file.
 #[test]
 fn featherpad_saves_through_its_qt_dialog() {

@@ -70,6 +70,9 @@ pub fn render_with_notes(
         let name = node.display_name();
         if !name.is_empty() {
             write!(out, " \"{}\"", escape(name, MAX_TEXT)).unwrap();
+        } else if let Some(label) = &node.label {
+            // Inferred from the layout, never the element's name: shown as such.
+            write!(out, " (label \"{}\")", escape(label, MAX_TEXT)).unwrap();
         }
         match &node.value {
             Some(NodeValue::Text { text }) if !text.is_empty() && text != name => {

@@ -127,3 +127,14 @@ fn contains_ignores_case_in_ascii_and_beyond() {
     assert!(m("button[name*=\"écri\"]").matches(&node));
     assert!(m("button[name*=\"\"]").matches(&node));
 }
+
+/// A label inferred from the layout is matched by `[label=...]` alone, never by a name.
+#[test]
+fn an_inferred_label_is_matched_by_label_only() {
+    let mut field = node(Role::TextBox, "");
+    field.label = Some("Name".into());
+    assert!(step("textbox[label=Name]").matches(&field));
+    assert!(step("[label*=nam]").matches(&field));
+    assert!(!step("textbox[name=Name]").matches(&field));
+    assert!(!step("textbox[label=Name]").matches(&node(Role::TextBox, "Name")));
+}

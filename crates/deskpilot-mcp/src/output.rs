@@ -244,6 +244,9 @@ pub struct PropertiesOut {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_name: Option<String>,
+    /// Inferred from a label beside it (it has no name): `[label=...]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inferred_label: Option<String>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Text, a number, or "[redacted N chars]" for a password.
@@ -275,6 +278,7 @@ impl PropertiesOut {
             raw_role: node.raw_role.clone(),
             name: node.display_name().to_owned(),
             raw_name: node.raw_name.clone(),
+            inferred_label: node.label.clone(),
             description: node.description.clone(),
             value: node.value.as_ref().map(value_text),
             states: node.states.iter_on().map(|s| s.name().to_owned()).collect(),

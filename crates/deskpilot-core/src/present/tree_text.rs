@@ -13,6 +13,8 @@ pub struct TreeLine {
     /// in `name_pattern`.
     pub name: Option<String>,
     pub name_pattern: Option<String>,
+    /// A label inferred from the layout (`(label "Name")`), unescaped.
+    pub label: Option<String>,
     /// The value after `: ` as written (`"text"` unescaped to text, a number, or
     /// `[redacted N chars]`).
     pub value: Option<String>,
@@ -44,6 +46,7 @@ fn parse_line(line: &str) -> Result<TreeLine, String> {
         role,
         name: None,
         name_pattern: None,
+        label: None,
         value: None,
         flags: Vec::new(),
         reference: None,
@@ -57,6 +60,13 @@ fn parse_line(line: &str) -> Result<TreeLine, String> {
         );
     } else if chars.peek() == Some('/') {
         out.name_pattern = Some(chars.take_until_unescaped('/', 1));
+    } else if chars.rest().starts_with("(label \"") {
+        chars.at += "(label ".len();
+        out.label = chars.take_quoted();
+        if out.label.is_none() || !chars.rest().starts_with(')') {
+            return Err(format!("unterminated label: {line:?}"));
+        }
+        chars.at += 1;
     }
     if chars.rest().starts_with(": ") {
         chars.at += 2;

@@ -86,3 +86,13 @@ fn patterns_and_garbage() {
     assert!(parse_tree("button \"Save\"").is_err());
     assert!(parse_tree("- button \"Save").is_err());
 }
+
+/// An inferred label reads back as a label, never as the name.
+#[test]
+fn an_inferred_label_reads_back_as_such() {
+    let lines = parse_tree("- textbox (label \"Na\\\"me\"): \"Ada\" [focused] [ref=e2]").unwrap();
+    assert_eq!(lines[0].name, None);
+    assert_eq!(lines[0].label.as_deref(), Some("Na\"me"));
+    assert_eq!(lines[0].value.as_deref(), Some("Ada"));
+    assert_eq!(lines[0].reference.as_deref(), Some("e2"));
+}

@@ -22,6 +22,9 @@ impl Engine {
         if node.derived_name.is_none() {
             node.derived_name = resolved.node.derived_name.clone();
         }
+        if node.label.is_none() {
+            node.label = resolved.node.label.clone();
+        }
         if resolved.secret {
             node.value = Some(crate::model::NodeValue::Redacted {
                 chars: match resolved.node.value {

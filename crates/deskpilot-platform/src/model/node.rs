@@ -103,6 +103,11 @@ pub struct Node {
     /// matched when `name` is empty; refs are checked against `name` alone.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub derived_name: Option<String>,
+    /// The text of a label that stands beside (or above) an element with no name of its own
+    /// and no label relation: inferred from the layout, shown as `(label "Name")`, matched by
+    /// `[label=...]` only, never by `[name=...]` (docs/selectors.md has the rule).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub label: Option<String>,
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -152,6 +157,7 @@ impl Node {
             name: String::new(),
             raw_name: None,
             derived_name: None,
+            label: None,
             description: String::new(),
             value: None,
             states: StateSet::unknown(),

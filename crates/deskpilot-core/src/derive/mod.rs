@@ -1,6 +1,10 @@
 //! Names a reader sees but the element does not give itself: a list row named by the label
 //! inside it ("name from content", as ARIA computes it).
 
+mod labels;
+
+pub use labels::infer_labels;
+
 use crate::model::{Role, Tree};
 
 /// Roles whose name comes from their content when they have none. Rows only when they have no
@@ -31,7 +35,8 @@ fn named_by_content(role: Role) -> bool {
 /// The most text a derived name takes from content.
 const MAX_DERIVED: usize = 100;
 
-/// Fills `derived_name` of unnamed elements from the text of the labels below them.
+/// Fills `derived_name` of unnamed elements from the text of the labels below them, then
+/// `label` of unnamed fields from the labels beside them (`labels.rs`).
 pub fn derive_names(tree: &mut Tree) {
     for index in 0..tree.nodes.len() {
         let node = &tree.nodes[index].node;
@@ -75,4 +80,5 @@ pub fn derive_names(tree: &mut Tree) {
             tree.nodes[index].node.derived_name = Some(text);
         }
     }
+    infer_labels(tree);
 }
