@@ -82,7 +82,7 @@ impl Engine {
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
         let mut tree = self.backend().snapshot(window, &limits).await.ok()?;
-        crate::derive::derive_names(&mut tree);
+        crate::derive::derive_what_readers_see(&mut tree);
         let seen = crate::visibility::visible(&tree);
         let field = (0..tree.len())
             .filter(|&i| {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::results::{FindResult, Match, Resolved, Target, Unsearched};
-use crate::derive::derive_names;
+use crate::derive::derive_what_readers_see;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::escape::quoted;
@@ -308,7 +308,7 @@ impl Engine {
         Ok(tree)
     }
 
-    /// `source` with the names its content gives (`derive_names`). The last tree a backend
+    /// `source` with the names its content gives (`derive_what_readers_see`). The last tree a backend
     /// shared is derived once: a kept tree read again is not copied again.
     fn derived(&self, source: Arc<Tree>) -> Arc<Tree> {
         let mut last = self.derived.lock().expect("derived");
@@ -318,7 +318,7 @@ impl Engine {
             return Arc::clone(derived);
         }
         let mut tree = (*source).clone();
-        derive_names(&mut tree);
+        derive_what_readers_see(&mut tree);
         let tree = Arc::new(tree);
         // Only a tree someone else keeps can come again; the rest is not held here.
         *last = (Arc::strong_count(&source) > 1).then(|| (source, Arc::clone(&tree)));

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::results::{Match, Resolved, TableRead, Target, TextRead};
-use crate::derive::derive_names;
+use crate::derive::derive_what_readers_see;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::State;
@@ -83,7 +83,7 @@ impl Engine {
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
         let mut tree = self.backend().snapshot(root, &limits).await?;
-        derive_names(&mut tree);
+        derive_what_readers_see(&mut tree);
         // Visible by the same rule either way: the element and its ancestors shown.
         let seen = crate::visibility::visible(&tree);
         let focused = (0..tree.len())

@@ -5,7 +5,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::results::{Snapshot, SnapshotRequest, Truncation};
-use crate::derive::derive_names;
+use crate::derive::derive_what_readers_see;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::filter::Filter;
@@ -93,7 +93,7 @@ impl Engine {
             }
         };
         self.sessions().redact_held(session, &mut tree);
-        derive_names(&mut tree);
+        derive_what_readers_see(&mut tree);
         let continued = request.cursor.is_some();
         let refs = self.assign_refs(session, &tree, request.filter, continued)?;
         self.place_refs(session, &tree, &refs, continued);
