@@ -43,10 +43,12 @@ impl AtspiBackend {
         let (conn, a11y_address) = connect_a11y_bus(&options).await?;
         let conn_clone = conn.clone();
         let proto = Proto::new(conn, options.call_timeout);
+        // Each watched app's events come on a connection of their own (`events.rs`).
+        let events_bus = (a11y_address.clone(), options.call_timeout);
         Ok(AtspiBackend {
-            freshness: options
-                .reuse_quiet_cache
-                .then(|| crate::events::Freshness::new(conn_clone, proto.stalls().clone())),
+            freshness: options.reuse_quiet_cache.then(|| {
+                crate::events::Freshness::new(conn_clone, events_bus, proto.stalls().clone())
+            }),
             proto,
             a11y_address,
             apps: AppStates::default(),

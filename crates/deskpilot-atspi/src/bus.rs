@@ -60,7 +60,9 @@ pub async fn connect_a11y_bus(
     Ok((a11y, address))
 }
 
-async fn connect(address: &str, timeout: Duration) -> Result<zbus::Connection, BackendError> {
+/// A connection of its own to the bus at `address` (the event watch's: an app that floods
+/// events then stalls only that connection's reader, never the replies of calls).
+pub async fn connect(address: &str, timeout: Duration) -> Result<zbus::Connection, BackendError> {
     let builder = zbus::connection::Builder::address(address)
         .map_err(|e| BackendError::Bus(format!("bad bus address {address:?}: {e}")))?
         .method_timeout(timeout);

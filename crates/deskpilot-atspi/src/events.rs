@@ -47,6 +47,10 @@ const DRAIN_SLICE: Duration = Duration::from_millis(20);
 
 /// One watched app.
 struct Watch {
+    /// The app's own connection to the bus: its events and the pings that flush them. An app
+    /// that floods events holds up only this connection's reader, never another app's pings
+    /// nor the replies of calls (test `bad_answers_end_in_time_and_other_apps_are_not_kept_waiting`).
+    bus: zbus::Connection,
     /// When the watch began: apps learn of a new registration asynchronously, so events just
     /// after it may not have been sent.
     since: std::time::Instant,
@@ -76,7 +80,11 @@ const SHOWN: usize = 64;
 
 /// Event watches on the accessibility bus, one per app.
 pub struct Freshness {
+    /// The calls' connection: for the registry.
     bus: zbus::Connection,
+    /// The accessibility bus's address and the call timeout, for each watch's connection.
+    address: String,
+    timeout: Duration,
     /// Apps whose calls timed out: their pings fail at once.
     stalls: crate::stalls::Stalls,
     registered: Mutex<bool>,
@@ -90,9 +98,15 @@ pub type Changed = HashSet<String>;
 const SETTLE: Duration = Duration::from_millis(500);
 
 impl Freshness {
-    pub fn new(bus: zbus::Connection, stalls: crate::stalls::Stalls) -> Self {
+    pub fn new(
+        bus: zbus::Connection,
+        (address, timeout): (String, Duration),
+        stalls: crate::stalls::Stalls,
+    ) -> Self {
         Freshness {
             bus,
+            address,
+            timeout,
             stalls,
             registered: Mutex::new(false),
             watches: std::sync::Mutex::new(HashMap::new()),
@@ -150,7 +164,7 @@ impl Freshness {
     /// after every event the app sent before it. Returns the number of events noted so far;
     /// `None` when the app did not answer or the watch ended.
     async fn flush(&self, app: &str, watch: &Watch, timeout: Duration) -> Option<u64> {
-        let ping = crate::stalls::ping(&self.bus, app);
+        let ping = crate::stalls::ping(&watch.bus, app);
         if self.stalls.stalled(app) {
             return None;
         }
@@ -279,10 +293,14 @@ impl Freshness {
             .interface(EVENT_INTERFACE)
             .ok()?
             .build();
-        let stream = zbus::MessageStream::for_match_rule(rule, &self.bus, Some(1024))
+        let bus = crate::bus::connect(&self.address, self.timeout)
+            .await
+            .ok()?;
+        let stream = zbus::MessageStream::for_match_rule(rule, &bus, Some(1024))
             .await
             .ok()?;
         let watch = Arc::new(Watch {
+            bus,
             since: std::time::Instant::now(),
             stream: Mutex::new(stream),
             taken: std::sync::Mutex::new(None),
