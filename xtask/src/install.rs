@@ -58,8 +58,6 @@ pub const PACKAGES: &[&str] = &[
     "yad",
     "zenity",
     "kwrite",
-    // CPU load for the suite's run-under-load checks (issue 39).
-    "stress-ng",
 ];
 
 /// What the benchmarks add: the real applications they measure.

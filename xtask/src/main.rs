@@ -16,6 +16,7 @@ mod source;
 mod structure;
 mod tasks;
 mod test;
+mod under_load;
 mod venv;
 mod wine_smoke;
 mod workflows;
@@ -50,6 +51,12 @@ enum Command {
     /// eras, the product build and the test-only build with the suite's fixtures (also run by
     /// `test`; known failures in conformance/).
     Conformance,
+    /// Run the desktop tests that once failed only on a busy machine, each `--runs` times
+    /// under stress-ng's two CPU workers; every run must pass.
+    UnderLoad {
+        #[arg(long, default_value_t = 10)]
+        runs: u32,
+    },
     /// Lint the GitHub workflows (`.github/workflows`) with actionlint.
     LintWorkflows,
     /// On demand, root only: build deskpilot.exe and the Windows fixture, and run the CLI's
@@ -100,6 +107,7 @@ fn main() -> anyhow::Result<()> {
         Command::Conformance => conformance::run(),
         Command::CheckWindows => check_windows::run(),
         Command::LintWorkflows => workflows::run(),
+        Command::UnderLoad { runs } => under_load::run(runs),
         Command::WineSmoke => wine_smoke::run(),
         Command::Demo => demo::run(),
         Command::Matrix => matrix::run(),

@@ -108,6 +108,53 @@ async fn verbs_go_through_control_patterns_and_are_confirmed() {
     );
 }
 
+/// A checklist as kdialog's, in UIA's words: a multi-selection list (its Selection pattern
+/// says so; the items do not) whose items' on/off is their selection. `uncheck` and `check`
+/// go through SelectionItem, judged by `selected`; a button has no on/off and is never
+/// "already off". Oracle: the provider's calls.
+#[tokio::test]
+async fn a_multi_selection_lists_items_are_checked_by_their_selection() {
+    let fake = Arc::new(FakeUia::new(
+        r#"
+process "pick.exe" pid=9 started=1
+  Window "Pick" hwnd=0x5000 patterns=Window bounds=0,0,300,300
+    List "Toppings" patterns=Selection multiselect bounds=0,0,200,100
+      ListItem "Olives" patterns=SelectionItem selected bounds=0,0,200,20
+      ListItem "Basil" patterns=SelectionItem bounds=0,20,200,20
+    Button "Plain" patterns=Invoke bounds=0,150,80,20
+"#,
+    ));
+    let backend = WindowsBackend::new(fake.clone(), std::time::Duration::from_secs(2));
+    let engine = Engine::new(Arc::new(backend));
+    let session = engine.connect(&ConnectTarget::Pid(9)).await.unwrap().id;
+    let act = |target: &'static str, on: OnOff| {
+        let (engine, session) = (&engine, &session);
+        let action = Action::Toggle { ensure: Some(on) };
+        async move { engine.act(session, &by(target), &action).await }
+    };
+    let off = act("listitem[name=Olives]", OnOff::Off).await.unwrap();
+    assert_eq!(off.effect, Effect::Confirmed);
+    assert_eq!(off.changes, ["selected: on -> off"]);
+    let again = act("listitem[name=Olives]", OnOff::Off).await.unwrap();
+    assert!(again.note.unwrap().contains("already off"));
+    let on = act("listitem[name=Basil]", OnOff::On).await.unwrap();
+    assert_eq!(on.changes, ["selected: off -> on"]);
+    let calls: Vec<String> = fake.performed().into_iter().map(|(_, how)| how).collect();
+    assert_eq!(
+        calls,
+        [
+            "SelectionItem.RemoveFromSelection",
+            "SelectionItem.AddToSelection"
+        ]
+    );
+    // No input device here: the button's Invoke is sent once, and nothing is confirmed.
+    let plain = act("button[name=Plain]", OnOff::Off).await;
+    assert!(
+        !matches!(&plain, Ok(r) if r.effect == Effect::Confirmed),
+        "{plain:?}"
+    );
+}
+
 /// A provider that takes a call and does nothing is never confirmed: with no input device
 /// there is no other rung, and the engine says so.
 #[tokio::test]
