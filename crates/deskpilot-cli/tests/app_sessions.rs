@@ -13,8 +13,8 @@ use deskpilot_core::{
     Action, Chord, Condition, ConnectTarget, Effect, Engine, InputText, Selector, SnapshotRequest,
     Target, ValueInput, WindowPick,
 };
-use deskpilot_testkit::pyatspi_nodes;
 use deskpilot_testkit::{App, VirtualDesktop};
+use deskpilot_testkit::{has_state, pyatspi_nodes};
 use support_engine::engine_on;
 
 fn by(selector: &str) -> Target {
@@ -561,13 +561,7 @@ async fn the_calculators_focus_comes_from_its_focus_events() {
     );
     let seen: Vec<&str> = nodes
         .iter()
-        .filter(|n| {
-            n["states"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|s| s == "focused")
-        })
+        .filter(|n| has_state(n, "focused"))
         .map(|n| n["name"].as_str().unwrap_or(""))
         .collect();
     assert_eq!(seen, [name.as_str()], "pyatspi sees focused: {seen:?}");

@@ -7,9 +7,9 @@ mod agent;
 
 use std::time::Duration;
 
-use agent::{Agent, eventually, launch};
-use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop, pyatspi_nodes};
-use serde_json::{Value, json};
+use agent::{Agent, eventually, launch, text_of};
+use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop, has_state, pyatspi_nodes};
+use serde_json::json;
 
 /// Whether pyatspi sees `text` in any of Mousepad's nodes.
 fn mousepad_holds(desktop: &VirtualDesktop, text: &str) -> bool {
@@ -23,13 +23,6 @@ fn mousepad_shows(desktop: &VirtualDesktop, role: &str, name: &str) -> bool {
     pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "mousepad")
         .iter()
         .any(|n| n["role"] == role && n["name"] == name)
-}
-
-fn failure_text(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 /// Mousepad killed with unsaved text asks at its next start whether to restore it (an alert
@@ -81,7 +74,7 @@ fn typed_text_never_answers_mousepads_restore_question() {
     );
 
     let typed = agent.call("type_text", json!({"text": "Dear diary: typed too early."}));
-    let said = failure_text(&typed);
+    let said = text_of(&typed);
     assert_eq!(typed["isError"], true, "{}", agent.transcript());
     assert_eq!(typed["structuredContent"]["code"], "not_editable", "{said}");
     assert!(
@@ -105,7 +98,7 @@ fn typed_text_never_answers_mousepads_restore_question() {
         agent.transcript()
     );
     assert!(
-        failure_text(&typed).contains("the keys went to textbox"),
+        text_of(&typed).contains("the keys went to textbox"),
         "{}",
         agent.transcript()
     );
@@ -127,7 +120,7 @@ fn typed_text_never_answers_mousepads_save_question() {
     agent.wait_for("alert >> button[name*=Save]", json!({}));
 
     let typed = agent.call("type_text", json!({"text": " and a sentence after it."}));
-    let said = failure_text(&typed);
+    let said = text_of(&typed);
     assert_eq!(typed["isError"], true, "{}", agent.transcript());
     assert_eq!(typed["structuredContent"]["code"], "not_editable", "{said}");
     assert!(said.contains("in alert"), "{said}");
@@ -150,7 +143,7 @@ fn typed_text_never_presses_a_focused_button_of_a_modal() {
     agent.ok("click", json!({"target": "button[name*=\"Open dialog\"]"}));
     agent.wait_for("dialog >> button[name=OK]", json!({"state": "focused"}));
     let typed = agent.call("type_text", json!({"text": "yes please"}));
-    let said = failure_text(&typed);
+    let said = text_of(&typed);
     assert_eq!(typed["structuredContent"]["code"], "not_editable", "{said}");
     assert!(
         said.contains("button \"OK\" in dialog \"Confirm\""),
@@ -255,7 +248,7 @@ fn mousepads_save_as_waits_for_save_to_be_enabled() {
         agent.transcript()
     );
     assert_eq!(refused["structuredContent"]["retryable"], true);
-    assert!(failure_text(&refused).contains("last seen"));
+    assert!(text_of(&refused).contains("last seen"));
 
     // The click waits; meanwhile another agent names the file.
     let args = json!({"session": agent.session, "target": save, "timeout_ms": 10000});
@@ -341,7 +334,7 @@ fn an_ok_that_ends_its_program_is_confirmed_and_one_that_freezes_it_is_not() {
             json!({"target": "textbox[name=Name]", "value": "Ada"}),
         );
         let clicked = agent.call("click", json!({"target": "button[name=OK]"}));
-        let said = failure_text(&clicked);
+        let said = text_of(&clicked);
         let sent = |e: &deskpilot_testkit::OracleEvent| e.is("order", "sent");
         form.oracle.wait_for(Duration::from_secs(5), sent).unwrap();
         if on_ok == "exit" {
@@ -379,23 +372,17 @@ fn a_qt_window_shows_one_focused_element_the_one_that_takes_keys() {
     agent.connect("kwrite");
     // A first start shows a welcome page: a new document opens the editor.
     let welcome = agent.call("find", json!({"selector": "button[name=\"New File\"]"}));
-    if failure_text(&welcome).contains("1 matches") {
+    if text_of(&welcome).contains("1 matches") {
         agent.ok("click", json!({"target": "button[name=\"New File\"]"}));
     }
     agent.wait_for("textbox[focused]", json!({}));
     let claimed = pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "kwrite")
         .iter()
-        .filter(|n| {
-            n["states"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|s| s == "focused")
-        })
+        .filter(|n| has_state(n, "focused"))
         .count();
     assert!(claimed > 2, "KWrite claims {claimed} focused elements");
     let tree = agent.ok("snapshot", json!({}));
-    let text = failure_text(&tree);
+    let text = text_of(&tree);
     let focused: Vec<&str> = text.lines().filter(|l| l.contains("[focused]")).collect();
     assert_eq!(focused.len(), 1, "{text}");
     assert!(focused[0].contains("textbox"), "{text}");

@@ -10,7 +10,7 @@ mod agent;
 
 use std::time::{Duration, Instant};
 
-use agent::{Agent, eventually, file_text, launch, out_path};
+use agent::{Agent, eventually, file_text, launch, out_path, text_of};
 use deskpilot_testkit::pyatspi_nodes;
 use deskpilot_testkit::{ChromiumPages, FormReceiver, VirtualDesktop};
 use serde_json::json;
@@ -98,7 +98,7 @@ fn mousepad_opens_a_note_picked_in_its_file_chooser() {
     let row = "filechooser >> cell[name=\"note-250.txt\"]";
     agent.wait_for(row, json!({"until": "attached"}));
     let clicked = agent.ok("click", json!({"target": row}));
-    let text = clicked["content"][0]["text"].as_str().unwrap();
+    let text = text_of(&clicked);
     assert!(text.contains("selected: off -> on"), "{text}");
     agent.ok(
         "click",
@@ -160,8 +160,7 @@ fn kdialog_checklist_is_ticked_and_unticked() {
     agent.connect("kdialog");
     let act = |agent: &mut Agent, name: &str, verb: &str| {
         let target = format!("listitem[name={name}]");
-        let result = agent.ok("act", json!({"target": target, "verb": verb}));
-        result["content"][0]["text"].as_str().unwrap().to_owned()
+        text_of(&agent.ok("act", json!({"target": target, "verb": verb})))
     };
     let unticked = act(&mut agent, "Cherry", "uncheck");
     assert!(unticked.contains("selected: on -> off"), "{unticked}");
@@ -169,9 +168,7 @@ fn kdialog_checklist_is_ticked_and_unticked() {
     assert!(again.contains("already off"), "{again}");
     let ticked = act(&mut agent, "Banana", "check");
     assert!(ticked.contains("selected: off -> on"), "{ticked}");
-    agent.ok("click", json!({"target": "button[name=OK]"}));
-    assert!(kdialog.wait_exit(Duration::from_secs(10)).is_some());
-    assert_eq!(kdialog.stdout_text().trim(), "\"a\" \"b\"");
+    assert_eq!(agent.answer_of(&mut kdialog), "\"a\" \"b\"");
     agent.finish(
         "kdialog-checklist",
         "kdialog (Qt 5)",
@@ -194,7 +191,7 @@ fn yad_form_takes_a_number_given_as_text() {
     agent.connect("yad");
     let count = "spinbutton[name=Count]";
     let set = agent.ok("set_value", json!({"target": count, "value": "7"}));
-    let text = set["content"][0]["text"].as_str().unwrap();
+    let text = text_of(&set);
     assert!(text.contains("confirmed"), "{text}");
     let refused = agent.call("set_value", json!({"target": count, "value": "seven"}));
     assert_eq!(refused["isError"], true, "{refused}");
@@ -202,9 +199,7 @@ fn yad_form_takes_a_number_given_as_text() {
         "set_value",
         json!({"target": "textbox[name=Note]", "value": "gift wrap"}),
     );
-    agent.ok("click", json!({"target": "button[name=OK]"}));
-    assert!(yad.wait_exit(Duration::from_secs(10)).is_some());
-    assert_eq!(yad.stdout_text().trim(), "7|gift wrap|");
+    assert_eq!(agent.answer_of(&mut yad), "7|gift wrap|");
     agent.finish(
         "yad-form",
         "yad (GTK 3)",
@@ -231,18 +226,16 @@ fn zenity_form_is_filled_by_its_labels() {
     let mut agent = Agent::start(&desktop);
     agent.connect("zenity");
     let tree = agent.ok("snapshot", json!({}));
-    let text = tree["content"][0]["text"].as_str().unwrap();
+    let text = text_of(&tree);
     assert!(text.contains("textbox (label \"Name\")"), "{text}");
     let by_name = agent.call("find", json!({"selector": "textbox[name=Name]"}));
-    let found = by_name["content"][0]["text"].as_str().unwrap();
+    let found = text_of(&by_name);
     assert!(found.contains("0 matches"), "{found}");
     for (label, value) in [("Name", "Ada"), ("Email", "ada@example.org")] {
         let target = format!("textbox[label={label}]");
         agent.ok("set_value", json!({"target": target, "value": value}));
     }
-    agent.ok("click", json!({"target": "button[name=OK]"}));
-    assert!(zenity.wait_exit(Duration::from_secs(10)).is_some());
-    assert_eq!(zenity.stdout_text().trim(), "Ada|ada@example.org");
+    assert_eq!(agent.answer_of(&mut zenity), "Ada|ada@example.org");
     agent.finish(
         "zenity-form",
         "zenity (GTK 3)",

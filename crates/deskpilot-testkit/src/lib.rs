@@ -29,7 +29,7 @@ pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};
 pub use mcp_client::{McpClient, sdk_python};
 pub use oracle::{Oracle, OracleEvent};
-pub use pyatspi::pyatspi_nodes;
+pub use pyatspi::{has_state, pyatspi_nodes};
 pub use real_apps::ChromiumPages;
 
 /// A headless desktop with the launching tests need (fixtures, real apps); everything else is

@@ -26,3 +26,10 @@ pub fn pyatspi_nodes(mut python: Command, name: &str) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// Whether a node `pyatspi_nodes` gave says it has `state` (pyatspi's name: `focused`).
+pub fn has_state(node: &Value, state: &str) -> bool {
+    node["states"]
+        .as_array()
+        .is_some_and(|states| states.iter().any(|s| s == state))
+}

@@ -64,7 +64,8 @@ struct ProtoApp {
     sent: MethodCounts,
     /// Localized action name -> real action name (see `action_names`).
     action_names: HashMap<String, String>,
-    /// Calls to it that timed out.
+    /// Calls to it that failed for want of an answer in time (a read answered when sent again
+    /// to an app busy, not frozen, is no failure).
     timeouts: u64,
 }
 
@@ -82,6 +83,16 @@ impl Proto {
     /// Whether `app` (a bus name) is still on the bus, asked of the bus daemon.
     pub async fn on_bus(&self, app: &str) -> Option<bool> {
         crate::bus::on_bus(&self.conn, app, self.timeout).await
+    }
+
+    /// After a read to `app` timed out: whether it answers a ping within one more call
+    /// timeout. An app slow under load (or busy with one long answer) does, a frozen one
+    /// does not; the timeout is counted once either way (`stalls.rs`). Test
+    /// `a_frozen_app_costs_one_timeout_per_operation` (crates/deskpilot-cli/tests/frozen.rs).
+    async fn busy_not_frozen(&self, app: &str) -> bool {
+        self.stalls.timed_out(app);
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        self.stalls.answered_by(app, deadline).await && self.on_bus(app).await == Some(true)
     }
 
     /// Method calls made so far on this connection and its peers.
@@ -262,6 +273,14 @@ impl Proto {
                 send(self.conn.clone()).await
             };
         }
+        if read_again_when_busy(iface, method)
+            && matches!(&reply, Err(e) if crate::error::classify(e) == crate::error::Failure::Timeout)
+            && self.busy_not_frozen(&id.app).await
+        {
+            // A read is safe to send again: once, to an app that answered its ping late.
+            tracing::debug!(app = %id.app, method, "busy, not frozen: read again");
+            reply = send(self.conn.clone()).await;
+        }
         match reply {
             Ok(reply) => reply.body().deserialize(),
             Err(e) => {
@@ -290,6 +309,17 @@ impl Proto {
             }
         }
     }
+}
+
+/// Reads sent once more to an app that timed out but answers a ping: not a handler's call
+/// (its effect is unknown), nor the answers GTK 3 builds for seconds over a whole container,
+/// which `busy.rs` and the walk wait for on their own terms.
+fn read_again_when_busy(iface: &str, method: &str) -> bool {
+    !runs_handler(iface, method)
+        && !matches!(
+            method,
+            "GetItems" | "GetApplicationBusAddress" | "GetChildren"
+        )
 }
 
 /// Calls that run the app's own code (an action's handler, a value's or text's setter), as

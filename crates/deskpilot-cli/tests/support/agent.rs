@@ -137,6 +137,15 @@ impl Agent {
         self.ok("click", json!({"target": save}));
     }
 
+    /// Clicks the dialog's OK and gives what the program printed once it exited (kdialog,
+    /// yad and zenity print the answer).
+    pub fn answer_of(&mut self, dialog: &mut App) -> String {
+        self.ok("click", json!({"target": "button[name=OK]"}));
+        let exited = dialog.wait_exit(Duration::from_secs(10));
+        assert!(exited.is_some(), "still running:\n{}", self.transcript());
+        dialog.stdout_text().trim().to_owned()
+    }
+
     pub fn transcript(&self) -> String {
         self.log.join("\n")
     }
@@ -198,4 +207,12 @@ pub fn eventually(timeout: Duration, mut done: impl FnMut() -> bool) -> bool {
 
 pub fn out_path(desktop: &VirtualDesktop, name: &str) -> PathBuf {
     desktop.dir().join(name)
+}
+
+/// The text of a tool's result.
+pub fn text_of(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
