@@ -23,11 +23,15 @@ pub struct AppRead {
 
 /// What one bus name never changes (a name is never given to another connection): its
 /// process, its toolkit and the toolkit's version. Known, they are not asked again.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct AppOrigin {
     pub pid: Option<u32>,
     pub toolkit: Option<String>,
     pub version: Option<String>,
+    /// Its name as last read: an app busy for seconds (GTK 3 building one slow answer) is
+    /// still listed, and found by name, while it does not answer. Test
+    /// `a_box_of_9300_labels_is_read_in_part_and_the_app_stays_free`.
+    pub name: Option<String>,
 }
 
 /// Every registered app; `known` gives the origins already learnt, by bus name.
@@ -58,7 +62,7 @@ pub async fn read_app(proto: &Proto, root: &ElementId, known: Option<AppOrigin>)
         Some(origin) => {
             let children = proto.children(root).await;
             if matches!(&children, Err(e) if classify(e) == Failure::Timeout) {
-                return not_responding(root, origin.pid, origin.toolkit);
+                return not_responding(root, origin);
             }
             (origin, children)
         }
@@ -68,7 +72,11 @@ pub async fn read_app(proto: &Proto, root: &ElementId, known: Option<AppOrigin>)
                 proto.application_prop(root, "ToolkitName"),
             );
             if matches!(&toolkit, Err(e) if classify(e) == Failure::Timeout) {
-                return not_responding(root, pid.ok(), None);
+                let origin = AppOrigin {
+                    pid: pid.ok(),
+                    ..AppOrigin::default()
+                };
+                return not_responding(root, origin);
             }
             let toolkit = toolkit.ok().filter(|s| !s.is_empty());
             let version = async {
@@ -86,6 +94,7 @@ pub async fn read_app(proto: &Proto, root: &ElementId, known: Option<AppOrigin>)
                 pid: pid.ok(),
                 toolkit,
                 version,
+                name: None,
             };
             (origin, children)
         }
@@ -107,13 +116,18 @@ pub async fn read_app(proto: &Proto, root: &ElementId, known: Option<AppOrigin>)
         windows
     );
     let responding = props.is_ok() && children.is_ok();
+    let name = match &props {
+        Ok(props) => prop_string(props, "Name"),
+        Err(_) => origin.name.clone().unwrap_or_default(),
+    };
+    let origin = AppOrigin {
+        name: Some(name.clone()).filter(|n| !n.is_empty()),
+        ..origin
+    };
     AppRead {
         info: AppInfo {
             id: root.clone(),
-            name: props
-                .as_ref()
-                .map(|p| prop_string(p, "Name"))
-                .unwrap_or_default(),
+            name,
             pid: origin.pid,
             toolkit: origin.toolkit.clone(),
             toolkit_version: origin.version.clone(),
@@ -125,16 +139,16 @@ pub async fn read_app(proto: &Proto, root: &ElementId, known: Option<AppOrigin>)
     }
 }
 
-/// An app that did not answer its first call.
-fn not_responding(root: &ElementId, pid: Option<u32>, toolkit: Option<String>) -> AppRead {
-    let mut traits = traits_for(toolkit.as_deref(), None);
-    traits.pid = pid;
+/// An app that did not answer its first call: listed by what was known of it.
+fn not_responding(root: &ElementId, origin: AppOrigin) -> AppRead {
+    let mut traits = traits_for(origin.toolkit.as_deref(), None);
+    traits.pid = origin.pid;
     AppRead {
         info: AppInfo {
             id: root.clone(),
-            name: String::new(),
-            pid,
-            toolkit,
+            name: origin.name.unwrap_or_default(),
+            pid: origin.pid,
+            toolkit: origin.toolkit,
             toolkit_version: None,
             windows: Vec::new(),
             responding: false,
