@@ -1,11 +1,9 @@
 //! What a reader sees that the tree does not say outright: a list row named by the label
 //! inside it ("name from content", as ARIA computes it), a field named by the label beside it
-//! (`labels.rs`), one focused element per window (`focus.rs`).
+//! (`labels.rs`).
 
-mod focus;
 mod labels;
 
-pub use focus::one_focus_per_window;
 pub use labels::infer_labels;
 
 use crate::model::{Role, Tree};
@@ -39,8 +37,7 @@ fn named_by_content(role: Role) -> bool {
 const MAX_DERIVED: usize = 100;
 
 /// Fills `derived_name` of unnamed elements from the text of the labels below them, then
-/// `label` of unnamed fields from the labels beside them (`labels.rs`), and leaves one
-/// focused element per window (`focus.rs`).
+/// `label` of unnamed fields from the labels beside them (`labels.rs`).
 pub fn derive_what_readers_see(tree: &mut Tree) {
     for index in 0..tree.nodes.len() {
         let node = &tree.nodes[index].node;
@@ -85,5 +82,4 @@ pub fn derive_what_readers_see(tree: &mut Tree) {
         }
     }
     infer_labels(tree);
-    one_focus_per_window(tree);
 }
