@@ -53,11 +53,10 @@ pub const PACKAGES: &[&str] = &[
     "python3-pyatspi",
     "x11-utils",
     // Issue 39's apps nobody tuned for: a Qt 5 checklist (kdialog), GTK 3 forms (yad,
-    // zenity), a Qt 5 editor with a status bar (KWrite).
+    // zenity).
     "kdialog",
     "yad",
     "zenity",
-    "kwrite",
 ];
 
 /// What the benchmarks add: the real applications they measure.
