@@ -53,10 +53,11 @@ pub const PACKAGES: &[&str] = &[
     "python3-pyatspi",
     "x11-utils",
     // Issue 39's apps nobody tuned for: a Qt 5 checklist (kdialog), GTK 3 forms (yad,
-    // zenity).
+    // zenity), a Qt 5 editor with a status bar (KWrite).
     "kdialog",
     "yad",
     "zenity",
+    "kwrite",
 ];
 
 /// What the benchmarks add: the real applications they measure.

@@ -34,7 +34,8 @@ pub const TABLES: &[Layers] = &[
         src: "crates/deskpilot-core/src",
         // escape, model, app and the platform traits are deskpilot-platform's, re-exported.
         layers: &[
-            &["selector", "derive", "visibility", "filter", "hint"],
+            &["visibility"],
+            &["selector", "derive", "filter", "hint"],
             &["render", "platform"],
             &["error"],
             &["live"],

@@ -4,6 +4,8 @@
 
 #[path = "support/agent.rs"]
 mod agent;
+#[path = "support/cli.rs"]
+mod cli;
 
 use std::time::Duration;
 
@@ -357,5 +359,52 @@ fn an_ok_that_ends_its_program_is_confirmed_and_one_that_freezes_it_is_not() {
         assert_eq!(next["structuredContent"]["code"], "app_gone", "{next}");
         assert_eq!(next["structuredContent"]["retryable"], false, "{next}");
     }
+    desktop.stop().unwrap();
+}
+
+/// The lines of `tree` shown `[focused]`.
+fn focused_lines(tree: &str) -> Vec<&str> {
+    tree.lines().filter(|l| l.contains("[focused]")).collect()
+}
+
+/// KWrite (Qt 5, KDE Frameworks): Qt says `focused` of every widget whose focus proxy has the
+/// focus, so the tree showed six elements focused at once (the text area and five status-bar
+/// buttons). One is shown per window, the text area, both by a server that heard the app's
+/// focus event and by a fresh CLI that heard none. Oracle: pyatspi sees the app claim
+/// several, and the typed text land in that text area.
+#[test]
+fn a_qt_window_shows_one_focused_element_the_one_that_takes_keys() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _kwrite = launch(&desktop, "kwrite");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("kwrite");
+    // A first start shows a welcome page: a new document opens the editor.
+    agent.wait_for("button[name=\"New File\"]", json!({}));
+    agent.ok("click", json!({"target": "button[name=\"New File\"]"}));
+    agent.wait_for("textbox[focused]", json!({}));
+    let claimed = pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "kwrite")
+        .iter()
+        .filter(|n| {
+            n["states"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s == "focused")
+        })
+        .count();
+    assert!(claimed > 2, "KWrite claims {claimed} focused elements");
+    let tree = text_of(&agent.ok("snapshot", json!({})));
+    let focused = focused_lines(&tree);
+    assert_eq!(focused.len(), 1, "{tree}");
+    assert!(focused[0].contains("textbox \"Untitled\""), "{tree}");
+    let fresh = cli::deskpilot(&desktop, &["snapshot", "kwrite"]);
+    let fresh = String::from_utf8_lossy(&fresh.stdout).into_owned();
+    assert_eq!(focused_lines(&fresh).len(), 1, "{fresh}");
+    assert!(
+        focused_lines(&fresh)[0].contains("textbox \"Untitled\""),
+        "{fresh}"
+    );
+    agent.ok("type_text", json!({"text": "only here"}));
+    assert!(desktop.pyatspi_shows("kwrite", "only here"));
     desktop.stop().unwrap();
 }

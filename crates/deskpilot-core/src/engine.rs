@@ -47,9 +47,8 @@ pub struct Engine {
     desktop_name: Option<String>,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
-    /// The last tree a backend shared, and it with derived names (`read/find.rs`).
-    pub(crate) derived:
-        std::sync::Mutex<Option<(Arc<crate::model::Tree>, Arc<crate::model::Tree>)>>,
+    /// The last tree a backend shared, and it as a reader sees it (`read/find.rs`).
+    pub(crate) derived: std::sync::Mutex<Option<crate::derive::DerivedTree>>,
 }
 
 impl Engine {

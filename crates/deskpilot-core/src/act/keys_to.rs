@@ -82,7 +82,8 @@ impl Engine {
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
         let mut tree = self.backend().snapshot(window, &limits).await.ok()?;
-        crate::derive::derive_what_readers_see(&mut tree);
+        let named = self.focus_named(&tree).await;
+        crate::derive::derive_what_readers_see(&mut tree, &named);
         let seen = crate::visibility::visible(&tree);
         let field = (0..tree.len())
             .filter(|&i| {

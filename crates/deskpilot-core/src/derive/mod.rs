@@ -1,12 +1,22 @@
 //! What a reader sees that the tree does not say outright: a list row named by the label
 //! inside it ("name from content", as ARIA computes it), a field named by the label beside it
-//! (`labels.rs`).
+//! (`labels.rs`), one focused element per window (`focus.rs`).
 
+mod focus;
 mod labels;
 
+pub use focus::in_doubt as focus_in_doubt;
 pub use labels::infer_labels;
 
-use crate::model::{Role, Tree};
+use crate::model::{ElementId, Role, Tree};
+
+/// The last tree a backend shared, and it as a reader sees it with the focus events named
+/// (kept by the engine for `find`: a kept tree read again is not derived again).
+pub(crate) struct DerivedTree {
+    pub source: std::sync::Arc<Tree>,
+    pub focus_named: Vec<ElementId>,
+    pub derived: std::sync::Arc<Tree>,
+}
 
 /// Roles whose name comes from their content when they have none. Rows only when they have no
 /// cells: cells already carry the text, and repeating it would double a table's token cost.
@@ -37,8 +47,9 @@ fn named_by_content(role: Role) -> bool {
 const MAX_DERIVED: usize = 100;
 
 /// Fills `derived_name` of unnamed elements from the text of the labels below them, then
-/// `label` of unnamed fields from the labels beside them (`labels.rs`).
-pub fn derive_what_readers_see(tree: &mut Tree) {
+/// `label` of unnamed fields from the labels beside them (`labels.rs`), and leaves one
+/// focused element per window, the one in `focus_named` where it claims it (`focus.rs`).
+pub fn derive_what_readers_see(tree: &mut Tree, focus_named: &[ElementId]) {
     for index in 0..tree.nodes.len() {
         let node = &tree.nodes[index].node;
         if node.is_secret()
@@ -82,4 +93,5 @@ pub fn derive_what_readers_see(tree: &mut Tree) {
         }
     }
     infer_labels(tree);
+    focus::one_focus_per_window(tree, focus_named);
 }

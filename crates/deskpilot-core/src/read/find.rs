@@ -48,7 +48,7 @@ impl Engine {
             self.backend().shared_snapshot(&root, &limits).await?
         };
         // Copied only where this find changes it.
-        let mut tree = self.derived(shared);
+        let mut tree = self.derived(shared).await;
         // Text the session gave as secret matches no selector (nor shows).
         if self.sessions().holds_secrets(session) {
             self.sessions()
@@ -308,20 +308,26 @@ impl Engine {
         Ok(tree)
     }
 
-    /// `source` with the names its content gives (`derive_what_readers_see`). The last tree a backend
+    /// `source` as a reader sees it (`derive_what_readers_see`). The last tree a backend
     /// shared is derived once: a kept tree read again is not copied again.
-    fn derived(&self, source: Arc<Tree>) -> Arc<Tree> {
+    async fn derived(&self, source: Arc<Tree>) -> Arc<Tree> {
+        let named = self.focus_named(&source).await;
         let mut last = self.derived.lock().expect("derived");
-        if let Some((kept, derived)) = last.as_ref()
-            && Arc::ptr_eq(kept, &source)
+        if let Some(kept) = last.as_ref()
+            && Arc::ptr_eq(&kept.source, &source)
+            && kept.focus_named == named
         {
-            return Arc::clone(derived);
+            return Arc::clone(&kept.derived);
         }
         let mut tree = (*source).clone();
-        derive_what_readers_see(&mut tree);
+        derive_what_readers_see(&mut tree, &named);
         let tree = Arc::new(tree);
         // Only a tree someone else keeps can come again; the rest is not held here.
-        *last = (Arc::strong_count(&source) > 1).then(|| (source, Arc::clone(&tree)));
+        *last = (Arc::strong_count(&source) > 1).then(|| crate::derive::DerivedTree {
+            source,
+            focus_named: named,
+            derived: Arc::clone(&tree),
+        });
         tree
     }
 

@@ -7,7 +7,7 @@ use super::results::{Match, Resolved, TableRead, Target, TextRead};
 use crate::derive::derive_what_readers_see;
 use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
-use crate::model::State;
+use crate::model::{ElementId, State};
 use crate::platform::{Secrecy, WalkLimits};
 use crate::session::format_ref;
 
@@ -83,7 +83,8 @@ impl Engine {
             ..WalkLimits::with_timeout(Duration::from_secs(15))
         };
         let mut tree = self.backend().snapshot(root, &limits).await?;
-        derive_what_readers_see(&mut tree);
+        let named = self.focus_named(&tree).await;
+        derive_what_readers_see(&mut tree, &named);
         // Visible by the same rule either way: the element and its ancestors shown.
         let seen = crate::visibility::visible(&tree);
         let focused = (0..tree.len())
@@ -92,6 +93,22 @@ impl Engine {
         focused
             .map(|i| self.match_of(session, &tree.nodes[i].node, true, seen[i]))
             .transpose()
+    }
+
+    /// The elements the latest focus events named, of each app with a window in `tree` where
+    /// several elements claim the focus (`derive/focus.rs`): a round trip per such app, none
+    /// for apps that claim one.
+    pub(crate) async fn focus_named(&self, tree: &crate::model::Tree) -> Vec<ElementId> {
+        let mut named: Vec<ElementId> = Vec::new();
+        let mut asked: Vec<String> = Vec::new();
+        for window in crate::derive::focus_in_doubt(tree) {
+            if asked.contains(&window.app) {
+                continue;
+            }
+            asked.push(window.app.clone());
+            named.extend(self.backend().events().focused_hint(&window).await);
+        }
+        named
     }
 
     /// Characters `offset..offset + length` of an element's text (all of it up to `MAX` when

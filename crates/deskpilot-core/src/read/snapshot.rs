@@ -93,7 +93,8 @@ impl Engine {
             }
         };
         self.sessions().redact_held(session, &mut tree);
-        derive_what_readers_see(&mut tree);
+        let named = self.focus_named(&tree).await;
+        derive_what_readers_see(&mut tree, &named);
         let continued = request.cursor.is_some();
         let refs = self.assign_refs(session, &tree, request.filter, continued)?;
         self.place_refs(session, &tree, &refs, continued);
