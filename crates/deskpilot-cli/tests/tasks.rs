@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use agent::{Agent, eventually, file_text, launch, out_path, text_of};
 use deskpilot_testkit::pyatspi_nodes;
-use deskpilot_testkit::{ChromiumPages, FormReceiver, VirtualDesktop};
+use deskpilot_testkit::{App, ChromiumPages, FormReceiver, SYSTEM_PYTHON, VirtualDesktop};
 use serde_json::json;
 
 /// GTK 3 editor: type a note, save it through the menu path File > Save As and the file
@@ -215,6 +215,41 @@ fn yad_form_takes_a_number_given_as_text() {
 #[test]
 fn zenity_form_is_filled_by_its_labels() {
     let desktop = VirtualDesktop::start().unwrap();
+    let (mut agent, mut zenity) = fill_zenity_form(&desktop, &[]);
+    assert_eq!(agent.answer_of(&mut zenity), "Ada|ada@example.org");
+    agent.finish(
+        "zenity-form",
+        "zenity (GTK 3)",
+        "unnamed fields by their labels",
+    );
+    desktop.stop().unwrap();
+}
+
+/// The same form in Hebrew: GTK mirrors the layout, each label stands at its field's right.
+/// Before, no field had a label (only the left was looked at).
+#[test]
+fn zenity_form_in_a_mirrored_layout_is_filled_by_its_labels() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let hebrew = [("LANG", "C.UTF-8"), ("LANGUAGE", "he")];
+    let (mut agent, mut zenity) = fill_zenity_form(&desktop, &hebrew);
+    // The oracle that the layout is mirrored: pyatspi's bounds of the Name label and field.
+    let nodes = pyatspi_nodes(desktop.command(SYSTEM_PYTHON), "zenity");
+    let x_of = |role: &str, name: &str| {
+        let node = nodes
+            .iter()
+            .find(|n| n["role"] == role && n["name"] == name);
+        node.map(|n| n["bounds"][0].as_i64().unwrap())
+    };
+    assert!(x_of("label", "Name") > x_of("text", ""), "{nodes:?}");
+    agent.ok("click", json!({"target": "button[name=\"אישור\"]"}));
+    assert!(zenity.wait_exit(Duration::from_secs(10)).is_some());
+    assert_eq!(zenity.stdout_text().trim(), "Ada|ada@example.org");
+    desktop.stop().unwrap();
+}
+
+/// Opens zenity's contact form with `env`, checks the fields show their labels and no name,
+/// and fills them by label.
+fn fill_zenity_form(desktop: &VirtualDesktop, env: &[(&str, &str)]) -> (Agent, App) {
     let mut cmd = desktop.command("zenity");
     cmd.args([
         "--forms",
@@ -222,8 +257,9 @@ fn zenity_form_is_filled_by_its_labels() {
         "--add-entry=Name",
         "--add-entry=Email",
     ]);
-    let mut zenity = desktop.launch(cmd).unwrap();
-    let mut agent = Agent::start(&desktop);
+    cmd.envs(env.iter().copied());
+    let zenity = desktop.launch(cmd).unwrap();
+    let mut agent = Agent::start(desktop);
     agent.connect("zenity");
     let tree = agent.ok("snapshot", json!({}));
     let text = text_of(&tree);
@@ -235,13 +271,7 @@ fn zenity_form_is_filled_by_its_labels() {
         let target = format!("textbox[label={label}]");
         agent.ok("set_value", json!({"target": target, "value": value}));
     }
-    assert_eq!(agent.answer_of(&mut zenity), "Ada|ada@example.org");
-    agent.finish(
-        "zenity-form",
-        "zenity (GTK 3)",
-        "unnamed fields by their labels",
-    );
-    desktop.stop().unwrap();
+    (agent, zenity)
 }
 
 /// Qt 5 editor: type, ctrl+s, name the file in Qt's own save dialog. Oracle: the file.

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use crate::fixtures_dir;
 
-/// The nodes of app `name` (role, name, text (never a password's), chars, states), read by
+/// The nodes of app `name` (role, name, text (never a password's), chars, states, bounds
+/// `[x, y, width, height]` on the screen or null), read by
 /// pyatspi through `python`: a Command for the system Python with the desktop's environment
 /// (`desktop.command(SYSTEM_PYTHON)`).
 pub fn pyatspi_nodes(mut python: Command, name: &str) -> Vec<Value> {

@@ -57,26 +57,13 @@ fn claims_per_window(tree: &Tree) -> Vec<(usize, Vec<usize>)> {
         if !tree.nodes[index].node.states.is(State::Focused) {
             continue;
         }
-        let window = window_of(tree, index);
+        let window = super::window_of(tree, index);
         match windows.iter_mut().find(|(w, _)| *w == window) {
             Some((_, claims)) => claims.push(index),
             None => windows.push((window, vec![index])),
         }
     }
     windows
-}
-
-/// The top-level element holding `index`: the child of the application on the way up, or
-/// the tree's root when the tree is one window.
-fn window_of(tree: &Tree, index: usize) -> usize {
-    let mut at = index;
-    while let Some(parent) = tree.nodes[at].parent {
-        if tree.nodes[parent].node.role == crate::model::Role::Application {
-            return at;
-        }
-        at = parent;
-    }
-    at
 }
 
 #[cfg(test)]

@@ -94,3 +94,39 @@ fn ties_names_and_far_labels_give_none() {
     infer_labels(&mut alone);
     assert!(labels(&alone).iter().all(Option::is_none));
 }
+
+/// zenity's form in a mirrored layout (GTK in Hebrew): each label right of its entry.
+#[test]
+fn in_a_mirrored_window_the_label_at_a_fields_right_labels_it() {
+    let mut tree = form(&[
+        (Role::TextBox, "", Rect::new(535, 416, 168, 34)),
+        (Role::Label, "Email", Rect::new(715, 416, 37, 34)),
+        (Role::TextBox, "", Rect::new(535, 376, 168, 34)),
+        (Role::Label, "Name", Rect::new(713, 376, 39, 34)),
+    ]);
+    infer_labels(&mut tree);
+    assert_eq!(
+        labels(&tree),
+        [None, Some("Email"), None, Some("Name"), None]
+    );
+}
+
+/// Labels above, flush with the fields' start, and units after them: the units do not turn
+/// the reading round, in either direction.
+#[test]
+fn units_after_fields_never_turn_the_reading_round() {
+    let mut ltr = form(&[
+        (Role::Label, "Width", Rect::new(10, 0, 60, 20)),
+        (Role::SpinButton, "", Rect::new(10, 24, 90, 24)),
+        (Role::Label, "px", Rect::new(104, 24, 20, 24)),
+    ]);
+    infer_labels(&mut ltr);
+    assert_eq!(labels(&ltr)[2], Some("Width"));
+    let mut rtl = form(&[
+        (Role::Label, "Width", Rect::new(40, 0, 60, 20)),
+        (Role::SpinButton, "", Rect::new(10, 24, 90, 24)),
+        (Role::Label, "px", Rect::new(-14, 24, 20, 24)),
+    ]);
+    infer_labels(&mut rtl);
+    assert_eq!(labels(&rtl)[2], Some("Width"));
+}

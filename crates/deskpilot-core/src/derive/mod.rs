@@ -95,3 +95,16 @@ pub fn derive_what_readers_see(tree: &mut Tree, focus_named: &[ElementId]) {
     infer_labels(tree);
     focus::one_focus_per_window(tree, focus_named);
 }
+
+/// The top-level element holding `index`: the child of the application on the way up, or
+/// the tree's root when the tree is one window.
+pub(super) fn window_of(tree: &Tree, index: usize) -> usize {
+    let mut at = index;
+    while let Some(parent) = tree.nodes[at].parent {
+        if tree.nodes[parent].node.role == Role::Application {
+            return at;
+        }
+        at = parent;
+    }
+    at
+}

@@ -14,9 +14,7 @@
 //!
 //! Examples: `button[name="Save"]`, `checkbox[name*=notif][checked]`,
 //! `dialog[name="Confirm"] >> button[name=OK]`, `[id=counter]`, `listitem:nth(2)`.
-//! The JSON form has the same fields (`role`, `name`, `name_contains`, `name_regex`, `id`,
-//! `description`, `value`, `state`, `not_state`, `action`, `capability`, `within`, `nth`) and
-//! rejects unknown ones, so a misspelled field can never widen a match.
+//! An unknown key is refused, so a misspelled filter can never widen a match.
 
 use crate::model::{Capability, Node, NodeValue, Role, State, Tree};
 
