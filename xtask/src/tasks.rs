@@ -24,16 +24,21 @@ pub fn run() -> anyhow::Result<()> {
         .filter_map(|p| serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok())
         .collect();
     rows.sort_by_key(|r| r["task"].as_str().unwrap_or_default().to_owned());
-    println!("| task | app | covers | tool calls | output bytes | wall ms |");
-    println!("|---|---|---|---|---|---|");
+    // What an agent pays: the catalog (instructions and tools/list) read once, then results.
+    println!(
+        "| task | app | covers | tool calls | output bytes | catalog bytes | paid | wall ms |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     for row in &rows {
+        let paid = row["bytes"].as_u64().unwrap_or(0) + row["catalog"].as_u64().unwrap_or(0);
         println!(
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {paid} | {} |",
             row["task"].as_str().unwrap_or_default(),
             row["apps"].as_str().unwrap_or_default(),
             row["covers"].as_str().unwrap_or_default(),
             row["calls"],
             row["bytes"],
+            row["catalog"],
             row["wall_ms"]
         );
     }

@@ -17,6 +17,8 @@ pub struct Agent {
     pub session: String,
     calls: u32,
     bytes: usize,
+    /// What the agent read before its first call: the instructions and tools/list's tools.
+    catalog: usize,
     started: Instant,
     log: Vec<String>,
 }
@@ -29,12 +31,15 @@ impl Agent {
             &["--allow-input"],
         );
         let mut server = McpClient::spawn(cmd).expect("deskpilot mcp starts");
-        server.initialize();
+        let init = server.initialize();
+        let list = server.request("tools/list", json!({}));
+        let instructions = init["result"]["instructions"].as_str().map_or(0, str::len);
         Agent {
             server,
             session: String::new(),
             calls: 0,
             bytes: 0,
+            catalog: instructions + list["result"]["tools"].to_string().len(),
             started: Instant::now(),
             log: Vec::new(),
         }
@@ -158,6 +163,7 @@ impl Agent {
             "covers": covers,
             "calls": self.calls,
             "bytes": self.bytes,
+            "catalog": self.catalog,
             "wall_ms": self.started.elapsed().as_millis() as u64,
         });
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tasks");
