@@ -107,14 +107,12 @@ pub struct ListAppsArgs {}
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectArgs {
-    /// The process id of the app.
     pub pid: Option<u32>,
-    /// The app's name as list_apps shows it (exact, else contained, case-insensitive).
+    /// As list_apps names it.
     pub app: Option<String>,
-    /// A window title (exact, else contained, case-insensitive); the session then works on
-    /// that window.
+    /// A window's title: the session works on it.
     pub window: Option<String>,
-    /// A window_id from list_apps.
+    /// From list_apps.
     pub window_id: Option<u64>,
     /// window_id's old name.
     pub x11_window: Option<u32>,
@@ -130,16 +128,14 @@ pub struct SessionArgs {
 #[serde(deny_unknown_fields)]
 pub struct SnapshotArgs {
     pub session: String,
-    /// Only the subtree of this element: a ref (e12) or a selector.
     pub within: Option<String>,
-    /// App session: the window shown in full, ref or title (default: the active one).
+    /// The window shown in full (default: the active one).
     pub window: Option<String>,
-    /// interactive (default: what can be acted on, plus context), text (also all text),
-    /// all (every node).
+    /// interactive (default), text (all text too) or all.
     pub filter: Option<String>,
-    /// Stop after this many nodes (default 2000).
+    /// Default 2000.
     pub max_nodes: Option<usize>,
-    /// Continue a cut snapshot from its cursor.
+    /// A cut snapshot's, to continue it.
     pub cursor: Option<String>,
     /// "text" (default) or "json" for per-node JSON as well.
     pub format: Option<String>,
@@ -184,13 +180,9 @@ impl SinceArg {
 #[serde(deny_unknown_fields)]
 pub struct FindArgs {
     pub session: String,
-    /// A selector, e.g. `button[name="Save"]`, `checkbox[name*=notif][checked]`,
-    /// `dialog[name=Confirm] >> button[name=OK]`. Keys: name, id,
-    /// description, value, action, capability, state, role; ops: = exact, *= contains, ~= regex.
     pub selector: String,
-    /// Search only within this element (a ref or a selector).
     pub within: Option<String>,
-    /// At most this many matches (default 20).
+    /// Default 20.
     pub limit: Option<usize>,
 }
 
@@ -198,7 +190,6 @@ pub struct FindArgs {
 #[serde(deny_unknown_fields)]
 pub struct TargetArgs {
     pub session: String,
-    /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
 }
 
@@ -206,9 +197,7 @@ pub struct TargetArgs {
 #[serde(deny_unknown_fields)]
 pub struct HitTestArgs {
     pub session: String,
-    /// Screen x coordinate in pixels.
     pub x: i32,
-    /// Screen y coordinate in pixels.
     pub y: i32,
 }
 
@@ -216,11 +205,9 @@ pub struct HitTestArgs {
 #[serde(deny_unknown_fields)]
 pub struct ReadTextArgs {
     pub session: String,
-    /// A ref or a selector matching exactly one element with text.
     pub target: String,
-    /// First character to read (default 0).
     pub offset: Option<u32>,
-    /// How many characters (default: up to 10000).
+    /// Default: up to 10000.
     pub length: Option<u32>,
 }
 
@@ -228,11 +215,9 @@ pub struct ReadTextArgs {
 #[serde(deny_unknown_fields)]
 pub struct ReadTableArgs {
     pub session: String,
-    /// A ref or a selector matching exactly one table.
     pub target: String,
-    /// First row to read (default 0).
     pub first_row: Option<u32>,
-    /// How many rows (default 50, at most 500).
+    /// Default 50, at most 500.
     pub rows: Option<u32>,
 }
 
@@ -240,21 +225,19 @@ pub struct ReadTableArgs {
 #[serde(deny_unknown_fields)]
 pub struct WaitForArgs {
     pub session: String,
-    /// What to wait on, as in find (e.g. `dialog[name=Confirm]`).
     pub selector: String,
-    /// Search only within this element (a ref or a selector).
     pub within: Option<String>,
     /// "appears" (visible; default), "attached" (shown or not) or "disappears".
     pub until: Option<String>,
-    /// Wait until a match has this state on (`checked`) or off (`!checked`).
+    /// On (`checked`) or off (`!checked`).
     pub state: Option<String>,
-    /// Wait until a match has exactly this value (text, or a number as text).
+    /// Exactly this value (a number as text).
     pub value: Option<String>,
-    /// Wait until a match's value holds this text, any case.
+    /// This text in the value, any case.
     pub value_contains: Option<String>,
-    /// Wait until exactly this many visible elements match.
+    /// Exactly this many visible matches.
     pub count: Option<u32>,
-    /// Give up after this many milliseconds (default 5000, at most 60000).
+    /// Default 5000, at most 60000.
     pub timeout_ms: Option<u64>,
 }
 
@@ -262,17 +245,14 @@ pub struct WaitForArgs {
 #[serde(deny_unknown_fields)]
 pub struct ClickArgs {
     pub session: String,
-    /// A ref (e12) or a selector matching exactly one element.
     pub target: String,
     /// Default left.
     pub button: Option<OneOf<MouseButton>>,
-    /// A double click.
     pub double: Option<bool>,
-    /// Wait this long for it to be actionable (default 2000).
     pub timeout_ms: Option<u64>,
 }
 
-/// A text or a number.
+// A text or a number.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ValueArg {
@@ -284,13 +264,10 @@ pub enum ValueArg {
 #[serde(deny_unknown_fields)]
 pub struct SetValueArgs {
     pub session: String,
-    /// A ref or a selector matching exactly one text field, spin button or slider.
     pub target: String,
     /// Text replaces the field's text; a number sets a range's value.
     pub value: ValueArg,
-    /// Keep the text out of the result (its length only).
     pub secret: Option<bool>,
-    /// Wait this long for it to be actionable (default 2000).
     pub timeout_ms: Option<u64>,
 }
 
@@ -300,11 +277,9 @@ pub struct TypeTextArgs {
     pub session: String,
     /// Any Unicode; \n presses Enter.
     pub text: String,
-    /// Focus this element (ref or selector) first; else keys go to the window's focus.
+    /// Focused first; else the window's focus takes the keys.
     pub target: Option<String>,
-    /// Keep the text out of the result (its length only).
     pub secret: Option<bool>,
-    /// Wait this long for it to be actionable (default 2000).
     pub timeout_ms: Option<u64>,
 }
 
@@ -314,9 +289,8 @@ pub struct PressKeyArgs {
     pub session: String,
     /// A key or chord: Enter, Escape, Tab, Up, F5, a, ctrl+s, alt+F4.
     pub key: String,
-    /// Focus this element first (a ref or a selector).
+    /// Focused first.
     pub target: Option<String>,
-    /// Wait this long for it to be actionable (default 2000).
     pub timeout_ms: Option<u64>,
 }
 
@@ -324,22 +298,18 @@ pub struct PressKeyArgs {
 #[serde(deny_unknown_fields)]
 pub struct ActArgs {
     pub session: String,
-    /// A ref or a selector matching exactly one element.
     pub target: String,
-    /// What to do (activate: the action `name`; select_option, on a combo box: the option
-    /// `name` or `index`).
+    /// activate: the action `name`; select_option (a combo box): the option `name` or `index`.
     pub verb: OneOf<Verb>,
-    /// For toggle: only act when it is not already on (or off).
+    /// toggle: act only when not already on (or off).
     pub ensure: Option<OneOf<OnOff>>,
-    /// For activate: an action's name (none: the default); for select_option: an option's.
+    /// activate: an action (none: the default); select_option: an option.
     pub name: Option<String>,
-    /// For select_option: the option's place (from 0).
+    /// select_option: the option's place (from 0).
     pub index: Option<u32>,
-    /// For scroll: up, down, left or right.
     pub direction: Option<OneOf<Direction>>,
-    /// For scroll: wheel clicks (default 3).
+    /// scroll: wheel clicks (default 3).
     pub amount: Option<u32>,
-    /// Wait this long for it to be actionable (default 2000).
     pub timeout_ms: Option<u64>,
 }
 
@@ -368,7 +338,7 @@ pub struct WindowActionArgs {
 pub struct LaunchAppArgs {
     /// Program and arguments, e.g. ["gedit", "a.txt"] (no shell).
     pub argv: Vec<String>,
-    /// Wait at most this long for it to register (default 30000).
+    /// For it to register (default 30000).
     pub timeout_ms: Option<u64>,
 }
 
@@ -380,7 +350,7 @@ pub fn actionable_wait(timeout_ms: Option<u64>) -> std::time::Duration {
     timeout_ms.map_or(ACTIONABLE_WAIT, std::time::Duration::from_millis)
 }
 
-/// A ref or selector, or a screen point.
+// A ref or selector, or a screen point.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum DragEndArg {
@@ -400,15 +370,15 @@ pub struct DragArgs {
 #[serde(deny_unknown_fields)]
 pub struct ScreenshotArgs {
     pub session: String,
-    /// Capture only this element (a ref or a selector); default: the session's window.
+    /// Only this element (default: the session's window).
     pub target: Option<String>,
-    /// Capture the whole screen instead of the window.
+    /// The whole screen.
     pub screen: Option<bool>,
     /// No ref labels.
     pub plain: Option<bool>,
-    /// Longest side in pixels (default 1280, at most 4096); larger captures are scaled down.
+    /// Longest side, scaled down to it (default 1280, at most 4096).
     pub max_size: Option<u32>,
-    /// Write the PNG to this file instead of returning it (needs --allow files).
+    /// Write the PNG here instead (needs the files capability).
     pub path: Option<String>,
 }
 

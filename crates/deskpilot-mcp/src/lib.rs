@@ -26,6 +26,7 @@ mod outcome;
 pub mod output;
 mod pipeline;
 mod resources;
+mod schema;
 mod server;
 mod stdio;
 mod subscriptions;

@@ -33,7 +33,14 @@ Workflow: list_apps -> connect (by pid, app or window title; returns a session i
 input) -> snapshot again to verify. Pass `session` to every tool but list_apps and connect. Refs \
 belong to the session that issued them and are refused once the element changed: take a new \
 snapshot. Every result has ok; a failure has ok:false, code ({}), message, retryable and hint \
-(what to do next).",
+(what to do next).\n\
+Names and titles match exactly, else contained, any case. Unknown arguments are refused. \
+Arguments shared by tools: target is a ref (e12) or a selector matching exactly one element; \
+within keeps a search inside an element (ref or selector); an action's timeout_ms is how long it \
+waits for its element to be actionable (default 2000); secret keeps the text out of results (its \
+length only). Selectors: role[key op value] steps, `>>` searching inside the previous match; keys \
+name, label, id, description, value, action, capability, state; ops = exact, *= contains, ~= regex; \
+[checked] or [!checked] for a state; :nth(N). E.g. `dialog[name=Confirm] >> button[name=OK]`.",
         codes.join(", ")
     )
 }
@@ -312,6 +319,35 @@ impl ServerHandler for DeskpilotServer {
 }
 
 /// The tools a server with `grants` lists, and the capability each withheld one needs.
+/// `annotations` without the hints that say what MCP assumes when they are absent (not
+/// read-only, destructive, not idempotent, open world); none when nothing is left.
+fn without_defaults(annotations: &mut Option<rmcp::model::ToolAnnotations>) {
+    let Some(a) = annotations.as_mut() else {
+        return;
+    };
+    if a.read_only_hint == Some(false) {
+        a.read_only_hint = None;
+    }
+    if a.destructive_hint == Some(true) {
+        a.destructive_hint = None;
+    }
+    if a.idempotent_hint == Some(false) {
+        a.idempotent_hint = None;
+    }
+    if a.open_world_hint == Some(true) {
+        a.open_world_hint = None;
+    }
+    let said = [
+        a.read_only_hint,
+        a.destructive_hint,
+        a.idempotent_hint,
+        a.open_world_hint,
+    ];
+    if a.title.is_none() && said.iter().all(Option::is_none) {
+        *annotations = None;
+    }
+}
+
 fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Capability>) {
     let groups = [
         (DeskpilotServer::read_router(), None),
@@ -344,6 +380,9 @@ fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Cap
                 annotations.destructive_hint = None;
             }
         }
+    }
+    for route in listed.map.values_mut() {
+        without_defaults(&mut route.attr.annotations);
     }
     #[cfg(feature = "conformance-fixtures")]
     listed.merge(crate::conformance::tools());

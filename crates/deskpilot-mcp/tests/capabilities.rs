@@ -85,10 +85,10 @@ fn code(result: &CallToolResult) -> Option<String> {
     content["code"].as_str().map(str::to_owned)
 }
 
-/// tools/list's `tools` array, as compact JSON, with every capability: at most 32 KiB
-/// (32,498 bytes when pipelines came; a host reads it whole, and tokens cost).
+/// tools/list's `tools` array, as compact JSON, with every capability: at most 24 KiB (a
+/// host reads it whole, and tokens cost; 32,548 bytes before issue 40, 23,576 after).
 #[tokio::test]
-async fn the_catalog_stays_within_32_kib() {
+async fn the_catalog_stays_within_24_kib() {
     let dir = std::env::temp_dir();
     let all = Grants::parse(&["all".to_owned()], Some(&dir)).unwrap();
     let client = server_with(all).await;
@@ -98,7 +98,7 @@ async fn the_catalog_stays_within_32_kib() {
         "tools/list with every capability: {} tools, {bytes} bytes",
         tools.len()
     );
-    assert!(bytes <= 32 * 1024, "the catalog is {bytes} bytes");
+    assert!(bytes <= 24 * 1024, "the catalog is {bytes} bytes");
     client.cancel().await.unwrap();
 }
 

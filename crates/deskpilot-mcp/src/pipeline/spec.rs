@@ -25,16 +25,16 @@ pub const PIPELINE_TOOLS: [&str; 3] = ["run_steps", "continue_run", "validate_st
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunStepsArgs {
-    /// In order, until one fails (at most 50).
+    /// At most 50, until one fails.
     pub steps: Vec<Step>,
-    /// Run after the steps, passed or failed (at most 20).
+    /// At most 20, run after the steps whatever happened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub finally: Vec<Step>,
     /// For the whole run (default 120000, at most 600000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// background: never raise a window or move the pointer (steps that must are refused);
-    /// give_back: after the run, the window active before and the pointer put back.
+    /// background: no window raised, no pointer moved (steps that must are refused);
+    /// give_back: both put back after the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
 }
@@ -56,13 +56,13 @@ pub struct Step {
     pub tool: String,
     #[serde(default)]
     pub args: JsonObject,
-    /// wait_for's condition, to hold once the tool succeeded.
+    /// wait_for's condition, held after the tool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
-    /// Tries in all (2-5) on a retryable failure; safe steps only.
+    /// Tries (2-5) on a retryable failure; safe steps only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry: Option<u32>,
-    /// Read before the step, restored after the run.
+    /// Read before, restored after the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture_before: Option<Capture>,
     /// Return the tool's result.

@@ -237,6 +237,13 @@ pub fn argument_problems(args: &JsonObject, schema: &JsonObject) -> Vec<(&'stati
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     for (name, value) in args {
         let Some(property) = properties.get(name) else {
             out.push((
@@ -248,20 +255,16 @@ pub fn argument_problems(args: &JsonObject, schema: &JsonObject) -> Vec<(&'stati
             ));
             continue;
         };
-        if refs::whole_reference(value).is_some() {
+        // A null optional argument is taken as absent, as the tool takes it.
+        let absent = value.is_null() && !required.contains(&name.as_str());
+        if refs::whole_reference(value).is_some() || absent {
             continue;
         }
         if let Some(why) = mismatch(value, property) {
             out.push(("wrong_type", format!("{name}: {why}")));
         }
     }
-    for required in schema
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-    {
+    for required in required {
         if !args.contains_key(required) {
             out.push(("missing_argument", format!("{required} is required")));
         }

@@ -10,13 +10,14 @@ use rmcp::{tool, tool_router};
 use super::{ToolResult, respond};
 use crate::DeskpilotServer;
 use crate::args::{self, Args, ScreenshotArgs};
-use crate::outcome::{input_schema, invalid_arguments, output_schema, success};
+use crate::outcome::{invalid_arguments, success};
 use crate::output::{Bounds, ScreenshotOut};
+use crate::schema::{input_schema, output_schema};
 
 #[tool_router(router = files_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "PNG of the session's window (or `target`, or the screen), the latest snapshot's refs boxed and labelled unless plain. For what the tree cannot show.",
+        description = "A PNG of the session's window with the latest snapshot's refs labelled, for what the tree cannot show.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ScreenshotArgs>(),
         output_schema = output_schema::<ScreenshotOut>()

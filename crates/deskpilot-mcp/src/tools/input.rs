@@ -8,13 +8,14 @@ use rmcp::{tool, tool_router};
 use super::{ToolResult, reported, respond};
 use crate::DeskpilotServer;
 use crate::args::{self, *};
-use crate::outcome::{input_schema, invalid_arguments, output_schema};
+use crate::outcome::invalid_arguments;
 use crate::output::ActionOut;
+use crate::schema::{input_schema, output_schema};
 
 #[tool_router(router = input_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Click: its own action (a row: select it), else focus+Space, else a real click at its live bounds (window raised, point checked). Reports route, skipped rungs, effect, the tree's changes. Never sent twice.",
+        description = "Click via the element's own action (a row: select), else focus+Space, else a real click at its live bounds; reports route, effect and changes. Never sent twice.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ClickArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -38,7 +39,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Set a field's whole text or a slider/spin button's number (also given as text), read back (a clamped number: value_clamped, with the kept value).",
+        description = "Set a field's whole text, or a slider's or spin button's number, read back (a clamped number says so).",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<SetValueArgs>(),
         output_schema = output_schema::<ActionOut>()
@@ -63,7 +64,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Type text as keystrokes into `target` (focused first, typed at its end) or the focused element. Never sent twice; the text never appears in results.",
+        description = "Type keystrokes at the end of target (focused first) or into the focused element; never sent twice, never echoed.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<TypeTextArgs>(),
         output_schema = output_schema::<ActionOut>()

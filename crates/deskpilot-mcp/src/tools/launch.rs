@@ -6,8 +6,9 @@ use rmcp::{tool, tool_router};
 use super::{ToolResult, respond};
 use crate::DeskpilotServer;
 use crate::args::{Args, LaunchAppArgs};
-use crate::outcome::{input_schema, output_schema, success};
+use crate::outcome::success;
 use crate::output::LaunchOut;
+use crate::schema::{input_schema, output_schema};
 
 #[tool_router(router = launch_router, vis = "pub(crate)")]
 impl DeskpilotServer {

@@ -15,14 +15,13 @@ use serde_json::Value;
 use super::{ToolResult, respond};
 use crate::DeskpilotServer;
 use crate::args::Args;
-use crate::outcome::{
-    Failure, failure_with, input_schema, invalid_arguments, output_schema, success,
-};
+use crate::outcome::{Failure, failure_with, invalid_arguments, success};
 use crate::pipeline::report::{self, RunOut};
 use crate::pipeline::run::Runner;
 use crate::pipeline::spec::RunStepsArgs;
 use crate::pipeline::trace::Trace;
 use crate::pipeline::validate::{Problem, validate};
+use crate::schema::{input_schema, output_schema};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -30,7 +29,7 @@ pub struct ContinueRunArgs {
     pub run_id: String,
     /// Default: the first step not passed.
     pub from: Option<String>,
-    /// Each secret step's text, by id (never kept).
+    /// Secret steps' texts by id (never kept).
     pub secrets: Option<HashMap<String, String>>,
     /// Default: the run's.
     pub timeout_ms: Option<u64>,
@@ -55,7 +54,7 @@ pub struct ValidateOut {
 #[tool_router(router = pipeline_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Runs steps (a tool and its args each) in one call. A step passes when its tool succeeded and its expect held. Then captured states are restored and finally runs. Failed: continue_run.",
+        description = "Run steps (a tool and its args each) in one call, each judged by its tool and its expect; then captured states are restored and finally runs.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<RunStepsArgs>(),
         output_schema = output_schema::<RunOut>()
@@ -78,7 +77,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Continues a failed run from its failed step (or `from`) while its apps and windows are unchanged.",
+        description = "Continue a failed run from its failed step (or `from`) if its apps and windows are unchanged.",
         annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
         input_schema = input_schema::<ContinueRunArgs>(),
         output_schema = output_schema::<RunOut>()

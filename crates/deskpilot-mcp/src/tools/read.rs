@@ -14,13 +14,14 @@ use rmcp::{RoleServer, tool, tool_router};
 use super::{ToolResult, cancelled, respond};
 use crate::DeskpilotServer;
 use crate::args::{self, *};
-use crate::outcome::{input_schema, invalid_arguments, output_schema, success};
+use crate::outcome::{invalid_arguments, success};
 use crate::output::*;
+use crate::schema::{input_schema, output_schema};
 
 #[tool_router(router = read_router, vis = "pub(crate)")]
 impl DeskpilotServer {
     #[tool(
-        description = "Apps on the desktop: pid, toolkit, windows (title, bounds, states, window_id). An app with a nearly empty tree is flagged blind, with a hint.",
+        description = "Apps and their windows; one with a nearly empty tree is flagged blind, with a hint.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ListAppsArgs>(),
         output_schema = output_schema::<ListAppsOut>()
@@ -37,7 +38,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Open a session on an app (pid or list_apps name: all its windows) or a window (title or window_id: it and its dialogs); returns the session id the other tools take.",
+        description = "A session on an app (pid or name: all its windows) or a window (title or window_id: it and its dialogs).",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ConnectArgs>(),
         output_schema = output_schema::<ConnectOut>()
@@ -103,7 +104,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "The session's window as a compact tree, one line per element: `- role \"name\": value [states] [ref=eN]`; refs serve the other tools. An app session shows its active window, others [folded]. A cut tree returns a cursor. Version N (# vN): `since: N` gives the lines changed since (-/+).",
+        description = "The session's window as a tree, one line per element with a ref; an app session folds its other windows. A cut tree gives a cursor; `since` a version (# vN), the changed lines.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<SnapshotArgs>(),
         output_schema = output_schema::<SnapshotOut>()
@@ -119,7 +120,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Find elements at any depth by selector; visible first (others [hidden]), exact before partial, each with a ref. Names containers it could not search.",
+        description = "Elements matching a selector, each with a ref, visible and exact ones first; names what it could not search.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<FindArgs>(),
         output_schema = output_schema::<FindOut>()
@@ -141,7 +142,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Everything known about one element: states (and which are unknown), actions, capabilities, bounds, attributes.",
+        description = "Everything known about one element, unknown states included.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<TargetArgs>(),
         output_schema = output_schema::<PropertiesOut>()
@@ -159,7 +160,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "The element at a screen point in the session's window, with its ancestors (outermost first).",
+        description = "The element at a screen point, with its ancestors.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<HitTestArgs>(),
         output_schema = output_schema::<HitTestOut>()
@@ -179,7 +180,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "The element that has the keyboard focus in the session's window.",
+        description = "The element with the keyboard focus.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<SessionArgs>(),
         output_schema = output_schema::<FocusOut>()
@@ -199,7 +200,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "An element's text, paged by characters (offset, length). A password field's text is never read.",
+        description = "An element's text, paged by characters; never a password's.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ReadTextArgs>(),
         output_schema = output_schema::<ReadTextOut>()
@@ -227,7 +228,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "Wait until a selector's element appears (visible; default), is attached, disappears, has a `state` (\"checked\", \"!checked\") or a `value`, judged as an action would. Fails timeout, with what was last seen.",
+        description = "Wait until a selector's element appears, is attached, disappears, or has a state or value, judged as an action would; a timeout says what it last saw.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<WaitForArgs>(),
         output_schema = output_schema::<WaitForOut>()
@@ -242,7 +243,7 @@ impl DeskpilotServer {
     }
 
     #[tool(
-        description = "A table's rows, paged (first_row, rows), with its column headers on every page and the row count the table reports.",
+        description = "A table's rows, paged, with its headers on every page and its row count.",
         annotations(read_only_hint = true, open_world_hint = true),
         input_schema = input_schema::<ReadTableArgs>(),
         output_schema = output_schema::<ReadTableOut>()

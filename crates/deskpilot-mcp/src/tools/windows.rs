@@ -5,8 +5,8 @@ use rmcp::{tool, tool_router};
 use super::{ToolResult, reported, respond};
 use crate::DeskpilotServer;
 use crate::args::{Args, WindowActionArgs};
-use crate::outcome::{input_schema, output_schema};
 use crate::output::ActionOut;
+use crate::schema::{input_schema, output_schema};
 
 #[tool_router(router = windows_router, vis = "pub(crate)")]
 impl DeskpilotServer {
