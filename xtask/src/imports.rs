@@ -300,6 +300,35 @@ pub fn cycles(graph: &Graph) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The circles among a crate's top-level modules (a folder and the files in it count as one):
+/// each a sorted list of module names.
+pub fn top_level_cycles(graph: &Graph) -> Vec<Vec<String>> {
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (from, targets) in &graph.edges {
+        let Some(top) = from.first() else { continue };
+        let entry = edges.entry(vec![top.clone()]).or_default();
+        for to in targets {
+            if let Some(used) = to.first().filter(|used| *used != top) {
+                entry.insert(vec![used.clone()]);
+            }
+        }
+    }
+    for targets in edges.clone().values() {
+        for t in targets {
+            edges.entry(t.clone()).or_default();
+        }
+    }
+    strongly_connected(&edges)
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .map(|c| {
+            let mut names: Vec<String> = c.into_iter().map(|m| m.join("::")).collect();
+            names.sort();
+            names
+        })
+        .collect()
+}
+
 /// Tarjan's strongly connected components.
 fn strongly_connected(
     edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,

@@ -11,6 +11,7 @@ mod imports;
 mod install;
 mod layers;
 mod matrix;
+mod methods;
 mod node;
 mod source;
 mod structure;
