@@ -36,7 +36,7 @@ pub const TABLES: &[Layers] = &[
         layers: &[
             &["visibility"],
             &["selector", "derive", "filter", "hint"],
-            &["render", "platform"],
+            &["render", "platform", "tree_update"],
             &["error"],
             &["live"],
             &["session"],
@@ -53,11 +53,6 @@ pub const TABLES: &[Layers] = &[
                 "live",
                 "engine",
                 "live/updates.rs streams a session's changes by reading through the engine",
-            ),
-            (
-                "act",
-                "present",
-                "an action's report carries the tree's changes as the text present writes",
             ),
         ],
     },

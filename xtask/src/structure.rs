@@ -147,11 +147,6 @@ pub const KNOWN_CIRCLES: &[(&str, &[&str], &str)] = &[
         "live/updates.rs reads through the engine; sessions are kept by it (issue 41: handles)",
     ),
     (
-        "crates/deskpilot-core/src",
-        &["act", "present"],
-        "Error.tree is rendered text, so act/ renders with present/ (issue 41: TreeUpdate)",
-    ),
-    (
         "crates/deskpilot-mcp/src",
         &["clients", "http", "pipeline", "server"],
         "a pipeline runs tools through the server (issue 42: one typed dispatch)",

@@ -70,11 +70,11 @@ async fn gtk3_an_action_result_carries_its_changes() {
     let text = deskpilot_core::present::action(&report);
     let tree = report.tree.expect("the tree after the click");
     assert_eq!((tree.added, tree.removed), (1, 0), "{text}");
-    let line = tree
-        .text
+    let lines = deskpilot_core::present::tree_update(&tree);
+    let line = lines
         .lines()
         .find(|l| l.starts_with('+') && l.contains("button \"Dynamic 1\""))
-        .unwrap_or_else(|| panic!("no new button in\n{}", tree.text));
+        .unwrap_or_else(|| panic!("no new button in\n{lines}"));
     let new_ref = line.split("[ref=").nth(1).unwrap().trim_end_matches(']');
     // The ref in the result is usable at once.
     engine

@@ -156,8 +156,8 @@ pub struct Error {
     /// What to do next, written for the reader (an agent or a person).
     pub hint: String,
     /// For an action that sent input and then failed: what changed in the session's tree
-    /// since it last saw it (the changes, as an action's result shows them).
-    pub tree: Option<String>,
+    /// since it last saw it (as an action's result shows it: `present::tree_update`).
+    pub tree: Option<Box<crate::tree_update::TreeUpdate>>,
 }
 
 impl Error {

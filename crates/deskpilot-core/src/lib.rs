@@ -26,6 +26,7 @@ pub mod render;
 mod scope;
 pub mod selector;
 pub mod session;
+pub mod tree_update;
 pub mod visibility;
 pub mod wait;
 

@@ -135,11 +135,11 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Fl
         (tree.changed, tree.added, tree.removed),
         (1, 0, 1),
         "{}",
-        tree.text
+        present::tree_update(&tree)
     );
     // The renamed label has a new ref, usable at once.
-    let line = tree
-        .text
+    let text = present::tree_update(&tree);
+    let line = text
         .lines()
         .find(|l| l.starts_with('+') && l.contains("Clicked 1 times"))
         .expect("the label's new line");
@@ -162,15 +162,15 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour:
     let tree = report.tree.clone().expect("the tree after the action");
     assert_eq!((tree.version, tree.since), (Some(1), None));
     assert!(
-        tree.text
+        present::tree_update(&tree)
             .starts_with("# v1, the whole tree (no earlier version kept):\n"),
         "{}",
-        tree.text
+        present::tree_update(&tree)
     );
     assert!(
-        tree.text.contains("- checkbox \"Notify\" [checked]"),
+        present::tree_update(&tree).contains("- checkbox \"Notify\" [checked]"),
         "{}",
-        tree.text
+        present::tree_update(&tree)
     );
     // Said as a whole tree, not as a change the action made.
     assert!(report.note.is_none_or(|n| !n.contains("tree changed")));
@@ -410,9 +410,9 @@ async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour)
     let tree = report.tree.expect("a word on the tree");
     assert_eq!(tree.version, None);
     assert!(
-        tree.text.contains("not read after secret text"),
+        present::tree_update(&tree).contains("not read after secret text"),
         "{}",
-        tree.text
+        present::tree_update(&tree)
     );
 }
 
@@ -432,7 +432,7 @@ async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavou
         .await
         .unwrap_err();
     assert_eq!(error.code, deskpilot_core::Code::ValueClamped);
-    let tree = error.tree.clone().expect("the changes after the input");
+    let tree = present::tree_update(&error.tree.clone().expect("the changes after the input"));
     assert!(tree.starts_with("# v2 since v1: 1 changed"), "{tree}");
     assert!(tree.contains("+ - spinbutton \"Qty\": 10"), "{tree}");
     let text = present::failure(&error);

@@ -95,7 +95,7 @@ pub fn failure(error: &Error) -> CallToolResult {
     // What an action that failed after sending its input changed in the tree.
     if let Some(tree) = &error.tree {
         text.push('\n');
-        text.push_str(tree.trim_end());
+        text.push_str(deskpilot_core::present::tree_update(tree).trim_end());
     }
     let outcome: Outcome<()> = Outcome {
         ok: false,

@@ -433,7 +433,7 @@ impl From<&deskpilot_core::ActionReport> for ActionOut {
             changes: report.changes.clone(),
             foreground_changed: report.foreground_changed,
             note: report.note.clone(),
-            tree: report.tree.as_ref().map(|t| t.text.clone()),
+            tree: report.tree.as_ref().map(present::tree_update),
             interaction: report
                 .interaction
                 .names()

@@ -6,8 +6,8 @@ use std::time::Duration;
 use super::report::{ActionReport, Effect};
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::live::{Since, TreeUpdate};
-use crate::present::tree_update;
+use crate::live::{Changes, Mark, Since, TreeUpdate, UpdateLine, capped, update_lines};
+use crate::read::{Snapshot, WindowPick};
 
 /// The most lines of changes an action result shows; the rest are counted.
 pub const MAX_UPDATE_LINES: usize = 50;
@@ -33,7 +33,7 @@ impl Engine {
             Ok(report) => report,
             // Input was sent before the failure: the app may have changed all the same.
             Err(mut error) if error.after_input() => {
-                error.tree = Some(self.tree_now(session).await.text);
+                error.tree = Some(Box::new(self.tree_now(session).await));
                 return Err(error);
             }
             Err(error) => return Err(error),
@@ -60,8 +60,55 @@ impl Engine {
         let last = self.sessions().view(session, Since::Last);
         let window = last.as_ref().and_then(|l| l.window.as_ref());
         match self.snapshot_since_last(session, READ_AFTER).await {
-            Ok(snapshot) => tree_update(&snapshot, window, MAX_UPDATE_LINES),
+            Ok(snapshot) => update_of(&snapshot, window, MAX_UPDATE_LINES),
             Err(e) => TreeUpdate::unread(&e.message),
         }
+    }
+}
+
+/// A snapshot read after an action (with `since` the session's last version), as the action's
+/// result shows it: at most `cap` lines. `window` is the window the session chose to see in
+/// full, if it chose one (the changes are that window's).
+fn update_of(snapshot: &Snapshot, window: Option<&WindowPick>, cap: usize) -> TreeUpdate {
+    let new = snapshot.lines();
+    let update = TreeUpdate {
+        version: snapshot.version(),
+        since: None,
+        changed: 0,
+        added: 0,
+        removed: 0,
+        whole: None,
+        window: window.cloned(),
+        unread: None,
+        lines: Vec::new(),
+        omitted: 0,
+    };
+    let why = match &snapshot.changes {
+        Some(Changes::Diff(diff)) => {
+            let (changed, added, removed) = diff.counts();
+            let (lines, omitted) = update_lines(diff, &new, cap);
+            return TreeUpdate {
+                since: Some(diff.since),
+                changed,
+                added,
+                removed,
+                lines,
+                omitted,
+                ..update
+            };
+        }
+        Some(Changes::Whole { why }) => why.clone(),
+        None => "no earlier version".into(),
+    };
+    let tree = new.iter().map(|l| UpdateLine {
+        mark: Mark::Tree,
+        text: l.text.clone(),
+    });
+    let (lines, omitted) = capped(tree.collect(), cap);
+    TreeUpdate {
+        whole: Some(why),
+        lines,
+        omitted,
+        ..update
     }
 }

@@ -1,6 +1,6 @@
 //! What reading shows: elements, find results, the tree and where it was cut, pages.
 
-use super::changes::{diff_header, diff_lines, lines_of};
+use super::changes::{diff_header, diff_lines};
 use super::{Page, escape, quoted};
 use crate::hint::FaceVerb;
 use crate::live::Changes;
@@ -138,7 +138,7 @@ pub fn snapshot(snapshot: &Snapshot) -> Page {
     let mut body = snapshot.rendered.text.clone();
     match (&snapshot.changes, snapshot.version()) {
         (Some(Changes::Diff(diff)), Some(version)) => {
-            let new = lines_of(snapshot);
+            let new = snapshot.lines();
             body = diff_header(diff, &format!("v{version}"));
             body.push_str(&diff_lines(diff, &new, usize::MAX).0);
         }

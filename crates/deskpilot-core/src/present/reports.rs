@@ -47,7 +47,7 @@ pub fn action(report: &ActionReport) -> String {
     }
     if let Some(tree) = &report.tree {
         line.push('\n');
-        line.push_str(tree.text.trim_end());
+        line.push_str(super::tree_update(tree).trim_end());
     }
     line
 }
@@ -72,7 +72,7 @@ pub fn failure_in(error: &Error, word: &dyn Fn(FaceVerb) -> String) -> String {
     );
     if let Some(tree) = &error.tree {
         text.push('\n');
-        text.push_str(tree.trim_end());
+        text.push_str(super::tree_update(tree).trim_end());
     }
     text
 }

@@ -44,6 +44,16 @@ impl Snapshot {
     pub fn version(&self) -> Option<u64> {
         self.view.as_ref().map(|v| v.version)
     }
+
+    /// Its lines: those its version kept (a whole first page), else read from it.
+    pub fn lines(&self) -> std::borrow::Cow<'_, [crate::live::ViewLine]> {
+        match &self.view {
+            Some(view) => std::borrow::Cow::Borrowed(view.lines.as_slice()),
+            None => {
+                std::borrow::Cow::Owned(crate::live::View::lines_of(&self.tree, &self.rendered))
+            }
+        }
+    }
 }
 
 impl Default for SnapshotRequest {
