@@ -48,13 +48,7 @@ pub const TABLES: &[Layers] = &[
             &["capture"],
             &["present"],
         ],
-        exceptions: &[
-            (
-                "live",
-                "engine",
-                "live/updates.rs streams a session's changes by reading through the engine",
-            ),
-        ],
+        exceptions: &[],
     },
 ];
 

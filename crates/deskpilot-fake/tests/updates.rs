@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_core::live::{FLUSH, LIVENESS, TRAILING};
+use deskpilot_core::engine::{FLUSH, LIVENESS, TRAILING};
 use deskpilot_core::model::State;
 use deskpilot_core::{ConnectTarget, Engine};
 use deskpilot_fake::{FakeBackend, id};

@@ -5,12 +5,10 @@
 mod changes;
 mod diff;
 mod lines;
-mod updates;
 mod view;
 
 pub use crate::tree_update::{Mark, TreeUpdate, UpdateLine};
 pub use changes::{Changes, Reading, changes_since};
 pub use diff::{Edit, TreeDiff, apply, diff};
 pub use lines::{capped, update_lines};
-pub use updates::{FLUSH, LIVENESS, TRAILING, TreeUpdated, TreeUpdates};
 pub use view::{LineKey, Since, View, ViewLine, lines_text};

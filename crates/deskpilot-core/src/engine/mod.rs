@@ -1,8 +1,13 @@
 //! The engine every front end shares: the platform it reads and drives, and the sessions it
-//! keeps. What it does lives beside it: reading in `read/`, acting in `act/`, screenshots in
-//! `capture/`, launching in `launch.rs`.
+//! keeps, and the updates of a session's tree for subscribers (`updates.rs`). What it does
+//! lives beside it: reading in `read/`, acting in `act/`, screenshots in `capture/`,
+//! launching in `launch.rs`.
+
+mod updates;
 
 use std::sync::Arc;
+
+pub use updates::{FLUSH, LIVENESS, TRAILING, TreeUpdated, TreeUpdates};
 
 use crate::app::{AppInfo, WindowInfo};
 use crate::error::{Code, Error, Result};
