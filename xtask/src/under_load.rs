@@ -19,6 +19,11 @@ const TESTS: &[(&str, &str, &str)] = &[
         "hostile_atspi",
         "bad_answers_end_in_time_and_other_apps_are_not_kept_waiting",
     ),
+    (
+        "deskpilot-cli",
+        "hostile",
+        "a_box_of_9300_labels_is_read_in_part_and_the_app_stays_free",
+    ),
 ];
 
 /// Kills stress-ng when the runs end, also on failure.

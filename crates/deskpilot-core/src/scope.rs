@@ -125,6 +125,19 @@ impl Engine {
             }
             error
         })?;
+        // An app that did not answer has no windows anyone knows of: never shown as an app
+        // without windows (GTK 3 busy with another client's slow answer, on a loaded machine).
+        if !app.responding {
+            return Err(Error::new(
+                Code::AppNotResponding,
+                format!(
+                    "{} (pid {}) of session {session} did not answer when its windows were asked",
+                    crate::escape::quoted(&info.app.name, 80),
+                    info.app.pid.map_or("?".into(), |p| p.to_string())
+                ),
+                "the app may be busy (a long answer takes seconds) or frozen; retry shortly",
+            ));
+        }
         let app_wide = info.root == info.app.id;
         let windows = if app_wide {
             app.windows.clone()

@@ -76,6 +76,9 @@ pub struct FakeApp {
     pub toolkit: Option<String>,
     /// A frozen app answers nothing (like SIGSTOP).
     pub frozen: bool,
+    /// Busy when it was listed (GTK 3 building another client's slow answer): the listing
+    /// found it not responding and no window, though it answers the calls after.
+    pub busy_when_listed: bool,
     /// An elevated app: listed, but every read of it is denied (as UIPI does on Windows).
     pub denied: bool,
 }
@@ -193,6 +196,14 @@ impl FakeBackend {
             .retain(|a| a.root.node.id.app != app.app);
     }
 
+    /// Makes `app` busy whenever it is listed, and only then (`FakeApp::busy_when_listed`).
+    pub fn set_busy_when_listed(&self, app: &ElementId, busy: bool) {
+        let mut apps = self.apps.lock().unwrap();
+        for a in apps.iter_mut().filter(|a| a.root.node.id.app == app.app) {
+            a.busy_when_listed = busy;
+        }
+    }
+
     pub fn set_frozen(&self, app: &ElementId, frozen: bool) {
         let mut apps = self.apps.lock().unwrap();
         for a in apps.iter_mut().filter(|a| a.root.node.id.app == app.app) {
@@ -287,7 +298,7 @@ impl Backend for FakeBackend {
                 pid: a.pid,
                 toolkit: a.toolkit.clone(),
                 toolkit_version: None,
-                windows: if a.frozen {
+                windows: if a.frozen || a.busy_when_listed {
                     Vec::new()
                 } else {
                     a.root
@@ -305,7 +316,7 @@ impl Backend for FakeBackend {
                         })
                         .collect()
                 },
-                responding: !a.frozen,
+                responding: !a.frozen && !a.busy_when_listed,
             })
             .collect())
     }

@@ -70,6 +70,7 @@ pub fn parse_app(text: &str, bus: &str) -> Result<FakeApp, String> {
         pid,
         toolkit,
         frozen: false,
+        busy_when_listed: false,
         denied,
     })
 }

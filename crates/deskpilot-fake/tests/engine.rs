@@ -403,13 +403,25 @@ async fn secrets_and_frozen_apps() {
         .await
         .unwrap();
     assert_eq!(found.total, 0, "a secret's value never matches");
+    let app_wide = engine.connect(&ConnectTarget::Pid(42)).await.unwrap().id;
     fake.set_frozen(&id(":1.1", "/"), true);
+    // A window session and an app session alike: an app session showed the app alone, no
+    // window, as if it had none (the 9,300-label box, busy, under load).
+    for session in [&s, &app_wide] {
+        let error = engine
+            .snapshot(session, &SnapshotRequest::default())
+            .await
+            .unwrap_err();
+        assert_eq!(error.code, Code::AppNotResponding, "{error:?}");
+        assert!(error.retryable());
+    }
+    fake.set_frozen(&id(":1.1", "/"), false);
+    fake.set_busy_when_listed(&id(":1.1", "/"), true);
     let error = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .snapshot(&app_wide, &SnapshotRequest::default())
         .await
         .unwrap_err();
-    assert_eq!(error.code, Code::AppNotResponding);
-    assert!(error.retryable());
+    assert_eq!(error.code, Code::AppNotResponding, "{error:?}");
 }
 
 /// A virtualized list that cannot say how many items it has (UIA's often cannot) shows what
