@@ -115,11 +115,7 @@ impl Engine {
             if gone {
                 error = Error::new(
                     Code::AppGone,
-                    format!(
-                        "{} (pid {}) of session {session} has quit",
-                        crate::escape::quoted(&info.app.name, 80),
-                        info.app.pid.map_or("?".into(), |p| p.to_string())
-                    ),
+                    format!("{} of session {session} has quit", named(&info.app)),
                     "`list_apps`, then `connect` again (a restarted app is a new one)",
                 );
             }
@@ -131,9 +127,8 @@ impl Engine {
             return Err(Error::new(
                 Code::AppNotResponding,
                 format!(
-                    "{} (pid {}) of session {session} did not answer when its windows were asked",
-                    crate::escape::quoted(&info.app.name, 80),
-                    info.app.pid.map_or("?".into(), |p| p.to_string())
+                    "{} of session {session} did not answer when its windows were asked",
+                    named(&info.app)
                 ),
                 "the app may be busy (a long answer takes seconds) or frozen; retry shortly",
             ));
@@ -229,6 +224,12 @@ impl Engine {
             None => Err(no_window("to send keys to", &scope)),
         }
     }
+}
+
+/// An app as a message names it: its name, quoted, and its pid.
+fn named(app: &AppInfo) -> String {
+    let pid = app.pid.map_or("?".into(), |p| p.to_string());
+    format!("{} (pid {pid})", crate::escape::quoted(&app.name, 80))
 }
 
 fn no_window(what: &str, scope: &Scope) -> Error {
