@@ -12,7 +12,7 @@ pub const CORE: &str = "crates/deskpilot-core/src";
 
 /// At most this many methods per type: the counts when the ratchet was set (2026-12-03; the
 /// review counted 110 at 25baa15), lowered as methods move to a session handle.
-pub const LIMITS: &[(&str, usize)] = &[("Engine", 112)];
+pub const LIMITS: &[(&str, usize)] = &[("Engine", 93), ("Session", 35)];
 
 /// Methods per type of `LIMITS` in the `.rs` files under `src`.
 pub fn count(src: &Path) -> anyhow::Result<BTreeMap<&'static str, usize>> {
@@ -87,7 +87,8 @@ fn inherent_impl_of(code: &str) -> Option<&'static str> {
     if rest.contains(" for ") {
         return None;
     }
-    let name = rest.trim_start().split([' ', '<', '{']).next()?;
+    let path = rest.trim_start().split([' ', '<', '{']).next()?;
+    let name = path.rsplit("::").next()?;
     LIMITS.iter().map(|(t, _)| *t).find(|t| *t == name)
 }
 
@@ -119,7 +120,12 @@ mod tests {
         let text = "impl Engine {\n    pub fn a(&self) {\n        if x { y }\n    }\n    \
                     pub(crate) async fn b(&self) {}\n    fn c() {}\n}\n\
                     impl Backend for Engine {\n    fn d(&self) {}\n}\n\
-                    impl Engine {\n    // fn not_one() {}\n    const fn e() {}\n}\n";
-        assert_eq!(methods_in(text), [("Engine", 3), ("Engine", 1)]);
+                    impl Engine {\n    // fn not_one() {}\n    const fn e() {}\n}\n\
+                    impl crate::engine::Session<'_> {\n    fn f(&self) {}\n}\n\
+                    impl<'e> Session<'e> {\n    fn g(&self) {}\n}\n";
+        assert_eq!(
+            methods_in(text),
+            [("Engine", 3), ("Engine", 1), ("Session", 1), ("Session", 1)]
+        );
     }
 }

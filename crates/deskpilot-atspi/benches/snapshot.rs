@@ -459,7 +459,9 @@ async fn main() {
             .unwrap()
             .id;
         let snapshot = engine
-            .snapshot(&session, &SnapshotRequest::default())
+            .session(&session)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
             .await
             .unwrap();
         let tokens = snapshot.rendered.tokens_per_node();

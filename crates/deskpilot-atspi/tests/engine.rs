@@ -31,11 +31,15 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
     let first = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let second = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert_eq!(
@@ -46,7 +50,9 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
     let count = ref_in(&first.rendered, "button \"Count\"");
     assert_eq!(
         engine
-            .resolve_ref(&s, &apple)
+            .session(&s)
+            .unwrap()
+            .resolve_ref(&apple)
             .await
             .unwrap()
             .node
@@ -65,16 +71,30 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
             Duration::from_secs(5),
         )
         .unwrap();
-    let error = engine.resolve_ref(&s, &apple).await.unwrap_err();
+    let error = engine
+        .session(&s)
+        .unwrap()
+        .resolve_ref(&apple)
+        .await
+        .unwrap_err();
     assert_eq!(error.code, Code::StaleRef, "{}", error.message);
     assert!(error.hint.contains("snapshot"));
     // Untouched elements keep their refs.
     assert_eq!(
-        engine.resolve_ref(&s, &count).await.unwrap().node.name,
+        engine
+            .session(&s)
+            .unwrap()
+            .resolve_ref(&count)
+            .await
+            .unwrap()
+            .node
+            .name,
         "Count"
     );
     let third = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert_eq!(ref_in(&third.rendered, "button \"Count\""), count);
@@ -100,27 +120,37 @@ async fn find_reaches_any_depth_and_resolution_is_strict() {
     let sel = |t: &str| Selector::parse(t).unwrap();
     // A cell far below the visible rows, and a menu item inside a closed menu.
     let found = engine
-        .find(&s, &sel("cell[name=\"Item 150\"]"), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&sel("cell[name=\"Item 150\"]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
     let found = engine
-        .find(&s, &sel("menuitem[name=\"Report.txt\"]"), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&sel("menuitem[name=\"Report.txt\"]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
     let count = engine
-        .resolve(&s, &Target::Selector(sel("button[name=Count]")))
+        .session(&s)
+        .unwrap()
+        .resolve(&Target::Selector(sel("button[name=Count]")))
         .await
         .unwrap();
     assert_eq!(count.node.name, "Count");
     let ambiguous = engine
-        .resolve(&s, &Target::Selector(sel("radio")))
+        .session(&s)
+        .unwrap()
+        .resolve(&Target::Selector(sel("radio")))
         .await
         .unwrap_err();
     assert_eq!(ambiguous.code, Code::Ambiguous);
     let within = engine
-        .find(&s, &sel("listbox >> listitem"), None, 10)
+        .session(&s)
+        .unwrap()
+        .find(&sel("listbox >> listitem"), None, 10)
         .await
         .unwrap();
     assert_eq!(within.total, 4);
@@ -136,7 +166,7 @@ async fn paging_through_a_real_window_reads_every_node_once() {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let whole = engine.snapshot(&s, &all).await.unwrap();
+    let whole = engine.session(&s).unwrap().snapshot(&all).await.unwrap();
     let mut expected: Vec<_> = whole.tree.nodes.iter().map(|n| n.node.id.clone()).collect();
     let mut seen = Vec::new();
     let mut request = SnapshotRequest {
@@ -144,7 +174,12 @@ async fn paging_through_a_real_window_reads_every_node_once() {
         ..all
     };
     for _ in 0..50 {
-        let page = engine.snapshot(&s, &request).await.unwrap();
+        let page = engine
+            .session(&s)
+            .unwrap()
+            .snapshot(&request)
+            .await
+            .unwrap();
         seen.extend(page.tree.nodes.iter().map(|n| n.node.id.clone()));
         match page.truncated.and_then(|t| t.cursor) {
             Some(cursor) => request.cursor = Some(cursor),
@@ -168,7 +203,9 @@ async fn a_minimized_window_says_so() {
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
     assert!(
         !engine
-            .snapshot(&s, &SnapshotRequest::default())
+            .session(&s)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
             .await
             .unwrap()
             .minimized
@@ -182,7 +219,9 @@ async fn a_minimized_window_says_so() {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let snapshot = loop {
         let snapshot = engine
-            .snapshot(&s, &SnapshotRequest::default())
+            .session(&s)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
             .await
             .unwrap();
         if snapshot.minimized || std::time::Instant::now() > deadline {
@@ -223,7 +262,9 @@ async fn plain_click_settles(fixture_kind: Fixture) -> deskpilot_core::ActionRep
     for _ in 0..tries {
         let before = backend.cache_reads();
         engine
-            .snapshot(&session, &SnapshotRequest::default())
+            .session(&session)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
             .await
             .unwrap();
         if backend.cache_reads() == before {
@@ -231,8 +272,9 @@ async fn plain_click_settles(fixture_kind: Fixture) -> deskpilot_core::ActionRep
         }
     }
     let report = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &Target::Selector(Selector::parse("button[name=Count]").unwrap()),
             &deskpilot_core::Action::Click {
                 button: deskpilot_core::MouseButton::Left,
@@ -295,7 +337,7 @@ async fn events_wake_a_wait(fixture_kind: Fixture) -> Woken {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(fixture_kind).unwrap();
     let (engine, session) = engine_on(&desktop, fixture_kind).await;
-    let root = engine.session(&session).unwrap().root;
+    let root = engine.session(&session).unwrap().info().unwrap().root;
     let hour = Duration::from_secs(3600);
     let mut wake = engine.wake_on(&root, hour).await;
     assert!(wake.wakes().events_watched, "{fixture_kind:?}");
@@ -307,7 +349,9 @@ async fn events_wake_a_wait(fixture_kind: Fixture) -> Woken {
     // A wait looks before it sleeps: the look reads the window, and toolkits that make an
     // element's accessible object on demand (GTK 3) only send events for those that exist.
     engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let mut woken = async |command: &str, args: serde_json::Value| {

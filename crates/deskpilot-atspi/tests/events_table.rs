@@ -150,8 +150,9 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
     };
     // The page's document arrives after the window.
     engine
+        .session(&info.id)
+        .unwrap()
         .wait_for(
-            &info.id,
             &Selector::parse("button[name=\"Open dialog\"]").unwrap(),
             None,
             &Condition::Appears,
@@ -163,7 +164,12 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine.snapshot(&info.id, &all).await.unwrap();
+    engine
+        .session(&info.id)
+        .unwrap()
+        .snapshot(&all)
+        .await
+        .unwrap();
     let app = info.app.id.clone();
     let mut rows = Vec::new();
     for (what, name) in [
@@ -175,7 +181,9 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
         ("a dialog opened", "Open dialog"),
     ] {
         let pressed = engine
-            .resolve(&info.id, &button(name))
+            .session(&info.id)
+            .unwrap()
+            .resolve(&button(name))
             .await
             .unwrap()
             .node
@@ -188,7 +196,12 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
                 .unwrap();
         })
         .await;
-        engine.snapshot(&info.id, &all).await.unwrap();
+        engine
+            .session(&info.id)
+            .unwrap()
+            .snapshot(&all)
+            .await
+            .unwrap();
         rows.push((what, seen));
     }
     rows
@@ -209,7 +222,12 @@ async fn measure(kind: Fixture) -> Vec<(&'static str, Seen)> {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine.snapshot(&info.id, &all).await.unwrap();
+    engine
+        .session(&info.id)
+        .unwrap()
+        .snapshot(&all)
+        .await
+        .unwrap();
     let app = info.app.id.clone();
     let mut rows = Vec::new();
     let steps: [(&'static str, &str, Value); 6] = [
@@ -227,7 +245,12 @@ async fn measure(kind: Fixture) -> Vec<(&'static str, Seen)> {
     for (what, cmd, args) in steps {
         let seen = change(&engine, &app, &mut fixture, cmd, args).await;
         // The next change starts from a read tree, as a wait's look would.
-        engine.snapshot(&info.id, &all).await.unwrap();
+        engine
+            .session(&info.id)
+            .unwrap()
+            .snapshot(&all)
+            .await
+            .unwrap();
         rows.push((what, seen));
     }
     rows

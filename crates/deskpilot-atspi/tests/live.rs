@@ -48,13 +48,17 @@ async fn gtk3_an_action_result_carries_its_changes() {
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
     engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     // Nothing changed: the same elements read again are the same lines (tree-view cells
     // included), so there is nothing to say.
     let again = engine
-        .snapshot(&s, &since_last(Filter::Interactive))
+        .session(&s)
+        .unwrap()
+        .snapshot(&since_last(Filter::Interactive))
         .await
         .unwrap();
     match &again.changes {
@@ -62,7 +66,7 @@ async fn gtk3_an_action_result_carries_its_changes() {
         other => panic!("{other:?}"),
     }
     let add = Target::Selector(Selector::parse("button[name=\"Add item\"]").unwrap());
-    let report = engine.act(&s, &add, &CLICK).await.unwrap();
+    let report = engine.session(&s).unwrap().act(&add, &CLICK).await.unwrap();
     fixture
         .oracle
         .wait_value("dynamic", "count", json!(1), Duration::from_secs(5))
@@ -78,7 +82,9 @@ async fn gtk3_an_action_result_carries_its_changes() {
     let new_ref = line.split("[ref=").nth(1).unwrap().trim_end_matches(']');
     // The ref in the result is usable at once.
     engine
-        .act(&s, &Target::Ref(new_ref.into()), &CLICK)
+        .session(&s)
+        .unwrap()
+        .act(&Target::Ref(new_ref.into()), &CLICK)
         .await
         .unwrap();
     fixture
@@ -93,13 +99,12 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
     let first = engine
-        .snapshot(
-            &s,
-            &SnapshotRequest {
-                filter: Filter::All,
-                ..SnapshotRequest::default()
-            },
-        )
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest {
+            filter: Filter::All,
+            ..SnapshotRequest::default()
+        })
         .await
         .unwrap();
     let mut held = View::lines_of(&first.tree, &first.rendered);
@@ -116,7 +121,12 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let done = burst_done(&fixture);
-        let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
+        let read = engine
+            .session(&s)
+            .unwrap()
+            .snapshot(&since_last(Filter::All))
+            .await
+            .unwrap();
         let new = View::lines_of(&read.tree, &read.rendered);
         held = match &read.changes {
             Some(Changes::Diff(diff)) => {
@@ -174,13 +184,23 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     ]);
     for (step, (cmd, args, widget)) in steps.into_iter().enumerate() {
         fixture.run(cmd, args).unwrap();
-        let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
+        let read = engine
+            .session(&s)
+            .unwrap()
+            .snapshot(&since_last(Filter::All))
+            .await
+            .unwrap();
         if let Some(Changes::Diff(diff)) = &read.changes {
             held = apply(&held, &diff.edits).unwrap_or_else(|e| panic!("step {step}: {e}"));
         } else {
             held = View::lines_of(&read.tree, &read.rendered);
         }
-        let cold_read = cold_engine.snapshot(&cold, &all).await.unwrap();
+        let cold_read = cold_engine
+            .session(&cold)
+            .unwrap()
+            .snapshot(&all)
+            .await
+            .unwrap();
         assert_eq!(
             strip_refs(&lines_text(&held)),
             strip_refs(&cold_read.rendered.text),
@@ -224,14 +244,19 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     // itself with events (about a thousand on the GTK3 fixture's first find), which would wake
     // the wait for a full look instead.
     let selector = Selector::parse("label[name=\"Targeted\"]").unwrap();
-    engine.find(&s, &selector, None, 5).await.unwrap();
+    engine
+        .session(&s)
+        .unwrap()
+        .find(&selector, None, 5)
+        .await
+        .unwrap();
     // Until those are over (a loaded machine reads slowly, and they would come during the
     // wait's first look).
-    let app = engine.session(&s).unwrap().app.id;
+    let app = engine.session(&s).unwrap().info().unwrap().app.id;
     let mut events = engine.backend().events().changes(&app).await.unwrap();
     support_quiet::quiet(&mut events).await;
-    let wait = engine.wait_for(
-        &s,
+    let handle = engine.session(&s).unwrap();
+    let wait = handle.wait_for(
         &selector,
         None,
         &deskpilot_core::Condition::Appears,
@@ -249,7 +274,12 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     assert_eq!(outcome.wakes.targeted, 1, "{outcome:?}");
     let element = outcome.element.expect("the label");
     assert!(element.visible);
-    let full = engine.find(&s, &selector, None, 5).await.unwrap();
+    let full = engine
+        .session(&s)
+        .unwrap()
+        .find(&selector, None, 5)
+        .await
+        .unwrap();
     assert_eq!(full.matches.len(), 1);
     assert_eq!(full.matches[0].reference, element.reference);
     assert_eq!(full.matches[0].visible, element.visible);
@@ -273,14 +303,27 @@ async fn gtk3_the_focus_comes_from_focus_events() {
         .unwrap()
         .id;
     engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let name = Target::Selector(Selector::parse("textbox[name=Name]").unwrap());
-    engine.act(&s, &name, &Action::Focus).await.unwrap();
+    engine
+        .session(&s)
+        .unwrap()
+        .act(&name, &Action::Focus)
+        .await
+        .unwrap();
     let _ = &fixture;
     let before = backend.calls();
-    let focused = engine.focus(&s).await.unwrap().expect("a focused element");
+    let focused = engine
+        .session(&s)
+        .unwrap()
+        .focus()
+        .await
+        .unwrap()
+        .expect("a focused element");
     let calls = backend.calls() - before;
     assert_eq!(
         (focused.role, focused.name.as_str()),
@@ -289,7 +332,9 @@ async fn gtk3_the_focus_comes_from_focus_events() {
     assert!(calls < 60, "{calls} calls: a walk, not the focus event");
     // A walk finds the same element.
     let walked = engine
-        .find(&s, &Selector::parse("textbox[focused]").unwrap(), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&Selector::parse("textbox[focused]").unwrap(), None, 5)
         .await
         .unwrap();
     assert_eq!(walked.matches[0].reference, focused.reference);
@@ -308,7 +353,7 @@ async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine.snapshot(&s, &all).await.unwrap();
+    engine.session(&s).unwrap().snapshot(&all).await.unwrap();
     // A poll may wake the look that sees the flood first (a full look anyway): then again,
     // until a look on the flood's events saw it.
     let mut on_events = None;
@@ -324,8 +369,9 @@ async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
             )
             .unwrap();
         let outcome = engine
+            .session(&s)
+            .unwrap()
             .wait_for(
-                &s,
                 &selector,
                 None,
                 &deskpilot_core::Condition::Attached,
@@ -346,7 +392,12 @@ async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
             || text.contains("after floods of events read the whole tree"),
         "{text}"
     );
-    let read = engine.snapshot(&s, &since_last(Filter::All)).await.unwrap();
+    let read = engine
+        .session(&s)
+        .unwrap()
+        .snapshot(&since_last(Filter::All))
+        .await
+        .unwrap();
     match &read.changes {
         Some(Changes::Whole { why }) => assert!(why.contains("longer than the tree"), "{why}"),
         other => panic!("{other:?}"),

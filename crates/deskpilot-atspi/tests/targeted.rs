@@ -28,8 +28,13 @@ async fn read_and_settle(engine: &Engine, session: &str) {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine.snapshot(session, &all).await.unwrap();
-    let app = engine.session(session).unwrap().app.id;
+    engine
+        .session(session)
+        .unwrap()
+        .snapshot(&all)
+        .await
+        .unwrap();
+    let app = engine.session(session).unwrap().info().unwrap().app.id;
     let mut events = engine.backend().events().changes(&app).await.unwrap();
     support_quiet::quiet(&mut events).await;
 }
@@ -48,8 +53,8 @@ async fn gtk3_a_targeted_look_reads_a_fields_text() {
         .id;
     read_and_settle(&engine, &s).await;
     let selector = Selector::parse("textbox[value=\"Targeted text\"]").unwrap();
-    let wait = engine.wait_for(
-        &s,
+    let handle = engine.session(&s).unwrap();
+    let wait = handle.wait_for(
         &selector,
         None,
         &Condition::Appears,
@@ -108,8 +113,8 @@ async fn writer_a_targeted_look_follows_a_paragraph_up_to_its_window() {
     assert_eq!(lines.next().unwrap().unwrap(), "ready");
     read_and_settle(&engine, &info.id).await;
     let selector = Selector::parse("paragraph[value*=\"Marker\"]").unwrap();
-    let wait = engine.wait_for(
-        &info.id,
+    let handle = engine.session(&info.id).unwrap();
+    let wait = handle.wait_for(
         &selector,
         None,
         &Condition::Appears,

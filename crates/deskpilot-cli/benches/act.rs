@@ -48,7 +48,9 @@ async fn main() {
         let before = backend.cache_reads();
         rendered = Some(
             engine
-                .snapshot(&session, &SnapshotRequest::default())
+                .session(&session)
+                .unwrap()
+                .snapshot(&SnapshotRequest::default())
                 .await
                 .unwrap()
                 .rendered,
@@ -89,7 +91,12 @@ async fn main() {
         for run in 0..RUNS {
             let action = &actions[run % actions.len()];
             let started = Instant::now();
-            let report = engine.act(&session, target, action).await.unwrap();
+            let report = engine
+                .session(&session)
+                .unwrap()
+                .act(target, action)
+                .await
+                .unwrap();
             times.push(started.elapsed().as_secs_f64() * 1000.0);
             summary = deskpilot_core::present::action(&report);
         }

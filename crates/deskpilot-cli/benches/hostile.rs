@@ -67,7 +67,7 @@ async fn snapshot_ms(engine: &Engine, session: &str) -> f64 {
         ..SnapshotRequest::default()
     };
     let started = Instant::now();
-    let _ = engine.snapshot(session, &request).await;
+    let _ = engine.session(session).unwrap().snapshot(&request).await;
     ms(started)
 }
 
@@ -103,7 +103,11 @@ fn main() {
             let hostile_reads = async {
                 for _ in 0..RUNS {
                     snapshot_ms(&engine, &session).await;
-                    let _ = engine.find(&session, &labels_selector, None, 10).await;
+                    let _ = engine
+                        .session(&session)
+                        .unwrap()
+                        .find(&labels_selector, None, 10)
+                        .await;
                 }
             };
             let other_reads = async {

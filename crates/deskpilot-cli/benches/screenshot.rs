@@ -65,12 +65,11 @@ fn main() {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             engine
-                .snapshot(&session, &SnapshotRequest::default())
+                .session(&session).unwrap().snapshot(&SnapshotRequest::default())
                 .await
                 .unwrap();
             let shot = engine
-                .screenshot(
-                    &session,
+                .session(&session).unwrap().screenshot(
                     &ShotRequest {
                         region: Region::Window,
                         annotate: true,
@@ -94,7 +93,7 @@ fn main() {
         let mut last = None;
         for _ in 0..RUNS {
             let started = Instant::now();
-            let shot = engine.screenshot(&session, &request).await.unwrap();
+            let shot = engine.session(&session).unwrap().screenshot(&request).await.unwrap();
             times.push(started.elapsed().as_secs_f64() * 1000.0);
             last = Some(shot);
         }

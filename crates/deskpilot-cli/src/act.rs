@@ -185,12 +185,16 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
     let (element, action, wait, json) = match command {
         ActCommand::Drag { from, to, json, .. } => {
             let result = engine
-                .drag(session, &drag_end(&from)?, &drag_end(&to)?)
+                .session(session)?
+                .drag(&drag_end(&from)?, &drag_end(&to)?)
                 .await;
             return Ok(reported(result, json));
         }
         ActCommand::Window { action, json, .. } => {
-            return Ok(reported(engine.window_action(session, action).await, json));
+            return Ok(reported(
+                engine.session(session)?.window_action(action).await,
+                json,
+            ));
         }
         ActCommand::Click {
             selector,
@@ -269,10 +273,11 @@ pub async fn run(engine: &Engine, command: ActCommand) -> anyhow::Result<ExitCod
         Some(text) => {
             let wait = Duration::from_millis(wait.timeout_ms);
             engine
-                .act_when_ready(session, &selector(&text)?, &action, wait)
+                .session(session)?
+                .act_when_ready(&selector(&text)?, &action, wait)
                 .await
         }
-        None => engine.act_on_window(session, &action).await,
+        None => engine.session(session)?.act_on_window(&action).await,
     };
     Ok(reported(result, json))
 }

@@ -48,7 +48,12 @@ pub async fn run(engine: &Engine, command: FilesCommand) -> anyhow::Result<ExitC
         return Ok(ExitCode::from(1));
     };
     // The labels are the refs of a snapshot: take one first.
-    if !plain && let Err(e) = engine.snapshot(&session, &SnapshotRequest::default()).await {
+    if !plain
+        && let Err(e) = engine
+            .session(&session)?
+            .snapshot(&SnapshotRequest::default())
+            .await
+    {
         return Ok(report(&e));
     }
     let region = match (element, screen) {
@@ -61,7 +66,7 @@ pub async fn run(engine: &Engine, command: FilesCommand) -> anyhow::Result<ExitC
         annotate: !plain,
         max_side: max_size,
     };
-    match engine.screenshot(&session, &request).await {
+    match engine.session(&session)?.screenshot(&request).await {
         Ok(shot) => {
             std::fs::write(&out, &shot.png)
                 .with_context(|| format!("writing {}", out.display()))?;

@@ -159,7 +159,7 @@ async fn connect(engine: &Engine, target: &str) -> anyhow::Result<Option<String>
                 let session = engine.connect(&candidate).await?.id;
                 // One command per process: there is no earlier tree to show changes against,
                 // and the whole tree after every action would bury the report.
-                engine.follow_tree(&session, false)?;
+                engine.session(&session)?.follow_tree(false)?;
                 return Ok(Some(session));
             }
             Err(e) => last = Some(e),

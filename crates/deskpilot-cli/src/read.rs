@@ -165,7 +165,7 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
                 ..SnapshotRequest::default()
             };
             let earlier = since.as_deref().map(crate::since::load).transpose()?;
-            let snapshot = engine.snapshot(session, &request).await;
+            let snapshot = engine.session(session)?.snapshot(&request).await;
             if let (Ok(snapshot), Some(path)) = (&snapshot, &save) {
                 crate::since::save(path, snapshot)?;
             }
@@ -189,7 +189,10 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             ..
         } => {
             let selector = Selector::parse(&text)?;
-            let found = engine.find(session, &selector, None, limit).await?;
+            let found = engine
+                .session(session)?
+                .find(&selector, None, limit)
+                .await?;
             if json {
                 let out = output::FindOut::new(&found);
                 outln!("{}", serde_json::to_string_pretty(&out)?);
@@ -203,7 +206,7 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             }
         }
         ReadCommand::Props { selector: text, .. } => {
-            let resolved = engine.properties(session, &selector(&text)?).await;
+            let resolved = engine.session(session)?.properties(&selector(&text)?).await;
             finish(resolved, |resolved| {
                 let out = output::PropertiesOut::new(resolved.reference, &resolved.node);
                 outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
@@ -216,7 +219,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             ..
         } => {
             let read = engine
-                .read_text(session, &selector(&text)?, offset, length)
+                .session(session)?
+                .read_text(&selector(&text)?, offset, length)
                 .await;
             finish(read, |read| {
                 let page = present::text_page(&read);
@@ -234,7 +238,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             ..
         } => {
             let read = engine
-                .read_table(session, &selector(&text)?, first_row, rows)
+                .session(session)?
+                .read_table(&selector(&text)?, first_row, rows)
                 .await;
             finish(read, |read| {
                 if json {
@@ -247,10 +252,12 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
                 }
             })
         }
-        ReadCommand::At { x, y, .. } => finish(engine.hit_test(session, x, y).await, |path| {
-            out!("{}", present::hit_path(&path, x, y))
-        }),
-        ReadCommand::Focused { .. } => finish(engine.focus(session).await, |focused| {
+        ReadCommand::At { x, y, .. } => {
+            finish(engine.session(session)?.hit_test(x, y).await, |path| {
+                out!("{}", present::hit_path(&path, x, y))
+            })
+        }
+        ReadCommand::Focused { .. } => finish(engine.session(session)?.focus().await, |focused| {
             out!("{}", present::focus(focused.as_ref()))
         }),
         ReadCommand::Wait {
@@ -273,7 +280,8 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             let selector = Selector::parse(&text)?;
             let timeout = Duration::from_millis(timeout_ms);
             let waited = engine
-                .wait_for(session, &selector, None, &condition, timeout)
+                .session(session)?
+                .wait_for(&selector, None, &condition, timeout)
                 .await;
             finish(waited, |outcome| out!("{}", present::waited(&outcome)))
         }

@@ -34,8 +34,9 @@ fn launch(desktop: &VirtualDesktop, program: &str) -> App {
 /// Waits until `condition` holds for `selector` (at most `secs`), failing the test otherwise.
 async fn until(engine: &Engine, session: &str, selector: &str, condition: Condition, secs: u64) {
     engine
+        .session(session)
+        .unwrap()
         .wait_for(
-            session,
             &Selector::parse(selector).unwrap(),
             None,
             &condition,
@@ -75,7 +76,9 @@ async fn a_gtk4_app_is_read_by_its_name() {
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "gnome-calculator").await;
     let snapshot = engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert!(snapshot.rendered.lines > 20, "{}", snapshot.rendered.text);
@@ -85,7 +88,9 @@ async fn a_gtk4_app_is_read_by_its_name() {
         snapshot.rendered.text
     );
     let found = engine
-        .find(&session, &Selector::parse("button").unwrap(), None, 100)
+        .session(&session)
+        .unwrap()
+        .find(&Selector::parse("button").unwrap(), None, 100)
         .await
         .unwrap();
     assert!(found.total > 10, "{found:?}");
@@ -105,7 +110,9 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
     let session = connect_by_name(&engine, "mousepad").await;
 
     let typed = engine
-        .act_on_window(&session, &Action::TypeText(InputText::plain("hello app")))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&Action::TypeText(InputText::plain("hello app")))
         .await
         .unwrap();
     // The title gains a star: one window renamed, not one opened and another closed.
@@ -124,7 +131,9 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
     );
 
     let saved = engine
-        .act_on_window(&session, &key("ctrl+s"))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&key("ctrl+s"))
         .await
         .unwrap();
     let opened = saved
@@ -140,7 +149,9 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         .to_owned();
 
     let snapshot = engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let text = &snapshot.rendered.text;
@@ -153,13 +164,12 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
     );
     // The main window on request, the chooser folded.
     let main = engine
-        .snapshot(
-            &session,
-            &SnapshotRequest {
-                window: Some(WindowPick::Title("Mousepad".into())),
-                ..SnapshotRequest::default()
-            },
-        )
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest {
+            window: Some(WindowPick::Title("Mousepad".into())),
+            ..SnapshotRequest::default()
+        })
         .await
         .unwrap();
     assert!(
@@ -172,8 +182,9 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
 
     let path = desktop.dir().join("note.txt");
     let name = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &by("textbox[name=\"Name:\"]"),
             &Action::SetValue(ValueInput::Text(InputText::plain(path.to_str().unwrap()))),
         )
@@ -199,8 +210,9 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
     )
     .await;
     let closed = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &by("filechooser >> button[name=Save]"),
             &Action::Click {
                 button: deskpilot_core::MouseButton::Left,
@@ -247,29 +259,22 @@ async fn items_of_a_closed_menu_are_not_visible() {
     let session = connect_by_name(&engine, "FeatherPad").await;
     let save = Selector::parse("menuitem[name*=Save]").unwrap();
     let appears = engine
-        .wait_for(
-            &session,
-            &save,
-            None,
-            &Condition::Appears,
-            Duration::from_millis(800),
-        )
+        .session(&session)
+        .unwrap()
+        .wait_for(&save, None, &Condition::Appears, Duration::from_millis(800))
         .await;
     assert!(appears.is_err(), "met by a closed menu's item: {appears:?}");
     let attached = engine
-        .wait_for(
-            &session,
-            &save,
-            None,
-            &Condition::Attached,
-            Duration::from_secs(5),
-        )
+        .session(&session)
+        .unwrap()
+        .wait_for(&save, None, &Condition::Attached, Duration::from_secs(5))
         .await
         .unwrap();
     assert!(!attached.element.unwrap().visible);
     let refused = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &by("menuitem[name=\"Save As\"]"),
             &Action::Click {
                 button: deskpilot_core::MouseButton::Left,
@@ -298,7 +303,9 @@ async fn strictness_counts_visible_matches_and_hidden_fields_are_refused() {
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "mousepad").await;
     engine
-        .act_on_window(&session, &key("ctrl+shift+s"))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&key("ctrl+shift+s"))
         .await
         .unwrap();
     let name = Selector::parse("filechooser >> textbox[name*=Name]").unwrap();
@@ -311,13 +318,16 @@ async fn strictness_counts_visible_matches_and_hidden_fields_are_refused() {
     )
     .await;
     let resolved = engine
-        .resolve(&session, &Target::Selector(name))
+        .session(&session)
+        .unwrap()
+        .resolve(&Target::Selector(name))
         .await
         .unwrap();
     assert_eq!(resolved.node.display_name(), "Name:");
     let hidden = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &by("filechooser >> textbox[name=\"Name\"]"),
             &Action::SetValue(ValueInput::Text(InputText::plain("x.txt"))),
         )
@@ -345,7 +355,12 @@ async fn a_session_outlives_its_app_with_a_clear_answer() {
     mousepad.kill();
     let deadline = Instant::now() + Duration::from_secs(10);
     let gone = loop {
-        match engine.snapshot(&session, &SnapshotRequest::default()).await {
+        match engine
+            .session(&session)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
+            .await
+        {
             Err(e) if e.code == deskpilot_core::Code::AppGone => break e,
             other => {
                 assert!(Instant::now() < deadline, "still answering: {other:?}");
@@ -358,7 +373,9 @@ async fn a_session_outlives_its_app_with_a_clear_answer() {
     let _again = launch(&desktop, "mousepad");
     let session = connect_by_name(&engine, "mousepad").await;
     let snapshot = engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert!(
@@ -384,13 +401,17 @@ async fn a_window_session_covers_the_file_chooser_it_opens() {
         .unwrap()
         .id;
     engine
-        .act_on_window(&session, &key("ctrl+shift+s"))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&key("ctrl+shift+s"))
         .await
         .unwrap();
     let name = "filechooser >> textbox[name=\"Name:\"]";
     until(&engine, &session, name, Condition::Appears, 10).await;
     let snapshot = engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert!(
@@ -412,16 +433,22 @@ async fn keys_reach_a_dialog_titled_otherwise_on_the_display() {
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "mousepad").await;
     engine
-        .act_on_window(&session, &Action::TypeText(InputText::plain("draft")))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&Action::TypeText(InputText::plain("draft")))
         .await
         .unwrap();
     engine
-        .act_on_window(&session, &key("ctrl+q"))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&key("ctrl+q"))
         .await
         .unwrap();
     until(&engine, &session, "alert", Condition::Appears, 10).await;
     let escaped = engine
-        .act_on_window(&session, &key("Escape"))
+        .session(&session)
+        .unwrap()
+        .act_on_window(&key("Escape"))
         .await
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -454,7 +481,7 @@ async fn a_change_by_another_client_wakes_the_wait(program: &str, name: &str) {
     let _app = launch(&desktop, program);
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, name).await;
-    let root = engine.session(&session).unwrap().root;
+    let root = engine.session(&session).unwrap().info().unwrap().root;
     let hour = Duration::from_secs(3600);
     let mut client = desktop
         .command(deskpilot_testkit::SYSTEM_PYTHON)
@@ -523,16 +550,25 @@ async fn the_calculators_focus_comes_from_its_focus_events() {
     let (backend, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "gnome-calculator").await;
     engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     // GTK 4 has no Component.GrabFocus: the focus moves with keys, as a person moves it.
     for _ in 0..3 {
-        engine.act_on_window(&session, &key("Tab")).await.unwrap();
+        engine
+            .session(&session)
+            .unwrap()
+            .act_on_window(&key("Tab"))
+            .await
+            .unwrap();
     }
     let before = backend.calls();
     let focused = engine
-        .focus(&session)
+        .session(&session)
+        .unwrap()
+        .focus()
         .await
         .unwrap()
         .expect("a focused element");
@@ -546,7 +582,9 @@ async fn the_calculators_focus_comes_from_its_focus_events() {
     // A walk, for comparison (what get_focus did before).
     let before = backend.calls();
     engine
-        .find(&session, &Selector::parse("button").unwrap(), None, 5)
+        .session(&session)
+        .unwrap()
+        .find(&Selector::parse("button").unwrap(), None, 5)
         .await
         .unwrap();
     let walk = backend.calls() - before;

@@ -66,8 +66,9 @@ impl Browser {
     /// Clicks the page's Send button and returns what the loopback server received.
     async fn submit(&self) -> deskpilot_testkit::SubmittedForm {
         self.engine
+            .session(&self.session)
+            .unwrap()
             .act(
-                &self.session,
                 &target("button[name*=Send]"),
                 &Action::Click {
                     button: MouseButton::Left,
@@ -100,7 +101,9 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
     for round in 0..5 {
         let snapshot = b
             .engine
-            .snapshot(&b.session, &SnapshotRequest::default())
+            .session(&b.session)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
             .await
             .unwrap();
         assert!(
@@ -110,12 +113,15 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
         );
         b.assert_alive("a snapshot");
         b.engine
-            .find(&b.session, &selector("button"), None, 50)
+            .session(&b.session)
+            .unwrap()
+            .find(&selector("button"), None, 50)
             .await
             .unwrap();
         b.engine
+            .session(&b.session)
+            .unwrap()
             .act(
-                &b.session,
                 &target("textbox[name=City]"),
                 &Action::TypeText(format!("Zoë 東京 {round}").into()),
             )
@@ -128,8 +134,9 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
             OnOff::Off
         };
         b.engine
+            .session(&b.session)
+            .unwrap()
             .act(
-                &b.session,
                 &target("checkbox"),
                 &Action::Toggle {
                     ensure: Some(ensure),
@@ -162,8 +169,9 @@ async fn firefox_text_outside_the_bmp_arrives_whole() {
     let mut b = browser().await;
     let typed = b
         .engine
+        .session(&b.session)
+        .unwrap()
         .act(
-            &b.session,
             &target("textbox[name=City]"),
             &Action::TypeText("abc 😀x 𝄞".into()),
         )
@@ -178,8 +186,9 @@ async fn firefox_text_outside_the_bmp_arrives_whole() {
     );
     let set = b
         .engine
+        .session(&b.session)
+        .unwrap()
         .act(
-            &b.session,
             &target("textbox[name=City]"),
             &Action::SetValue(deskpilot_core::ValueInput::Text("Genève ⛰ 🇨🇭 😀".into())),
         )

@@ -40,7 +40,9 @@ async fn frozen<T: std::fmt::Debug>(
     let code = result.expect_err("a stopped app cannot answer").code;
     let deadline = Instant::now() + Duration::from_secs(20);
     while engine
-        .snapshot(session, &SnapshotRequest::default())
+        .session(session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .is_err()
     {
@@ -64,17 +66,20 @@ async fn a_frozen_app_costs_one_timeout_per_operation() {
         .id;
     // Read once while it answers: what is kept of it must not hide the freeze.
     engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
 
+    let handle = engine.session(&session).unwrap();
     let request = SnapshotRequest::default();
-    let snapshot = engine.snapshot(&session, &request);
+    let snapshot = handle.snapshot(&request);
     let (code, timeouts) = frozen(&backend, &engine, &session, app.pid(), snapshot).await;
     assert_eq!((code, timeouts), (Code::AppNotResponding, 1), "snapshot");
 
     let selector = Selector::parse("button").unwrap();
-    let find = engine.find(&session, &selector, None, 5);
+    let find = handle.find(&selector, None, 5);
     let (code, timeouts) = frozen(&backend, &engine, &session, app.pid(), find).await;
     assert_eq!((code, timeouts), (Code::AppNotResponding, 1), "find");
 
@@ -83,7 +88,7 @@ async fn a_frozen_app_costs_one_timeout_per_operation() {
         button: MouseButton::Left,
         double: false,
     };
-    let act = engine.act(&session, &target, &click);
+    let act = handle.act(&target, &click);
     let (code, timeouts) = frozen(&backend, &engine, &session, app.pid(), act).await;
     assert_eq!((code, timeouts), (Code::AppNotResponding, 1), "act");
     desktop.stop().unwrap();

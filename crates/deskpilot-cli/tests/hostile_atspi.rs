@@ -67,50 +67,38 @@ fn selector(text: &str) -> Target {
 /// Every tool once on the hostile app's session.
 async fn every_tool(engine: &Engine, session: &str, mode: &str) -> Vec<Answer> {
     let mut answers = Vec::new();
+    let handle = engine.session(session).unwrap();
     let request = SnapshotRequest {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let (a, _) = guarded("snapshot", engine.snapshot(session, &request), |s| {
+    let (a, _) = guarded("snapshot", handle.snapshot(&request), |s| {
         present::snapshot(s).joined()
     })
     .await;
     answers.push(a);
     let labels = Selector::parse("label").unwrap();
-    let (a, _) = guarded(
-        "find",
-        engine.find(session, &labels, None, 50),
-        present::find,
-    )
-    .await;
+    let (a, _) = guarded("find", handle.find(&labels, None, 50), present::find).await;
     answers.push(a);
     for target in ["[name=Trap] >> label", "[name=Level]"] {
-        let (a, _) = guarded(
-            "properties",
-            engine.properties(session, &selector(target)),
-            |r| format!("{} {:?}", r.reference, r.node.value),
-        )
+        let (a, _) = guarded("properties", handle.properties(&selector(target)), |r| {
+            format!("{} {:?}", r.reference, r.node.value)
+        })
         .await;
         answers.push(a);
     }
     for target in ["[name=Field]", "[name=Trap] >> label"] {
         let target = selector(target);
-        let read = engine.read_text(session, &target, 0, None);
+        let read = handle.read_text(&target, 0, None);
         let (a, _) = guarded("read_text", read, |t| present::text_page(t).joined()).await;
         answers.push(a);
     }
     let trap = selector("[name=Trap]");
-    let table = engine.read_table(session, &trap, 0, 10);
+    let table = handle.read_table(&trap, 0, 10);
     let (a, _) = guarded("read_table", table, present::table).await;
     answers.push(a);
     let never = Selector::parse("label[name=Never]").unwrap();
-    let wait = engine.wait_for(
-        session,
-        &never,
-        None,
-        &Condition::Appears,
-        Duration::from_secs(2),
-    );
+    let wait = handle.wait_for(&never, None, &Condition::Appears, Duration::from_secs(2));
     let (a, _) = guarded("wait_for", wait, present::waited).await;
     answers.push(a);
     let click = Action::Click {
@@ -127,7 +115,7 @@ async fn every_tool(engine: &Engine, session: &str, mode: &str) -> Vec<Answer> {
         ("[name=Level]", Action::SetValue(ValueInput::Number(7.0))),
     ] {
         let resolved = selector(target);
-        let act = engine.act(session, &resolved, &action);
+        let act = handle.act(&resolved, &action);
         let (mut a, report) = guarded("act", act, present::action).await;
         if let Some(report) = report
             && target == "[name=Field]"
@@ -232,7 +220,12 @@ impl Rig {
             let mut reads = 0;
             for _ in 0..3 {
                 let request = SnapshotRequest::default();
-                let read = self.engine.snapshot(&self.other_session, &request).await;
+                let read = self
+                    .engine
+                    .session(&self.other_session)
+                    .unwrap()
+                    .snapshot(&request)
+                    .await;
                 let read = read.unwrap_or_else(|e| panic!("{mode}: the other app: {e}"));
                 assert!(read.truncated.is_none(), "{mode}: the other app cut short");
                 reads += 1;
@@ -265,7 +258,12 @@ impl Rig {
     /// The well-behaved button, by the ref a find gave it.
     async fn press_ref(&self) -> Target {
         let press = Selector::parse("[name=Press]").unwrap();
-        let found = self.engine.find(&self.session, &press, None, 1).await;
+        let found = self
+            .engine
+            .session(&self.session)
+            .unwrap()
+            .find(&press, None, 1)
+            .await;
         Target::Ref(found.unwrap().matches[0].reference.clone())
     }
 
@@ -379,7 +377,12 @@ async fn bad_answers_end_in_time_and_other_apps_are_not_kept_waiting() {
     // first call on the closed connection included.
     let press = rig.press_ref().await;
     rig.hostile.run("drop_peers", json!({})).unwrap();
-    let read = rig.engine.properties(&rig.session, &press).await;
+    let read = rig
+        .engine
+        .session(&rig.session)
+        .unwrap()
+        .properties(&press)
+        .await;
     assert!(read.is_ok(), "{:?}", read.err());
     let answers = rig.misbehave("normal").await;
     for a in &answers {
@@ -411,7 +414,9 @@ async fn a_restarted_app_is_another_app() {
     let apps = rig.engine.list_apps().await.unwrap();
     assert_eq!(listed(&apps), 1, "listed twice after embedding again");
     rig.engine
-        .act(&rig.session, &old_ref, &click)
+        .session(&rig.session)
+        .unwrap()
+        .act(&old_ref, &click)
         .await
         .unwrap();
     let presses = rig.hostile.oracle.last("button", "pressed").unwrap();
@@ -421,7 +426,9 @@ async fn a_restarted_app_is_another_app() {
     let mut again = rig.desktop.launch_fixture(Fixture::HostileAtspi).unwrap();
     let error = rig
         .engine
-        .act(&rig.session, &old_ref, &click)
+        .session(&rig.session)
+        .unwrap()
+        .act(&old_ref, &click)
         .await
         .expect_err("a ref of the crashed app acted");
     println!("the old ref: {error}");
@@ -439,7 +446,12 @@ async fn a_restarted_app_is_another_app() {
         .await
         .unwrap();
     let target = Target::Selector(Selector::parse("[name=Press]").unwrap());
-    rig.engine.act(&session.id, &target, &click).await.unwrap();
+    rig.engine
+        .session(&session.id)
+        .unwrap()
+        .act(&target, &click)
+        .await
+        .unwrap();
     let presses = again.oracle.last("button", "pressed").unwrap();
     assert_eq!(presses, Some(json!(1)), "the new app was pressed twice");
     again.run("quit", json!({})).unwrap();

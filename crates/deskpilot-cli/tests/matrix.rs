@@ -282,7 +282,11 @@ async fn run_rows(engine: &Engine, session: &str, oracle: &Oracle, rows: Vec<Row
         let seen = oracle.events().unwrap_or_default().len();
         let mut result = Err(deskpilot_core::Error::new(Code::Backend, "no steps", ""));
         for (selector, action) in &row.steps {
-            result = engine.act(session, &by(selector), action).await;
+            result = engine
+                .session(session)
+                .unwrap()
+                .act(&by(selector), action)
+                .await;
             if result.is_err() {
                 break;
             }
@@ -549,10 +553,14 @@ async fn writer() {
     let typed = "Typed by deskpilot: ünïcode ✓";
     let paragraph = by("paragraph:nth(0)");
     let result = engine
-        .act(&session, &paragraph, &Action::TypeText(typed.into()))
+        .session(&session)
+        .unwrap()
+        .act(&paragraph, &Action::TypeText(typed.into()))
         .await;
     let read = engine
-        .read_text(&session, &paragraph, 0, None)
+        .session(&session)
+        .unwrap()
+        .read_text(&paragraph, 0, None)
         .await
         .map(|r| r.slice.text)
         .unwrap_or_default();

@@ -77,7 +77,9 @@ impl Page {
     async fn act(&self, on: &str, action: &Action) -> deskpilot_core::ActionReport {
         let report = self
             .engine
-            .act_when_ready(&self.session, &target(on), action, Duration::from_secs(2))
+            .session(&self.session)
+            .unwrap()
+            .act_when_ready(&target(on), action, Duration::from_secs(2))
             .await
             .unwrap_or_else(|e| panic!("{} on {on}: {e}", action.verb()));
         eprintln!("{}", present::action(&report));
@@ -153,8 +155,9 @@ impl Page {
         // No such option: refused with the options there are.
         let refused = self
             .engine
+            .session(&self.session)
+            .unwrap()
             .act_when_ready(
-                &self.session,
                 &target("combobox[name=Size]"),
                 &Action::SelectOption(Choice::Name("Huge".into())),
                 Duration::from_secs(1),

@@ -58,11 +58,9 @@ async fn typed_keys_leave_the_keymap_as_it_was() {
     let before = keysyms_mapped(desktop.display());
     assert!(keysyms.iter().all(|k| !before.contains(k)));
     let report = engine
-        .act(
-            &session,
-            &by("password"),
-            &Action::TypeText(InputText::plain(secret)),
-        )
+        .session(&session)
+        .unwrap()
+        .act(&by("password"), &Action::TypeText(InputText::plain(secret)))
         .await
         .unwrap();
     app.oracle
@@ -99,8 +97,9 @@ async fn typing_cut_short_says_how_much_was_sent_and_sends_no_more() {
     let session = session(&engine, Fixture::Gtk3).await;
     let total = 3000;
     let error = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &by("textbox[name=Name]"),
             &Action::TypeText(InputText::plain("a".repeat(total))),
         )
@@ -174,7 +173,9 @@ async fn two_sessions_acting_at_once_never_confirm_each_others_effects() {
         let (engine, field) = (&engine, field.clone());
         async move {
             engine
-                .act(&session, &field, &Action::TypeText(InputText::plain(text)))
+                .session(&session)
+                .unwrap()
+                .act(&field, &Action::TypeText(InputText::plain(text)))
                 .await
                 .unwrap()
         }

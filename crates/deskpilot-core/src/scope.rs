@@ -97,7 +97,7 @@ impl Engine {
     /// The windows the session covers now, and which is active. The app gone answers
     /// `app_gone` with a hint to connect again.
     pub(crate) async fn scope(&self, session: &str) -> Result<Scope> {
-        let info = self.session(session)?;
+        let info = self.session_info(session)?;
         // The active window is asked while the app is read.
         let active_window = async {
             match self.window_system() {
@@ -174,7 +174,7 @@ impl Engine {
                     .clone(),
             ),
             Some(WindowPick::Ref(reference)) => {
-                let resolved = self.resolve_ref(session, reference).await?;
+                let resolved = self.handle(session).resolve_ref(reference).await?;
                 if !scope.windows.iter().any(|w| w.id == resolved.node.id) {
                     return Err(no_window(reference, &scope));
                 }

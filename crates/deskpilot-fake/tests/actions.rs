@@ -90,7 +90,9 @@ async fn a_semantic_action_that_works_is_confirmed_and_used_alone(flavour: Flavo
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(report.effect, Effect::Confirmed);
@@ -102,7 +104,9 @@ async fn a_semantic_action_that_works_is_confirmed_and_used_alone(flavour: Flavo
     let before = rig.backend.performed().len();
     let again = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(again.route, None);
@@ -114,7 +118,9 @@ async fn a_lying_semantic_action_falls_through_to_the_pointer(flavour: Flavour) 
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(
@@ -147,15 +153,18 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let plain = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
     assert!(plain.interaction.names().is_empty());
-    let background = deskpilot_core::act::in_background(rig.engine.act(
-        &rig.session,
-        &by("checkbox[name=Liar]"),
-        &CHECK,
-    ))
+    let background = deskpilot_core::act::in_background(
+        rig.engine
+            .session(&rig.session)
+            .unwrap()
+            .act(&by("checkbox[name=Liar]"), &CHECK),
+    )
     .await
     .unwrap_err();
     assert_eq!(background.code, Code::NoEffect, "{}", background.message);
@@ -167,7 +176,9 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
     assert!(rig.input.sent().is_empty(), "{:?}", rig.input.sent());
     let pointed = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(
@@ -182,7 +193,9 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
     // A failure says it too: a checkbox deaf to everything, clicked for nothing.
     let failed = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Stone]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Stone]"), &CHECK)
         .await
         .unwrap_err();
     assert!(
@@ -200,7 +213,9 @@ async fn an_element_without_a_known_window_is_reached_through_the_sessions_windo
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Stray]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Stray]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(
@@ -218,7 +233,9 @@ async fn a_plain_click_or_typing_is_never_sent_twice(flavour: Flavour) {
     // No postcondition for a button: unverified, and the pointer is not tried.
     let report = rig
         .engine
-        .act(&rig.session, &by("button[name=Go]"), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Go]"), &CLICK)
         .await
         .unwrap();
     assert_eq!(report.effect, Effect::Unverified);
@@ -226,7 +243,9 @@ async fn a_plain_click_or_typing_is_never_sent_twice(flavour: Flavour) {
     // A check box that did not flip: noop, and still not clicked again.
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Liar]"), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Liar]"), &CLICK)
         .await
         .unwrap();
     assert_eq!(report.effect, Effect::Noop);
@@ -247,7 +266,9 @@ async fn when_no_route_has_an_effect_the_action_fails(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let error = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Stone]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Stone]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::NoEffect, "{error:?}");
@@ -261,8 +282,9 @@ async fn a_wrong_effect_is_reported_as_such(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let error = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("textbox[name=Mangler]"),
             &Action::SetValue(ValueInput::Text("hello".into())),
         )
@@ -291,11 +313,9 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavou
     let rig = rig(flavour, true).await;
     let typed = rig
         .engine
-        .act(
-            &rig.session,
-            &by("textbox[name=Fruit]"),
-            &Action::TypeText("nan".into()),
-        )
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("textbox[name=Fruit]"), &Action::TypeText("nan".into()))
         .await
         .unwrap();
     assert_ne!(
@@ -307,7 +327,9 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavou
 
     let clicked = rig
         .engine
-        .act(&rig.session, &by("button[name=Mute]"), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Mute]"), &CLICK)
         .await
         .unwrap();
     assert_ne!(
@@ -319,11 +341,9 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavou
 
     let scrolled = rig
         .engine
-        .act(
-            &rig.session,
-            &by("checkbox[name=Seen]"),
-            &Action::ScrollIntoView,
-        )
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Seen]"), &Action::ScrollIntoView)
         .await
         .unwrap();
     assert_ne!(
@@ -338,7 +358,9 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let error = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Off]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Off]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::Disabled);
@@ -349,14 +371,18 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
 
     let error = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Hidden]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Hidden]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::Offscreen, "{error:?}");
 
     let error = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Covered]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Covered]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::Obscured, "{error:?}");
@@ -366,7 +392,9 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
     rig.input.refuse_activation(true);
     let error = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::WindowNotForeground, "{error:?}");
@@ -374,8 +402,9 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
 
     let error = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("spinbutton[name=Qty]"),
             &Action::SetValue(ValueInput::Number(42.0)),
         )
@@ -386,8 +415,9 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
 
     let error = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("button[name=Go]"),
             &Action::SetValue(ValueInput::Text("x".into())),
         )
@@ -400,14 +430,18 @@ async fn without_an_input_device_input_rungs_refuse_clearly(flavour: Flavour) {
     let rig = rig(flavour, false).await;
     let error = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Liar]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::InputUnavailable, "{error:?}");
     // Semantic routes still work.
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Plain]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(report.effect, Effect::Confirmed);
@@ -417,8 +451,9 @@ async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("textbox[name=Name]"),
             &Action::SetValue(ValueInput::Text("Bea".into())),
         )
@@ -428,11 +463,9 @@ async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Semantic);
     let report = rig
         .engine
-        .act(
-            &rig.session,
-            &by("textbox[name=Name]"),
-            &Action::TypeText(" Cho".into()),
-        )
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("textbox[name=Name]"), &Action::TypeText(" Cho".into()))
         .await
         .unwrap();
     assert_eq!(
@@ -448,10 +481,9 @@ async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
     );
     let report = rig
         .engine
-        .act_on_window(
-            &rig.session,
-            &Action::PressKey(Chord::plain(Key::Char('x'))),
-        )
+        .session(&rig.session)
+        .unwrap()
+        .act_on_window(&Action::PressKey(Chord::plain(Key::Char('x'))))
         .await
         .unwrap();
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Keyboard);
@@ -462,7 +494,9 @@ async fn window_actions_are_confirmed_by_the_window_state(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
-        .window_action(&rig.session, WindowAction::Minimize)
+        .session(&rig.session)
+        .unwrap()
+        .window_action(WindowAction::Minimize)
         .await
         .unwrap();
     assert_eq!(report.effect, Effect::Confirmed);
@@ -473,7 +507,9 @@ async fn window_actions_are_confirmed_by_the_window_state(flavour: Flavour) {
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::WindowManager);
     let report = rig
         .engine
-        .window_action(&rig.session, WindowAction::Close)
+        .session(&rig.session)
+        .unwrap()
+        .window_action(WindowAction::Close)
         .await
         .unwrap();
     assert_eq!(
@@ -494,7 +530,9 @@ async fn an_ensure_is_judged_on_a_fresh_read(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Lagging]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Lagging]"), &CHECK)
         .await
         .unwrap();
     assert!(
@@ -516,8 +554,9 @@ async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavo
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .drag(
-            &rig.session,
             &DragEnd::Element(by("button[name=Go]")),
             &DragEnd::Point { x: 300, y: 300 },
         )
@@ -534,8 +573,9 @@ async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavo
     );
     let report = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("button[name=Go]"),
             &Action::Scroll {
                 direction: Direction::Down,
@@ -553,11 +593,18 @@ async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavo
 async fn a_ref_whose_element_vanished_is_refused_never_rematched(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let selector = Selector::parse("button[name=Fleeting]").unwrap();
-    let found = rig.engine.find(&rig.session, &selector, None, 5).await;
+    let found = rig
+        .engine
+        .session(&rig.session)
+        .unwrap()
+        .find(&selector, None, 5)
+        .await;
     let reference = found.unwrap().matches[0].reference.clone();
     let error = rig
         .engine
-        .act(&rig.session, &Target::Ref(reference), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&Target::Ref(reference), &CLICK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::StaleRef, "{error:?}");
@@ -576,7 +623,9 @@ async fn an_operation_running_in_a_modal_loop_is_read_back(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Dialog]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Dialog]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(report.effect, Effect::Confirmed);
@@ -609,7 +658,12 @@ async fn routes_taken(flavour: Flavour) -> Vec<String> {
     ];
     let mut routes = Vec::new();
     for (target, action) in actions {
-        let report = rig.engine.act(&rig.session, &by(target), &action).await;
+        let report = rig
+            .engine
+            .session(&rig.session)
+            .unwrap()
+            .act(&by(target), &action)
+            .await;
         let report = report.unwrap_or_else(|e| panic!("{flavour:?} {target}: {e:?}"));
         routes.push(report.route.expect("a route was taken").how);
     }
@@ -690,7 +744,12 @@ async fn a_checklist_item_is_judged_by_its_selection(flavour: Flavour) {
         let session = &session;
         async move {
             let action = Action::Toggle { ensure: Some(on) };
-            engine.act(session, &by(selector), &action).await.unwrap()
+            engine
+                .session(session)
+                .unwrap()
+                .act(&by(selector), &action)
+                .await
+                .unwrap()
         }
     };
     let off = act("listitem[name=Olives]", OnOff::Off).await;

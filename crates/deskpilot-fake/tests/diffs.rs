@@ -73,12 +73,16 @@ async fn every_whole_snapshot_is_a_new_version(flavour: Flavour) {
     let rig = rig(flavour).await;
     let first = rig
         .engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let second = rig
         .engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert_eq!((first.version(), second.version()), (Some(1), Some(2)));
@@ -88,19 +92,29 @@ async fn every_whole_snapshot_is_a_new_version(flavour: Flavour) {
         within: Some(by("list[name=Fruits]")),
         ..SnapshotRequest::default()
     };
-    let part = rig.engine.snapshot(&rig.session, &within).await.unwrap();
+    let part = rig
+        .engine
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&within)
+        .await
+        .unwrap();
     assert_eq!(part.version(), None);
 }
 
 async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Flavour) {
     let rig = rig(flavour).await;
     rig.engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
     let tree = report.tree.clone().expect("the tree after the action");
@@ -126,7 +140,9 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Fl
     rig.fake.remove(&id(":1.1", "/banana"));
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
     let tree = report.tree.expect("the tree after the second action");
@@ -146,7 +162,9 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Fl
     let new_ref = line.split("[ref=").nth(1).unwrap().trim_end_matches(']');
     let resolved = rig
         .engine
-        .resolve(&rig.session, &Target::Ref(new_ref.into()))
+        .session(&rig.session)
+        .unwrap()
+        .resolve(&Target::Ref(new_ref.into()))
         .await
         .unwrap();
     assert_eq!(resolved.node.name, "Clicked 1 times");
@@ -156,7 +174,9 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour:
     let rig = rig(flavour).await;
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
     let tree = report.tree.clone().expect("the tree after the action");
@@ -176,8 +196,9 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour:
     assert!(report.note.is_none_or(|n| !n.contains("tree changed")));
     let next = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("checkbox[name=Notify]"),
             &Action::Toggle { ensure: None },
         )
@@ -192,14 +213,22 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour:
 
 async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine.follow_tree(&rig.session, false).unwrap();
     rig.engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .follow_tree(false)
+        .unwrap();
+    rig.engine
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let report = rig
         .engine
-        .act(&rig.session, &by("checkbox[name=Notify]"), &CHECK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
     assert_eq!(report.tree, None);
@@ -208,7 +237,9 @@ async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions(flavou
 async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) {
     let rig = rig(flavour).await;
     rig.engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     rig.fake.edit(&id(":1.1", "/notify"), |n| {
@@ -216,7 +247,9 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) 
     });
     let diff = rig
         .engine
-        .snapshot(&rig.session, &since(Since::Last))
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&since(Since::Last))
         .await
         .unwrap();
     assert!(
@@ -228,7 +261,9 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) 
     // Nothing changed since.
     let same = rig
         .engine
-        .snapshot(&rig.session, &since(Since::Version(2)))
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&since(Since::Version(2)))
         .await
         .unwrap();
     assert_eq!(
@@ -238,7 +273,9 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) 
     // An unknown version, another filter: the whole tree, and why.
     let unknown = rig
         .engine
-        .snapshot(&rig.session, &since(Since::Version(99)))
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&since(Since::Version(99)))
         .await
         .unwrap();
     assert!(matches!(&unknown.changes, Some(Changes::Whole { why }) if why.contains("not kept")));
@@ -253,7 +290,9 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) 
     };
     let all = rig
         .engine
-        .snapshot(&rig.session, &other_filter)
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&other_filter)
         .await
         .unwrap();
     assert!(
@@ -278,7 +317,9 @@ async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
     let rig = rig(flavour).await;
     let first = rig
         .engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let mut held = View::lines_of(&first.tree, &first.rendered);
@@ -319,7 +360,9 @@ async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
         if rng.next(5) == 0 {
             let read = rig
                 .engine
-                .snapshot(&rig.session, &since(Since::Last))
+                .session(&rig.session)
+                .unwrap()
+                .snapshot(&since(Since::Last))
                 .await
                 .unwrap();
             let new = View::lines_of(&read.tree, &read.rendered);
@@ -335,7 +378,9 @@ async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
     // The end: what the diffs built against a second engine's cold read.
     let last = rig
         .engine
-        .snapshot(&rig.session, &since(Since::Last))
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&since(Since::Last))
         .await
         .unwrap();
     if let Some(Changes::Diff(diff)) = &last.changes {
@@ -348,7 +393,9 @@ async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
         .unwrap()
         .id;
     let cold = cold_engine
-        .snapshot(&cold_session, &SnapshotRequest::default())
+        .session(&cold_session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert_eq!(
@@ -365,12 +412,16 @@ const CLICK: Action = Action::Click {
 async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flavour) {
     let rig = rig(flavour).await;
     rig.engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let quiet = rig
         .engine
-        .act(&rig.session, &by("button[name=Count]"), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Count]"), &CLICK)
         .await
         .unwrap();
     assert_eq!(quiet.effect, deskpilot_core::Effect::Unverified);
@@ -384,7 +435,9 @@ async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flav
     });
     let report = rig
         .engine
-        .act(&rig.session, &by("button[name=Count]"), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Count]"), &CLICK)
         .await
         .unwrap();
     assert_eq!(report.effect, deskpilot_core::Effect::Unverified);
@@ -395,7 +448,9 @@ async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flav
 async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour) {
     let rig = rig(flavour).await;
     rig.engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let typed = Action::TypeText(deskpilot_core::InputText::new(
@@ -404,7 +459,9 @@ async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour)
     ));
     let report = rig
         .engine
-        .act_on_window(&rig.session, &typed)
+        .session(&rig.session)
+        .unwrap()
+        .act_on_window(&typed)
         .await
         .unwrap();
     let tree = report.tree.expect("a word on the tree");
@@ -419,13 +476,16 @@ async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour)
 async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavour) {
     let rig = rig(flavour).await;
     rig.engine
-        .snapshot(&rig.session, &SnapshotRequest::default())
+        .session(&rig.session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let error = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("spinbutton[name=Qty]"),
             &Action::SetValue(deskpilot_core::ValueInput::Number(50.0)),
         )
@@ -443,7 +503,9 @@ async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavou
     // A refusal before any input reads nothing.
     let refused = rig
         .engine
-        .act(&rig.session, &by("button[name=Nope]"), &CLICK)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Nope]"), &CLICK)
         .await
         .unwrap_err();
     assert_eq!(refused.tree, None);

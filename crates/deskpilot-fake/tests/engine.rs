@@ -59,7 +59,9 @@ async fn snapshot_rendering() {
     let (_, engine) = engine();
     let s = session(&engine).await;
     let snap = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     insta::assert_snapshot!(snap.rendered.text);
@@ -106,20 +108,39 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
     let (fake, engine) = engine();
     let s = session(&engine).await;
     let first = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let second = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert_eq!(first.rendered.text, second.rendered.text);
     let ok = ref_in(&first.rendered, "button \"OK\"");
-    assert_eq!(engine.resolve_ref(&s, &ok).await.unwrap().node.name, "OK");
+    assert_eq!(
+        engine
+            .session(&s)
+            .unwrap()
+            .resolve_ref(&ok)
+            .await
+            .unwrap()
+            .node
+            .name,
+        "OK"
+    );
 
     // Renamed in place: the old ref is refused, never resolved to the renamed element.
     fake.edit(&id(":1.1", "/ok"), |n| n.node.name = "Apply".into());
-    let error = engine.resolve_ref(&s, &ok).await.unwrap_err();
+    let error = engine
+        .session(&s)
+        .unwrap()
+        .resolve_ref(&ok)
+        .await
+        .unwrap_err();
     assert_eq!(error.code, Code::StaleRef);
     assert!(
         error
@@ -130,14 +151,18 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
     );
     assert!(deskpilot_core::hint::in_tool_names(&error.hint).contains("new snapshot"));
     let third = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let apply = ref_in(&third.rendered, "button \"Apply\"");
     assert_ne!(apply, ok);
     assert!(
         engine
-            .resolve_ref(&s, &ok)
+            .session(&s)
+            .unwrap()
+            .resolve_ref(&ok)
             .await
             .unwrap_err()
             .message
@@ -148,7 +173,13 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
     fake.remove(&id(":1.1", "/cancel"));
     let cancel = ref_in(&third.rendered, "button \"Cancel\"");
     assert_eq!(
-        engine.resolve_ref(&s, &cancel).await.unwrap_err().code,
+        engine
+            .session(&s)
+            .unwrap()
+            .resolve_ref(&cancel)
+            .await
+            .unwrap_err()
+            .code,
         Code::StaleRef
     );
 }
@@ -158,7 +189,9 @@ async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
     let (fake, engine) = engine();
     let s = session(&engine).await;
     let snap = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let apple = ref_in(&snap.rendered, "\"Apple\"");
@@ -168,16 +201,29 @@ async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
     fake.edit(&id(":1.1", "/banana"), |n| n.node.name = "Apple".into());
     for r in [&apple, &banana] {
         assert_eq!(
-            engine.resolve_ref(&s, r).await.unwrap_err().code,
+            engine
+                .session(&s)
+                .unwrap()
+                .resolve_ref(r)
+                .await
+                .unwrap_err()
+                .code,
             Code::StaleRef
         );
     }
     let fresh = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let new_apple = ref_in(&fresh.rendered, "\"Apple\"");
-    let resolved = engine.resolve_ref(&s, &new_apple).await.unwrap();
+    let resolved = engine
+        .session(&s)
+        .unwrap()
+        .resolve_ref(&new_apple)
+        .await
+        .unwrap();
     assert_eq!(resolved.node.id, id(":1.1", "/banana"));
 }
 
@@ -187,34 +233,58 @@ async fn refs_are_bound_to_their_session() {
     let a = session(&engine).await;
     let b = session(&engine).await;
     let snap_a = engine
-        .snapshot(&a, &SnapshotRequest::default())
+        .session(&a)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let snap_b = engine
-        .snapshot(&b, &SnapshotRequest::default())
+        .session(&b)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let ok_a = ref_in(&snap_a.rendered, "button \"OK\"");
     let ok_b = ref_in(&snap_b.rendered, "button \"OK\"");
     assert_ne!(ok_a, ok_b, "refs are unique across the whole engine");
-    let error = engine.resolve_ref(&b, &ok_a).await.unwrap_err();
+    let error = engine
+        .session(&b)
+        .unwrap()
+        .resolve_ref(&ok_a)
+        .await
+        .unwrap_err();
     assert_eq!(error.code, Code::StaleRef);
     assert!(
         error.message.contains(&format!("belongs to session {a}")),
         "{}",
         error.message
     );
-    engine.disconnect(&a).unwrap();
+    let closed = engine.session(&a).unwrap();
+    closed.disconnect().unwrap();
+    // A closed session is refused when it is asked for, and by a handle kept from before.
+    assert_eq!(engine.session(&a).unwrap_err().code, Code::UnknownSession);
     assert_eq!(
-        engine.resolve_ref(&a, &ok_a).await.unwrap_err().code,
+        closed.resolve_ref(&ok_a).await.unwrap_err().code,
         Code::UnknownSession
     );
     assert_eq!(
-        engine.resolve_ref(&b, "e99999").await.unwrap_err().code,
+        engine
+            .session(&b)
+            .unwrap()
+            .resolve_ref("e99999")
+            .await
+            .unwrap_err()
+            .code,
         Code::StaleRef
     );
     assert_eq!(
-        engine.resolve_ref(&b, "OK").await.unwrap_err().code,
+        engine
+            .session(&b)
+            .unwrap()
+            .resolve_ref("OK")
+            .await
+            .unwrap_err()
+            .code,
         Code::InvalidArguments
     );
 }
@@ -224,14 +294,18 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
     let (_, engine) = engine();
     let s = session(&engine).await;
     let found = engine
-        .find(&s, &sel("button[name*=ok]"), None, 10)
+        .session(&s)
+        .unwrap()
+        .find(&sel("button[name*=ok]"), None, 10)
         .await
         .unwrap();
     assert_eq!(found.total, 2);
     let names: Vec<&str> = found.matches.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["OK", "OK to all"]);
     let found = engine
-        .find(&s, &sel("button[name~=/^OK/]"), None, 10)
+        .session(&s)
+        .unwrap()
+        .find(&sel("button[name~=/^OK/]"), None, 10)
         .await
         .unwrap();
     assert_eq!(found.exact, 0);
@@ -239,9 +313,19 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
         Selector::parse("[name=OK to all]").is_err(),
         "unquoted spaces are a parse error, not an empty match"
     );
-    let found = engine.find(&s, &sel("menuitem"), None, 10).await.unwrap();
+    let found = engine
+        .session(&s)
+        .unwrap()
+        .find(&sel("menuitem"), None, 10)
+        .await
+        .unwrap();
     assert_eq!(found.matches[0].name, "Open", "find reaches any depth");
-    let found = engine.find(&s, &sel("cell"), None, 10).await.unwrap();
+    let found = engine
+        .session(&s)
+        .unwrap()
+        .find(&sel("cell"), None, 10)
+        .await
+        .unwrap();
     assert_eq!(found.total, 0);
     assert_eq!(found.unsearched.len(), 1);
     assert!(
@@ -250,8 +334,9 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
             .contains("2147483647 children not realized")
     );
     let within = engine
+        .session(&s)
+        .unwrap()
         .find(
-            &s,
             &sel("listitem"),
             Some(&Target::Selector(sel("list[name=Fruits]"))),
             10,
@@ -260,7 +345,9 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
         .unwrap();
     assert_eq!(within.total, 2);
     let chained = engine
-        .find(&s, &sel("list >> listitem:nth(1)"), None, 10)
+        .session(&s)
+        .unwrap()
+        .find(&sel("list >> listitem:nth(1)"), None, 10)
         .await
         .unwrap();
     assert_eq!(chained.matches[0].name, "Banana");
@@ -271,7 +358,9 @@ async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
     let (_, engine) = engine();
     let s = session(&engine).await;
     let snap = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let cancel = snap
@@ -282,13 +371,17 @@ async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
         .unwrap();
     assert!(cancel.node.accessible_id.is_none() && cancel.node.accessible_id_unread);
     let found = engine
-        .find(&s, &sel("[id=cancel-button]"), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&sel("[id=cancel-button]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
     assert_eq!(found.matches[0].name, "Cancel");
     let found = engine
-        .find(&s, &sel("[id~=/^cancel/]"), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&sel("[id~=/^cancel/]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
@@ -299,12 +392,16 @@ async fn strict_resolution_for_actions() {
     let (_, engine) = engine();
     let s = session(&engine).await;
     let one = engine
-        .resolve(&s, &Target::Selector(sel("button[name=OK]")))
+        .session(&s)
+        .unwrap()
+        .resolve(&Target::Selector(sel("button[name=OK]")))
         .await
         .unwrap();
     assert_eq!(one.node.name, "OK");
     let many = engine
-        .resolve(&s, &Target::Selector(sel("button")))
+        .session(&s)
+        .unwrap()
+        .resolve(&Target::Selector(sel("button")))
         .await
         .unwrap_err();
     assert_eq!(many.code, Code::Ambiguous);
@@ -319,7 +416,9 @@ async fn strict_resolution_for_actions() {
         many.message
     );
     let none = engine
-        .resolve(&s, &Target::Selector(sel("button[name=Nope]")))
+        .session(&s)
+        .unwrap()
+        .resolve(&Target::Selector(sel("button[name=Nope]")))
         .await
         .unwrap_err();
     assert_eq!(none.code, Code::NotFound);
@@ -339,7 +438,12 @@ async fn budgets_truncate_honestly() {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let snap = engine.snapshot(&s, &request).await.unwrap();
+    let snap = engine
+        .session(&s)
+        .unwrap()
+        .snapshot(&request)
+        .await
+        .unwrap();
     assert_eq!(snap.tree.len(), 5);
     let truncated = snap.truncated.expect("said truncated");
     assert_eq!(truncated.reason.name(), "nodes");
@@ -359,7 +463,7 @@ async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_rea
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let whole = engine.snapshot(&s, &all).await.unwrap();
+    let whole = engine.session(&s).unwrap().snapshot(&all).await.unwrap();
     assert!(whole.truncated.is_none());
     let mut seen = Vec::new();
     let mut request = SnapshotRequest {
@@ -368,7 +472,12 @@ async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_rea
     };
     let mut pages = 0;
     loop {
-        let page = engine.snapshot(&s, &request).await.unwrap();
+        let page = engine
+            .session(&s)
+            .unwrap()
+            .snapshot(&request)
+            .await
+            .unwrap();
         pages += 1;
         assert!(page.tree.len() <= 4);
         seen.extend(page.tree.nodes.iter().map(|n| n.node.id.clone()));
@@ -390,7 +499,12 @@ async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_rea
     seen.sort();
     assert_eq!(seen, expected, "every node exactly once over {pages} pages");
     // A cursor is used once.
-    let error = engine.snapshot(&s, &request).await.unwrap_err();
+    let error = engine
+        .session(&s)
+        .unwrap()
+        .snapshot(&request)
+        .await
+        .unwrap_err();
     assert_eq!(error.code, Code::InvalidArguments);
 }
 
@@ -399,7 +513,9 @@ async fn secrets_and_frozen_apps() {
     let (fake, engine) = engine();
     let s = session(&engine).await;
     let found = engine
-        .find(&s, &sel("password[value*=\"\"]"), None, 10)
+        .session(&s)
+        .unwrap()
+        .find(&sel("password[value*=\"\"]"), None, 10)
         .await
         .unwrap();
     assert_eq!(found.total, 0, "a secret's value never matches");
@@ -409,7 +525,9 @@ async fn secrets_and_frozen_apps() {
     // window, as if it had none (the 9,300-label box, busy, under load).
     for session in [&s, &app_wide] {
         let error = engine
-            .snapshot(session, &SnapshotRequest::default())
+            .session(session)
+            .unwrap()
+            .snapshot(&SnapshotRequest::default())
             .await
             .unwrap_err();
         assert_eq!(error.code, Code::AppNotResponding, "{error:?}");
@@ -418,7 +536,9 @@ async fn secrets_and_frozen_apps() {
     fake.set_frozen(&id(":1.1", "/"), false);
     fake.set_busy_when_listed(&id(":1.1", "/"), true);
     let error = engine
-        .snapshot(&app_wide, &SnapshotRequest::default())
+        .session(&app_wide)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::AppNotResponding, "{error:?}");
@@ -445,7 +565,9 @@ application "Mail" pid=11
         .unwrap()
         .id;
     let snap = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     assert!(
@@ -454,7 +576,9 @@ application "Mail" pid=11
         snap.rendered.text
     );
     let found = engine
-        .find(&s, &sel("listitem[name=Receipt]"), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&sel("listitem[name=Receipt]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 0);
@@ -478,7 +602,12 @@ async fn a_screen_left_of_the_origin_is_captured_whole() {
         annotate: false,
         max_side: 4000,
     };
-    let shot = engine.screenshot(&s, &request).await.unwrap();
+    let shot = engine
+        .session(&s)
+        .unwrap()
+        .screenshot(&request)
+        .await
+        .unwrap();
     assert_eq!(screen.captured(), vec![Rect::new(-1920, -200, 3840, 1280)]);
     assert_eq!((shot.width, shot.height), (3840, 1280));
     assert_eq!(shot.region, Rect::new(-1920, -200, 3840, 1280));
@@ -500,7 +629,12 @@ async fn a_covered_window_is_reported_covered() {
         annotate: false,
         max_side: 4000,
     };
-    let shot = engine.screenshot(&s, &request).await.unwrap();
+    let shot = engine
+        .session(&s)
+        .unwrap()
+        .screenshot(&request)
+        .await
+        .unwrap();
     assert_eq!(shot.cover, Some(Cover::Shown));
     let line = deskpilot_core::present::shot(&shot);
     assert!(line.contains("another window covers part of it"), "{line}");
@@ -508,7 +642,12 @@ async fn a_covered_window_is_reported_covered() {
         region: Region::Screen,
         ..request
     };
-    let shot = engine.screenshot(&s, &request).await.unwrap();
+    let shot = engine
+        .session(&s)
+        .unwrap()
+        .screenshot(&request)
+        .await
+        .unwrap();
     assert_eq!(shot.cover, None, "a screen has no cover");
 }
 
@@ -537,15 +676,22 @@ application "Login" pid=12
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let snap = engine.snapshot(&s, &request).await.unwrap();
+    let snap = engine
+        .session(&s)
+        .unwrap()
+        .snapshot(&request)
+        .await
+        .unwrap();
     assert!(snap.rendered.text.contains("ada"), "{}", snap.rendered.text);
     for target in ["textbox", "password", "label"] {
         engine
-            .properties(&s, &Target::Selector(sel(target)))
+            .session(&s)
+            .unwrap()
+            .properties(&Target::Selector(sel(target)))
             .await
             .unwrap();
     }
-    let _ = engine.hit_test(&s, 20, 60).await;
+    let _ = engine.session(&s).unwrap().hit_test(20, 60).await;
     assert!(
         !snap.rendered.text.contains("1234"),
         "{}",
@@ -581,7 +727,9 @@ application "Admin tool" pid=9 denied
         .unwrap()
         .id;
     let error = engine
-        .snapshot(&s, &SnapshotRequest::default())
+        .session(&s)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::AccessDenied, "{error:?}");
@@ -622,7 +770,12 @@ async fn details_session() -> (Engine, String) {
 async fn read_text_pages_and_never_reads_a_secret() {
     let (engine, s) = details_session().await;
     let notes = Target::Selector(sel("textbox[name=Notes]"));
-    let page = engine.read_text(&s, &notes, 2, Some(5)).await.unwrap();
+    let page = engine
+        .session(&s)
+        .unwrap()
+        .read_text(&notes, 2, Some(5))
+        .await
+        .unwrap();
     assert_eq!(
         (
             page.slice.text.as_str(),
@@ -633,10 +786,17 @@ async fn read_text_pages_and_never_reads_a_secret() {
         ("cdefg", 2, 7, 10)
     );
     assert_eq!(page.next_offset, Some(7));
-    let rest = engine.read_text(&s, &notes, 7, None).await.unwrap();
+    let rest = engine
+        .session(&s)
+        .unwrap()
+        .read_text(&notes, 7, None)
+        .await
+        .unwrap();
     assert_eq!((rest.slice.text.as_str(), rest.next_offset), ("hij", None));
     let secret = engine
-        .read_text(&s, &Target::Selector(sel("password")), 0, None)
+        .session(&s)
+        .unwrap()
+        .read_text(&Target::Selector(sel("password")), 0, None)
         .await
         .unwrap_err();
     assert_eq!(secret.code, Code::Unsupported);
@@ -647,11 +807,21 @@ async fn read_text_pages_and_never_reads_a_secret() {
 async fn read_table_pages_with_headers_on_every_page() {
     let (engine, s) = details_session().await;
     let grid = Target::Selector(sel("table[name=Grid]"));
-    let first = engine.read_table(&s, &grid, 0, 2).await.unwrap();
+    let first = engine
+        .session(&s)
+        .unwrap()
+        .read_table(&grid, 0, 2)
+        .await
+        .unwrap();
     assert_eq!(first.slice.headers, ["Name", "Qty"]);
     assert_eq!(first.slice.rows, [["a", "1"], ["b", "2"]]);
     assert_eq!((first.slice.row_count, first.next_row), (3, Some(2)));
-    let second = engine.read_table(&s, &grid, 2, 2).await.unwrap();
+    let second = engine
+        .session(&s)
+        .unwrap()
+        .read_table(&grid, 2, 2)
+        .await
+        .unwrap();
     assert_eq!(second.slice.headers, ["Name", "Qty"]);
     assert_eq!(second.slice.rows, [["c", "3"]]);
     assert_eq!(second.next_row, None);
@@ -660,7 +830,7 @@ async fn read_table_pages_with_headers_on_every_page() {
 #[tokio::test]
 async fn hit_test_focus_and_properties() {
     let (engine, s) = details_session().await;
-    let path = engine.hit_test(&s, 20, 70).await.unwrap();
+    let path = engine.session(&s).unwrap().hit_test(20, 70).await.unwrap();
     let names: Vec<&str> = path.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(
         names,
@@ -668,22 +838,36 @@ async fn hit_test_focus_and_properties() {
         "outermost first, deepest last"
     );
     assert!(path.iter().all(|m| m.reference.starts_with('e')));
-    assert!(engine.hit_test(&s, 500, 500).await.unwrap().is_empty());
-    let window_only = engine.hit_test(&s, 399, 5).await.unwrap();
+    assert!(
+        engine
+            .session(&s)
+            .unwrap()
+            .hit_test(500, 500)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let window_only = engine.session(&s).unwrap().hit_test(399, 5).await.unwrap();
     assert_eq!(window_only.len(), 1);
     let focus = engine
-        .focus(&s)
+        .session(&s)
+        .unwrap()
+        .focus()
         .await
         .unwrap()
         .expect("something has focus");
     assert_eq!(focus.name, "Go");
     let props = engine
-        .properties(&s, &Target::Ref(focus.reference.clone()))
+        .session(&s)
+        .unwrap()
+        .properties(&Target::Ref(focus.reference.clone()))
         .await
         .unwrap();
     assert_eq!(props.node.name, "Go");
     let secret = engine
-        .properties(&s, &Target::Selector(sel("password")))
+        .session(&s)
+        .unwrap()
+        .properties(&Target::Selector(sel("password")))
         .await
         .unwrap();
     assert!(matches!(
@@ -701,8 +885,9 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
     let engine = Arc::new(engine);
     let s = session(&engine).await;
     let present = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("button[name=OK]"),
             None,
             &Condition::Appears,
@@ -724,8 +909,9 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
         })
     };
     let unchecked = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("checkbox[name=Notify]"),
             None,
             &Condition::State {
@@ -740,8 +926,9 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
     edit.await.unwrap();
 
     let value = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("textbox"),
             None,
             &Condition::Value(TextMatch::Exact("Ada".into())),
@@ -752,8 +939,9 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
     assert_eq!(value.element.unwrap().name, "Name");
 
     let error = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("button[name=OK]"),
             None,
             &Condition::Disappears,
@@ -797,8 +985,9 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
     };
     // The sheet's 2^31 cells are never searched: only a count within the list is certain.
     let error = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("listitem"),
             None,
             &words(Some(2), None),
@@ -809,8 +998,9 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
     assert!(error.message.contains("not searched"), "{}", error.message);
     let list = Target::Selector(sel("list[name=Fruits]"));
     let one = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("listitem"),
             Some(&list),
             &words(Some(1), None),
@@ -823,8 +1013,9 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
     remove.await.unwrap();
 
     let error = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("listitem"),
             Some(&list),
             &words(Some(2), None),
@@ -835,8 +1026,9 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
     assert_eq!(error.code, Code::Timeout);
 
     let part = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("textbox"),
             None,
             &words(None, Some("aD")),
@@ -864,8 +1056,9 @@ async fn waits_run_on_a_clock_tests_can_drive() {
     let s = session(&engine).await;
     let wall = std::time::Instant::now();
     let error = engine
+        .session(&s)
+        .unwrap()
         .wait_for(
-            &s,
             &sel("button[name=Nope]"),
             None,
             &Condition::Appears,
@@ -905,7 +1098,7 @@ application "Vault" pid=60
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let whole = engine.snapshot(&s, &all).await.unwrap();
+    let whole = engine.session(&s).unwrap().snapshot(&all).await.unwrap();
     assert!(!leaks(&whole.rendered.text), "{}", whole.rendered.text);
     let item = whole
         .tree
@@ -933,7 +1126,7 @@ application "Vault" pid=60
         within: Some(Target::Selector(sel("password"))),
         ..all.clone()
     };
-    let page = engine.snapshot(&s, &within).await.unwrap();
+    let page = engine.session(&s).unwrap().snapshot(&within).await.unwrap();
     assert!(!leaks(&page.rendered.text), "{}", page.rendered.text);
 
     // A page cut right at the password field, then continued.
@@ -942,7 +1135,12 @@ application "Vault" pid=60
         ..all.clone()
     };
     loop {
-        let page = engine.snapshot(&s, &request).await.unwrap();
+        let page = engine
+            .session(&s)
+            .unwrap()
+            .snapshot(&request)
+            .await
+            .unwrap();
         assert!(!leaks(&page.rendered.text), "{}", page.rendered.text);
         match page.truncated.and_then(|t| t.cursor) {
             Some(cursor) => request.cursor = Some(cursor),
@@ -952,11 +1150,13 @@ application "Vault" pid=60
 
     // A fresh session, so no earlier snapshot has marked the ref secret.
     let s = engine.connect(&ConnectTarget::Pid(60)).await.unwrap().id;
-    let path = engine.hit_test(&s, 20, 60).await.unwrap();
+    let path = engine.session(&s).unwrap().hit_test(20, 60).await.unwrap();
     let deepest = path.last().unwrap();
     assert_eq!(deepest.name, "inner");
     let props = engine
-        .properties(&s, &Target::Ref(deepest.reference.clone()))
+        .session(&s)
+        .unwrap()
+        .properties(&Target::Ref(deepest.reference.clone()))
         .await
         .unwrap();
     assert!(!matches!(
@@ -964,12 +1164,16 @@ application "Vault" pid=60
         Some(deskpilot_core::model::NodeValue::Text { .. })
     ));
     let refused = engine
-        .read_text(&s, &Target::Ref(deepest.reference.clone()), 0, None)
+        .session(&s)
+        .unwrap()
+        .read_text(&Target::Ref(deepest.reference.clone()), 0, None)
         .await
         .unwrap_err();
     assert_eq!(refused.code, Code::Unsupported);
     let found = engine
-        .find(&s, &sel("[value*=hunter]"), None, 5)
+        .session(&s)
+        .unwrap()
+        .find(&sel("[value*=hunter]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 0);

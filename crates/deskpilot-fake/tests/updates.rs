@@ -39,7 +39,13 @@ fn flip(fake: &FakeBackend, on: bool) {
 #[tokio::test(start_paused = true)]
 async fn a_burst_is_one_update_after_a_quiet_trailing_window() {
     let (fake, engine, session) = rig().await;
-    let mut updates = engine.tree_updates(&session).await.unwrap().unwrap();
+    let mut updates = engine
+        .session(&session)
+        .unwrap()
+        .tree_updates()
+        .await
+        .unwrap()
+        .unwrap();
     let started = Instant::now();
     let burst = tokio::spawn(async move {
         for i in 0..3 {
@@ -57,7 +63,13 @@ async fn a_burst_is_one_update_after_a_quiet_trailing_window() {
 #[tokio::test(start_paused = true)]
 async fn an_endless_stream_is_flushed_every_100_ms_coalesced() {
     let (fake, engine, session) = rig().await;
-    let mut updates = engine.tree_updates(&session).await.unwrap().unwrap();
+    let mut updates = engine
+        .session(&session)
+        .unwrap()
+        .tree_updates()
+        .await
+        .unwrap()
+        .unwrap();
     let stream = tokio::spawn(async move {
         // 200 events over one second (a progress bar, an animation).
         for i in 0..200 {
@@ -90,7 +102,13 @@ async fn an_endless_stream_is_flushed_every_100_ms_coalesced() {
 #[tokio::test(start_paused = true)]
 async fn the_updates_end_when_the_app_quits() {
     let (fake, engine, session) = rig().await;
-    let mut updates = engine.tree_updates(&session).await.unwrap().unwrap();
+    let mut updates = engine
+        .session(&session)
+        .unwrap()
+        .tree_updates()
+        .await
+        .unwrap()
+        .unwrap();
     let started = Instant::now();
     let app = id(":1.1", "/org/a11y/atspi/accessible/root");
     let quit = tokio::spawn(async move {

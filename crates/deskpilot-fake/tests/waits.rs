@@ -49,8 +49,9 @@ async fn unchecked_after_flood(
         });
     });
     let outcome = engine
+        .session(&session)
+        .unwrap()
         .wait_for(
-            &session,
             &Selector::parse("checkbox[name=Notify]").unwrap(),
             None,
             &Condition::State {
@@ -123,8 +124,9 @@ async fn a_targeted_look_only_confirms_what_a_full_look_would() {
         });
     });
     let outcome = engine
+        .session(&session)
+        .unwrap()
         .wait_for(
-            &session,
             &Selector::parse("checkbox:nth(0)").unwrap(),
             None,
             &Condition::State {
@@ -176,8 +178,9 @@ async fn a_change_during_a_slow_full_look_is_seen_at_once() {
         });
     });
     let outcome = engine
+        .session(&session)
+        .unwrap()
         .wait_for(
-            &session,
             &Selector::parse("checkbox[name=Notify]").unwrap(),
             None,
             &Condition::State {
@@ -233,7 +236,9 @@ async fn wait_and_action_agree(flavour: Flavour) {
         on: true,
     };
     let waited = engine
-        .wait_for(&session, &save, None, &enabled, Duration::from_millis(300))
+        .session(&session)
+        .unwrap()
+        .wait_for(&save, None, &enabled, Duration::from_millis(300))
         .await;
     assert_eq!(
         waited
@@ -248,7 +253,9 @@ async fn wait_and_action_agree(flavour: Flavour) {
     };
     let target = Target::Selector(save.clone());
     let refused = engine
-        .act_when_ready(&session, &target, &click, Duration::ZERO)
+        .session(&session)
+        .unwrap()
+        .act_when_ready(&target, &click, Duration::ZERO)
         .await
         .unwrap_err();
     assert_eq!(refused.code, Code::Disabled, "{refused:?}");
@@ -266,12 +273,16 @@ async fn wait_and_action_agree(flavour: Flavour) {
         });
     });
     let clicked = engine
-        .act_when_ready(&session, &target, &click, Duration::from_secs(2))
+        .session(&session)
+        .unwrap()
+        .act_when_ready(&target, &click, Duration::from_secs(2))
         .await
         .unwrap();
     assert_ne!(clicked.effect, deskpilot_core::Effect::Noop, "{clicked:?}");
     let met = engine
-        .wait_for(&session, &save, None, &enabled, Duration::ZERO)
+        .session(&session)
+        .unwrap()
+        .wait_for(&save, None, &enabled, Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(met.element.unwrap().node.id, id(":1.1", "/save"));

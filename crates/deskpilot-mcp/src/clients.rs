@@ -131,7 +131,9 @@ impl Drop for Client {
     fn drop(&mut self) {
         if let Some(owned) = &self.owned {
             for session in lock(owned).drain() {
-                let _ = self.engine.disconnect(&session);
+                if let Ok(handle) = self.engine.session(&session) {
+                    let _ = handle.disconnect();
+                }
             }
         }
     }

@@ -72,11 +72,13 @@ impl DeskpilotServer {
         if !client.owns(session) {
             return Err(not_found(uri));
         }
-        let text = match self
-            .engine()
-            .snapshot_since_last(session, READ_TIMEOUT)
-            .await
-        {
+        let read = async {
+            self.engine()
+                .session(session)?
+                .snapshot_since_last(READ_TIMEOUT)
+                .await
+        };
+        let text = match read.await {
             Ok(snapshot) => present::snapshot(&snapshot).joined(),
             // A failure is data here too: the text a tool would give.
             Err(e) => present::failure(&e),
@@ -104,17 +106,13 @@ impl DeskpilotServer {
             return Err(not_found(uri));
         }
         let engine = self.engine_arc();
-        let mut updates = engine
-            .tree_updates(&session)
-            .await
-            .ok()
-            .flatten()
-            .ok_or_else(|| {
-                ErrorData::invalid_params(
-                    "this app's events are not watched: read the tree to see its changes",
-                    None,
-                )
-            })?;
+        let updates = async { engine.session(&session)?.tree_updates().await };
+        let mut updates = updates.await.ok().flatten().ok_or_else(|| {
+            ErrorData::invalid_params(
+                "this app's events are not watched: read the tree to see its changes",
+                None,
+            )
+        })?;
         let owned = uri.to_owned();
         let task = tokio::spawn(async move {
             let updated = || ResourceUpdatedNotificationParam::new(owned.clone());
@@ -162,7 +160,8 @@ impl DeskpilotServer {
             let Some(session) = session_of(uri).filter(|s| client.owns(s)) else {
                 continue;
             };
-            let Ok(Some(mut updates)) = engine.tree_updates(session).await else {
+            let updates = async { engine.session(session)?.tree_updates().await };
+            let Ok(Some(mut updates)) = updates.await else {
                 continue;
             };
             let (engine, sink, uri) = (engine.clone(), context.sink().clone(), uri.clone());

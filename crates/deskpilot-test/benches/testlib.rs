@@ -100,7 +100,9 @@ async fn main() {
         for want in [OnOff::On, OnOff::Off] {
             let action = Action::Toggle { ensure: Some(want) };
             engine
-                .act(&session, &Target::Selector(selector.clone()), &action)
+                .session(&session)
+                .unwrap()
+                .act(&Target::Selector(selector.clone()), &action)
                 .await
                 .unwrap();
         }

@@ -297,14 +297,16 @@ impl Locator {
                 ..Needs::default()
             })
             .await?;
-        let report = self
-            .session
-            .engine
-            .drag(
-                self.session.id(),
-                &DragEnd::Element(Target::Ref(from.reference)),
-                &DragEnd::Element(Target::Ref(to.reference)),
-            )
+        let drag = async {
+            self.session
+                .handle()?
+                .drag(
+                    &DragEnd::Element(Target::Ref(from.reference)),
+                    &DragEnd::Element(Target::Ref(to.reference)),
+                )
+                .await
+        };
+        let report = drag
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
         self.acted(report)

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use deskpilot_core::model::Role;
-use deskpilot_core::{Action, ActionReport, Chord, Engine, InputText, SnapshotRequest, present};
+use deskpilot_core::{Action, ActionReport, Chord, InputText, SnapshotRequest, present};
 
 use crate::error::{Result, TestError};
 use crate::locator::Locator;
@@ -32,15 +32,12 @@ impl App {
         App { inner: session }
     }
 
-    pub(crate) fn engine(&self) -> &Engine {
-        &self.inner.engine
-    }
-
     /// The engine's session on this app.
     ///
     /// ```no_run
     /// # use deskpilot_test::{App, Desktop}; fn demo(desktop: Desktop, app: App) {
-    /// let info = desktop.engine().session(app.session()).expect("the session is open");
+    /// let session = desktop.engine().session(app.session()).expect("the session is open");
+    /// let info = session.info().expect("the session is open");
     /// assert_eq!(info.app.name, app.name());
     /// # }
     /// ```
@@ -156,8 +153,8 @@ impl App {
     async fn on_window(&self, action: Action, what: &str) -> Result<ActionReport> {
         let title = || format!("{} in {}", crate::trace::describe(&action), self.name());
         let body = async {
-            self.engine()
-                .act_on_window(self.session(), &action)
+            let acted = async { self.inner.handle()?.act_on_window(&action).await };
+            acted
                 .await
                 .map_err(|e| TestError::engine(format!("{} ({what})", self.name()), e))
         };
@@ -172,11 +169,13 @@ impl App {
     /// # Ok(()) }
     /// ```
     pub async fn snapshot(&self) -> Result<String> {
-        let snapshot = self
-            .engine()
-            .snapshot(self.session(), &SnapshotRequest::default())
-            .await
-            .map_err(|e| TestError::engine(self.name(), e))?;
+        let read = async {
+            self.inner
+                .handle()?
+                .snapshot(&SnapshotRequest::default())
+                .await
+        };
+        let snapshot = read.await.map_err(|e| TestError::engine(self.name(), e))?;
         Ok(present::snapshot(&snapshot).joined())
     }
 }

@@ -207,7 +207,9 @@ impl Desktop {
             .map_err(|e| TestError::engine(what, e))?;
         // Tests judge with expectations: an action need not read the whole tree again to say
         // what changed (the MCP server's and the CLI's sessions do).
-        let _ = self.engine.follow_tree(&session.id, false);
+        if let Ok(handle) = self.engine.session(&session.id) {
+            let _ = handle.follow_tree(false);
+        }
         Ok(App::new(Arc::new(Session {
             engine: self.engine.clone(),
             info: session,

@@ -331,9 +331,8 @@ impl Expect {
             within: Some(Target::Selector(selector)),
             ..SnapshotRequest::default()
         };
-        let snapshot = session
-            .engine
-            .snapshot(session.id(), &request)
+        let read = async { session.handle()?.snapshot(&request).await };
+        let snapshot = read
             .await
             .map_err(|e| TestError::engine(self.locator.selector(), e))?;
         Ok(snapshot.rendered.text)

@@ -222,9 +222,8 @@ impl Locator {
     async fn find_steps(&self, steps: &[String]) -> Result<FindResult> {
         let text = steps.join(" >> ");
         let selector = Selector::parse(&text).map_err(|e| invalid_selector(&text, e))?;
-        self.session
-            .engine
-            .find(self.session.id(), &selector, None, 50)
+        let found = async { self.session.handle()?.find(&selector, None, 50).await };
+        found
             .await
             .map_err(|e| TestError::engine(self.selector(), e))
     }
@@ -264,11 +263,10 @@ impl Locator {
     /// fail at once (strict).
     pub(crate) async fn actionable(&self, needs: Needs) -> Result<Match> {
         let target = Target::Selector(self.positioned_selector().await?);
-        let ready = self
-            .session
-            .engine
-            .actionable(self.session.id(), &target, needs, self.timeout)
-            .await;
+        let ready = match self.session.handle() {
+            Ok(handle) => handle.actionable(&target, needs, self.timeout).await,
+            Err(e) => Err(NotReady::Failed(e)),
+        };
         match ready {
             Ok(m) => Ok(m),
             Err(NotReady::Failed(e)) => Err(TestError::engine(self.selector(), e)),
@@ -327,14 +325,13 @@ impl Locator {
             let shown = element.node.role != deskpilot_core::model::Role::Password;
             self.session.secrets.add(&secret, shown);
         }
-        let report = self
-            .session
-            .engine
-            .act(
-                self.session.id(),
-                &Target::Ref(element.reference.clone()),
-                action,
-            )
+        let acted = async {
+            self.session
+                .handle()?
+                .act(&Target::Ref(element.reference.clone()), action)
+                .await
+        };
+        let report = acted
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
         self.acted(report)

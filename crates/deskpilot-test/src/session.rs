@@ -29,6 +29,13 @@ pub(crate) struct Session {
 pub(crate) type SoftFailures = Arc<std::sync::Mutex<Vec<String>>>;
 
 impl Session {
+    /// The engine's handle on this session: `unknown_session` once it is closed.
+    pub(crate) fn handle(
+        &self,
+    ) -> std::result::Result<deskpilot_core::Session<'_>, deskpilot_core::Error> {
+        self.engine.session(self.id())
+    }
+
     pub(crate) fn id(&self) -> &str {
         &self.info.id
     }
@@ -76,7 +83,8 @@ impl Session {
             return matches;
         }
         let request = deskpilot_core::SnapshotRequest::default();
-        match self.engine.snapshot(self.id(), &request).await {
+        let read = async { self.handle()?.snapshot(&request).await };
+        match read.await {
             Ok(snapshot) => {
                 let text = self
                     .secrets

@@ -133,7 +133,9 @@ impl Trace {
         session: &str,
         secrets: &Secrets,
     ) -> Capture {
-        let tree = match engine.snapshot(session, &SnapshotRequest::default()).await {
+        let handle = engine.session(session);
+        let read = async { handle.clone()?.snapshot(&SnapshotRequest::default()).await };
+        let tree = match read.await {
             Ok(snapshot) => secrets.redact(&present::snapshot(&snapshot).joined()),
             Err(e) => format!("# no tree: {}", crate::error::failure(&e)),
         };
@@ -149,7 +151,8 @@ impl Trace {
             annotate: true,
             max_side: 1024,
         };
-        let screenshot = match engine.screenshot(session, &request).await {
+        let shot = async { handle?.screenshot(&request).await };
+        let screenshot = match shot.await {
             Ok(shot) => {
                 let n = self.shots.fetch_add(1, Ordering::Relaxed);
                 let name = format!("shot-{n:03}.png");

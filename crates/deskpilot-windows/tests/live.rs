@@ -34,7 +34,9 @@ async fn started(engine: &Engine, argv: &[String]) -> (deskpilot_core::launch::L
     let pid = launched.app.pid.expect("a pid");
     let session = engine.connect(&ConnectTarget::Pid(pid)).await.unwrap().id;
     let snapshot = engine
-        .snapshot(&session, &Default::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&Default::default())
         .await
         .unwrap();
     eprintln!("{}", snapshot.rendered.text);
@@ -73,8 +75,9 @@ async fn notepad_is_read_and_typed_into() {
     let pid = launched.app.pid.expect("a pid");
     let editor = Target::Selector(Selector::parse("*[capability=text]").unwrap());
     let report = engine
+        .session(&session)
+        .unwrap()
         .act(
-            &session,
             &editor,
             &Action::TypeText(InputText::plain("hello from deskpilot")),
         )
@@ -132,7 +135,12 @@ async fn the_fixture_is_read_and_acted_on() {
         ("listitem[name=Banana]", Action::Select),
     ];
     for (target, action) in steps {
-        let report = engine.act(&session, &by(target), &action).await.unwrap();
+        let report = engine
+            .session(&session)
+            .unwrap()
+            .act(&by(target), &action)
+            .await
+            .unwrap();
         let text = deskpilot_core::present::action(&report);
         eprintln!("{text}");
         assert!(!text.contains("hunter2"), "{text}");

@@ -40,8 +40,9 @@ pub async fn session_on_page(engine: &Engine, app: &str, selector: &str) -> Stri
         .unwrap()
         .id;
     engine
+        .session(&session)
+        .unwrap()
         .wait_for(
-            &session,
             &deskpilot_core::Selector::parse(selector).unwrap(),
             None,
             &deskpilot_core::Condition::Appears,

@@ -59,7 +59,7 @@ impl Engine {
     async fn tree_now(&self, session: &str) -> TreeUpdate {
         let last = self.sessions().view(session, Since::Last);
         let window = last.as_ref().and_then(|l| l.window.as_ref());
-        match self.snapshot_since_last(session, READ_AFTER).await {
+        match self.handle(session).snapshot_since_last(READ_AFTER).await {
             Ok(snapshot) => update_of(&snapshot, window, MAX_UPDATE_LINES),
             Err(e) => TreeUpdate::unread(&e.message),
         }

@@ -29,30 +29,11 @@ const POLL: Duration = Duration::from_millis(40);
 const PLACE_NODES: usize = 2000;
 
 impl Engine {
-    /// Drags from `from` to `to` with the left button. Confirmed only by what the drop
-    /// changed: the source gone from its place or moved in it, the target's name or value,
-    /// or the source's name appearing in the target; never by a selection, the focus or the
-    /// drag's own windows.
-    pub async fn drag(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
-        if super::background() {
-            return Err(crate::error::Error::new(
-                crate::error::Code::InputNotAllowed,
-                "a drag moves the pointer, which background mode never does",
-                "run it outside background mode",
-            ));
-        }
-        super::report::reported(async {
-            let report = self.drag_once(session, from, to).await;
-            self.with_tree_after(session, report).await
-        })
-        .await
-    }
-
     async fn drag_once(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
         let input = self.input_device()?.clone();
         let (start, source) = self.drag_point(session, from).await?;
         let (end, target) = self.drag_point(session, to).await?;
-        let info = self.session(session)?;
+        let info = self.session_info(session)?;
         // Held through the read-back: another session's input cannot pass for this drop.
         let _input = self.input_lock().await;
         let place = match &source {
@@ -134,7 +115,7 @@ impl Engine {
         match end {
             DragEnd::Point { x, y } => Ok(((*x, *y), None)),
             DragEnd::Element(target) => {
-                let resolved = self.resolve(session, target).await?;
+                let resolved = self.handle(session).resolve(target).await?;
                 let live = self
                     .backend()
                     .node(&resolved.node.id, Secrecy::of(resolved.secret))
@@ -209,6 +190,28 @@ impl Engine {
     /// The session window's window-system id, if known.
     pub(crate) async fn window_system_id(&self, session: &str) -> Option<crate::app::WindowId> {
         self.session_window(session).await.ok()??.system_id
+    }
+}
+
+impl crate::engine::Session<'_> {
+    /// Drags from `from` to `to` with the left button. Confirmed only by what the drop
+    /// changed: the source gone from its place or moved in it, the target's name or value,
+    /// or the source's name appearing in the target; never by a selection, the focus or the
+    /// drag's own windows.
+    pub async fn drag(&self, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
+        let session = self.id();
+        if super::background() {
+            return Err(crate::error::Error::new(
+                crate::error::Code::InputNotAllowed,
+                "a drag moves the pointer, which background mode never does",
+                "run it outside background mode",
+            ));
+        }
+        super::report::reported(async {
+            let report = self.engine.drag_once(session, from, to).await;
+            self.engine.with_tree_after(session, report).await
+        })
+        .await
     }
 }
 

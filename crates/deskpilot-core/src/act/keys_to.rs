@@ -68,7 +68,8 @@ impl Engine {
             return Ok((KeysTo::Elsewhere, went));
         }
         let resolved = self
-            .resolve(session, &Target::Ref(focused.reference))
+            .handle(session)
+            .resolve(&Target::Ref(focused.reference))
             .await?;
         Ok((KeysTo::Field(Box::new(resolved)), went))
     }

@@ -24,17 +24,6 @@ use crate::read::{Resolved, Target};
 use crate::session::format_ref;
 
 impl Engine {
-    /// Does `action` on `target`, through the first rung of its ladder that has an effect,
-    /// and reports the route, the rungs skipped, and the effect read back.
-    pub async fn act(
-        &self,
-        session: &str,
-        target: &Target,
-        action: &Action,
-    ) -> Result<ActionReport> {
-        super::report::reported(self.act_unreported(session, target, action)).await
-    }
-
     async fn act_unreported(
         &self,
         session: &str,
@@ -45,8 +34,8 @@ impl Engine {
         // element as it is, and another session's input can neither land between this
         // action's keys nor confirm its effect.
         let _input = self.input_lock().await;
-        let resolved = self.resolve(session, target).await?;
-        let info = self.session(session)?;
+        let resolved = self.handle(session).resolve(target).await?;
+        let info = self.session_info(session)?;
         if chooses(action, &resolved.node)
             && let Some(combo) = self.combo_of(&resolved.node).await
         {
@@ -85,7 +74,7 @@ impl Engine {
         combo: Node,
         action: &Action,
     ) -> Result<ActionReport> {
-        let info = self.session(session)?;
+        let info = self.session_info(session)?;
         // By identity; else by role and name (Qt hands out new objects for a view's items).
         let options = self.options_of(&combo).await?;
         let index = options
@@ -139,18 +128,13 @@ impl Engine {
         Ok(report)
     }
 
-    /// Does `action` on the session's window itself (keys with no element to focus first).
-    pub async fn act_on_window(&self, session: &str, action: &Action) -> Result<ActionReport> {
-        super::report::reported(self.act_on_window_unreported(session, action)).await
-    }
-
     async fn act_on_window_unreported(
         &self,
         session: &str,
         action: &Action,
     ) -> Result<ActionReport> {
         let _input = self.input_lock().await;
-        let info = self.session(session)?;
+        let info = self.session_info(session)?;
         // Never the application object: the session's active window (or the one last active,
         // brought to the front by the ladder).
         let window = self.keys_window(session).await?;
@@ -391,6 +375,21 @@ impl Engine {
                 "check the element's state with `get_properties`; it may need another action first (open its menu, scroll it into view)",
             ),
         })
+    }
+}
+
+impl crate::engine::Session<'_> {
+    /// Does `action` on `target`, through the first rung of its ladder that has an effect,
+    /// and reports the route, the rungs skipped, and the effect read back.
+    pub async fn act(&self, target: &Target, action: &Action) -> Result<ActionReport> {
+        let session = self.id();
+        super::report::reported(self.engine.act_unreported(session, target, action)).await
+    }
+
+    /// Does `action` on the session's window itself (keys with no element to focus first).
+    pub async fn act_on_window(&self, action: &Action) -> Result<ActionReport> {
+        let session = self.id();
+        super::report::reported(self.engine.act_on_window_unreported(session, action)).await
     }
 }
 

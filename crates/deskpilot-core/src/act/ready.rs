@@ -245,28 +245,75 @@ fn described(m: &Match) -> String {
 }
 
 impl Engine {
+    /// Whether a hidden element is only scrolled out of view: not a menu's item, not
+    /// `visible` off, and its parent shown (a hidden popover's or page's field is not).
+    async fn scrolled_out(&self, node: &Node) -> bool {
+        let item = matches!(
+            node.role,
+            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio | Role::Menu
+        );
+        if item || node.states.is_not(State::Visible) {
+            return false;
+        }
+        let Ok(Some(parent)) = self.backend().parent(&node.id).await else {
+            return false;
+        };
+        match self.backend().node(&parent, Secrecy::NoText).await {
+            Ok(parent) => crate::visibility::shown(&parent),
+            Err(_) => false,
+        }
+    }
+
+    /// One look at `target`: a selector's matches, or the ref's element read afresh.
+    async fn look(&self, session: &str, target: &Target) -> Result<FindResult> {
+        match target {
+            Target::Selector(selector) => self.handle(session).find(selector, None, 50).await,
+            Target::Ref(text) => {
+                let resolved = self.handle(session).resolve_ref(text).await?;
+                let m = Match {
+                    reference: resolved.reference,
+                    role: resolved.node.role,
+                    name: resolved.node.display_name().to_owned(),
+                    exact: true,
+                    // A ref is meant whatever it shows: the ladder scrolls or refuses.
+                    visible: true,
+                    node: resolved.node,
+                };
+                Ok(FindResult {
+                    matches: vec![m],
+                    total: 1,
+                    visible: 1,
+                    exact: 1,
+                    unsearched: Vec::new(),
+                })
+            }
+        }
+    }
+}
+
+impl crate::engine::Session<'_> {
     /// Waits up to `timeout` until `target` is exactly one visible element that meets
     /// `needs`; several visible matches fail at once (strict). A timeout of zero looks once.
     /// When the wait runs out on a match that is only hidden, it is returned (the ladder
     /// scrolls it into view or says what to open).
     pub async fn actionable(
         &self,
-        session: &str,
         target: &Target,
         needs: Needs,
         timeout: Duration,
     ) -> std::result::Result<Match, NotReady> {
+        let session = self.id();
         let started = Instant::now();
         let deadline = started + timeout;
-        let app = self.session(session)?.root;
-        let mut wake = self.wake_on(&app, FALLBACK_POLL).await;
+        let app = self.engine.session_info(session)?.root;
+        let mut wake = self.engine.wake_on(&app, FALLBACK_POLL).await;
         // The element (its role and name: Qt hands out a new object for a table cell at each
         // query) and its bounds on the previous look, for `still`.
         let mut previous: Option<(Role, String, Option<Rect>)> = None;
         // Whether a hidden match is merely scrolled out of view, by its ref (asked once).
         let mut scrolled: Option<(String, bool)> = None;
         loop {
-            let found = match self.look(session, target).await {
+            let found = match self.engine.look(session, target).await {
                 // A busy app is looked at again until the deadline (see `wait_for`).
                 Err(e) if e.code == Code::AppNotResponding && Instant::now() < deadline => {
                     wake.next(deadline).await;
@@ -300,8 +347,8 @@ impl Engine {
             if let ([only], true) = (found.matches.as_slice(), visible.is_empty()) {
                 if scrolled.as_ref().is_none_or(|(r, _)| *r != only.reference) {
                     // An option of a closed combo box is chosen through it (see `act`).
-                    let out = self.scrolled_out(&only.node).await
-                        || (needs.chooses && self.combo_of(&only.node).await.is_some());
+                    let out = self.engine.scrolled_out(&only.node).await
+                        || (needs.chooses && self.engine.combo_of(&only.node).await.is_some());
                     scrolled = Some((only.reference.clone(), out));
                 }
                 if scrolled.as_ref().is_some_and(|(_, out)| *out) {
@@ -320,7 +367,7 @@ impl Engine {
                 let wanted = needs.wanted(visible.first().map(|m| &m.node));
                 // A hidden match in a closed menu: the menu to open first.
                 let menu = match (found.matches.as_slice(), visible.is_empty()) {
-                    ([only], true) => self.closed_menu_of(session, &only.node).await,
+                    ([only], true) => self.engine.closed_menu_of(session, &only.node).await,
                     _ => None,
                 };
                 return Err(NotReady::TimedOut {
@@ -338,65 +385,16 @@ impl Engine {
         }
     }
 
-    /// Whether a hidden element is only scrolled out of view: not a menu's item, not
-    /// `visible` off, and its parent shown (a hidden popover's or page's field is not).
-    async fn scrolled_out(&self, node: &Node) -> bool {
-        let item = matches!(
-            node.role,
-            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio | Role::Menu
-        );
-        if item || node.states.is_not(State::Visible) {
-            return false;
-        }
-        let Ok(Some(parent)) = self.backend().parent(&node.id).await else {
-            return false;
-        };
-        match self.backend().node(&parent, Secrecy::NoText).await {
-            Ok(parent) => crate::visibility::shown(&parent),
-            Err(_) => false,
-        }
-    }
-
-    /// One look at `target`: a selector's matches, or the ref's element read afresh.
-    async fn look(&self, session: &str, target: &Target) -> Result<FindResult> {
-        match target {
-            Target::Selector(selector) => self.find(session, selector, None, 50).await,
-            Target::Ref(text) => {
-                let resolved = self.resolve_ref(session, text).await?;
-                let m = Match {
-                    reference: resolved.reference,
-                    role: resolved.node.role,
-                    name: resolved.node.display_name().to_owned(),
-                    exact: true,
-                    // A ref is meant whatever it shows: the ladder scrolls or refuses.
-                    visible: true,
-                    node: resolved.node,
-                };
-                Ok(FindResult {
-                    matches: vec![m],
-                    total: 1,
-                    visible: 1,
-                    exact: 1,
-                    unsearched: Vec::new(),
-                })
-            }
-        }
-    }
-
     /// `action` on `target` once it is actionable (waiting up to `timeout`), through the
     /// ladder.
     pub async fn act_when_ready(
         &self,
-        session: &str,
         target: &Target,
         action: &Action,
         timeout: Duration,
     ) -> Result<super::ActionReport> {
-        let ready = self
-            .actionable(session, target, Needs::of(action), timeout)
-            .await?;
-        self.act(session, &Target::Ref(ready.reference), action)
-            .await
+        let ready = self.actionable(target, Needs::of(action), timeout).await?;
+        self.act(&Target::Ref(ready.reference), action).await
     }
 }
 

@@ -16,15 +16,6 @@ const WAIT: Duration = Duration::from_millis(2000);
 const POLL: Duration = Duration::from_millis(40);
 
 impl Engine {
-    /// Does `action` with the session's window and reads its state back.
-    pub async fn window_action(&self, session: &str, action: WindowAction) -> Result<ActionReport> {
-        super::report::reported(async {
-            let report = self.window_action_once(session, action).await;
-            self.with_tree_after(session, report).await
-        })
-        .await
-    }
-
     async fn window_action_once(
         &self,
         session: &str,
@@ -119,6 +110,18 @@ impl Engine {
             tree: None,
             interaction: Default::default(),
         })
+    }
+}
+
+impl crate::engine::Session<'_> {
+    /// Does `action` with the session's window and reads its state back.
+    pub async fn window_action(&self, action: WindowAction) -> Result<ActionReport> {
+        let session = self.id();
+        super::report::reported(async {
+            let report = self.engine.window_action_once(session, action).await;
+            self.engine.with_tree_after(session, report).await
+        })
+        .await
     }
 }
 

@@ -53,18 +53,37 @@ pub struct Shot {
 }
 
 impl Engine {
+    /// The session window's screen bounds, and its window system id when known.
+    async fn window_rect(&self, session: &str) -> Result<(Rect, Option<WindowId>)> {
+        self.session_window(session)
+            .await?
+            .and_then(|w| Some((w.bounds?, w.system_id)))
+            .filter(|(b, _)| !b.is_empty())
+            .ok_or_else(|| {
+                Error::new(
+                    Code::Offscreen,
+                    "the session's window has no bounds on screen (minimized or closed?)",
+                    "restore the window (`window_action` restore), or capture the screen",
+                )
+            })
+    }
+}
+
+impl crate::engine::Session<'_> {
     /// Captures `request.region` of the session's desktop.
-    pub async fn screenshot(&self, session: &str, request: &ShotRequest) -> Result<Shot> {
-        let capture = self.capture_device()?;
+    pub async fn screenshot(&self, request: &ShotRequest) -> Result<Shot> {
+        let session = self.id();
+        let capture = self.engine.capture_device()?;
         let (rect, window) = match &request.region {
             Region::Screen => (capture.screen_bounds().await.map_err(capture_error)?, None),
             Region::Window => {
-                let (rect, id) = self.window_rect(session).await?;
+                let (rect, id) = self.engine.window_rect(session).await?;
                 (rect, id)
             }
             Region::Element(target) => {
-                let resolved = self.resolve(session, target).await?;
+                let resolved = self.resolve(target).await?;
                 let live = self
+                    .engine
                     .backend()
                     .node(&resolved.node.id, Secrecy::of(resolved.secret))
                     .await?;
@@ -90,7 +109,8 @@ impl Engine {
         };
         let scale = image.fit(request.max_side);
         let labels: Vec<Label> = if request.annotate {
-            self.sessions()
+            self.engine
+                .sessions()
                 .placed_refs(session)?
                 .into_iter()
                 .filter(|(_, b)| overlaps(b, &rect))
@@ -117,21 +137,6 @@ impl Engine {
             labels: drawn,
             cover,
         })
-    }
-
-    /// The session window's screen bounds, and its window system id when known.
-    async fn window_rect(&self, session: &str) -> Result<(Rect, Option<WindowId>)> {
-        self.session_window(session)
-            .await?
-            .and_then(|w| Some((w.bounds?, w.system_id)))
-            .filter(|(b, _)| !b.is_empty())
-            .ok_or_else(|| {
-                Error::new(
-                    Code::Offscreen,
-                    "the session's window has no bounds on screen (minimized or closed?)",
-                    "restore the window (`window_action` restore), or capture the screen",
-                )
-            })
     }
 }
 

@@ -1,12 +1,14 @@
-//! The engine every front end shares: the platform it reads and drives, and the sessions it
-//! keeps, and the updates of a session's tree for subscribers (`updates.rs`). What it does
-//! lives beside it: reading in `read/`, acting in `act/`, screenshots in `capture/`,
-//! launching in `launch.rs`.
+//! The engine every front end shares: the platform it reads and drives, the sessions it keeps
+//! (a `Session` handle addresses one, `handle.rs`), and the updates of a session's tree for
+//! subscribers (`updates.rs`). What it does lives beside it: reading in `read/`, acting in
+//! `act/`, screenshots in `capture/`, launching in `launch.rs`.
 
+mod handle;
 mod updates;
 
 use std::sync::Arc;
 
+pub use handle::Session;
 pub use updates::{FLUSH, LIVENESS, TRAILING, TreeUpdated, TreeUpdates};
 
 use crate::app::{AppInfo, WindowInfo};
@@ -201,22 +203,12 @@ impl Engine {
         Ok(self.sessions.open(app, window))
     }
 
-    pub fn disconnect(&self, session: &str) -> Result<()> {
-        self.sessions.close(session)
-    }
-
-    /// Whether the session's action results read its tree again and say what changed since
-    /// its last snapshot (on by default).
-    pub fn follow_tree(&self, session: &str, follow: bool) -> Result<()> {
-        self.sessions.follow_tree(session, follow)
-    }
-
     /// Every open session.
     pub fn sessions_open(&self) -> Vec<SessionInfo> {
         self.sessions.all()
     }
 
-    pub fn session(&self, session: &str) -> Result<SessionInfo> {
+    pub(crate) fn session_info(&self, session: &str) -> Result<SessionInfo> {
         self.sessions.info(session)
     }
 
@@ -235,5 +227,19 @@ impl Engine {
         } else {
             Ok(scope.windows.first().cloned())
         }
+    }
+}
+
+impl crate::engine::Session<'_> {
+    pub fn disconnect(&self) -> Result<()> {
+        let session = self.id();
+        self.engine.sessions.close(session)
+    }
+
+    /// Whether the session's action results read its tree again and say what changed since
+    /// its last snapshot (on by default).
+    pub fn follow_tree(&self, follow: bool) -> Result<()> {
+        let session = self.id();
+        self.engine.sessions.follow_tree(session, follow)
     }
 }

@@ -34,12 +34,15 @@ pub struct TreeUpdates {
     seen: u64,
 }
 
-impl Engine {
+impl Engine {}
+
+impl crate::engine::Session<'_> {
     /// The updates of `session`'s tree; `None` when its app's events are not watched (there
     /// is nothing to wake a subscriber: read the tree instead).
-    pub async fn tree_updates(&self, session: &str) -> Result<Option<TreeUpdates>> {
-        let info = self.session(session)?;
-        let Some(events) = self.backend().events().changes(&info.app.id).await else {
+    pub async fn tree_updates(&self) -> Result<Option<TreeUpdates>> {
+        let session = self.id();
+        let info = self.engine.session_info(session)?;
+        let Some(events) = self.engine.backend().events().changes(&info.app.id).await else {
             return Ok(None);
         };
         let seen = *events.borrow();
@@ -52,11 +55,13 @@ impl Engine {
 
     /// Whether the session's app still runs: false once it quit or the session was closed
     /// (an app that does not answer, frozen or busy, still runs).
-    pub async fn session_alive(&self, session: &str) -> bool {
-        let Ok(info) = self.session(session) else {
+    pub async fn session_alive(&self) -> bool {
+        let session = self.id();
+        let Ok(info) = self.engine.session_info(session) else {
             return false;
         };
         let read = self
+            .engine
             .backend()
             .node(&info.app.id, crate::platform::Secrecy::Plain)
             .await;
@@ -81,7 +86,7 @@ impl TreeUpdates {
                     break;
                 }
                 () = tokio::time::sleep(LIVENESS) => {
-                    if !engine.session_alive(&self.session).await {
+                    if !engine.handle(&self.session).session_alive().await {
                         return None;
                     }
                 }

@@ -14,108 +14,6 @@ use crate::selector::Selector;
 use crate::session::format_ref;
 
 impl Engine {
-    /// Finds elements at any depth of the realized tree; exact matches first, then document
-    /// order.
-    pub async fn find(
-        &self,
-        session: &str,
-        selector: &Selector,
-        within: Option<&Target>,
-        limit: usize,
-    ) -> Result<FindResult> {
-        self.find_within_time(session, selector, within, limit, Duration::from_secs(15))
-            .await
-    }
-
-    /// `find` whose walk stops after `time` (a cut walk names what it could not search).
-    pub async fn find_within_time(
-        &self,
-        session: &str,
-        selector: &Selector,
-        within: Option<&Target>,
-        limit: usize,
-        time: Duration,
-    ) -> Result<FindResult> {
-        let (root, secrecy) = self.root_for(session, within).await?;
-        let limits = WalkLimits {
-            max_nodes: 20_000,
-            secrecy,
-            ..WalkLimits::with_timeout(time)
-        };
-        let shared = if within.is_none() {
-            self.tree_with_windows_over(session, &root, &limits).await?
-        } else {
-            self.backend().shared_snapshot(&root, &limits).await?
-        };
-        // Copied only where this find changes it.
-        let mut tree = self.derived(shared).await;
-        // Text the session gave as secret matches no selector (nor shows).
-        if self.sessions().holds_secrets(session) {
-            self.sessions()
-                .redact_held(session, Arc::make_mut(&mut tree));
-        }
-        if selector.steps.iter().any(|s| s.wants_id()) {
-            self.read_wanted_ids(Arc::make_mut(&mut tree), selector)
-                .await;
-        }
-        let mut found = selector.select(&tree);
-        // Nothing found: the tables whose cells were not walked are searched by name.
-        let mut searched = std::collections::HashSet::new();
-        if found.is_empty()
-            && let Some((grown, done)) = self
-                .search_unwalked_tables(&tree, selector, secrecy, time)
-                .await
-        {
-            tree = Arc::new(grown);
-            searched = done;
-            found = selector.select(&tree);
-        }
-        let seen = crate::visibility::visible(&tree);
-        // Stable: within each group, exact before partial and document order stay.
-        found.sort_by_key(|&(index, _)| !seen[index]);
-        let exact_count = found.iter().filter(|(_, exact)| *exact).count();
-        let visible_count = found.iter().filter(|&&(index, _)| seen[index]).count();
-        let total = found.len();
-        let mut matches = Vec::new();
-        for &(index, exact) in found.iter().take(limit) {
-            matches.push(self.match_of(session, &tree.nodes[index].node, exact, seen[index])?);
-        }
-        let mut unsearched = Vec::new();
-        for (index, realization) in tree.incomplete() {
-            if searched.contains(&index) {
-                continue;
-            }
-            let node = &tree.nodes[index].node;
-            let why = match realization {
-                Realization::NotRealized { logical } => format!(
-                    "{} children not realized (use `read_table` or `find` within it)",
-                    Realization::count_text(logical)
-                ),
-                Realization::Partial { realized, logical } => {
-                    format!(
-                        "only {realized} of {} children realized",
-                        Realization::count_text(logical)
-                    )
-                }
-                Realization::Cut { reason } => format!("not read: {} budget", reason.name()),
-                Realization::Complete | Realization::Folded => continue,
-            };
-            unsearched.push(Unsearched {
-                reference: format_ref(self.sessions().issue(session, node)?),
-                role: node.role,
-                name: node.display_name().to_owned(),
-                why,
-            });
-        }
-        Ok(FindResult {
-            matches,
-            total,
-            visible: visible_count,
-            exact: exact_count,
-            unsearched,
-        })
-    }
-
     /// A found element as results show it, with the session's ref for it.
     pub(crate) fn match_of(
         &self,
@@ -131,115 +29,6 @@ impl Engine {
             exact,
             visible,
             node: node.clone(),
-        })
-    }
-
-    /// Exactly one element, re-validated: 0 matches is `not_found`, more than one `ambiguous`.
-    pub async fn resolve(&self, session: &str, target: &Target) -> Result<Resolved> {
-        match target {
-            Target::Ref(text) => self.resolve_ref(session, text).await,
-            Target::Selector(selector) => {
-                let found = self.find(session, selector, None, 5).await?;
-                // Strictness counts what can be seen: hidden matches (a closed menu's items, a
-                // hidden page) stand aside when some match is visible.
-                let mut found = found;
-                if found.visible > 0 {
-                    found.matches.retain(|m| m.visible);
-                    found.total = found.visible;
-                    found.exact = found.matches.iter().filter(|m| m.exact).count();
-                }
-                match found.total {
-                    0 => Err(Error::new(
-                        Code::NotFound,
-                        format!("nothing matches the selector{}", unsearched_note(&found)),
-                        "check the selector against a fresh `snapshot`; the element may not exist yet (use `wait_for`)",
-                    )),
-                    1 => {
-                        let m = found.matches.into_iter().next().expect("one match");
-                        let secret = self.sessions().is_secret_ref(session, &m.reference)
-                            || m.node.is_secret()
-                            || matches!(
-                                m.node.value,
-                                Some(crate::model::NodeValue::Redacted { .. })
-                            );
-                        Ok(Resolved {
-                            reference: m.reference,
-                            node: m.node,
-                            secret,
-                        })
-                    }
-                    n => Err(Error::new(
-                        Code::Ambiguous,
-                        format!(
-                            "{n} elements match ({} exact): {}",
-                            found.exact,
-                            found
-                                .matches
-                                .iter()
-                                .map(|m| format!(
-                                    "{} {}{} [ref={}]",
-                                    m.role,
-                                    quoted(&m.name, 100),
-                                    if m.visible { "" } else { " (hidden)" },
-                                    m.reference
-                                ))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        "narrow the selector (name, within, :nth(N)) or use one of the refs",
-                    )),
-                }
-            }
-        }
-    }
-
-    /// Looks a ref up in its session and re-reads the element: refused when it belongs to
-    /// another session, was superseded, is gone, or changed role or name.
-    pub async fn resolve_ref(&self, session: &str, text: &str) -> Result<Resolved> {
-        let entry = self.sessions().lookup(session, text)?;
-        let node = self
-            .backend()
-            .node(&entry.element, Secrecy::of(entry.secret))
-            .await
-            .map_err(|e| {
-                let error = Error::from(e);
-                if error.code == Code::StaleRef {
-                    Error::stale(format!(
-                        "ref {text} ({} {}) no longer exists",
-                        entry.role,
-                        quoted(&entry.name, 100)
-                    ))
-                } else {
-                    error
-                }
-            })?;
-        if node.states.is(State::Defunct) {
-            return Err(Error::stale(format!(
-                "ref {text} ({} {}) is defunct",
-                entry.role,
-                quoted(&entry.name, 100)
-            )));
-        }
-        if node.role != entry.role || node.name != entry.name {
-            return Err(Error::stale(format!(
-                "ref {text} was {} {} and is now {} {}",
-                entry.role,
-                quoted(&entry.name, 100),
-                node.role,
-                quoted(&node.name, 100)
-            )));
-        }
-        let mut node = node;
-        if node.name.is_empty() && node.derived_name.is_none() && !entry.display_name.is_empty() {
-            // A single read has no children or labels to derive a name from: keep the one
-            // shown in the snapshot that issued the ref.
-            node.derived_name = Some(entry.display_name);
-        }
-        let secret = entry.secret || node.is_secret();
-        Ok(Resolved {
-            reference: text.to_owned(),
-            node,
-            secret,
         })
     }
 
@@ -337,15 +126,243 @@ impl Engine {
         session: &str,
         within: Option<&Target>,
     ) -> Result<(ElementId, Secrecy)> {
-        let root = self.session(session)?.root;
+        let root = self.session_info(session)?.root;
         match within {
             None => Ok((root, Secrecy::Plain)),
             // Boxed: resolving a selector runs `find`, which comes back here with no `within`.
             Some(target) => {
-                let resolved = Box::pin(self.resolve(session, target)).await?;
+                let resolved = Box::pin(self.handle(session).resolve(target)).await?;
                 Ok((resolved.node.id, Secrecy::of(resolved.secret)))
             }
         }
+    }
+}
+
+impl crate::engine::Session<'_> {
+    /// Finds elements at any depth of the realized tree; exact matches first, then document
+    /// order.
+    pub async fn find(
+        &self,
+        selector: &Selector,
+        within: Option<&Target>,
+        limit: usize,
+    ) -> Result<FindResult> {
+        self.find_within_time(selector, within, limit, Duration::from_secs(15))
+            .await
+    }
+
+    /// `find` whose walk stops after `time` (a cut walk names what it could not search).
+    pub async fn find_within_time(
+        &self,
+        selector: &Selector,
+        within: Option<&Target>,
+        limit: usize,
+        time: Duration,
+    ) -> Result<FindResult> {
+        let session = self.id();
+        let (root, secrecy) = self.engine.root_for(session, within).await?;
+        let limits = WalkLimits {
+            max_nodes: 20_000,
+            secrecy,
+            ..WalkLimits::with_timeout(time)
+        };
+        let shared = if within.is_none() {
+            self.engine
+                .tree_with_windows_over(session, &root, &limits)
+                .await?
+        } else {
+            self.engine
+                .backend()
+                .shared_snapshot(&root, &limits)
+                .await?
+        };
+        // Copied only where this find changes it.
+        let mut tree = self.engine.derived(shared).await;
+        // Text the session gave as secret matches no selector (nor shows).
+        if self.engine.sessions().holds_secrets(session) {
+            self.engine
+                .sessions()
+                .redact_held(session, Arc::make_mut(&mut tree));
+        }
+        if selector.steps.iter().any(|s| s.wants_id()) {
+            self.engine
+                .read_wanted_ids(Arc::make_mut(&mut tree), selector)
+                .await;
+        }
+        let mut found = selector.select(&tree);
+        // Nothing found: the tables whose cells were not walked are searched by name.
+        let mut searched = std::collections::HashSet::new();
+        if found.is_empty()
+            && let Some((grown, done)) = self
+                .engine
+                .search_unwalked_tables(&tree, selector, secrecy, time)
+                .await
+        {
+            tree = Arc::new(grown);
+            searched = done;
+            found = selector.select(&tree);
+        }
+        let seen = crate::visibility::visible(&tree);
+        // Stable: within each group, exact before partial and document order stay.
+        found.sort_by_key(|&(index, _)| !seen[index]);
+        let exact_count = found.iter().filter(|(_, exact)| *exact).count();
+        let visible_count = found.iter().filter(|&&(index, _)| seen[index]).count();
+        let total = found.len();
+        let mut matches = Vec::new();
+        for &(index, exact) in found.iter().take(limit) {
+            matches.push(self.engine.match_of(
+                session,
+                &tree.nodes[index].node,
+                exact,
+                seen[index],
+            )?);
+        }
+        let mut unsearched = Vec::new();
+        for (index, realization) in tree.incomplete() {
+            if searched.contains(&index) {
+                continue;
+            }
+            let node = &tree.nodes[index].node;
+            let why = match realization {
+                Realization::NotRealized { logical } => format!(
+                    "{} children not realized (use `read_table` or `find` within it)",
+                    Realization::count_text(logical)
+                ),
+                Realization::Partial { realized, logical } => {
+                    format!(
+                        "only {realized} of {} children realized",
+                        Realization::count_text(logical)
+                    )
+                }
+                Realization::Cut { reason } => format!("not read: {} budget", reason.name()),
+                Realization::Complete | Realization::Folded => continue,
+            };
+            unsearched.push(Unsearched {
+                reference: format_ref(self.engine.sessions().issue(session, node)?),
+                role: node.role,
+                name: node.display_name().to_owned(),
+                why,
+            });
+        }
+        Ok(FindResult {
+            matches,
+            total,
+            visible: visible_count,
+            exact: exact_count,
+            unsearched,
+        })
+    }
+
+    /// Exactly one element, re-validated: 0 matches is `not_found`, more than one `ambiguous`.
+    pub async fn resolve(&self, target: &Target) -> Result<Resolved> {
+        let session = self.id();
+        match target {
+            Target::Ref(text) => self.resolve_ref(text).await,
+            Target::Selector(selector) => {
+                let found = self.find(selector, None, 5).await?;
+                // Strictness counts what can be seen: hidden matches (a closed menu's items, a
+                // hidden page) stand aside when some match is visible.
+                let mut found = found;
+                if found.visible > 0 {
+                    found.matches.retain(|m| m.visible);
+                    found.total = found.visible;
+                    found.exact = found.matches.iter().filter(|m| m.exact).count();
+                }
+                match found.total {
+                    0 => Err(Error::new(
+                        Code::NotFound,
+                        format!("nothing matches the selector{}", unsearched_note(&found)),
+                        "check the selector against a fresh `snapshot`; the element may not exist yet (use `wait_for`)",
+                    )),
+                    1 => {
+                        let m = found.matches.into_iter().next().expect("one match");
+                        let secret = self.engine.sessions().is_secret_ref(session, &m.reference)
+                            || m.node.is_secret()
+                            || matches!(
+                                m.node.value,
+                                Some(crate::model::NodeValue::Redacted { .. })
+                            );
+                        Ok(Resolved {
+                            reference: m.reference,
+                            node: m.node,
+                            secret,
+                        })
+                    }
+                    n => Err(Error::new(
+                        Code::Ambiguous,
+                        format!(
+                            "{n} elements match ({} exact): {}",
+                            found.exact,
+                            found
+                                .matches
+                                .iter()
+                                .map(|m| format!(
+                                    "{} {}{} [ref={}]",
+                                    m.role,
+                                    quoted(&m.name, 100),
+                                    if m.visible { "" } else { " (hidden)" },
+                                    m.reference
+                                ))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        "narrow the selector (name, within, :nth(N)) or use one of the refs",
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Looks a ref up in its session and re-reads the element: refused when it belongs to
+    /// another session, was superseded, is gone, or changed role or name.
+    pub async fn resolve_ref(&self, text: &str) -> Result<Resolved> {
+        let session = self.id();
+        let entry = self.engine.sessions().lookup(session, text)?;
+        let node = self
+            .engine
+            .backend()
+            .node(&entry.element, Secrecy::of(entry.secret))
+            .await
+            .map_err(|e| {
+                let error = Error::from(e);
+                if error.code == Code::StaleRef {
+                    Error::stale(format!(
+                        "ref {text} ({} {}) no longer exists",
+                        entry.role,
+                        quoted(&entry.name, 100)
+                    ))
+                } else {
+                    error
+                }
+            })?;
+        if node.states.is(State::Defunct) {
+            return Err(Error::stale(format!(
+                "ref {text} ({} {}) is defunct",
+                entry.role,
+                quoted(&entry.name, 100)
+            )));
+        }
+        if node.role != entry.role || node.name != entry.name {
+            return Err(Error::stale(format!(
+                "ref {text} was {} {} and is now {} {}",
+                entry.role,
+                quoted(&entry.name, 100),
+                node.role,
+                quoted(&node.name, 100)
+            )));
+        }
+        let mut node = node;
+        if node.name.is_empty() && node.derived_name.is_none() && !entry.display_name.is_empty() {
+            // A single read has no children or labels to derive a name from: keep the one
+            // shown in the snapshot that issued the ref.
+            node.derived_name = Some(entry.display_name);
+        }
+        let secret = entry.secret || node.is_secret();
+        Ok(Resolved {
+            reference: text.to_owned(),
+            node,
+            secret,
+        })
     }
 }
 

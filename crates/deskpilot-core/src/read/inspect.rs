@@ -12,62 +12,13 @@ use crate::platform::{Secrecy, WalkLimits};
 use crate::session::format_ref;
 
 impl Engine {
-    /// Everything the backend knows about one element.
-    pub async fn properties(&self, session: &str, target: &Target) -> Result<Resolved> {
-        let resolved = self.resolve(session, target).await?;
-        let mut node = self
-            .backend()
-            .properties(&resolved.node.id, Secrecy::of(resolved.secret))
-            .await?;
-        if node.derived_name.is_none() {
-            node.derived_name = resolved.node.derived_name.clone();
-        }
-        if node.label.is_none() {
-            node.label = resolved.node.label.clone();
-        }
-        if resolved.secret {
-            node.value = Some(crate::model::NodeValue::Redacted {
-                chars: match resolved.node.value {
-                    Some(crate::model::NodeValue::Redacted { chars }) => chars,
-                    _ => None,
-                },
-            });
-        }
-        Ok(Resolved { node, ..resolved })
-    }
-
-    /// The chain of elements at a screen point in the session's window, outermost first, each
-    /// with a ref; the last is the deepest.
-    pub async fn hit_test(&self, session: &str, x: i32, y: i32) -> Result<Vec<Match>> {
-        let root = self.session(session)?.root;
-        let path = self.backend().hit_test(&root, x, y).await?;
-        path.into_iter()
-            .map(|node| {
-                Ok(Match {
-                    reference: format_ref(self.sessions().issue(session, &node)?),
-                    role: node.role,
-                    name: node.display_name().to_owned(),
-                    exact: true,
-                    visible: crate::visibility::shown(&node),
-                    node,
-                })
-            })
-            .collect()
-    }
-
-    /// The focused element in the session's window (the deepest one with `focused`), if any.
-    pub async fn focus(&self, session: &str) -> Result<Option<Match>> {
-        let root = self.session(session)?.root;
-        self.focus_under(session, &root).await
-    }
-
     /// The focused element at or under `root` (a window or app of the session), if any.
     pub(crate) async fn focus_under(
         &self,
         session: &str,
         root: &crate::model::ElementId,
     ) -> Result<Option<Match>> {
-        let info = self.session(session)?;
+        let info = self.session_info(session)?;
         // The element the app's latest focus event named, read afresh with its ancestors: a
         // few calls instead of a walk. Used only while it still says it has the focus.
         if let Some(hint) = self.backend().events().focused_hint(&info.app.id).await
@@ -110,18 +61,71 @@ impl Engine {
         }
         named
     }
+}
+
+impl crate::engine::Session<'_> {
+    /// Everything the backend knows about one element.
+    pub async fn properties(&self, target: &Target) -> Result<Resolved> {
+        let resolved = self.resolve(target).await?;
+        let mut node = self
+            .engine
+            .backend()
+            .properties(&resolved.node.id, Secrecy::of(resolved.secret))
+            .await?;
+        if node.derived_name.is_none() {
+            node.derived_name = resolved.node.derived_name.clone();
+        }
+        if node.label.is_none() {
+            node.label = resolved.node.label.clone();
+        }
+        if resolved.secret {
+            node.value = Some(crate::model::NodeValue::Redacted {
+                chars: match resolved.node.value {
+                    Some(crate::model::NodeValue::Redacted { chars }) => chars,
+                    _ => None,
+                },
+            });
+        }
+        Ok(Resolved { node, ..resolved })
+    }
+
+    /// The chain of elements at a screen point in the session's window, outermost first, each
+    /// with a ref; the last is the deepest.
+    pub async fn hit_test(&self, x: i32, y: i32) -> Result<Vec<Match>> {
+        let session = self.id();
+        let root = self.engine.session_info(session)?.root;
+        let path = self.engine.backend().hit_test(&root, x, y).await?;
+        path.into_iter()
+            .map(|node| {
+                Ok(Match {
+                    reference: format_ref(self.engine.sessions().issue(session, &node)?),
+                    role: node.role,
+                    name: node.display_name().to_owned(),
+                    exact: true,
+                    visible: crate::visibility::shown(&node),
+                    node,
+                })
+            })
+            .collect()
+    }
+
+    /// The focused element in the session's window (the deepest one with `focused`), if any.
+    pub async fn focus(&self) -> Result<Option<Match>> {
+        let session = self.id();
+        let root = self.engine.session_info(session)?.root;
+        self.engine.focus_under(session, &root).await
+    }
 
     /// Characters `offset..offset + length` of an element's text (all of it up to `MAX` when
     /// no length). A password field's text is never read: that is refused.
     pub async fn read_text(
         &self,
-        session: &str,
         target: &Target,
         offset: u32,
         length: Option<u32>,
     ) -> Result<TextRead> {
         const MAX: u32 = 10_000;
-        let resolved = self.resolve(session, target).await?;
+        let resolved = self.resolve(target).await?;
         if resolved.secret {
             return Err(Error::new(
                 Code::Unsupported,
@@ -139,6 +143,7 @@ impl Engine {
         }
         let length = length.unwrap_or(MAX).min(MAX);
         let slice = self
+            .engine
             .backend()
             .text(
                 &resolved.node.id,
@@ -157,13 +162,13 @@ impl Engine {
     /// A page of a table's rows with its headers (repeated on every page).
     pub async fn read_table(
         &self,
-        session: &str,
         target: &Target,
         first_row: u32,
         rows: u32,
     ) -> Result<TableRead> {
-        let resolved = self.resolve(session, target).await?;
+        let resolved = self.resolve(target).await?;
         let slice = self
+            .engine
             .backend()
             .table(&resolved.node.id, first_row, rows.clamp(1, 500))
             .await?;

@@ -8,12 +8,15 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::live::Since;
 
-impl Engine {
+impl Engine {}
+
+impl crate::engine::Session<'_> {
     /// Reads the session's tree as its last view was read and answers with the changes since
     /// it (the whole tree, saying why, when the session saw none yet). The read is the
     /// session's new version.
-    pub async fn snapshot_since_last(&self, session: &str, timeout: Duration) -> Result<Snapshot> {
-        let request = match self.sessions().view(session, Since::Last) {
+    pub async fn snapshot_since_last(&self, timeout: Duration) -> Result<Snapshot> {
+        let session = self.id();
+        let request = match self.engine.sessions().view(session, Since::Last) {
             Some(last) => SnapshotRequest {
                 filter: last.filter,
                 window: last.window.clone(),
@@ -28,6 +31,6 @@ impl Engine {
                 ..SnapshotRequest::default()
             },
         };
-        self.snapshot(session, &request).await
+        self.snapshot(&request).await
     }
 }

@@ -28,148 +28,6 @@ fn deserves_ref(node: &Node) -> bool {
 }
 
 impl Engine {
-    /// Reads and renders the session's window (or `within` an element).
-    pub async fn snapshot(&self, session: &str, request: &SnapshotRequest) -> Result<Snapshot> {
-        let limits = |max_nodes: usize| WalkLimits {
-            max_nodes,
-            max_depth: request.max_depth,
-            progress: request.progress.clone(),
-            ..WalkLimits::with_timeout(request.timeout)
-        };
-        // A first page walks one root; a continued page walks the subtrees its cursor left,
-        // in order, until the node budget is spent.
-        let (mut tree, mut rest, notes) = match &request.cursor {
-            None => {
-                let app_wide = {
-                    let info = self.session(session)?;
-                    info.root == info.app.id
-                };
-                let tree = if app_wide && request.within.is_none() {
-                    self.app_tree(session, request.window.as_ref(), &limits(request.max_nodes))
-                        .await?
-                } else {
-                    let (root, secrecy) = self.root_for(session, request.within.as_ref()).await?;
-                    let first = WalkLimits {
-                        secrecy,
-                        ..limits(request.max_nodes)
-                    };
-                    if request.within.is_none() {
-                        std::sync::Arc::unwrap_or_clone(
-                            self.tree_with_windows_over(session, &root, &first).await?,
-                        )
-                    } else {
-                        self.backend().snapshot(&root, &first).await?
-                    }
-                };
-                (tree, VecDeque::new(), HashMap::new())
-            }
-            Some(cursor) => {
-                let mut queue = self.sessions().take_cursor(session, cursor)?;
-                let mut tree = Tree::default();
-                let mut notes = HashMap::new();
-                while tree.len() < request.max_nodes {
-                    let Some(item) = queue.pop_front() else { break };
-                    let budget = request.max_nodes - tree.len();
-                    let item_limits = WalkLimits {
-                        secrecy: Secrecy::of(item.secret),
-                        ..limits(budget)
-                    };
-                    match self.backend().snapshot(&item.root, &item_limits).await {
-                        Ok(sub) => {
-                            notes.insert(tree.len(), item.parent);
-                            tree.append(sub);
-                        }
-                        // Gone since the first page: nothing left to read there.
-                        Err(BackendError::Defunct { .. }) => {}
-                        Err(e) => {
-                            // Nothing is lost: the cursor still leads to all it did.
-                            queue.push_front(item);
-                            self.sessions().restore_cursor(session, cursor, queue)?;
-                            return Err(e.into());
-                        }
-                    }
-                }
-                (tree, queue, notes)
-            }
-        };
-        self.sessions().redact_held(session, &mut tree);
-        let named = self.focus_named(&tree).await;
-        derive_what_readers_see(&mut tree, &named);
-        let continued = request.cursor.is_some();
-        let refs = self.assign_refs(session, &tree, request.filter, continued)?;
-        self.place_refs(session, &tree, &refs, continued);
-        // This page's own cuts come before what the cursor had not reached yet.
-        let mut next: VecDeque<PendingSubtree> = tree
-            .pending
-            .iter()
-            .flat_map(|p| {
-                let parent = tree.nodes[p.parent].node.id.clone();
-                let secret = tree.nodes[p.parent].node.is_secret();
-                let roots = if p.unread.is_empty() {
-                    vec![parent.clone()]
-                } else {
-                    p.unread.clone()
-                };
-                roots.into_iter().map(move |root| PendingSubtree {
-                    parent: parent.clone(),
-                    root,
-                    secret,
-                })
-            })
-            .collect();
-        next.append(&mut rest);
-        let cursor = (!next.is_empty())
-            .then(|| self.sessions().store_cursor(session, next))
-            .transpose()?;
-        let ref_text =
-            |element: &ElementId| self.sessions().ref_of(session, element).map(format_ref);
-        let notes: HashMap<usize, String> = notes
-            .into_iter()
-            .map(|(index, parent)| {
-                let under = ref_text(&parent).unwrap_or_else(|| parent.to_string());
-                (index, format!("continued under {under}"))
-            })
-            .collect();
-        let rendered = render_with_notes(
-            &tree,
-            request.filter,
-            &|i| refs.get(&i).map(|r| format_ref(*r)),
-            &|i| notes.get(&i).cloned(),
-        );
-        let truncated = match (tree.cut(), &cursor) {
-            (Some((index, reason)), _) => Some(Truncation {
-                reason,
-                at: refs.get(&index).map(|r| format_ref(*r)),
-                cursor: cursor.clone(),
-            }),
-            // The page itself is whole, but the cursor had more than fitted.
-            (None, Some(cursor)) => Some(Truncation {
-                reason: CutReason::Nodes,
-                at: None,
-                cursor: Some(cursor.clone()),
-            }),
-            (None, None) => None,
-        };
-        let minimized = tree
-            .root()
-            .is_some_and(|r| r.node.states.is(State::Minimized));
-        let (view, changes) = if request.cursor.is_none() && request.within.is_none() {
-            let (view, changes) = self.keep_view(session, request, &tree, &rendered)?;
-            (Some(view), changes)
-        } else {
-            (None, None)
-        };
-        Ok(Snapshot {
-            tree,
-            rendered,
-            refs,
-            truncated,
-            minimized,
-            view,
-            changes,
-        })
-    }
-
     /// Keeps a whole first page as the session's next version, with what changed since the
     /// version the request names.
     fn keep_view(
@@ -240,5 +98,169 @@ impl Engine {
             .filter(|(_, b)| !b.is_empty())
             .collect();
         self.sessions().place_refs(session, placed, continued);
+    }
+}
+
+impl crate::engine::Session<'_> {
+    /// Reads and renders the session's window (or `within` an element).
+    pub async fn snapshot(&self, request: &SnapshotRequest) -> Result<Snapshot> {
+        let session = self.id();
+        let limits = |max_nodes: usize| WalkLimits {
+            max_nodes,
+            max_depth: request.max_depth,
+            progress: request.progress.clone(),
+            ..WalkLimits::with_timeout(request.timeout)
+        };
+        // A first page walks one root; a continued page walks the subtrees its cursor left,
+        // in order, until the node budget is spent.
+        let (mut tree, mut rest, notes) = match &request.cursor {
+            None => {
+                let app_wide = {
+                    let info = self.engine.session_info(session)?;
+                    info.root == info.app.id
+                };
+                let tree = if app_wide && request.within.is_none() {
+                    self.engine
+                        .app_tree(session, request.window.as_ref(), &limits(request.max_nodes))
+                        .await?
+                } else {
+                    let (root, secrecy) = self
+                        .engine
+                        .root_for(session, request.within.as_ref())
+                        .await?;
+                    let first = WalkLimits {
+                        secrecy,
+                        ..limits(request.max_nodes)
+                    };
+                    if request.within.is_none() {
+                        std::sync::Arc::unwrap_or_clone(
+                            self.engine
+                                .tree_with_windows_over(session, &root, &first)
+                                .await?,
+                        )
+                    } else {
+                        self.engine.backend().snapshot(&root, &first).await?
+                    }
+                };
+                (tree, VecDeque::new(), HashMap::new())
+            }
+            Some(cursor) => {
+                let mut queue = self.engine.sessions().take_cursor(session, cursor)?;
+                let mut tree = Tree::default();
+                let mut notes = HashMap::new();
+                while tree.len() < request.max_nodes {
+                    let Some(item) = queue.pop_front() else { break };
+                    let budget = request.max_nodes - tree.len();
+                    let item_limits = WalkLimits {
+                        secrecy: Secrecy::of(item.secret),
+                        ..limits(budget)
+                    };
+                    match self
+                        .engine
+                        .backend()
+                        .snapshot(&item.root, &item_limits)
+                        .await
+                    {
+                        Ok(sub) => {
+                            notes.insert(tree.len(), item.parent);
+                            tree.append(sub);
+                        }
+                        // Gone since the first page: nothing left to read there.
+                        Err(BackendError::Defunct { .. }) => {}
+                        Err(e) => {
+                            // Nothing is lost: the cursor still leads to all it did.
+                            queue.push_front(item);
+                            self.engine
+                                .sessions()
+                                .restore_cursor(session, cursor, queue)?;
+                            return Err(e.into());
+                        }
+                    }
+                }
+                (tree, queue, notes)
+            }
+        };
+        self.engine.sessions().redact_held(session, &mut tree);
+        let named = self.engine.focus_named(&tree).await;
+        derive_what_readers_see(&mut tree, &named);
+        let continued = request.cursor.is_some();
+        let refs = self
+            .engine
+            .assign_refs(session, &tree, request.filter, continued)?;
+        self.engine.place_refs(session, &tree, &refs, continued);
+        // This page's own cuts come before what the cursor had not reached yet.
+        let mut next: VecDeque<PendingSubtree> = tree
+            .pending
+            .iter()
+            .flat_map(|p| {
+                let parent = tree.nodes[p.parent].node.id.clone();
+                let secret = tree.nodes[p.parent].node.is_secret();
+                let roots = if p.unread.is_empty() {
+                    vec![parent.clone()]
+                } else {
+                    p.unread.clone()
+                };
+                roots.into_iter().map(move |root| PendingSubtree {
+                    parent: parent.clone(),
+                    root,
+                    secret,
+                })
+            })
+            .collect();
+        next.append(&mut rest);
+        let cursor = (!next.is_empty())
+            .then(|| self.engine.sessions().store_cursor(session, next))
+            .transpose()?;
+        let ref_text = |element: &ElementId| {
+            self.engine
+                .sessions()
+                .ref_of(session, element)
+                .map(format_ref)
+        };
+        let notes: HashMap<usize, String> = notes
+            .into_iter()
+            .map(|(index, parent)| {
+                let under = ref_text(&parent).unwrap_or_else(|| parent.to_string());
+                (index, format!("continued under {under}"))
+            })
+            .collect();
+        let rendered = render_with_notes(
+            &tree,
+            request.filter,
+            &|i| refs.get(&i).map(|r| format_ref(*r)),
+            &|i| notes.get(&i).cloned(),
+        );
+        let truncated = match (tree.cut(), &cursor) {
+            (Some((index, reason)), _) => Some(Truncation {
+                reason,
+                at: refs.get(&index).map(|r| format_ref(*r)),
+                cursor: cursor.clone(),
+            }),
+            // The page itself is whole, but the cursor had more than fitted.
+            (None, Some(cursor)) => Some(Truncation {
+                reason: CutReason::Nodes,
+                at: None,
+                cursor: Some(cursor.clone()),
+            }),
+            (None, None) => None,
+        };
+        let minimized = tree
+            .root()
+            .is_some_and(|r| r.node.states.is(State::Minimized));
+        let (view, changes) = if request.cursor.is_none() && request.within.is_none() {
+            let (view, changes) = self.engine.keep_view(session, request, &tree, &rendered)?;
+            (Some(view), changes)
+        } else {
+            (None, None)
+        };
+        Ok(Snapshot {
+            tree,
+            rendered,
+            refs,
+            truncated,
+            minimized,
+            view,
+            changes,
+        })
     }
 }

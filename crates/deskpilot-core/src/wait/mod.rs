@@ -116,21 +116,23 @@ pub struct WaitOutcome {
     pub wakes: Wakes,
 }
 
-impl Engine {
+impl Engine {}
+
+impl crate::engine::Session<'_> {
     /// Waits until `condition` holds for `selector` (within `within`), or fails with `timeout`
     /// saying what was last seen. Dropping the future (a cancelled request) stops the work.
     pub async fn wait_for(
         &self,
-        session: &str,
         selector: &Selector,
         within: Option<&Target>,
         condition: &Condition,
         timeout: Duration,
     ) -> Result<WaitOutcome> {
+        let session = self.id();
         let started = Instant::now();
         let deadline = started + timeout;
-        let info = self.session(session)?;
-        let mut wake = self.wake_on(&info.root, FALLBACK_POLL).await;
+        let info = self.engine.session_info(session)?;
+        let mut wake = self.engine.wake_on(&info.root, FALLBACK_POLL).await;
         let targeted = within.is_none() && targeted::applies(selector, condition);
         let done = |element, wake: &Wake| WaitOutcome {
             element,
@@ -144,14 +146,19 @@ impl Engine {
             // The events after this mark are what the next wake is about.
             let mark = wake.mark();
             let left = timeout.saturating_sub(started.elapsed()).max(FALLBACK_POLL);
-            let full = self.find_within_time(session, selector, within, 20, left);
+            let full = self.find_within_time(selector, within, 20, left);
             // A full look takes long on a big app (~180 ms on Qt 5): a change made while it
             // runs is looked for in what the events name meanwhile, and whichever confirms
             // first answers.
             let found = match mark.filter(|_| targeted) {
                 Some(mark) => {
-                    let quick =
-                        self.targeted_meanwhile(session, &info.app.id, selector, condition, mark);
+                    let quick = self.engine.targeted_meanwhile(
+                        session,
+                        &info.app.id,
+                        selector,
+                        condition,
+                        mark,
+                    );
                     tokio::select! {
                         found = full => found,
                         element = quick => {
@@ -173,6 +180,7 @@ impl Engine {
             };
             if let Some(since) = flood_since.take()
                 && self
+                    .engine
                     .backend()
                     .events()
                     .named_since(&info.app.id, since)
@@ -182,7 +190,7 @@ impl Engine {
                 wake.flooded();
             }
             if let Some(element) = met(&found, condition, Look::Full)
-                && let Some(element) = self.read_as_acted_on(element, condition).await
+                && let Some(element) = self.engine.read_as_acted_on(element, condition).await
             {
                 return Ok(done(element, &wake));
             }
@@ -207,12 +215,13 @@ impl Engine {
                 && let Some(mark) = mark
             {
                 let named = self
+                    .engine
                     .backend()
                     .events()
                     .named_since(&info.app.id, mark)
                     .await;
                 let found = match &named {
-                    Some(named) => self.targeted_look(session, selector, named).await?,
+                    Some(named) => self.engine.targeted_look(session, selector, named).await?,
                     None => None,
                 };
                 if let Some(element) = found.as_ref().and_then(|f| met(f, condition, Look::Named)) {

@@ -35,7 +35,7 @@ impl Engine {
         if named.len() > MAX_NAMED {
             return Ok(None);
         }
-        let root = self.session(session)?.root;
+        let root = self.session_info(session)?.root;
         let mut found = FindResult {
             matches: Vec::new(),
             total: 0,

@@ -380,8 +380,9 @@ impl<'a> Runner<'a> {
         let condition = condition_of(&expect)?;
         let wanted = Duration::from_millis(expect.timeout_ms.unwrap_or(DEFAULT_EXPECT_MS));
         let timeout = wanted.min(deadline.saturating_duration_since(Instant::now()));
+        let handle = self.server.engine().session(session)?;
         let waited = tokio::select! {
-            waited = self.server.engine().wait_for(session, &selector, within.as_ref(), &condition, timeout) => waited,
+            waited = handle.wait_for(&selector, within.as_ref(), &condition, timeout) => waited,
             _ = self.context.ct.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the expect waited", "continue the run (`continue_run`)")),
         };
         match waited {
@@ -407,7 +408,7 @@ impl<'a> Runner<'a> {
                 continue;
             }
             let engine = self.server.engine();
-            let Ok(info) = engine.session(session) else {
+            let Ok(info) = engine.session(session).and_then(|s| s.info()) else {
                 continue;
             };
             let windows = match engine.backend().app(&info.app.id).await {

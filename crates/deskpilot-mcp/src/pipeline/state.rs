@@ -104,7 +104,7 @@ pub fn state_of(node: &Node) -> Result<ElementState, Error> {
 /// Reads `target`'s state in `session`.
 pub async fn read(engine: &Engine, session: &str, target: &str) -> Result<ElementState, Error> {
     let target = args::target(target)?;
-    let resolved = engine.properties(session, &target).await?;
+    let resolved = engine.session(session)?.properties(&target).await?;
     if resolved.secret {
         return state_of(&Node {
             value: Some(NodeValue::Redacted { chars: None }),
@@ -205,9 +205,13 @@ pub async fn restore(engine: &Engine, captured: &Captured) -> RestoreOut {
         Err(e) => return fail(out, &e),
     };
     for (action, what) in todo {
-        let acted = engine
-            .act_when_ready(session, &resolved, &action, args::actionable_wait(None))
-            .await;
+        let acted = async {
+            engine
+                .session(session)?
+                .act_when_ready(&resolved, &action, args::actionable_wait(None))
+                .await
+        };
+        let acted = acted.await;
         match acted {
             Err(e) => return fail(out, &e),
             Ok(report) => out.interaction.extend(report.interaction.names()),

@@ -48,7 +48,11 @@ impl DeskpilotServer {
                 annotate: !a.plain.unwrap_or(false),
                 max_side: a.max_size.unwrap_or(1280).clamp(16, 4096),
             };
-            let shot = self.engine().screenshot(&a.session, &request).await?;
+            let shot = self
+                .engine()
+                .session(&a.session)?
+                .screenshot(&request)
+                .await?;
             let text = present::shot(&shot);
             let out = ScreenshotOut {
                 width: shot.width,

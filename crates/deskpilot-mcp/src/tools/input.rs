@@ -31,7 +31,8 @@ impl DeskpilotServer {
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
                 self.engine()
-                    .act_when_ready(&a.session, &target, &action, wait)
+                    .session(&a.session)?
+                    .act_when_ready(&target, &action, wait)
                     .await?,
             ))
         })
@@ -56,7 +57,8 @@ impl DeskpilotServer {
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
                 self.engine()
-                    .act_when_ready(&a.session, &target, &action, wait)
+                    .session(&a.session)?
+                    .act_when_ready(&target, &action, wait)
                     .await?,
             ))
         })
@@ -115,7 +117,8 @@ impl DeskpilotServer {
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
                 self.engine()
-                    .act_when_ready(&a.session, &target, &action, wait)
+                    .session(&a.session)?
+                    .act_when_ready(&target, &action, wait)
                     .await?,
             ))
         })
@@ -142,7 +145,9 @@ impl DeskpilotServer {
                 })
             };
             let (from, to) = (end(a.from)?, end(a.to)?);
-            Ok(reported(self.engine().drag(&a.session, &from, &to).await?))
+            Ok(reported(
+                self.engine().session(&a.session)?.drag(&from, &to).await?,
+            ))
         })
         .await
     }
@@ -162,10 +167,16 @@ impl DeskpilotServer {
             Some(target) => {
                 let target = args::target(target)?;
                 self.engine()
-                    .act_when_ready(session, &target, action, wait)
+                    .session(session)?
+                    .act_when_ready(&target, action, wait)
                     .await?
             }
-            None => self.engine().act_on_window(session, action).await?,
+            None => {
+                self.engine()
+                    .session(session)?
+                    .act_on_window(action)
+                    .await?
+            }
         };
         Ok(reported(report))
     }

@@ -217,13 +217,16 @@ impl DeskpilotServer {
     async fn unchanged(&self, trace: &Trace) -> Result<(), Error> {
         let engine = self.engine();
         for seen in &trace.sessions {
-            let info = engine.session(&seen.session).map_err(|_| {
-                Error::new(
-                    Code::UnknownSession,
-                    format!("the run's session {} has ended", seen.session),
-                    "run the steps again with run_steps",
-                )
-            })?;
+            let info = engine
+                .session(&seen.session)
+                .and_then(|s| s.info())
+                .map_err(|_| {
+                    Error::new(
+                        Code::UnknownSession,
+                        format!("the run's session {} has ended", seen.session),
+                        "run the steps again with run_steps",
+                    )
+                })?;
             let app = match engine.backend().app(&seen.app).await {
                 Ok(app) if info.app.id == seen.app => app,
                 _ => {

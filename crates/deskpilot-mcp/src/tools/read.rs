@@ -67,7 +67,7 @@ impl DeskpilotServer {
             };
             let info = self.engine().connect(&target).await?;
             if let Err(refused) = self.grants().may_connect(&info.app.name) {
-                let _ = self.engine().disconnect(&info.id);
+                let _ = self.engine().session(&info.id)?.disconnect();
                 return Err(refused);
             }
             self.client().adopt(&info.id);
@@ -93,7 +93,7 @@ impl DeskpilotServer {
     async fn disconnect(&self, Args(a): Args<SessionArgs>) -> ToolResult {
         respond(async {
             let a = a?;
-            self.engine().disconnect(&a.session)?;
+            self.engine().session(&a.session)?.disconnect()?;
             self.client().release(&a.session);
             Ok(success(
                 format!("closed {}", a.session),
@@ -133,7 +133,8 @@ impl DeskpilotServer {
             let limit = a.limit.unwrap_or(20).clamp(1, 500);
             let found = self
                 .engine()
-                .find(&a.session, &selector, within.as_ref(), limit)
+                .session(&a.session)?
+                .find(&selector, within.as_ref(), limit)
                 .await?;
             let out = FindOut::new(&found);
             Ok(success(out.text.clone(), out))
@@ -151,7 +152,11 @@ impl DeskpilotServer {
         respond(async {
             let a = a?;
             let target = args::target(&a.target)?;
-            let resolved = self.engine().properties(&a.session, &target).await?;
+            let resolved = self
+                .engine()
+                .session(&a.session)?
+                .properties(&target)
+                .await?;
             let out = PropertiesOut::new(resolved.reference, &resolved.node);
             let text = serde_json::to_string(&out).unwrap_or_default();
             Ok(success(text, out))
@@ -168,7 +173,11 @@ impl DeskpilotServer {
     async fn hit_test(&self, Args(a): Args<HitTestArgs>) -> ToolResult {
         respond(async {
             let a = a?;
-            let path = self.engine().hit_test(&a.session, a.x, a.y).await?;
+            let path = self
+                .engine()
+                .session(&a.session)?
+                .hit_test(a.x, a.y)
+                .await?;
             let text = present::hit_path(&path, a.x, a.y);
             let out = HitTestOut {
                 text: text.clone(),
@@ -188,7 +197,7 @@ impl DeskpilotServer {
     async fn get_focus(&self, Args(a): Args<SessionArgs>) -> ToolResult {
         respond(async {
             let a = a?;
-            let focused = self.engine().focus(&a.session).await?;
+            let focused = self.engine().session(&a.session)?.focus().await?;
             let text = present::focus(focused.as_ref());
             let out = FocusOut {
                 text: text.clone(),
@@ -211,7 +220,8 @@ impl DeskpilotServer {
             let target = args::target(&a.target)?;
             let read = self
                 .engine()
-                .read_text(&a.session, &target, a.offset.unwrap_or(0), a.length)
+                .session(&a.session)?
+                .read_text(&target, a.offset.unwrap_or(0), a.length)
                 .await?;
             let text = present::text_page(&read).joined();
             let out = ReadTextOut {
@@ -255,7 +265,8 @@ impl DeskpilotServer {
             let (first, rows) = (a.first_row.unwrap_or(0), a.rows.unwrap_or(50));
             let read = self
                 .engine()
-                .read_table(&a.session, &target, first, rows)
+                .session(&a.session)?
+                .read_table(&target, first, rows)
                 .await?;
             let out = ReadTableOut::new(read);
             Ok(success(out.text.clone(), out))
@@ -296,7 +307,11 @@ impl DeskpilotServer {
             since: a.since.as_ref().map(args::SinceArg::since).transpose()?,
             ..SnapshotRequest::default()
         };
-        let snapshot = self.engine().snapshot(&a.session, &request).await?;
+        let snapshot = self
+            .engine()
+            .session(&a.session)?
+            .snapshot(&request)
+            .await?;
         let page = present::snapshot(&snapshot);
         let out = SnapshotOut::new(&snapshot, json);
         Ok(success(page.joined(), out))
@@ -316,7 +331,8 @@ impl DeskpilotServer {
         let timeout = Duration::from_millis(a.timeout_ms.unwrap_or(5000).min(60_000));
         let outcome = self
             .engine()
-            .wait_for(&a.session, &selector, within.as_ref(), &condition, timeout)
+            .session(&a.session)?
+            .wait_for(&selector, within.as_ref(), &condition, timeout)
             .await?;
         let text = present::waited(&outcome);
         let out = WaitForOut {

@@ -19,7 +19,11 @@ impl DeskpilotServer {
     async fn window_action(&self, Args(a): Args<WindowActionArgs>) -> ToolResult {
         respond(async {
             let a = a?;
-            let report = self.engine().window_action(&a.session, a.action.0).await?;
+            let report = self
+                .engine()
+                .session(&a.session)?
+                .window_action(a.action.0)
+                .await?;
             Ok(reported(report))
         })
         .await

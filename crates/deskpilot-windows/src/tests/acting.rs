@@ -57,7 +57,14 @@ async fn verbs_go_through_control_patterns_and_are_confirmed() {
     let rig = rig().await;
     let act = |target: &'static str, action: Action| {
         let (engine, session) = (&rig.engine, &rig.session);
-        async move { engine.act(session, &by(target), &action).await.unwrap() }
+        async move {
+            engine
+                .session(session)
+                .unwrap()
+                .act(&by(target), &action)
+                .await
+                .unwrap()
+        }
     };
     let check = act(
         "checkbox[name=Plain]",
@@ -130,7 +137,13 @@ process "pick.exe" pid=9 started=1
     let act = |target: &'static str, on: OnOff| {
         let (engine, session) = (&engine, &session);
         let action = Action::Toggle { ensure: Some(on) };
-        async move { engine.act(session, &by(target), &action).await }
+        async move {
+            engine
+                .session(session)
+                .unwrap()
+                .act(&by(target), &action)
+                .await
+        }
     };
     let off = act("listitem[name=Olives]", OnOff::Off).await.unwrap();
     assert_eq!(off.effect, Effect::Confirmed);
@@ -162,8 +175,9 @@ async fn a_lying_provider_is_never_confirmed() {
     let rig = rig().await;
     let error = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("checkbox[name=Liar]"),
             &Action::Toggle {
                 ensure: Some(OnOff::On),
@@ -185,7 +199,9 @@ async fn an_invoke_that_opens_a_modal_dialog_is_read_back() {
     };
     let report = rig
         .engine
-        .act(&rig.session, &by("button[name=Dialog]"), &click)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Dialog]"), &click)
         .await
         .unwrap();
     let route = report.route.unwrap();
@@ -201,8 +217,9 @@ async fn secrets_stay_out_and_refusals_come_first() {
     let rig = rig().await;
     let report = rig
         .engine
+        .session(&rig.session)
+        .unwrap()
         .act(
-            &rig.session,
             &by("password[name=Password]"),
             &Action::SetValue(ValueInput::Text("hunter2".into())),
         )
@@ -217,7 +234,9 @@ async fn secrets_stay_out_and_refusals_come_first() {
     };
     let error = rig
         .engine
-        .act(&rig.session, &by("button[name=Off]"), &click)
+        .session(&rig.session)
+        .unwrap()
+        .act(&by("button[name=Off]"), &click)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::Disabled, "{error:?}");

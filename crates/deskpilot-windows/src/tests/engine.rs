@@ -15,7 +15,9 @@ async fn the_engine_reads_a_windows_app() {
     let engine = Engine::new(Arc::new(backend));
     let session = engine.connect(&ConnectTarget::Pid(77)).await.unwrap().id;
     let snap = engine
-        .snapshot(&session, &SnapshotRequest::default())
+        .session(&session)
+        .unwrap()
+        .snapshot(&SnapshotRequest::default())
         .await
         .unwrap();
     let text = &snap.rendered.text;
@@ -24,8 +26,9 @@ async fn the_engine_reads_a_windows_app() {
     assert!(text.contains("[ref="), "{text}");
     assert!(!text.contains("hunter2"), "{text}");
     let found = engine
+        .session(&session)
+        .unwrap()
         .find(
-            &session,
             &Selector::parse("[capability=takes_text]").unwrap(),
             None,
             10,
