@@ -29,24 +29,15 @@ async fn reads_the_inventory_table(fixture: Fixture) {
     let _app = desktop.launch_fixture(fixture).unwrap();
     let (engine, s) = engine_on(&desktop, fixture).await;
     let table = sel("table[name=Inventory]");
-    let first = engine
-        .session(&s)
-        .unwrap()
-        .read_table(&table, 0, 3)
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let first = handle.read_table(&table, 0, 3).await.unwrap();
     assert_eq!(first.slice.headers, ["Name", "Quantity", "Status"]);
     assert_eq!(first.slice.row_count, 200);
     assert_eq!(first.slice.rows[0], ["Item 001", "7", "Backorder"]);
     assert_eq!(first.next_row, Some(3));
     // A later page, far below what is on screen: headers repeated, rows read through the
     // Table interface.
-    let last = engine
-        .session(&s)
-        .unwrap()
-        .read_table(&table, 198, 10)
-        .await
-        .unwrap();
+    let last = handle.read_table(&table, 198, 10).await.unwrap();
     assert_eq!(last.slice.headers, ["Name", "Quantity", "Status"]);
     assert_eq!(last.slice.rows.len(), 2);
     assert_eq!(last.slice.rows[1][0], "Item 200");
@@ -76,27 +67,16 @@ async fn gtk3_read_text_pages_and_refuses_the_password() {
     }
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
     let name = sel("textbox[name=Name]");
-    let page = engine
-        .session(&s)
-        .unwrap()
-        .read_text(&name, 4, Some(8))
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let page = handle.read_text(&name, 4, Some(8)).await.unwrap();
     assert_eq!(page.slice.text, "Lovelace");
     assert_eq!((page.slice.total, page.next_offset), (12, None));
-    let head = engine
-        .session(&s)
-        .unwrap()
-        .read_text(&name, 0, Some(3))
-        .await
-        .unwrap();
+    let head = handle.read_text(&name, 0, Some(3)).await.unwrap();
     assert_eq!(
         (head.slice.text.as_str(), head.next_offset),
         ("Ada", Some(3))
     );
-    let refused = engine
-        .session(&s)
-        .unwrap()
+    let refused = handle
         .read_text(&sel("password"), 0, None)
         .await
         .unwrap_err();
@@ -114,16 +94,10 @@ async fn hit_test_finds_the_button(fixture: Fixture) {
     let desktop = VirtualDesktop::start().unwrap();
     let _app = desktop.launch_fixture(fixture).unwrap();
     let (engine, s) = engine_on(&desktop, fixture).await;
-    let count = engine
-        .session(&s)
-        .unwrap()
-        .properties(&sel("button[name=Count]"))
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let count = handle.properties(&sel("button[name=Count]")).await.unwrap();
     let b = count.node.bounds.expect("bounds");
-    let path = engine
-        .session(&s)
-        .unwrap()
+    let path = handle
         .hit_test(b.x + b.width / 2, b.y + b.height / 2)
         .await
         .unwrap();
@@ -143,13 +117,7 @@ async fn hit_test_finds_the_button(fixture: Fixture) {
             .unwrap()
             .contains(b.x + b.width / 2, b.y + b.height / 2)
     );
-    let focus = engine
-        .session(&s)
-        .unwrap()
-        .focus()
-        .await
-        .unwrap()
-        .expect("a focused element");
+    let focus = handle.focus().await.unwrap().expect("a focused element");
     assert_eq!(focus.name, "Count", "the fixture starts with Count focused");
 }
 

@@ -30,18 +30,9 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
-    let first = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let second = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let first = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let second = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert_eq!(
         first.rendered.text, second.rendered.text,
         "same tree, same refs"
@@ -49,9 +40,7 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
     let apple = ref_in(&first.rendered, "listitem \"Apple\"");
     let count = ref_in(&first.rendered, "button \"Count\"");
     assert_eq!(
-        engine
-            .session(&s)
-            .unwrap()
+        handle
             .resolve_ref(&apple)
             .await
             .unwrap()
@@ -71,32 +60,12 @@ async fn refs_survive_snapshots_and_are_refused_after_a_reorder() {
             Duration::from_secs(5),
         )
         .unwrap();
-    let error = engine
-        .session(&s)
-        .unwrap()
-        .resolve_ref(&apple)
-        .await
-        .unwrap_err();
+    let error = handle.resolve_ref(&apple).await.unwrap_err();
     assert_eq!(error.code, Code::StaleRef, "{}", error.message);
     assert!(error.hint.contains("snapshot"));
     // Untouched elements keep their refs.
-    assert_eq!(
-        engine
-            .session(&s)
-            .unwrap()
-            .resolve_ref(&count)
-            .await
-            .unwrap()
-            .node
-            .name,
-        "Count"
-    );
-    let third = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    assert_eq!(handle.resolve_ref(&count).await.unwrap().node.name, "Count");
+    let third = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert_eq!(ref_in(&third.rendered, "button \"Count\""), count);
     let new_apple = ref_in(&third.rendered, "listitem \"Apple\"");
     assert_ne!(new_apple, apple);
@@ -119,37 +88,28 @@ async fn find_reaches_any_depth_and_resolution_is_strict() {
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
     let sel = |t: &str| Selector::parse(t).unwrap();
     // A cell far below the visible rows, and a menu item inside a closed menu.
-    let found = engine
-        .session(&s)
-        .unwrap()
+    let handle = engine.session(&s).unwrap();
+    let found = handle
         .find(&sel("cell[name=\"Item 150\"]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
-    let found = engine
-        .session(&s)
-        .unwrap()
+    let found = handle
         .find(&sel("menuitem[name=\"Report.txt\"]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
-    let count = engine
-        .session(&s)
-        .unwrap()
+    let count = handle
         .resolve(&Target::Selector(sel("button[name=Count]")))
         .await
         .unwrap();
     assert_eq!(count.node.name, "Count");
-    let ambiguous = engine
-        .session(&s)
-        .unwrap()
+    let ambiguous = handle
         .resolve(&Target::Selector(sel("radio")))
         .await
         .unwrap_err();
     assert_eq!(ambiguous.code, Code::Ambiguous);
-    let within = engine
-        .session(&s)
-        .unwrap()
+    let within = handle
         .find(&sel("listbox >> listitem"), None, 10)
         .await
         .unwrap();
@@ -166,7 +126,8 @@ async fn paging_through_a_real_window_reads_every_node_once() {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let whole = engine.session(&s).unwrap().snapshot(&all).await.unwrap();
+    let handle = engine.session(&s).unwrap();
+    let whole = handle.snapshot(&all).await.unwrap();
     let mut expected: Vec<_> = whole.tree.nodes.iter().map(|n| n.node.id.clone()).collect();
     let mut seen = Vec::new();
     let mut request = SnapshotRequest {
@@ -174,12 +135,7 @@ async fn paging_through_a_real_window_reads_every_node_once() {
         ..all
     };
     for _ in 0..50 {
-        let page = engine
-            .session(&s)
-            .unwrap()
-            .snapshot(&request)
-            .await
-            .unwrap();
+        let page = handle.snapshot(&request).await.unwrap();
         seen.extend(page.tree.nodes.iter().map(|n| n.node.id.clone()));
         match page.truncated.and_then(|t| t.cursor) {
             Some(cursor) => request.cursor = Some(cursor),
@@ -201,10 +157,9 @@ async fn a_minimized_window_says_so() {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
+    let handle = engine.session(&s).unwrap();
     assert!(
-        !engine
-            .session(&s)
-            .unwrap()
+        !handle
             .snapshot(&SnapshotRequest::default())
             .await
             .unwrap()
@@ -218,12 +173,7 @@ async fn a_minimized_window_says_so() {
     // The window manager iconifies it asynchronously: wait for the state, with a deadline.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let snapshot = loop {
-        let snapshot = engine
-            .session(&s)
-            .unwrap()
-            .snapshot(&SnapshotRequest::default())
-            .await
-            .unwrap();
+        let snapshot = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
         if snapshot.minimized || std::time::Instant::now() > deadline {
             break snapshot;
         }
@@ -337,7 +287,8 @@ async fn events_wake_a_wait(fixture_kind: Fixture) -> Woken {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(fixture_kind).unwrap();
     let (engine, session) = engine_on(&desktop, fixture_kind).await;
-    let root = engine.session(&session).unwrap().info().unwrap().root;
+    let handle = engine.session(&session).unwrap();
+    let root = handle.info().unwrap().root;
     let hour = Duration::from_secs(3600);
     let mut wake = engine.wake_on(&root, hour).await;
     assert!(wake.wakes().events_watched, "{fixture_kind:?}");
@@ -348,12 +299,7 @@ async fn events_wake_a_wait(fixture_kind: Fixture) -> Woken {
     let _ = tokio::time::timeout_at(warm, wake.next(warm + hour)).await;
     // A wait looks before it sleeps: the look reads the window, and toolkits that make an
     // element's accessible object on demand (GTK 3) only send events for those that exist.
-    engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let mut woken = async |command: &str, args: serde_json::Value| {
         let mut wake = engine.wake_on(&root, hour).await;
         let sent = tokio::time::Instant::now();

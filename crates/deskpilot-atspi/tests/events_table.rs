@@ -149,9 +149,8 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
         Target::Selector(Selector::parse(&format!("button[name=\"{name}\"]")).unwrap())
     };
     // The page's document arrives after the window.
-    engine
-        .session(&info.id)
-        .unwrap()
+    let handle = engine.session(&info.id).unwrap();
+    handle
         .wait_for(
             &Selector::parse("button[name=\"Open dialog\"]").unwrap(),
             None,
@@ -164,12 +163,7 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine
-        .session(&info.id)
-        .unwrap()
-        .snapshot(&all)
-        .await
-        .unwrap();
+    handle.snapshot(&all).await.unwrap();
     let app = info.app.id.clone();
     let mut rows = Vec::new();
     for (what, name) in [
@@ -180,14 +174,7 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
         ("a list rebuilt in another order", "Reorder list"),
         ("a dialog opened", "Open dialog"),
     ] {
-        let pressed = engine
-            .session(&info.id)
-            .unwrap()
-            .resolve(&button(name))
-            .await
-            .unwrap()
-            .node
-            .id;
+        let pressed = handle.resolve(&button(name)).await.unwrap().node.id;
         let seen = observe(&engine, &app, Some(&pressed), async {
             engine
                 .backend()
@@ -196,12 +183,7 @@ async fn measure_gecko() -> Vec<(&'static str, Seen)> {
                 .unwrap();
         })
         .await;
-        engine
-            .session(&info.id)
-            .unwrap()
-            .snapshot(&all)
-            .await
-            .unwrap();
+        handle.snapshot(&all).await.unwrap();
         rows.push((what, seen));
     }
     rows
@@ -222,12 +204,8 @@ async fn measure(kind: Fixture) -> Vec<(&'static str, Seen)> {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine
-        .session(&info.id)
-        .unwrap()
-        .snapshot(&all)
-        .await
-        .unwrap();
+    let handle = engine.session(&info.id).unwrap();
+    handle.snapshot(&all).await.unwrap();
     let app = info.app.id.clone();
     let mut rows = Vec::new();
     let steps: [(&'static str, &str, Value); 6] = [
@@ -245,12 +223,7 @@ async fn measure(kind: Fixture) -> Vec<(&'static str, Seen)> {
     for (what, cmd, args) in steps {
         let seen = change(&engine, &app, &mut fixture, cmd, args).await;
         // The next change starts from a read tree, as a wait's look would.
-        engine
-            .session(&info.id)
-            .unwrap()
-            .snapshot(&all)
-            .await
-            .unwrap();
+        handle.snapshot(&all).await.unwrap();
         rows.push((what, seen));
     }
     rows

@@ -47,17 +47,11 @@ async fn gtk3_an_action_result_carries_its_changes() {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
-    engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     // Nothing changed: the same elements read again are the same lines (tree-view cells
     // included), so there is nothing to say.
-    let again = engine
-        .session(&s)
-        .unwrap()
+    let again = handle
         .snapshot(&since_last(Filter::Interactive))
         .await
         .unwrap();
@@ -66,7 +60,7 @@ async fn gtk3_an_action_result_carries_its_changes() {
         other => panic!("{other:?}"),
     }
     let add = Target::Selector(Selector::parse("button[name=\"Add item\"]").unwrap());
-    let report = engine.session(&s).unwrap().act(&add, &CLICK).await.unwrap();
+    let report = handle.act(&add, &CLICK).await.unwrap();
     fixture
         .oracle
         .wait_value("dynamic", "count", json!(1), Duration::from_secs(5))
@@ -81,9 +75,7 @@ async fn gtk3_an_action_result_carries_its_changes() {
         .unwrap_or_else(|| panic!("no new button in\n{lines}"));
     let new_ref = line.split("[ref=").nth(1).unwrap().trim_end_matches(']');
     // The ref in the result is usable at once.
-    engine
-        .session(&s)
-        .unwrap()
+    handle
         .act(&Target::Ref(new_ref.into()), &CLICK)
         .await
         .unwrap();
@@ -98,9 +90,8 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let (engine, s) = engine_on(&desktop, Fixture::Gtk3).await;
-    let first = engine
-        .session(&s)
-        .unwrap()
+    let handle = engine.session(&s).unwrap();
+    let first = handle
         .snapshot(&SnapshotRequest {
             filter: Filter::All,
             ..SnapshotRequest::default()
@@ -121,12 +112,7 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let done = burst_done(&fixture);
-        let read = engine
-            .session(&s)
-            .unwrap()
-            .snapshot(&since_last(Filter::All))
-            .await
-            .unwrap();
+        let read = handle.snapshot(&since_last(Filter::All)).await.unwrap();
         let new = View::lines_of(&read.tree, &read.rendered);
         held = match &read.changes {
             Some(Changes::Diff(diff)) => {
@@ -184,12 +170,7 @@ async fn gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read() {
     ]);
     for (step, (cmd, args, widget)) in steps.into_iter().enumerate() {
         fixture.run(cmd, args).unwrap();
-        let read = engine
-            .session(&s)
-            .unwrap()
-            .snapshot(&since_last(Filter::All))
-            .await
-            .unwrap();
+        let read = handle.snapshot(&since_last(Filter::All)).await.unwrap();
         if let Some(Changes::Diff(diff)) = &read.changes {
             held = apply(&held, &diff.edits).unwrap_or_else(|e| panic!("step {step}: {e}"));
         } else {
@@ -244,18 +225,13 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     // itself with events (about a thousand on the GTK3 fixture's first find), which would wake
     // the wait for a full look instead.
     let selector = Selector::parse("label[name=\"Targeted\"]").unwrap();
-    engine
-        .session(&s)
-        .unwrap()
-        .find(&selector, None, 5)
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    handle.find(&selector, None, 5).await.unwrap();
     // Until those are over (a loaded machine reads slowly, and they would come during the
     // wait's first look).
-    let app = engine.session(&s).unwrap().info().unwrap().app.id;
+    let app = handle.info().unwrap().app.id;
     let mut events = engine.backend().events().changes(&app).await.unwrap();
     support_quiet::quiet(&mut events).await;
-    let handle = engine.session(&s).unwrap();
     let wait = handle.wait_for(
         &selector,
         None,
@@ -274,12 +250,7 @@ async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     assert_eq!(outcome.wakes.targeted, 1, "{outcome:?}");
     let element = outcome.element.expect("the label");
     assert!(element.visible);
-    let full = engine
-        .session(&s)
-        .unwrap()
-        .find(&selector, None, 5)
-        .await
-        .unwrap();
+    let full = handle.find(&selector, None, 5).await.unwrap();
     assert_eq!(full.matches.len(), 1);
     assert_eq!(full.matches[0].reference, element.reference);
     assert_eq!(full.matches[0].visible, element.visible);
@@ -302,28 +273,13 @@ async fn gtk3_the_focus_comes_from_focus_events() {
         .await
         .unwrap()
         .id;
-    engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let name = Target::Selector(Selector::parse("textbox[name=Name]").unwrap());
-    engine
-        .session(&s)
-        .unwrap()
-        .act(&name, &Action::Focus)
-        .await
-        .unwrap();
+    handle.act(&name, &Action::Focus).await.unwrap();
     let _ = &fixture;
     let before = backend.calls();
-    let focused = engine
-        .session(&s)
-        .unwrap()
-        .focus()
-        .await
-        .unwrap()
-        .expect("a focused element");
+    let focused = handle.focus().await.unwrap().expect("a focused element");
     let calls = backend.calls() - before;
     assert_eq!(
         (focused.role, focused.name.as_str()),
@@ -331,9 +287,7 @@ async fn gtk3_the_focus_comes_from_focus_events() {
     );
     assert!(calls < 60, "{calls} calls: a walk, not the focus event");
     // A walk finds the same element.
-    let walked = engine
-        .session(&s)
-        .unwrap()
+    let walked = handle
         .find(&Selector::parse("textbox[focused]").unwrap(), None, 5)
         .await
         .unwrap();
@@ -353,7 +307,8 @@ async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine.session(&s).unwrap().snapshot(&all).await.unwrap();
+    let handle = engine.session(&s).unwrap();
+    handle.snapshot(&all).await.unwrap();
     // A poll may wake the look that sees the flood first (a full look anyway): then again,
     // until a look on the flood's events saw it.
     let mut on_events = None;
@@ -368,9 +323,7 @@ async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
                 json!({"rows": 300, "prefix": prefix, "after_ms": 1500}),
             )
             .unwrap();
-        let outcome = engine
-            .session(&s)
-            .unwrap()
+        let outcome = handle
             .wait_for(
                 &selector,
                 None,
@@ -392,12 +345,7 @@ async fn gtk3_a_flood_falls_back_to_a_full_read_and_says_so() {
             || text.contains("after floods of events read the whole tree"),
         "{text}"
     );
-    let read = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&since_last(Filter::All))
-        .await
-        .unwrap();
+    let read = handle.snapshot(&since_last(Filter::All)).await.unwrap();
     match &read.changes {
         Some(Changes::Whole { why }) => assert!(why.contains("longer than the tree"), "{why}"),
         other => panic!("{other:?}"),

@@ -28,13 +28,9 @@ async fn read_and_settle(engine: &Engine, session: &str) {
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    engine
-        .session(session)
-        .unwrap()
-        .snapshot(&all)
-        .await
-        .unwrap();
-    let app = engine.session(session).unwrap().info().unwrap().app.id;
+    let handle = engine.session(session).unwrap();
+    handle.snapshot(&all).await.unwrap();
+    let app = handle.info().unwrap().app.id;
     let mut events = engine.backend().events().changes(&app).await.unwrap();
     support_quiet::quiet(&mut events).await;
 }

@@ -75,21 +75,15 @@ async fn a_gtk4_app_is_read_by_its_name() {
     let _calculator = launch(&desktop, "gnome-calculator");
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "gnome-calculator").await;
-    let snapshot = engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&session).unwrap();
+    let snapshot = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert!(snapshot.rendered.lines > 20, "{}", snapshot.rendered.text);
     assert!(
         snapshot.rendered.text.contains("window \"Calculator\""),
         "{}",
         snapshot.rendered.text
     );
-    let found = engine
-        .session(&session)
-        .unwrap()
+    let found = handle
         .find(&Selector::parse("button").unwrap(), None, 100)
         .await
         .unwrap();
@@ -109,9 +103,8 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "mousepad").await;
 
-    let typed = engine
-        .session(&session)
-        .unwrap()
+    let handle = engine.session(&session).unwrap();
+    let typed = handle
         .act_on_window(&Action::TypeText(InputText::plain("hello app")))
         .await
         .unwrap();
@@ -130,12 +123,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         deskpilot_core::present::action(&typed)
     );
 
-    let saved = engine
-        .session(&session)
-        .unwrap()
-        .act_on_window(&key("ctrl+s"))
-        .await
-        .unwrap();
+    let saved = handle.act_on_window(&key("ctrl+s")).await.unwrap();
     let opened = saved
         .changes
         .iter()
@@ -148,12 +136,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         .unwrap_or_else(|| panic!("no ref in {opened:?}"))
         .to_owned();
 
-    let snapshot = engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let snapshot = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let text = &snapshot.rendered.text;
     assert!(text.contains("[folded]"), "{text}");
     assert!(
@@ -163,9 +146,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         "{text}"
     );
     // The main window on request, the chooser folded.
-    let main = engine
-        .session(&session)
-        .unwrap()
+    let main = handle
         .snapshot(&SnapshotRequest {
             window: Some(WindowPick::Title("Mousepad".into())),
             ..SnapshotRequest::default()
@@ -181,9 +162,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
     );
 
     let path = desktop.dir().join("note.txt");
-    let name = engine
-        .session(&session)
-        .unwrap()
+    let name = handle
         .act(
             &by("textbox[name=\"Name:\"]"),
             &Action::SetValue(ValueInput::Text(InputText::plain(path.to_str().unwrap()))),
@@ -209,9 +188,7 @@ async fn mousepad_saves_through_its_file_chooser_in_an_app_session() {
         10,
     )
     .await;
-    let closed = engine
-        .session(&session)
-        .unwrap()
+    let closed = handle
         .act(
             &by("filechooser >> button[name=Save]"),
             &Action::Click {
@@ -258,22 +235,17 @@ async fn items_of_a_closed_menu_are_not_visible() {
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "FeatherPad").await;
     let save = Selector::parse("menuitem[name*=Save]").unwrap();
-    let appears = engine
-        .session(&session)
-        .unwrap()
+    let handle = engine.session(&session).unwrap();
+    let appears = handle
         .wait_for(&save, None, &Condition::Appears, Duration::from_millis(800))
         .await;
     assert!(appears.is_err(), "met by a closed menu's item: {appears:?}");
-    let attached = engine
-        .session(&session)
-        .unwrap()
+    let attached = handle
         .wait_for(&save, None, &Condition::Attached, Duration::from_secs(5))
         .await
         .unwrap();
     assert!(!attached.element.unwrap().visible);
-    let refused = engine
-        .session(&session)
-        .unwrap()
+    let refused = handle
         .act(
             &by("menuitem[name=\"Save As\"]"),
             &Action::Click {
@@ -302,12 +274,8 @@ async fn strictness_counts_visible_matches_and_hidden_fields_are_refused() {
     let _mousepad = launch(&desktop, "mousepad");
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "mousepad").await;
-    engine
-        .session(&session)
-        .unwrap()
-        .act_on_window(&key("ctrl+shift+s"))
-        .await
-        .unwrap();
+    let handle = engine.session(&session).unwrap();
+    handle.act_on_window(&key("ctrl+shift+s")).await.unwrap();
     let name = Selector::parse("filechooser >> textbox[name*=Name]").unwrap();
     until(
         &engine,
@@ -317,16 +285,9 @@ async fn strictness_counts_visible_matches_and_hidden_fields_are_refused() {
         10,
     )
     .await;
-    let resolved = engine
-        .session(&session)
-        .unwrap()
-        .resolve(&Target::Selector(name))
-        .await
-        .unwrap();
+    let resolved = handle.resolve(&Target::Selector(name)).await.unwrap();
     assert_eq!(resolved.node.display_name(), "Name:");
-    let hidden = engine
-        .session(&session)
-        .unwrap()
+    let hidden = handle
         .act(
             &by("filechooser >> textbox[name=\"Name\"]"),
             &Action::SetValue(ValueInput::Text(InputText::plain("x.txt"))),
@@ -400,20 +361,11 @@ async fn a_window_session_covers_the_file_chooser_it_opens() {
         .await
         .unwrap()
         .id;
-    engine
-        .session(&session)
-        .unwrap()
-        .act_on_window(&key("ctrl+shift+s"))
-        .await
-        .unwrap();
+    let handle = engine.session(&session).unwrap();
+    handle.act_on_window(&key("ctrl+shift+s")).await.unwrap();
     let name = "filechooser >> textbox[name=\"Name:\"]";
     until(&engine, &session, name, Condition::Appears, 10).await;
-    let snapshot = engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let snapshot = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert!(
         snapshot.rendered.text.contains("filechooser \"Save As\""),
         "{}",
@@ -432,25 +384,14 @@ async fn keys_reach_a_dialog_titled_otherwise_on_the_display() {
     let mut mousepad = launch(&desktop, "mousepad");
     let (_, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "mousepad").await;
-    engine
-        .session(&session)
-        .unwrap()
+    let handle = engine.session(&session).unwrap();
+    handle
         .act_on_window(&Action::TypeText(InputText::plain("draft")))
         .await
         .unwrap();
-    engine
-        .session(&session)
-        .unwrap()
-        .act_on_window(&key("ctrl+q"))
-        .await
-        .unwrap();
+    handle.act_on_window(&key("ctrl+q")).await.unwrap();
     until(&engine, &session, "alert", Condition::Appears, 10).await;
-    let escaped = engine
-        .session(&session)
-        .unwrap()
-        .act_on_window(&key("Escape"))
-        .await
-        .unwrap();
+    let escaped = handle.act_on_window(&key("Escape")).await.unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
     while pyatspi_nodes(
         desktop.command(deskpilot_testkit::SYSTEM_PYTHON),
@@ -549,29 +490,14 @@ async fn the_calculators_focus_comes_from_its_focus_events() {
     let _calculator = launch(&desktop, "gnome-calculator");
     let (backend, engine) = engine_on(&desktop).await;
     let session = connect_by_name(&engine, "gnome-calculator").await;
-    engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     // GTK 4 has no Component.GrabFocus: the focus moves with keys, as a person moves it.
     for _ in 0..3 {
-        engine
-            .session(&session)
-            .unwrap()
-            .act_on_window(&key("Tab"))
-            .await
-            .unwrap();
+        handle.act_on_window(&key("Tab")).await.unwrap();
     }
     let before = backend.calls();
-    let focused = engine
-        .session(&session)
-        .unwrap()
-        .focus()
-        .await
-        .unwrap()
-        .expect("a focused element");
+    let focused = handle.focus().await.unwrap().expect("a focused element");
     let calls = backend.calls() - before;
     // pyatspi sees the toolkit's name (GTK 4.8 says a button's label twice: ") )").
     let name = focused
@@ -581,9 +507,7 @@ async fn the_calculators_focus_comes_from_its_focus_events() {
         .unwrap_or_else(|| focused.name.clone());
     // A walk, for comparison (what get_focus did before).
     let before = backend.calls();
-    engine
-        .session(&session)
-        .unwrap()
+    handle
         .find(&Selector::parse("button").unwrap(), None, 5)
         .await
         .unwrap();

@@ -167,10 +167,8 @@ async fn firefox_survives_reading_and_acting_on_non_ascii_pages() {
 #[tokio::test]
 async fn firefox_text_outside_the_bmp_arrives_whole() {
     let mut b = browser().await;
-    let typed = b
-        .engine
-        .session(&b.session)
-        .unwrap()
+    let handle = b.engine.session(&b.session).unwrap();
+    let typed = handle
         .act(
             &target("textbox[name=City]"),
             &Action::TypeText("abc 😀x 𝄞".into()),
@@ -184,10 +182,7 @@ async fn firefox_text_outside_the_bmp_arrives_whole() {
         "{}",
         deskpilot_core::present::action(&typed)
     );
-    let set = b
-        .engine
-        .session(&b.session)
-        .unwrap()
+    let set = handle
         .act(
             &target("textbox[name=City]"),
             &Action::SetValue(deskpilot_core::ValueInput::Text("Genève ⛰ 🇨🇭 😀".into())),

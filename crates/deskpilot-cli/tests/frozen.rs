@@ -65,14 +65,9 @@ async fn a_frozen_app_costs_one_timeout_per_operation() {
         .unwrap()
         .id;
     // Read once while it answers: what is kept of it must not hide the freeze.
-    engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-
     let handle = engine.session(&session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+
     let request = SnapshotRequest::default();
     let snapshot = handle.snapshot(&request);
     let (code, timeouts) = frozen(&backend, &engine, &session, app.pid(), snapshot).await;

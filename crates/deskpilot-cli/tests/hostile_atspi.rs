@@ -413,21 +413,14 @@ async fn a_restarted_app_is_another_app() {
     };
     let apps = rig.engine.list_apps().await.unwrap();
     assert_eq!(listed(&apps), 1, "listed twice after embedding again");
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .act(&old_ref, &click)
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.act(&old_ref, &click).await.unwrap();
     let presses = rig.hostile.oracle.last("button", "pressed").unwrap();
     assert_eq!(presses, Some(json!(1)));
 
     rig.hostile.app.kill();
     let mut again = rig.desktop.launch_fixture(Fixture::HostileAtspi).unwrap();
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(&old_ref, &click)
         .await
         .expect_err("a ref of the crashed app acted");

@@ -552,14 +552,11 @@ async fn writer() {
         .id;
     let typed = "Typed by deskpilot: ünïcode ✓";
     let paragraph = by("paragraph:nth(0)");
-    let result = engine
-        .session(&session)
-        .unwrap()
+    let handle = engine.session(&session).unwrap();
+    let result = handle
         .act(&paragraph, &Action::TypeText(typed.into()))
         .await;
-    let read = engine
-        .session(&session)
-        .unwrap()
+    let read = handle
         .read_text(&paragraph, 0, None)
         .await
         .map(|r| r.slice.text)

@@ -88,10 +88,8 @@ fn clicks(rig: &Rig) -> usize {
 
 async fn a_semantic_action_that_works_is_confirmed_and_used_alone(flavour: Flavour) {
     let rig = rig(flavour, true).await;
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle
         .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
@@ -102,10 +100,7 @@ async fn a_semantic_action_that_works_is_confirmed_and_used_alone(flavour: Flavo
 
     // Already on: nothing is sent at all.
     let before = rig.backend.performed().len();
-    let again = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let again = handle
         .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
@@ -151,22 +146,16 @@ async fn a_lying_semantic_action_falls_through_to_the_pointer(flavour: Flavour) 
 /// the skipped rungs say why.
 async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
     let rig = rig(flavour, true).await;
-    let plain = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let plain = handle
         .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
     assert!(plain.interaction.names().is_empty());
-    let background = deskpilot_core::act::in_background(
-        rig.engine
-            .session(&rig.session)
-            .unwrap()
-            .act(&by("checkbox[name=Liar]"), &CHECK),
-    )
-    .await
-    .unwrap_err();
+    let background =
+        deskpilot_core::act::in_background(handle.act(&by("checkbox[name=Liar]"), &CHECK))
+            .await
+            .unwrap_err();
     assert_eq!(background.code, Code::NoEffect, "{}", background.message);
     assert!(
         background.message.contains("background mode"),
@@ -174,10 +163,7 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
         background.message
     );
     assert!(rig.input.sent().is_empty(), "{:?}", rig.input.sent());
-    let pointed = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let pointed = handle
         .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap();
@@ -191,10 +177,7 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
         "{line}"
     );
     // A failure says it too: a checkbox deaf to everything, clicked for nothing.
-    let failed = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let failed = handle
         .act(&by("checkbox[name=Stone]"), &CHECK)
         .await
         .unwrap_err();
@@ -231,20 +214,12 @@ async fn an_element_without_a_known_window_is_reached_through_the_sessions_windo
 async fn a_plain_click_or_typing_is_never_sent_twice(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     // No postcondition for a button: unverified, and the pointer is not tried.
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .act(&by("button[name=Go]"), &CLICK)
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle.act(&by("button[name=Go]"), &CLICK).await.unwrap();
     assert_eq!(report.effect, Effect::Unverified);
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Semantic);
     // A check box that did not flip: noop, and still not clicked again.
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let report = handle
         .act(&by("checkbox[name=Liar]"), &CLICK)
         .await
         .unwrap();
@@ -311,10 +286,8 @@ async fn a_wrong_effect_is_reported_as_such(flavour: Flavour) {
 /// already on. (Each was confirmed before.)
 async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavour: Flavour) {
     let rig = rig(flavour, true).await;
-    let typed = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let typed = handle
         .act(&by("textbox[name=Fruit]"), &Action::TypeText("nan".into()))
         .await
         .unwrap();
@@ -325,13 +298,7 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavou
         deskpilot_core::present::action(&typed)
     );
 
-    let clicked = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .act(&by("button[name=Mute]"), &CLICK)
-        .await
-        .unwrap();
+    let clicked = handle.act(&by("button[name=Mute]"), &CLICK).await.unwrap();
     assert_ne!(
         clicked.effect,
         Effect::Confirmed,
@@ -339,10 +306,7 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavou
         deskpilot_core::present::action(&clicked)
     );
 
-    let scrolled = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let scrolled = handle
         .act(&by("checkbox[name=Seen]"), &Action::ScrollIntoView)
         .await
         .unwrap();
@@ -356,10 +320,8 @@ async fn a_postcondition_that_held_before_or_focus_alone_confirms_nothing(flavou
 
 async fn refusals_carry_their_codes(flavour: Flavour) {
     let rig = rig(flavour, true).await;
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let error = handle
         .act(&by("checkbox[name=Off]"), &CHECK)
         .await
         .unwrap_err();
@@ -369,19 +331,13 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
         "nothing sent to a disabled control"
     );
 
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(&by("checkbox[name=Hidden]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::Offscreen, "{error:?}");
 
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(&by("checkbox[name=Covered]"), &CHECK)
         .await
         .unwrap_err();
@@ -390,20 +346,14 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
     assert_eq!(clicks(&rig), 0, "never clicked what covers the target");
 
     rig.input.refuse_activation(true);
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::WindowNotForeground, "{error:?}");
     assert_eq!(clicks(&rig), 0);
 
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(
             &by("spinbutton[name=Qty]"),
             &Action::SetValue(ValueInput::Number(42.0)),
@@ -413,10 +363,7 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
     assert_eq!(error.code, Code::ValueClamped);
     assert!(error.message.contains("kept 10"), "{error:?}");
 
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(
             &by("button[name=Go]"),
             &Action::SetValue(ValueInput::Text("x".into())),
@@ -428,19 +375,14 @@ async fn refusals_carry_their_codes(flavour: Flavour) {
 
 async fn without_an_input_device_input_rungs_refuse_clearly(flavour: Flavour) {
     let rig = rig(flavour, false).await;
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let error = handle
         .act(&by("checkbox[name=Liar]"), &CHECK)
         .await
         .unwrap_err();
     assert_eq!(error.code, Code::InputUnavailable, "{error:?}");
     // Semantic routes still work.
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let report = handle
         .act(&by("checkbox[name=Plain]"), &CHECK)
         .await
         .unwrap();
@@ -449,10 +391,8 @@ async fn without_an_input_device_input_rungs_refuse_clearly(flavour: Flavour) {
 
 async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
     let rig = rig(flavour, true).await;
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle
         .act(
             &by("textbox[name=Name]"),
             &Action::SetValue(ValueInput::Text("Bea".into())),
@@ -461,10 +401,7 @@ async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
         .unwrap();
     assert_eq!(report.effect, Effect::Confirmed);
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::Semantic);
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let report = handle
         .act(&by("textbox[name=Name]"), &Action::TypeText(" Cho".into()))
         .await
         .unwrap();
@@ -479,10 +416,7 @@ async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
         "{:?}",
         report.changes
     );
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let report = handle
         .act_on_window(&Action::PressKey(Chord::plain(Key::Char('x'))))
         .await
         .unwrap();
@@ -492,26 +426,15 @@ async fn text_is_set_outright_or_typed_at_the_end(flavour: Flavour) {
 async fn window_actions_are_confirmed_by_the_window_state(flavour: Flavour) {
     use deskpilot_core::act::WindowAction;
     let rig = rig(flavour, true).await;
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .window_action(WindowAction::Minimize)
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle.window_action(WindowAction::Minimize).await.unwrap();
     assert_eq!(report.effect, Effect::Confirmed);
     assert_eq!(
         report.changes,
         vec!["window: normal -> minimized".to_owned()]
     );
     assert_eq!(report.route.as_ref().unwrap().rung, Rung::WindowManager);
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .window_action(WindowAction::Close)
-        .await
-        .unwrap();
+    let report = handle.window_action(WindowAction::Close).await.unwrap();
     assert_eq!(
         report.changes,
         vec!["window: minimized -> closed".to_owned()]
@@ -552,10 +475,8 @@ async fn an_ensure_is_judged_on_a_fresh_read(flavour: Flavour) {
 async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavour: Flavour) {
     use deskpilot_core::act::{Direction, DragEnd};
     let rig = rig(flavour, true).await;
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle
         .drag(
             &DragEnd::Element(by("button[name=Go]")),
             &DragEnd::Point { x: 300, y: 300 },
@@ -571,10 +492,7 @@ async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavo
         "{:?}",
         rig.input.sent()
     );
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let report = handle
         .act(
             &by("button[name=Go]"),
             &Action::Scroll {
@@ -593,17 +511,10 @@ async fn drags_and_wheels_are_pointer_input_never_claimed_without_a_change(flavo
 async fn a_ref_whose_element_vanished_is_refused_never_rematched(flavour: Flavour) {
     let rig = rig(flavour, true).await;
     let selector = Selector::parse("button[name=Fleeting]").unwrap();
-    let found = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .find(&selector, None, 5)
-        .await;
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let found = handle.find(&selector, None, 5).await;
     let reference = found.unwrap().matches[0].reference.clone();
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(&Target::Ref(reference), &CLICK)
         .await
         .unwrap_err();

@@ -71,20 +71,9 @@ fn by(selector: &str) -> Target {
 
 async fn every_whole_snapshot_is_a_new_version(flavour: Flavour) {
     let rig = rig(flavour).await;
-    let first = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let second = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let first = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let second = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert_eq!((first.version(), second.version()), (Some(1), Some(2)));
     assert!(present::snapshot(&second).joined().ends_with("# v2\n"));
     // A subtree is not a version of the session's tree.
@@ -92,28 +81,15 @@ async fn every_whole_snapshot_is_a_new_version(flavour: Flavour) {
         within: Some(by("list[name=Fruits]")),
         ..SnapshotRequest::default()
     };
-    let part = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&within)
-        .await
-        .unwrap();
+    let part = handle.snapshot(&within).await.unwrap();
     assert_eq!(part.version(), None);
 }
 
 async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let report = handle
         .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
@@ -138,10 +114,7 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Fl
         n.node.name = "Clicked 1 times".into()
     });
     rig.fake.remove(&id(":1.1", "/banana"));
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let report = handle
         .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
@@ -160,22 +133,14 @@ async fn an_action_result_says_what_changed_with_refs_usable_at_once(flavour: Fl
         .find(|l| l.starts_with('+') && l.contains("Clicked 1 times"))
         .expect("the label's new line");
     let new_ref = line.split("[ref=").nth(1).unwrap().trim_end_matches(']');
-    let resolved = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .resolve(&Target::Ref(new_ref.into()))
-        .await
-        .unwrap();
+    let resolved = handle.resolve(&Target::Ref(new_ref.into())).await.unwrap();
     assert_eq!(resolved.node.name, "Clicked 1 times");
 }
 
 async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour: Flavour) {
     let rig = rig(flavour).await;
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle
         .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
@@ -194,10 +159,7 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour:
     );
     // Said as a whole tree, not as a change the action made.
     assert!(report.note.is_none_or(|n| !n.contains("tree changed")));
-    let next = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let next = handle
         .act(
             &by("checkbox[name=Notify]"),
             &Action::Toggle { ensure: None },
@@ -213,21 +175,10 @@ async fn without_a_snapshot_first_an_action_shows_the_tree_then_changes(flavour:
 
 async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .follow_tree(false)
-        .unwrap();
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.follow_tree(false).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let report = handle
         .act(&by("checkbox[name=Notify]"), &CHECK)
         .await
         .unwrap();
@@ -236,22 +187,12 @@ async fn a_session_that_does_not_follow_its_tree_reads_none_after_actions(flavou
 
 async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     rig.fake.edit(&id(":1.1", "/notify"), |n| {
         n.node.states.set(State::Checked, true)
     });
-    let diff = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&since(Since::Last))
-        .await
-        .unwrap();
+    let diff = handle.snapshot(&since(Since::Last)).await.unwrap();
     assert!(
         matches!(&diff.changes, Some(Changes::Diff(d)) if d.since == 1)
             && diff.version() == Some(2)
@@ -259,25 +200,13 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) 
     let text = present::snapshot(&diff).joined();
     assert!(text.starts_with("# v2 since v1: 1 changed"), "{text}");
     // Nothing changed since.
-    let same = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&since(Since::Version(2)))
-        .await
-        .unwrap();
+    let same = handle.snapshot(&since(Since::Version(2))).await.unwrap();
     assert_eq!(
         present::snapshot(&same).joined(),
         "# v3: nothing changed since v2\n"
     );
     // An unknown version, another filter: the whole tree, and why.
-    let unknown = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&since(Since::Version(99)))
-        .await
-        .unwrap();
+    let unknown = handle.snapshot(&since(Since::Version(99))).await.unwrap();
     assert!(matches!(&unknown.changes, Some(Changes::Whole { why }) if why.contains("not kept")));
     assert!(
         present::snapshot(&unknown)
@@ -288,13 +217,7 @@ async fn since_gives_the_changes_or_the_whole_tree_saying_why(flavour: Flavour) 
         filter: Filter::All,
         ..since(Since::Last)
     };
-    let all = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&other_filter)
-        .await
-        .unwrap();
+    let all = handle.snapshot(&other_filter).await.unwrap();
     assert!(
         matches!(&all.changes, Some(Changes::Whole { why }) if why.contains("filter interactive"))
     );
@@ -315,13 +238,8 @@ impl Lcg {
 
 async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
     let rig = rig(flavour).await;
-    let first = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let first = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let mut held = View::lines_of(&first.tree, &first.rendered);
     let mut rng = Lcg(11);
     let mut items: Vec<String> = vec!["/apple".into(), "/banana".into(), "/cherry".into()];
@@ -358,13 +276,7 @@ async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
         }
         // Read the changes every few changes, as an agent between two steps would.
         if rng.next(5) == 0 {
-            let read = rig
-                .engine
-                .session(&rig.session)
-                .unwrap()
-                .snapshot(&since(Since::Last))
-                .await
-                .unwrap();
+            let read = handle.snapshot(&since(Since::Last)).await.unwrap();
             let new = View::lines_of(&read.tree, &read.rendered);
             held = match &read.changes {
                 Some(Changes::Diff(diff)) => {
@@ -376,13 +288,7 @@ async fn a_burst_of_changes_loses_nothing_a_cold_read_shows(flavour: Flavour) {
         }
     }
     // The end: what the diffs built against a second engine's cold read.
-    let last = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&since(Since::Last))
-        .await
-        .unwrap();
+    let last = handle.snapshot(&since(Since::Last)).await.unwrap();
     if let Some(Changes::Diff(diff)) = &last.changes {
         held = apply(&held, &diff.edits).unwrap();
     }
@@ -411,19 +317,9 @@ const CLICK: Action = Action::Click {
 
 async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let quiet = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .act(&by("button[name=Count]"), &CLICK)
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let quiet = handle.act(&by("button[name=Count]"), &CLICK).await.unwrap();
     assert_eq!(quiet.effect, deskpilot_core::Effect::Unverified);
     assert!(
         !quiet.note.clone().unwrap().contains("tree changed"),
@@ -433,13 +329,7 @@ async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flav
     rig.fake.edit(&id(":1.1", "/count"), |n| {
         n.node.name = "Clicked 1 times".into()
     });
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .act(&by("button[name=Count]"), &CLICK)
-        .await
-        .unwrap();
+    let report = handle.act(&by("button[name=Count]"), &CLICK).await.unwrap();
     assert_eq!(report.effect, deskpilot_core::Effect::Unverified);
     let note = report.note.clone().unwrap();
     assert!(note.ends_with("; the tree changed (below)"), "{note}");
@@ -447,23 +337,13 @@ async fn an_unverified_action_says_when_the_tree_changed_elsewhere(flavour: Flav
 
 async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let typed = Action::TypeText(deskpilot_core::InputText::new(
         String::from("hunter2"),
         true,
     ));
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
-        .act_on_window(&typed)
-        .await
-        .unwrap();
+    let report = handle.act_on_window(&typed).await.unwrap();
     let tree = report.tree.expect("a word on the tree");
     assert_eq!(tree.version, None);
     assert!(
@@ -475,16 +355,9 @@ async fn secret_text_typed_without_a_target_withholds_the_tree(flavour: Flavour)
 
 async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavour) {
     let rig = rig(flavour).await;
-    rig.engine
-        .session(&rig.session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let error = handle
         .act(
             &by("spinbutton[name=Qty]"),
             &Action::SetValue(deskpilot_core::ValueInput::Number(50.0)),
@@ -501,10 +374,7 @@ async fn an_action_that_failed_after_its_input_says_what_changed(flavour: Flavou
         "{text}"
     );
     // A refusal before any input reads nothing.
-    let refused = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let refused = handle
         .act(&by("button[name=Nope]"), &CLICK)
         .await
         .unwrap_err();

@@ -107,40 +107,16 @@ async fn connect_by_pid_name_and_title() {
 async fn refs_are_stable_while_identity_role_and_name_hold() {
     let (fake, engine) = engine();
     let s = session(&engine).await;
-    let first = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let second = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let first = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let second = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert_eq!(first.rendered.text, second.rendered.text);
     let ok = ref_in(&first.rendered, "button \"OK\"");
-    assert_eq!(
-        engine
-            .session(&s)
-            .unwrap()
-            .resolve_ref(&ok)
-            .await
-            .unwrap()
-            .node
-            .name,
-        "OK"
-    );
+    assert_eq!(handle.resolve_ref(&ok).await.unwrap().node.name, "OK");
 
     // Renamed in place: the old ref is refused, never resolved to the renamed element.
     fake.edit(&id(":1.1", "/ok"), |n| n.node.name = "Apply".into());
-    let error = engine
-        .session(&s)
-        .unwrap()
-        .resolve_ref(&ok)
-        .await
-        .unwrap_err();
+    let error = handle.resolve_ref(&ok).await.unwrap_err();
     assert_eq!(error.code, Code::StaleRef);
     assert!(
         error
@@ -150,18 +126,11 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
         error.message
     );
     assert!(deskpilot_core::hint::in_tool_names(&error.hint).contains("new snapshot"));
-    let third = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let third = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let apply = ref_in(&third.rendered, "button \"Apply\"");
     assert_ne!(apply, ok);
     assert!(
-        engine
-            .session(&s)
-            .unwrap()
+        handle
             .resolve_ref(&ok)
             .await
             .unwrap_err()
@@ -173,13 +142,7 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
     fake.remove(&id(":1.1", "/cancel"));
     let cancel = ref_in(&third.rendered, "button \"Cancel\"");
     assert_eq!(
-        engine
-            .session(&s)
-            .unwrap()
-            .resolve_ref(&cancel)
-            .await
-            .unwrap_err()
-            .code,
+        handle.resolve_ref(&cancel).await.unwrap_err().code,
         Code::StaleRef
     );
 }
@@ -188,12 +151,8 @@ async fn refs_are_stable_while_identity_role_and_name_hold() {
 async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
     let (fake, engine) = engine();
     let s = session(&engine).await;
-    let snap = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let snap = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let apple = ref_in(&snap.rendered, "\"Apple\"");
     let banana = ref_in(&snap.rendered, "\"Banana\"");
     // The app reorders by reusing its row objects: same paths, swapped content.
@@ -201,29 +160,13 @@ async fn a_reordered_list_never_maps_a_ref_to_its_neighbour() {
     fake.edit(&id(":1.1", "/banana"), |n| n.node.name = "Apple".into());
     for r in [&apple, &banana] {
         assert_eq!(
-            engine
-                .session(&s)
-                .unwrap()
-                .resolve_ref(r)
-                .await
-                .unwrap_err()
-                .code,
+            handle.resolve_ref(r).await.unwrap_err().code,
             Code::StaleRef
         );
     }
-    let fresh = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let fresh = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let new_apple = ref_in(&fresh.rendered, "\"Apple\"");
-    let resolved = engine
-        .session(&s)
-        .unwrap()
-        .resolve_ref(&new_apple)
-        .await
-        .unwrap();
+    let resolved = handle.resolve_ref(&new_apple).await.unwrap();
     assert_eq!(resolved.node.id, id(":1.1", "/banana"));
 }
 
@@ -232,34 +175,21 @@ async fn refs_are_bound_to_their_session() {
     let (_, engine) = engine();
     let a = session(&engine).await;
     let b = session(&engine).await;
-    let snap_a = engine
-        .session(&a)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    let snap_b = engine
-        .session(&b)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let on_a = engine.session(&a).unwrap();
+    let snap_a = on_a.snapshot(&SnapshotRequest::default()).await.unwrap();
+    let on_b = engine.session(&b).unwrap();
+    let snap_b = on_b.snapshot(&SnapshotRequest::default()).await.unwrap();
     let ok_a = ref_in(&snap_a.rendered, "button \"OK\"");
     let ok_b = ref_in(&snap_b.rendered, "button \"OK\"");
     assert_ne!(ok_a, ok_b, "refs are unique across the whole engine");
-    let error = engine
-        .session(&b)
-        .unwrap()
-        .resolve_ref(&ok_a)
-        .await
-        .unwrap_err();
+    let error = on_b.resolve_ref(&ok_a).await.unwrap_err();
     assert_eq!(error.code, Code::StaleRef);
     assert!(
         error.message.contains(&format!("belongs to session {a}")),
         "{}",
         error.message
     );
-    let closed = engine.session(&a).unwrap();
+    let closed = on_a;
     closed.disconnect().unwrap();
     // A closed session is refused when it is asked for, and by a handle kept from before.
     assert_eq!(engine.session(&a).unwrap_err().code, Code::UnknownSession);
@@ -268,23 +198,11 @@ async fn refs_are_bound_to_their_session() {
         Code::UnknownSession
     );
     assert_eq!(
-        engine
-            .session(&b)
-            .unwrap()
-            .resolve_ref("e99999")
-            .await
-            .unwrap_err()
-            .code,
+        on_b.resolve_ref("e99999").await.unwrap_err().code,
         Code::StaleRef
     );
     assert_eq!(
-        engine
-            .session(&b)
-            .unwrap()
-            .resolve_ref("OK")
-            .await
-            .unwrap_err()
-            .code,
+        on_b.resolve_ref("OK").await.unwrap_err().code,
         Code::InvalidArguments
     );
 }
@@ -293,18 +211,15 @@ async fn refs_are_bound_to_their_session() {
 async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
     let (_, engine) = engine();
     let s = session(&engine).await;
-    let found = engine
-        .session(&s)
-        .unwrap()
+    let handle = engine.session(&s).unwrap();
+    let found = handle
         .find(&sel("button[name*=ok]"), None, 10)
         .await
         .unwrap();
     assert_eq!(found.total, 2);
     let names: Vec<&str> = found.matches.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["OK", "OK to all"]);
-    let found = engine
-        .session(&s)
-        .unwrap()
+    let found = handle
         .find(&sel("button[name~=/^OK/]"), None, 10)
         .await
         .unwrap();
@@ -313,19 +228,9 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
         Selector::parse("[name=OK to all]").is_err(),
         "unquoted spaces are a parse error, not an empty match"
     );
-    let found = engine
-        .session(&s)
-        .unwrap()
-        .find(&sel("menuitem"), None, 10)
-        .await
-        .unwrap();
+    let found = handle.find(&sel("menuitem"), None, 10).await.unwrap();
     assert_eq!(found.matches[0].name, "Open", "find reaches any depth");
-    let found = engine
-        .session(&s)
-        .unwrap()
-        .find(&sel("cell"), None, 10)
-        .await
-        .unwrap();
+    let found = handle.find(&sel("cell"), None, 10).await.unwrap();
     assert_eq!(found.total, 0);
     assert_eq!(found.unsearched.len(), 1);
     assert!(
@@ -333,9 +238,7 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
             .why
             .contains("2147483647 children not realized")
     );
-    let within = engine
-        .session(&s)
-        .unwrap()
+    let within = handle
         .find(
             &sel("listitem"),
             Some(&Target::Selector(sel("list[name=Fruits]"))),
@@ -344,9 +247,7 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
         .await
         .unwrap();
     assert_eq!(within.total, 2);
-    let chained = engine
-        .session(&s)
-        .unwrap()
+    let chained = handle
         .find(&sel("list >> listitem:nth(1)"), None, 10)
         .await
         .unwrap();
@@ -357,12 +258,8 @@ async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
 async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
     let (_, engine) = engine();
     let s = session(&engine).await;
-    let snap = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let snap = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let cancel = snap
         .tree
         .nodes
@@ -370,20 +267,13 @@ async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
         .find(|n| n.node.name == "Cancel")
         .unwrap();
     assert!(cancel.node.accessible_id.is_none() && cancel.node.accessible_id_unread);
-    let found = engine
-        .session(&s)
-        .unwrap()
+    let found = handle
         .find(&sel("[id=cancel-button]"), None, 5)
         .await
         .unwrap();
     assert_eq!(found.total, 1);
     assert_eq!(found.matches[0].name, "Cancel");
-    let found = engine
-        .session(&s)
-        .unwrap()
-        .find(&sel("[id~=/^cancel/]"), None, 5)
-        .await
-        .unwrap();
+    let found = handle.find(&sel("[id~=/^cancel/]"), None, 5).await.unwrap();
     assert_eq!(found.total, 1);
 }
 
@@ -391,16 +281,13 @@ async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
 async fn strict_resolution_for_actions() {
     let (_, engine) = engine();
     let s = session(&engine).await;
-    let one = engine
-        .session(&s)
-        .unwrap()
+    let handle = engine.session(&s).unwrap();
+    let one = handle
         .resolve(&Target::Selector(sel("button[name=OK]")))
         .await
         .unwrap();
     assert_eq!(one.node.name, "OK");
-    let many = engine
-        .session(&s)
-        .unwrap()
+    let many = handle
         .resolve(&Target::Selector(sel("button")))
         .await
         .unwrap_err();
@@ -415,9 +302,7 @@ async fn strict_resolution_for_actions() {
         "candidates carry refs: {}",
         many.message
     );
-    let none = engine
-        .session(&s)
-        .unwrap()
+    let none = handle
         .resolve(&Target::Selector(sel("button[name=Nope]")))
         .await
         .unwrap_err();
@@ -463,7 +348,8 @@ async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_rea
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let whole = engine.session(&s).unwrap().snapshot(&all).await.unwrap();
+    let handle = engine.session(&s).unwrap();
+    let whole = handle.snapshot(&all).await.unwrap();
     assert!(whole.truncated.is_none());
     let mut seen = Vec::new();
     let mut request = SnapshotRequest {
@@ -472,12 +358,7 @@ async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_rea
     };
     let mut pages = 0;
     loop {
-        let page = engine
-            .session(&s)
-            .unwrap()
-            .snapshot(&request)
-            .await
-            .unwrap();
+        let page = handle.snapshot(&request).await.unwrap();
         pages += 1;
         assert!(page.tree.len() <= 4);
         seen.extend(page.tree.nodes.iter().map(|n| n.node.id.clone()));
@@ -499,12 +380,7 @@ async fn a_truncated_snapshot_continues_from_its_cursor_until_everything_was_rea
     seen.sort();
     assert_eq!(seen, expected, "every node exactly once over {pages} pages");
     // A cursor is used once.
-    let error = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&request)
-        .await
-        .unwrap_err();
+    let error = handle.snapshot(&request).await.unwrap_err();
     assert_eq!(error.code, Code::InvalidArguments);
 }
 
@@ -564,20 +440,14 @@ application "Mail" pid=11
         .await
         .unwrap()
         .id;
-    let snap = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let snap = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert!(
         snap.rendered.text.contains("[2 of ? realized]"),
         "{}",
         snap.rendered.text
     );
-    let found = engine
-        .session(&s)
-        .unwrap()
+    let found = handle
         .find(&sel("listitem[name=Receipt]"), None, 5)
         .await
         .unwrap();
@@ -629,12 +499,8 @@ async fn a_covered_window_is_reported_covered() {
         annotate: false,
         max_side: 4000,
     };
-    let shot = engine
-        .session(&s)
-        .unwrap()
-        .screenshot(&request)
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let shot = handle.screenshot(&request).await.unwrap();
     assert_eq!(shot.cover, Some(Cover::Shown));
     let line = deskpilot_core::present::shot(&shot);
     assert!(line.contains("another window covers part of it"), "{line}");
@@ -642,12 +508,7 @@ async fn a_covered_window_is_reported_covered() {
         region: Region::Screen,
         ..request
     };
-    let shot = engine
-        .session(&s)
-        .unwrap()
-        .screenshot(&request)
-        .await
-        .unwrap();
+    let shot = handle.screenshot(&request).await.unwrap();
     assert_eq!(shot.cover, None, "a screen has no cover");
 }
 
@@ -676,22 +537,16 @@ application "Login" pid=12
         filter: Filter::All,
         ..SnapshotRequest::default()
     };
-    let snap = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&request)
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let snap = handle.snapshot(&request).await.unwrap();
     assert!(snap.rendered.text.contains("ada"), "{}", snap.rendered.text);
     for target in ["textbox", "password", "label"] {
-        engine
-            .session(&s)
-            .unwrap()
+        handle
             .properties(&Target::Selector(sel(target)))
             .await
             .unwrap();
     }
-    let _ = engine.session(&s).unwrap().hit_test(20, 60).await;
+    let _ = handle.hit_test(20, 60).await;
     assert!(
         !snap.rendered.text.contains("1234"),
         "{}",
@@ -770,12 +625,8 @@ async fn details_session() -> (Engine, String) {
 async fn read_text_pages_and_never_reads_a_secret() {
     let (engine, s) = details_session().await;
     let notes = Target::Selector(sel("textbox[name=Notes]"));
-    let page = engine
-        .session(&s)
-        .unwrap()
-        .read_text(&notes, 2, Some(5))
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let page = handle.read_text(&notes, 2, Some(5)).await.unwrap();
     assert_eq!(
         (
             page.slice.text.as_str(),
@@ -786,16 +637,9 @@ async fn read_text_pages_and_never_reads_a_secret() {
         ("cdefg", 2, 7, 10)
     );
     assert_eq!(page.next_offset, Some(7));
-    let rest = engine
-        .session(&s)
-        .unwrap()
-        .read_text(&notes, 7, None)
-        .await
-        .unwrap();
+    let rest = handle.read_text(&notes, 7, None).await.unwrap();
     assert_eq!((rest.slice.text.as_str(), rest.next_offset), ("hij", None));
-    let secret = engine
-        .session(&s)
-        .unwrap()
+    let secret = handle
         .read_text(&Target::Selector(sel("password")), 0, None)
         .await
         .unwrap_err();
@@ -807,21 +651,12 @@ async fn read_text_pages_and_never_reads_a_secret() {
 async fn read_table_pages_with_headers_on_every_page() {
     let (engine, s) = details_session().await;
     let grid = Target::Selector(sel("table[name=Grid]"));
-    let first = engine
-        .session(&s)
-        .unwrap()
-        .read_table(&grid, 0, 2)
-        .await
-        .unwrap();
+    let handle = engine.session(&s).unwrap();
+    let first = handle.read_table(&grid, 0, 2).await.unwrap();
     assert_eq!(first.slice.headers, ["Name", "Qty"]);
     assert_eq!(first.slice.rows, [["a", "1"], ["b", "2"]]);
     assert_eq!((first.slice.row_count, first.next_row), (3, Some(2)));
-    let second = engine
-        .session(&s)
-        .unwrap()
-        .read_table(&grid, 2, 2)
-        .await
-        .unwrap();
+    let second = handle.read_table(&grid, 2, 2).await.unwrap();
     assert_eq!(second.slice.headers, ["Name", "Qty"]);
     assert_eq!(second.slice.rows, [["c", "3"]]);
     assert_eq!(second.next_row, None);
@@ -830,7 +665,8 @@ async fn read_table_pages_with_headers_on_every_page() {
 #[tokio::test]
 async fn hit_test_focus_and_properties() {
     let (engine, s) = details_session().await;
-    let path = engine.session(&s).unwrap().hit_test(20, 70).await.unwrap();
+    let handle = engine.session(&s).unwrap();
+    let path = handle.hit_test(20, 70).await.unwrap();
     let names: Vec<&str> = path.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(
         names,
@@ -838,35 +674,17 @@ async fn hit_test_focus_and_properties() {
         "outermost first, deepest last"
     );
     assert!(path.iter().all(|m| m.reference.starts_with('e')));
-    assert!(
-        engine
-            .session(&s)
-            .unwrap()
-            .hit_test(500, 500)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    let window_only = engine.session(&s).unwrap().hit_test(399, 5).await.unwrap();
+    assert!(handle.hit_test(500, 500).await.unwrap().is_empty());
+    let window_only = handle.hit_test(399, 5).await.unwrap();
     assert_eq!(window_only.len(), 1);
-    let focus = engine
-        .session(&s)
-        .unwrap()
-        .focus()
-        .await
-        .unwrap()
-        .expect("something has focus");
+    let focus = handle.focus().await.unwrap().expect("something has focus");
     assert_eq!(focus.name, "Go");
-    let props = engine
-        .session(&s)
-        .unwrap()
+    let props = handle
         .properties(&Target::Ref(focus.reference.clone()))
         .await
         .unwrap();
     assert_eq!(props.node.name, "Go");
-    let secret = engine
-        .session(&s)
-        .unwrap()
+    let secret = handle
         .properties(&Target::Selector(sel("password")))
         .await
         .unwrap();
@@ -884,9 +702,8 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
     let (fake, engine) = engine();
     let engine = Arc::new(engine);
     let s = session(&engine).await;
-    let present = engine
-        .session(&s)
-        .unwrap()
+    let handle = engine.session(&s).unwrap();
+    let present = handle
         .wait_for(
             &sel("button[name=OK]"),
             None,
@@ -908,9 +725,7 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
             });
         })
     };
-    let unchecked = engine
-        .session(&s)
-        .unwrap()
+    let unchecked = handle
         .wait_for(
             &sel("checkbox[name=Notify]"),
             None,
@@ -925,9 +740,7 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
     assert!(unchecked.wakes.looks() > 1, "it had to wait");
     edit.await.unwrap();
 
-    let value = engine
-        .session(&s)
-        .unwrap()
+    let value = handle
         .wait_for(
             &sel("textbox"),
             None,
@@ -938,9 +751,7 @@ async fn wait_for_appears_changes_and_times_out_saying_what_it_saw() {
         .unwrap();
     assert_eq!(value.element.unwrap().name, "Name");
 
-    let error = engine
-        .session(&s)
-        .unwrap()
+    let error = handle
         .wait_for(
             &sel("button[name=OK]"),
             None,
@@ -984,9 +795,8 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
         })
     };
     // The sheet's 2^31 cells are never searched: only a count within the list is certain.
-    let error = engine
-        .session(&s)
-        .unwrap()
+    let handle = engine.session(&s).unwrap();
+    let error = handle
         .wait_for(
             &sel("listitem"),
             None,
@@ -997,9 +807,7 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
         .unwrap_err();
     assert!(error.message.contains("not searched"), "{}", error.message);
     let list = Target::Selector(sel("list[name=Fruits]"));
-    let one = engine
-        .session(&s)
-        .unwrap()
+    let one = handle
         .wait_for(
             &sel("listitem"),
             Some(&list),
@@ -1012,9 +820,7 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
     assert_eq!(one.element.unwrap().name, "Apple");
     remove.await.unwrap();
 
-    let error = engine
-        .session(&s)
-        .unwrap()
+    let error = handle
         .wait_for(
             &sel("listitem"),
             Some(&list),
@@ -1025,9 +831,7 @@ async fn wait_for_a_count_and_a_part_of_a_value() {
         .unwrap_err();
     assert_eq!(error.code, Code::Timeout);
 
-    let part = engine
-        .session(&s)
-        .unwrap()
+    let part = handle
         .wait_for(
             &sel("textbox"),
             None,

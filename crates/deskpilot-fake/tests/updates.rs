@@ -39,13 +39,7 @@ fn flip(fake: &FakeBackend, on: bool) {
 #[tokio::test(start_paused = true)]
 async fn a_burst_is_one_update_after_a_quiet_trailing_window() {
     let (fake, engine, session) = rig().await;
-    let mut updates = engine
-        .session(&session)
-        .unwrap()
-        .tree_updates()
-        .await
-        .unwrap()
-        .unwrap();
+    let mut updates = updates_of(&engine, &session).await;
     let started = Instant::now();
     let burst = tokio::spawn(async move {
         for i in 0..3 {
@@ -63,13 +57,7 @@ async fn a_burst_is_one_update_after_a_quiet_trailing_window() {
 #[tokio::test(start_paused = true)]
 async fn an_endless_stream_is_flushed_every_100_ms_coalesced() {
     let (fake, engine, session) = rig().await;
-    let mut updates = engine
-        .session(&session)
-        .unwrap()
-        .tree_updates()
-        .await
-        .unwrap()
-        .unwrap();
+    let mut updates = updates_of(&engine, &session).await;
     let stream = tokio::spawn(async move {
         // 200 events over one second (a progress bar, an animation).
         for i in 0..200 {
@@ -102,13 +90,7 @@ async fn an_endless_stream_is_flushed_every_100_ms_coalesced() {
 #[tokio::test(start_paused = true)]
 async fn the_updates_end_when_the_app_quits() {
     let (fake, engine, session) = rig().await;
-    let mut updates = engine
-        .session(&session)
-        .unwrap()
-        .tree_updates()
-        .await
-        .unwrap()
-        .unwrap();
+    let mut updates = updates_of(&engine, &session).await;
     let started = Instant::now();
     let app = id(":1.1", "/org/a11y/atspi/accessible/root");
     let quit = tokio::spawn(async move {
@@ -122,4 +104,10 @@ async fn the_updates_end_when_the_app_quits() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// The session's tree updates, which the fake always has.
+async fn updates_of(engine: &Engine, session: &str) -> deskpilot_core::engine::TreeUpdates {
+    let handle = engine.session(session).unwrap();
+    handle.tree_updates().await.unwrap().unwrap()
 }

@@ -235,9 +235,8 @@ async fn wait_and_action_agree(flavour: Flavour) {
         state: State::Enabled,
         on: true,
     };
-    let waited = engine
-        .session(&session)
-        .unwrap()
+    let handle = engine.session(&session).unwrap();
+    let waited = handle
         .wait_for(&save, None, &enabled, Duration::from_millis(300))
         .await;
     assert_eq!(
@@ -252,9 +251,7 @@ async fn wait_and_action_agree(flavour: Flavour) {
         double: false,
     };
     let target = Target::Selector(save.clone());
-    let refused = engine
-        .session(&session)
-        .unwrap()
+    let refused = handle
         .act_when_ready(&target, &click, Duration::ZERO)
         .await
         .unwrap_err();
@@ -272,16 +269,12 @@ async fn wait_and_action_agree(flavour: Flavour) {
             n.node.states.set(State::Enabled, true)
         });
     });
-    let clicked = engine
-        .session(&session)
-        .unwrap()
+    let clicked = handle
         .act_when_ready(&target, &click, Duration::from_secs(2))
         .await
         .unwrap();
     assert_ne!(clicked.effect, deskpilot_core::Effect::Noop, "{clicked:?}");
-    let met = engine
-        .session(&session)
-        .unwrap()
+    let met = handle
         .wait_for(&save, None, &enabled, Duration::ZERO)
         .await
         .unwrap();

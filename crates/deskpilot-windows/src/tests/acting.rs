@@ -55,16 +55,10 @@ fn by(selector: &str) -> Target {
 #[tokio::test]
 async fn verbs_go_through_control_patterns_and_are_confirmed() {
     let rig = rig().await;
+    let handle = rig.engine.session(&rig.session).unwrap();
     let act = |target: &'static str, action: Action| {
-        let (engine, session) = (&rig.engine, &rig.session);
-        async move {
-            engine
-                .session(session)
-                .unwrap()
-                .act(&by(target), &action)
-                .await
-                .unwrap()
-        }
+        let handle = &handle;
+        async move { handle.act(&by(target), &action).await.unwrap() }
     };
     let check = act(
         "checkbox[name=Plain]",
@@ -134,16 +128,11 @@ process "pick.exe" pid=9 started=1
     let backend = WindowsBackend::new(fake.clone(), std::time::Duration::from_secs(2));
     let engine = Engine::new(Arc::new(backend));
     let session = engine.connect(&ConnectTarget::Pid(9)).await.unwrap().id;
+    let handle = engine.session(&session).unwrap();
     let act = |target: &'static str, on: OnOff| {
-        let (engine, session) = (&engine, &session);
+        let handle = &handle;
         let action = Action::Toggle { ensure: Some(on) };
-        async move {
-            engine
-                .session(session)
-                .unwrap()
-                .act(&by(target), &action)
-                .await
-        }
+        async move { handle.act(&by(target), &action).await }
     };
     let off = act("listitem[name=Olives]", OnOff::Off).await.unwrap();
     assert_eq!(off.effect, Effect::Confirmed);
@@ -215,10 +204,8 @@ async fn an_invoke_that_opens_a_modal_dialog_is_read_back() {
 #[tokio::test]
 async fn secrets_stay_out_and_refusals_come_first() {
     let rig = rig().await;
-    let report = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let handle = rig.engine.session(&rig.session).unwrap();
+    let report = handle
         .act(
             &by("password[name=Password]"),
             &Action::SetValue(ValueInput::Text("hunter2".into())),
@@ -232,10 +219,7 @@ async fn secrets_stay_out_and_refusals_come_first() {
         button: MouseButton::Left,
         double: false,
     };
-    let error = rig
-        .engine
-        .session(&rig.session)
-        .unwrap()
+    let error = handle
         .act(&by("button[name=Off]"), &click)
         .await
         .unwrap_err();

@@ -14,20 +14,14 @@ async fn the_engine_reads_a_windows_app() {
     let (_, backend) = backend(SIGNIN);
     let engine = Engine::new(Arc::new(backend));
     let session = engine.connect(&ConnectTarget::Pid(77)).await.unwrap().id;
-    let snap = engine
-        .session(&session)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
+    let handle = engine.session(&session).unwrap();
+    let snap = handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     let text = &snap.rendered.text;
     assert!(text.contains("textbox \"User\""), "{text}");
     assert!(text.contains("password \"Password\""), "{text}");
     assert!(text.contains("[ref="), "{text}");
     assert!(!text.contains("hunter2"), "{text}");
-    let found = engine
-        .session(&session)
-        .unwrap()
+    let found = handle
         .find(
             &Selector::parse("[capability=takes_text]").unwrap(),
             None,
