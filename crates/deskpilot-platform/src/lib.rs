@@ -21,6 +21,7 @@ mod input;
 pub mod keys;
 mod launcher;
 pub mod model;
+pub mod stalls;
 pub mod text;
 pub mod vocabulary;
 pub mod window_system;

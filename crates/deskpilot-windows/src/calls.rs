@@ -1,11 +1,13 @@
 //! Every call to UI Automation under the backend's deadline. An app whose call timed out is
-//! stalled: its later calls fail at once (one timeout is a frozen app's whole cost) until a
-//! probe finds it answering again; other apps' calls go on.
+//! stalled under the shared policy (`deskpilot_platform::stalls`): its later calls fail at
+//! once (one timeout is a frozen app's whole cost) until a probe finds it answering again;
+//! other apps' calls go on.
 
-use std::collections::HashSet;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+
+use deskpilot_platform::stalls::{Probed, Stalls};
 
 use crate::raw::{RuntimeKey, UiaError};
 use crate::source::UiaSource;
@@ -13,16 +15,14 @@ use crate::source::UiaSource;
 /// The source, its deadline, and the apps that let a call time out.
 pub struct Calls<S> {
     source: Arc<S>,
-    timeout: Duration,
-    stalled: Arc<Mutex<HashSet<u32>>>,
+    stalls: Stalls<u32>,
 }
 
 impl<S: UiaSource> Calls<S> {
     pub fn new(source: Arc<S>, timeout: Duration) -> Self {
         Calls {
             source,
-            timeout,
-            stalled: Arc::default(),
+            stalls: Stalls::new(timeout),
         }
     }
 
@@ -31,12 +31,12 @@ impl<S: UiaSource> Calls<S> {
     }
 
     pub fn timeout(&self) -> Duration {
-        self.timeout
+        self.stalls.timeout()
     }
 
     /// True while `pid` has not answered since a call to it timed out.
     pub fn stalled(&self, pid: u32) -> bool {
-        self.stalled.lock().expect("stalls").contains(&pid)
+        self.stalls.stalled(&pid)
     }
 
     /// `call`, to process `pid` about element `key`, within the deadline. On a timeout the
@@ -50,7 +50,7 @@ impl<S: UiaSource> Calls<S> {
         if self.stalled(pid) {
             return Err(UiaError::Timeout);
         }
-        match tokio::time::timeout(self.timeout, call).await {
+        match tokio::time::timeout(self.timeout(), call).await {
             Ok(answer) => answer,
             Err(_) => {
                 self.stall(pid, key.cloned());
@@ -65,32 +65,27 @@ impl<S: UiaSource> Calls<S> {
         &self,
         call: impl Future<Output = Result<T, UiaError>>,
     ) -> Result<T, UiaError> {
-        tokio::time::timeout(self.timeout, call)
+        tokio::time::timeout(self.timeout(), call)
             .await
             .unwrap_or(Err(UiaError::Timeout))
     }
 
     fn stall(&self, pid: u32, key: Option<RuntimeKey>) {
-        if !self.stalled.lock().expect("stalls").insert(pid) {
-            return;
-        }
-        let (source, stalled, timeout) = (self.source.clone(), self.stalled.clone(), self.timeout);
-        tokio::spawn(async move {
-            loop {
-                let ping = async {
-                    match &key {
-                        Some(key) => source.element(pid, key).await.map(|_| ()),
-                        None => source.process(pid).await.map(|_| ()),
-                    }
+        let source = self.source.clone();
+        self.stalls.timed_out(&pid, move || {
+            let (source, key) = (source.clone(), key.clone());
+            async move {
+                let answer = match &key {
+                    Some(key) => source.element(pid, key).await.map(|_| ()),
+                    None => source.process(pid).await.map(|_| ()),
                 };
-                match tokio::time::timeout(timeout, ping).await {
-                    // Still frozen: ask again, one probe in flight.
-                    Err(_) | Ok(Err(UiaError::Timeout)) => continue,
+                match answer {
+                    // Still frozen: asked again, one probe in flight.
+                    Err(UiaError::Timeout) => Probed::Silent,
                     // It answered, or the element is gone (the next call learns which).
-                    Ok(_) => break,
+                    _ => Probed::Answered,
                 }
             }
-            stalled.lock().expect("stalls").remove(&pid);
         });
     }
 }
