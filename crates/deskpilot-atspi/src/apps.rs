@@ -42,7 +42,7 @@ pub async fn list_apps(
     let roots = proto
         .registry_children()
         .await
-        .map_err(|e| BackendError::Bus(format!("registry GetChildren: {e}")))?;
+        .map_err(|e| BackendError::System(format!("registry GetChildren: {e}")))?;
     Ok(join_all(
         roots
             .iter()

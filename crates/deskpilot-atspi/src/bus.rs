@@ -51,11 +51,11 @@ pub async fn connect_a11y_bus(
             &(),
         )
         .await
-        .map_err(|e| BackendError::Bus(format!("org.a11y.Bus.GetAddress: {e}")))?;
+        .map_err(|e| BackendError::System(format!("org.a11y.Bus.GetAddress: {e}")))?;
     let address: String = reply
         .body()
         .deserialize()
-        .map_err(|e| BackendError::Bus(format!("org.a11y.Bus.GetAddress reply: {e}")))?;
+        .map_err(|e| BackendError::System(format!("org.a11y.Bus.GetAddress reply: {e}")))?;
     let a11y = connect(&address, options.call_timeout).await?;
     Ok((a11y, address))
 }
@@ -64,12 +64,12 @@ pub async fn connect_a11y_bus(
 /// events then stalls only that connection's reader, never the replies of calls).
 pub async fn connect(address: &str, timeout: Duration) -> Result<zbus::Connection, BackendError> {
     let builder = zbus::connection::Builder::address(address)
-        .map_err(|e| BackendError::Bus(format!("bad bus address {address:?}: {e}")))?
+        .map_err(|e| BackendError::System(format!("bad bus address {address:?}: {e}")))?
         .method_timeout(timeout);
     tokio::time::timeout(timeout * 2, builder.build())
         .await
-        .map_err(|_| BackendError::Bus(format!("connecting to {address} timed out")))?
-        .map_err(|e| BackendError::Bus(format!("connecting to {address}: {e}")))
+        .map_err(|_| BackendError::System(format!("connecting to {address} timed out")))?
+        .map_err(|e| BackendError::System(format!("connecting to {address}: {e}")))
 }
 
 /// Whether `name` (an app's unique name) is still on the bus, asked of the bus daemon, never

@@ -80,7 +80,7 @@ pub fn to_backend(
         // The error's text is the app's: escaped like any text it gives.
         Failure::Other => {
             let error = deskpilot_platform::escape::escape(&error.to_string(), 300);
-            BackendError::Bus(format!("{what} on {id}: {error}"))
+            BackendError::System(format!("{what} on {id}: {error}"))
         }
     }
 }

@@ -2,11 +2,14 @@
 //! their flags), UI Automation on Windows, elsewhere the null platform whose every call
 //! answers `unsupported`.
 
-pub use platform::{PlatformArgs, engine};
+pub use platform::{NO_DESKTOP_HINT, PlatformArgs, engine};
 
 #[cfg(target_os = "linux")]
 mod platform {
     use deskpilot_core::Engine;
+
+    /// What a host does when no desktop was found.
+    pub const NO_DESKTOP_HINT: &str = "start deskpilot with --bus (and --display), or give its host the session's DBUS_SESSION_BUS_ADDRESS and DISPLAY in the server's env block";
 
     /// How to reach the Linux desktop.
     #[derive(clap::Args)]
@@ -15,7 +18,7 @@ mod platform {
         #[arg(long, global = true, value_name = "ADDRESS")]
         bus: Option<String>,
         /// X11 display (default: $DISPLAY); without one, window ids and GTK 4 screen positions
-        /// are unknown.
+        /// are unknown. `--display ''` runs without one.
         #[arg(long, global = true, value_name = "DISPLAY")]
         display: Option<String>,
         /// Talk to every app through the accessibility bus, never over a direct connection, so
@@ -73,6 +76,10 @@ mod platform {
 mod platform {
     use deskpilot_core::Engine;
 
+    /// What a host does when no desktop was found.
+    pub const NO_DESKTOP_HINT: &str =
+        "run deskpilot in the signed-in user's session (not as a service or over SSH)";
+
     /// Windows has one desktop per session: nothing to choose.
     #[derive(clap::Args)]
     pub struct PlatformArgs {}
@@ -93,6 +100,9 @@ mod platform {
 #[cfg(not(any(target_os = "linux", windows)))]
 mod platform {
     use deskpilot_core::Engine;
+
+    /// What a host does when no desktop was found.
+    pub const NO_DESKTOP_HINT: &str = "deskpilot drives desktops on Linux and Windows";
 
     /// No platform to reach.
     #[derive(clap::Args)]

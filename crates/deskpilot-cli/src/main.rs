@@ -104,7 +104,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Err(why) if matches!(cli.command, Command::Mcp(_)) => {
             eprintln!("deskpilot: {why}; serving anyway, every tool fails no_desktop");
             Engine::new(std::sync::Arc::new(
-                deskpilot_core::NoDesktop::session_missing(why),
+                deskpilot_core::NoDesktop::session_missing(why, desktop::NO_DESKTOP_HINT),
             ))
         }
         Err(why) => anyhow::bail!("{why}"),

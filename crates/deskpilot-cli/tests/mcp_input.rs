@@ -378,13 +378,16 @@ fn windows_and_programs_through_the_window_manager() {
 fn without_a_display_input_and_screenshots_refuse_clearly() {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    // Like a Wayland session: an accessibility bus, no X11 display.
+    // Like a Wayland session: an accessibility bus, no X11 display. The desktop's own X
+    // server must not be guessed from its socket (the only one when this test runs alone).
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_deskpilot"));
     cmd.args([
         "mcp",
         "--allow-input",
         "--bus",
         desktop.session_bus_address(),
+        "--display",
+        "",
     ])
     .env_remove("DISPLAY")
     .stderr(Stdio::null());

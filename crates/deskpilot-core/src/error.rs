@@ -229,7 +229,7 @@ impl From<BackendError> for Error {
                 message,
                 "this element does not offer that; `get_properties` lists what it supports",
             ),
-            BackendError::Bus(_) => Error::new(
+            BackendError::System(_) => Error::new(
                 Code::Backend,
                 message,
                 "retry; if it persists, restart deskpilot",
@@ -240,11 +240,7 @@ impl From<BackendError> for Error {
                 message,
                 "deskpilot drives apps on Linux today; Windows is next",
             ),
-            BackendError::NoDesktop(_) => Error::new(
-                Code::NoDesktop,
-                message,
-                "start deskpilot with --bus (and --display), or give its host the session's DBUS_SESSION_BUS_ADDRESS and DISPLAY in the server's env block",
-            ),
+            BackendError::NoDesktop { hint, .. } => Error::new(Code::NoDesktop, message, hint),
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 use deskpilot_platform::model::Rect;
-use deskpilot_platform::{Cover, Image, InputError, ScreenCapture, WindowId, WindowImage};
+use deskpilot_platform::{CaptureError, Cover, Image, ScreenCapture, WindowId, WindowImage};
 
 /// A screen of blank pixels.
 pub struct FakeScreen {
@@ -40,7 +40,7 @@ impl FakeScreen {
 
 #[async_trait]
 impl ScreenCapture for FakeScreen {
-    async fn capture(&self, rect: Rect) -> Result<Image, InputError> {
+    async fn capture(&self, rect: Rect) -> Result<Image, CaptureError> {
         self.captured.lock().unwrap().push(rect);
         Ok(Image::new(
             rect.width.max(0) as u32,
@@ -48,7 +48,7 @@ impl ScreenCapture for FakeScreen {
         ))
     }
 
-    async fn screen_bounds(&self) -> Result<Rect, InputError> {
+    async fn screen_bounds(&self) -> Result<Rect, CaptureError> {
         Ok(self.bounds)
     }
 
@@ -56,7 +56,7 @@ impl ScreenCapture for FakeScreen {
         &self,
         _window: WindowId,
         rect: Rect,
-    ) -> Result<WindowImage, InputError> {
+    ) -> Result<WindowImage, CaptureError> {
         Ok(WindowImage {
             image: self.capture(rect).await?,
             cover: self.cover,

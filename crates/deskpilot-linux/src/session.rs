@@ -110,12 +110,16 @@ pub fn bus(flag: Option<String>, around: &dyn Surroundings) -> Result<Found, Str
 }
 
 /// The display: the flag, the environment, the session's own environment (`session_env`, the
-/// systemd user manager's), then the only X server socket.
+/// systemd user manager's), then the only X server socket. An empty flag means none (as on a
+/// Wayland session with no X server), never a guess.
 pub fn display(
     flag: Option<String>,
     session_env: Option<String>,
     around: &dyn Surroundings,
 ) -> Option<Found> {
+    if flag.as_deref() == Some("") {
+        return None;
+    }
     if let Some(found) = given(flag, "--display", "DISPLAY", around) {
         return Some(found);
     }
@@ -227,6 +231,8 @@ mod tests {
             bus(Some("unix:path=/y".into()), &seen).unwrap().how,
             "--bus"
         );
+        // An empty flag runs without a display, whatever the host has.
+        assert!(display(Some(String::new()), Some(":1".into()), &seen).is_none());
     }
 
     /// Nothing there: the bus's absence says where it was looked for; two X servers are no

@@ -14,15 +14,19 @@ use crate::vocabulary::NativeOp;
 pub struct NoDesktop {
     /// Why none was found, and where it was looked for.
     pub why: String,
+    /// How to give deskpilot a desktop, in its platform's words.
+    pub hint: String,
     /// No backend exists for this operating system (`why` names it).
     pub platform_unsupported: bool,
 }
 
 impl NoDesktop {
-    /// No desktop session was found: `why` says where deskpilot looked.
-    pub fn session_missing(why: impl Into<String>) -> Self {
+    /// No desktop session was found: `why` says where deskpilot looked, `hint` how to give
+    /// it one.
+    pub fn session_missing(why: impl Into<String>, hint: impl Into<String>) -> Self {
         NoDesktop {
             why: why.into(),
+            hint: hint.into(),
             platform_unsupported: false,
         }
     }
@@ -31,6 +35,7 @@ impl NoDesktop {
     pub fn unsupported_platform(os: &str) -> Self {
         NoDesktop {
             why: os.to_owned(),
+            hint: String::new(),
             platform_unsupported: true,
         }
     }
@@ -39,7 +44,10 @@ impl NoDesktop {
         if self.platform_unsupported {
             BackendError::PlatformUnsupported(self.why.clone())
         } else {
-            BackendError::NoDesktop(self.why.clone())
+            BackendError::NoDesktop {
+                why: self.why.clone(),
+                hint: self.hint.clone(),
+            }
         }
     }
 
@@ -133,10 +141,13 @@ mod tests {
             route,
             Err("deskpilot cannot drive apps on windows yet".into())
         );
-        let missing = NoDesktop::session_missing("no bus");
+        let missing = NoDesktop::session_missing("no bus", "give it one");
         assert_eq!(
             missing.apps().await,
-            Err(BackendError::NoDesktop("no bus".into()))
+            Err(BackendError::NoDesktop {
+                why: "no bus".into(),
+                hint: "give it one".into()
+            })
         );
     }
 }

@@ -121,9 +121,10 @@ pub enum BackendError {
     #[error("element {id} does not support {what}")]
     Unsupported { id: ElementId, what: String },
     #[error("accessibility system: {0}")]
-    Bus(String),
-    #[error("no desktop session: {0}")]
-    NoDesktop(String),
+    System(String),
+    /// No desktop session was found; `hint` says how to give one (its platform's words).
+    #[error("no desktop session: {why}")]
+    NoDesktop { why: String, hint: String },
     /// The app runs with more rights than deskpilot: the system denies reading or acting
     /// on it (an elevated app, seen from an ordinary process).
     #[error("application {app} denies access: {why}")]
@@ -138,7 +139,7 @@ impl BackendError {
     pub fn retryable(&self) -> bool {
         matches!(
             self,
-            BackendError::AppNotResponding { .. } | BackendError::Bus(_)
+            BackendError::AppNotResponding { .. } | BackendError::System(_)
         )
     }
 }

@@ -3,10 +3,20 @@
 use async_trait::async_trait;
 use serde::Serialize;
 
-use super::InputError;
 use crate::app::WindowId;
 use crate::image::Image;
 use crate::model::Rect;
+
+/// Why the display's pixels could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaptureError {
+    /// No display to read pixels from.
+    #[error("no screen to capture: {0}")]
+    Unavailable(String),
+    /// The display server failed, or did not answer in time.
+    #[error("display server: {0}")]
+    Display(String),
+}
 
 /// Whether another window covered the window captured, and so what its image shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -43,11 +53,11 @@ pub struct WindowImage {
 #[async_trait]
 pub trait ScreenCapture: Send + Sync {
     /// The pixels of `rect` (screen coordinates), clipped to the screen.
-    async fn capture(&self, rect: Rect) -> Result<Image, InputError>;
+    async fn capture(&self, rect: Rect) -> Result<Image, CaptureError>;
 
     /// The whole virtual screen, every monitor, in screen coordinates. Its origin can be
     /// negative: a monitor left of or above the primary one.
-    async fn screen_bounds(&self) -> Result<Rect, InputError>;
+    async fn screen_bounds(&self) -> Result<Rect, CaptureError>;
 
     /// The pixels of `window`, whose bounds are `rect`. By default what the screen shows
     /// there, with no word on what covered it.
@@ -55,7 +65,7 @@ pub trait ScreenCapture: Send + Sync {
         &self,
         window: WindowId,
         rect: Rect,
-    ) -> Result<WindowImage, InputError> {
+    ) -> Result<WindowImage, CaptureError> {
         let _ = window;
         Ok(WindowImage {
             image: self.capture(rect).await?,

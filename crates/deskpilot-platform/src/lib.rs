@@ -33,7 +33,7 @@ pub use backend::{
     Backend, BackendError, Blindness, Caret, NativeRoute, NativeRoutes, Performed, ProgressSink,
     Secrecy, WalkLimits,
 };
-pub use capture::{Cover, ScreenCapture, WindowImage};
+pub use capture::{CaptureError, Cover, ScreenCapture, WindowImage};
 pub use events::{Events, NoEvents};
 pub use image::Image;
 pub use input::{InputDevice, InputError};

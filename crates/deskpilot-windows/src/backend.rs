@@ -88,7 +88,7 @@ impl<S: UiaSource> WindowsBackend<S> {
             .calls
             .system(self.source().top_level())
             .await
-            .map_err(|e| BackendError::Bus(e.to_string()))?;
+            .map_err(|e| BackendError::System(e.to_string()))?;
         Ok(top.into_iter().filter(|w| w.pid == process.pid).collect())
     }
 
@@ -172,7 +172,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             .calls
             .system(self.source().top_level())
             .await
-            .map_err(|e| BackendError::Bus(e.to_string()))?;
+            .map_err(|e| BackendError::System(e.to_string()))?;
         let owners = self.system_windows().await;
         let mut apps = Vec::new();
         let mut alive = HashSet::new();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use deskpilot_platform::model::Rect;
-use deskpilot_platform::{Cover, Image, InputError, ScreenCapture, WindowId, WindowImage};
+use deskpilot_platform::{CaptureError, Cover, Image, ScreenCapture, WindowId, WindowImage};
 
 use crate::system_windows::RawWindow;
 
@@ -141,13 +141,13 @@ impl<P: PixelSource> GdiCapture<P> {
     async fn bounded<T: Send + 'static>(
         &self,
         grab: impl FnOnce(&P) -> Result<T, String> + Send + 'static,
-    ) -> Result<T, InputError> {
+    ) -> Result<T, CaptureError> {
         let pixels = self.pixels.clone();
         let grab = tokio::task::spawn_blocking(move || grab(&pixels));
         match tokio::time::timeout(self.timeout, grab).await {
-            Ok(Ok(image)) => image.map_err(InputError::Display),
-            Ok(Err(e)) => Err(InputError::Display(e.to_string())),
-            Err(_) => Err(InputError::Display(
+            Ok(Ok(image)) => image.map_err(CaptureError::Display),
+            Ok(Err(e)) => Err(CaptureError::Display(e.to_string())),
+            Err(_) => Err(CaptureError::Display(
                 "the capture did not return in time".into(),
             )),
         }
@@ -156,11 +156,11 @@ impl<P: PixelSource> GdiCapture<P> {
 
 #[async_trait]
 impl<P: PixelSource> ScreenCapture for GdiCapture<P> {
-    async fn capture(&self, rect: Rect) -> Result<Image, InputError> {
+    async fn capture(&self, rect: Rect) -> Result<Image, CaptureError> {
         self.bounded(move |pixels| grab_image(pixels, rect)).await
     }
 
-    async fn screen_bounds(&self) -> Result<Rect, InputError> {
+    async fn screen_bounds(&self) -> Result<Rect, CaptureError> {
         Ok(self.pixels.screen())
     }
 
@@ -168,7 +168,7 @@ impl<P: PixelSource> ScreenCapture for GdiCapture<P> {
         &self,
         window: WindowId,
         rect: Rect,
-    ) -> Result<WindowImage, InputError> {
+    ) -> Result<WindowImage, CaptureError> {
         self.bounded(move |pixels| window_image(pixels, window.0, rect))
             .await
     }

@@ -62,7 +62,7 @@ pub fn to_backend(error: UiaError, id: &ElementId, what: &str, timeout: Duration
                 id: id.clone(),
                 what: what.to_owned(),
             },
-            _ => BackendError::Bus(format!(
+            _ => BackendError::System(format!(
                 "{what} on {id}: {message} ({:#010x})",
                 hresult as u32
             )),

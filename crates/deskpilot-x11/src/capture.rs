@@ -2,23 +2,39 @@
 //! decorations and overlapping windows included), converted to RGB.
 
 use async_trait::async_trait;
-use deskpilot_platform::Image;
-use deskpilot_platform::InputError;
-use deskpilot_platform::ScreenCapture;
 use deskpilot_platform::model::Rect;
+use deskpilot_platform::{CaptureError, Image, InputError, ScreenCapture};
 use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder};
+use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder, Window};
+use x11rb::rust_connection::RustConnection;
 
 use crate::input::X11Input;
 
-fn display_error(e: impl std::fmt::Display) -> InputError {
-    InputError::Display(e.to_string())
+fn display_error(e: impl std::fmt::Display) -> CaptureError {
+    CaptureError::Display(e.to_string())
+}
+
+impl X11Input {
+    /// Runs `read` on the connection under its timeout, every failure a capture error.
+    async fn reading<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&RustConnection, Window) -> Result<T, CaptureError> + Send + 'static,
+    ) -> Result<T, CaptureError> {
+        match self
+            .with_connection(move |conn, root| Ok(read(conn, root)))
+            .await
+        {
+            Ok(read) => read,
+            Err(InputError::Unavailable(why)) => Err(CaptureError::Unavailable(why)),
+            Err(other) => Err(display_error(other)),
+        }
+    }
 }
 
 #[async_trait]
 impl ScreenCapture for X11Input {
-    async fn capture(&self, rect: Rect) -> Result<Image, InputError> {
-        self.with_connection(move |conn, root| {
+    async fn capture(&self, rect: Rect) -> Result<Image, CaptureError> {
+        self.reading(move |conn, root| {
             let setup = conn.setup();
             let screen = setup
                 .roots
@@ -76,8 +92,8 @@ impl ScreenCapture for X11Input {
     }
 
     /// X11's root window starts at (0, 0).
-    async fn screen_bounds(&self) -> Result<Rect, InputError> {
-        self.with_connection(|conn, root| {
+    async fn screen_bounds(&self) -> Result<Rect, CaptureError> {
+        self.reading(|conn, root| {
             let screen = conn
                 .setup()
                 .roots

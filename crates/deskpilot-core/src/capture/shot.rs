@@ -144,9 +144,9 @@ fn overlaps(a: &Rect, b: &Rect) -> bool {
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 }
 
-fn capture_error(error: crate::act::InputError) -> Error {
+fn capture_error(error: crate::platform::CaptureError) -> Error {
     match error {
-        crate::act::InputError::Unavailable(why) => Error::input_unavailable(why),
+        crate::platform::CaptureError::Unavailable(why) => Error::input_unavailable(why),
         other => Error::new(
             Code::Backend,
             other.to_string(),

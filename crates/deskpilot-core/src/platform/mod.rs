@@ -5,8 +5,8 @@
 
 pub use deskpilot_platform::window_system;
 pub use deskpilot_platform::{
-    Backend, BackendError, Blindness, Caret, ClientWindow, Cover, Events, Exited, Exits,
-    InputDevice, InputError, LaunchError, Launcher, NativeRoute, NativeRoutes, NoDesktop, NoEvents,
-    Performed, ProgressSink, ScreenCapture, Secrecy, WalkLimits, WindowError, WindowImage,
-    WindowSystem, descends,
+    Backend, BackendError, Blindness, CaptureError, Caret, ClientWindow, Cover, Events, Exited,
+    Exits, InputDevice, InputError, LaunchError, Launcher, NativeRoute, NativeRoutes, NoDesktop,
+    NoEvents, Performed, ProgressSink, ScreenCapture, Secrecy, WalkLimits, WindowError,
+    WindowImage, WindowSystem, descends,
 };

@@ -6,14 +6,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{Capabilities, Rect, Role, StateSet};
 
-/// The identity of an element as its backend knows it: for AT-SPI the application's bus name
-/// and the element's object path. Two reads of the same element give equal ids; an id never
+/// The identity of an element as its backend knows it: its app as the backend names apps, and
+/// the element within that app. Two reads of the same element give equal ids; an id never
 /// names another element while its app lives.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ElementId {
-    /// The application (AT-SPI: unique bus name such as `:1.42`).
+    /// The application, as its backend names it (a bus name, a process id and start time).
     pub app: String,
-    /// The element within it (AT-SPI: object path).
+    /// The element within it, as its backend names it.
     pub object: String,
 }
 
