@@ -12,7 +12,7 @@ pub const CORE: &str = "crates/deskpilot-core/src";
 
 /// At most this many methods per type: the counts when the ratchet was set (2026-12-03; the
 /// review counted 110 at 25baa15), lowered as methods move to a session handle.
-pub const LIMITS: &[(&str, usize)] = &[("Engine", 93), ("Session", 35)];
+pub const LIMITS: &[(&str, usize)] = &[("Engine", 81), ("Session", 35)];
 
 /// Methods per type of `LIMITS` in the `.rs` files under `src`.
 pub fn count(src: &Path) -> anyhow::Result<BTreeMap<&'static str, usize>> {

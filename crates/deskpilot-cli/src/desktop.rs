@@ -52,29 +52,21 @@ mod platform {
             }
             None => {}
         }
-        let name = match &display {
-            Some(d) => format!("Linux, X display {}", d.value),
-            None => "Linux, no display".to_owned(),
-        };
         let mut options = deskpilot_linux::LinuxOptions::new(bus.value, display.map(|d| d.value));
         options.use_peers = use_peers;
-        let engine = deskpilot_linux::linux_engine(options)
-            .await
-            .map_err(|e| e.to_string())?
-            .engine
-            .with_desktop_name(name);
-        if found.is_empty() {
-            return Ok(engine);
+        if !found.is_empty() {
+            let note = format!("desktop found: {}", found.join("; "));
+            eprintln!("deskpilot: {note}");
+            options.note = Some(note);
         }
-        let note = format!("desktop found: {}", found.join("; "));
-        eprintln!("deskpilot: {note}");
-        Ok(engine.with_desktop_note(note))
+        let linux = deskpilot_linux::linux_engine(options).await;
+        Ok(linux.map_err(|e| e.to_string())?.engine)
     }
 }
 
 #[cfg(windows)]
 mod platform {
-    use deskpilot_core::Engine;
+    use deskpilot_core::{Engine, Wiring};
 
     /// What a host does when no desktop was found.
     pub const NO_DESKTOP_HINT: &str =
@@ -88,12 +80,15 @@ mod platform {
     /// GDI's pixels and a launcher.
     pub async fn engine(_args: PlatformArgs) -> Result<Engine, String> {
         let desktop = deskpilot_windows::session_desktop().map_err(|e| e.to_string())?;
-        Ok(Engine::new(desktop.backend)
-            .with_windows(desktop.windows)
-            .with_input(desktop.input)
-            .with_capture(desktop.capture)
-            .with_launcher(desktop.launcher)
-            .with_desktop_name("Windows, this session's desktop".to_owned()))
+        let wiring = Wiring {
+            windows: Some(desktop.windows),
+            input: Some(desktop.input),
+            capture: Some(desktop.capture),
+            launcher: Some(desktop.launcher),
+            name: Some("Windows, this session's desktop".to_owned()),
+            ..Wiring::default()
+        };
+        Ok(Engine::wired(desktop.backend, wiring))
     }
 }
 

@@ -78,7 +78,12 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
     };
     let http = args.http;
     let tokens = tokens(&http, addr)?;
-    let desktop = engine.desktop_name().unwrap_or("unnamed").to_owned();
+    let desktop = engine
+        .wiring()
+        .name
+        .as_deref()
+        .unwrap_or("unnamed")
+        .to_owned();
     let mut options = HttpOptions::new(addr, tokens, desktop);
     options.hosts = http.allow_host;
     options.origins = http.allow_origin;

@@ -25,7 +25,7 @@ impl Engine {
     /// Starts `argv` and waits (up to `timeout`) until it or a descendant is registered with a
     /// window; an app that registers without one is returned when the time is up.
     pub async fn launch_app(&self, argv: &[String], timeout: Duration) -> Result<Launched> {
-        let launcher = self.launcher()?;
+        let launcher = self.wiring().launcher()?;
         if argv.is_empty() {
             return Err(Error::new(
                 Code::InvalidArguments,

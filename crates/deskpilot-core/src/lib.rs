@@ -35,7 +35,7 @@ pub use act::{
     OnOff, Route, Rung, Skipped, ValueInput,
 };
 pub use app::{AppInfo, WindowId, WindowInfo};
-pub use engine::{DevicesMissing, Engine, Session};
+pub use engine::{DevicesMissing, Engine, Session, Wiring};
 pub use error::{Code, Error};
 pub use filter::Filter;
 pub use model::{TableSlice, TextSlice};

@@ -100,7 +100,7 @@ impl Engine {
         let info = self.session_info(session)?;
         // The active window is asked while the app is read.
         let active_window = async {
-            match self.window_system() {
+            match self.wiring().window_system() {
                 Ok(windows) => windows.active_window().await.ok().flatten(),
                 Err(_) => None,
             }

@@ -7,6 +7,7 @@ mod flavours;
 
 use std::sync::Arc;
 
+use deskpilot_core::Wiring;
 use deskpilot_core::act::Key;
 use deskpilot_core::model::ActionName;
 use deskpilot_core::{
@@ -49,10 +50,15 @@ async fn rig(flavour: Flavour, with_input: bool) -> Rig {
     let backend = Arc::new(FakeBackend::with_flavour(flavour));
     backend.add_app(FORM);
     let input = Arc::new(FakeInput::new(backend.clone()));
-    let mut engine = Engine::new(backend.clone());
-    if with_input {
-        engine = engine.with_input(input.clone()).with_windows(input.clone());
-    }
+    let wiring = match with_input {
+        true => Wiring {
+            input: Some(input.clone()),
+            windows: Some(input.clone()),
+            ..Wiring::default()
+        },
+        false => Wiring::default(),
+    };
+    let engine = Engine::wired(backend.clone(), wiring);
     let session = engine
         .connect(&ConnectTarget::WindowTitle("Main".into()))
         .await
@@ -642,9 +648,14 @@ async fn a_checklist_item_is_judged_by_its_selection(flavour: Flavour) {
     let backend = Arc::new(FakeBackend::with_flavour(flavour));
     backend.add_app(CHECKLIST);
     let input = Arc::new(FakeInput::new(backend.clone()));
-    let engine = Engine::new(backend.clone())
-        .with_input(input.clone())
-        .with_windows(input);
+    let engine = Engine::wired(
+        backend.clone(),
+        Wiring {
+            input: Some(input.clone()),
+            windows: Some(input.clone()),
+            ..Wiring::default()
+        },
+    );
     let session = engine
         .connect(&ConnectTarget::WindowTitle("Pick".into()))
         .await

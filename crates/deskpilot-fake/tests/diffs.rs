@@ -8,6 +8,7 @@ mod flavours;
 
 use std::sync::Arc;
 
+use deskpilot_core::Wiring;
 use deskpilot_core::live::{Changes, Since, View, apply};
 use deskpilot_core::model::State;
 use deskpilot_core::present::{self, strip_refs};
@@ -39,9 +40,14 @@ async fn rig(flavour: Flavour) -> Rig {
     let fake = Arc::new(FakeBackend::with_flavour(flavour));
     fake.add_app(FORM);
     let input = Arc::new(FakeInput::new(fake.clone()));
-    let engine = Engine::new(fake.clone())
-        .with_input(input.clone())
-        .with_windows(input);
+    let engine = Engine::wired(
+        fake.clone(),
+        Wiring {
+            input: Some(input.clone()),
+            windows: Some(input.clone()),
+            ..Wiring::default()
+        },
+    );
     let session = engine
         .connect(&ConnectTarget::WindowTitle("Main".into()))
         .await

@@ -6,7 +6,9 @@ use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::model::Rect;
 use deskpilot_core::model::State;
 use deskpilot_core::platform::Cover;
-use deskpilot_core::{Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target};
+use deskpilot_core::{
+    Code, ConnectTarget, Engine, Filter, Selector, SnapshotRequest, Target, Wiring,
+};
 use deskpilot_fake::{FakeBackend, FakeScreen, Flavour, id};
 
 const EDITOR: &str = r#"
@@ -35,6 +37,15 @@ fn engine() -> (Arc<FakeBackend>, Engine) {
     fake.add_app(EDITOR);
     let engine = Engine::new(fake.clone());
     (fake, engine)
+}
+
+/// The engine over `fake` that takes its screenshots from `screen`.
+fn capturing(fake: Arc<FakeBackend>, screen: Arc<FakeScreen>) -> Engine {
+    let wiring = Wiring {
+        capture: Some(screen),
+        ..Wiring::default()
+    };
+    Engine::wired(fake, wiring)
 }
 
 async fn session(engine: &Engine) -> String {
@@ -463,9 +474,9 @@ application "Mail" pid=11
 /// whole, from its own origin.
 #[tokio::test]
 async fn a_screen_left_of_the_origin_is_captured_whole() {
-    let (_, engine) = engine();
+    let (fake, _) = engine();
     let screen = Arc::new(FakeScreen::new(Rect::new(-1920, -200, 3840, 1280)));
-    let engine = engine.with_capture(screen.clone());
+    let engine = capturing(fake, screen.clone());
     let s = session(&engine).await;
     let request = ShotRequest {
         region: Region::Screen,
@@ -487,12 +498,12 @@ async fn a_screen_left_of_the_origin_is_captured_whole() {
 /// line, so an agent does not read the covering window's pixels as the app's.
 #[tokio::test]
 async fn a_covered_window_is_reported_covered() {
-    let (fake, engine) = engine();
+    let (fake, _) = engine();
     fake.edit(&id(":1.1", "/win"), |n| {
         n.node.bounds = Some(Rect::new(0, 0, 800, 600))
     });
     let screen = Arc::new(FakeScreen::new(Rect::new(0, 0, 1920, 1080)).with_cover(Cover::Shown));
-    let engine = engine.with_capture(screen.clone());
+    let engine = capturing(fake, screen.clone());
     let s = session(&engine).await;
     let request = ShotRequest {
         region: Region::Window,

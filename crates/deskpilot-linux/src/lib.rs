@@ -11,7 +11,7 @@ pub mod session;
 use std::sync::Arc;
 
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::{BackendError, DevicesMissing, Engine, WindowSystem};
+use deskpilot_core::{BackendError, DevicesMissing, Engine, InputDevice, WindowSystem, Wiring};
 use deskpilot_x11::{X11Input, X11WindowSystem};
 
 pub use launcher::{LAUNCH_ENV, ProcessLauncher};
@@ -30,6 +30,8 @@ pub struct LinuxOptions {
     /// The environment started programs inherit from (filtered by `LAUNCH_ENV`); `None`:
     /// this process's. A headless desktop passes its own.
     pub launch_environment: Option<Vec<(String, String)>>,
+    /// How the desktop was found, when it was not given (listed with the apps).
+    pub note: Option<String>,
 }
 
 impl LinuxOptions {
@@ -40,6 +42,7 @@ impl LinuxOptions {
             use_peers: true,
             input: None,
             launch_environment: None,
+            note: None,
         }
     }
 }
@@ -86,18 +89,23 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
         }
         None => ProcessLauncher::new(&options.bus, options.display.as_deref()),
     };
-    let mut engine = Engine::new(backend.clone())
-        .with_launcher(Arc::new(launcher))
-        .with_devices_missing(DevicesMissing {
+    let input = input.map(Arc::new);
+    let name = match &options.display {
+        Some(display) => format!("Linux, X display {display}"),
+        None => "Linux, no display".to_owned(),
+    };
+    let wiring = Wiring {
+        input: input.clone().map(|device| device as Arc<dyn InputDevice>),
+        capture: input.map(|device| device as Arc<dyn deskpilot_core::platform::ScreenCapture>),
+        windows,
+        launcher: Some(Arc::new(launcher)),
+        missing: DevicesMissing {
             why: "deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
             hint: "synthetic input and screenshots need an X11 display (pass --display); semantic actions still work".into(),
-        });
-    if let Some(input) = input {
-        let input = Arc::new(input);
-        engine = engine.with_input(input.clone()).with_capture(input);
-    }
-    if let Some(windows) = windows {
-        engine = engine.with_windows(windows);
-    }
+        },
+        note: options.note,
+        name: Some(name),
+    };
+    let engine = Engine::wired(backend.clone(), wiring);
     Ok(LinuxEngine { engine, backend })
 }

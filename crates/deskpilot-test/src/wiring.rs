@@ -94,7 +94,7 @@ mod none {
 
 #[cfg(windows)]
 mod windows {
-    use deskpilot_core::Engine;
+    use deskpilot_core::{Engine, Wiring};
 
     use crate::error::{Result, TestError};
 
@@ -102,10 +102,13 @@ mod windows {
     pub(crate) async fn current() -> Result<Engine> {
         let desktop =
             deskpilot_windows::session_desktop().map_err(|e| TestError::Desktop(e.to_string()))?;
-        Ok(Engine::new(desktop.backend)
-            .with_windows(desktop.windows)
-            .with_input(desktop.input)
-            .with_capture(desktop.capture)
-            .with_launcher(desktop.launcher))
+        let wiring = Wiring {
+            windows: Some(desktop.windows),
+            input: Some(desktop.input),
+            capture: Some(desktop.capture),
+            launcher: Some(desktop.launcher),
+            ..Wiring::default()
+        };
+        Ok(Engine::wired(desktop.backend, wiring))
     }
 }

@@ -18,11 +18,14 @@ use serde_json::{Value, json};
 
 fn engine() -> Engine {
     let desktop = deskpilot_windows::session_desktop().expect("UI Automation starts");
-    Engine::new(desktop.backend)
-        .with_windows(desktop.windows)
-        .with_input(desktop.input)
-        .with_capture(desktop.capture)
-        .with_launcher(desktop.launcher)
+    let wiring = deskpilot_core::Wiring {
+        windows: Some(desktop.windows),
+        input: Some(desktop.input),
+        capture: Some(desktop.capture),
+        launcher: Some(desktop.launcher),
+        ..deskpilot_core::Wiring::default()
+    };
+    Engine::wired(desktop.backend, wiring)
 }
 
 /// Starts `argv` until it shows a window, opens a session on it and prints its tree.

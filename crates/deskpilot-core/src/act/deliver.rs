@@ -48,7 +48,7 @@ impl Engine {
             Delivery::Native(route) => self.deliver_native(node, route).await,
             Delivery::NativeOn { element, route } => self.deliver_native(element, route).await,
             Delivery::Keys(inputs) => {
-                let input = self.input_device().map_err(NotSent::Refuse)?;
+                let input = self.wiring().input_device().map_err(NotSent::Refuse)?;
                 let window = self.bring_to_front(subject).await?;
                 let mut how = vec![];
                 let opened = match inputs.first() {
@@ -133,7 +133,7 @@ impl Engine {
                 Ok(how.join(", "))
             }
             Delivery::Pointer { button, double } => {
-                let input = self.input_device().map_err(NotSent::Refuse)?;
+                let input = self.wiring().input_device().map_err(NotSent::Refuse)?;
                 let (x, y, note) = self.pointer_target(subject).await?;
                 super::interaction::pointer_moved();
                 input
@@ -151,7 +151,7 @@ impl Engine {
                 ))
             }
             Delivery::Wheel { direction, amount } => {
-                let input = self.input_device().map_err(NotSent::Refuse)?;
+                let input = self.wiring().input_device().map_err(NotSent::Refuse)?;
                 let (x, y, note) = self.pointer_target(subject).await?;
                 super::interaction::pointer_moved();
                 input
@@ -227,7 +227,7 @@ impl Engine {
 
     /// Raises the element's window and waits until it is active. Returns the window.
     async fn bring_to_front(&self, subject: &Subject) -> std::result::Result<ElementId, NotSent> {
-        let system = self.window_system().map_err(NotSent::Refuse)?;
+        let system = self.wiring().window_system().map_err(NotSent::Refuse)?;
         let node = subject.node();
         let window = match self.backend().toplevel(&node.id).await {
             Ok(window) => window,
@@ -289,7 +289,7 @@ impl Engine {
             return Err(NotSent::Skip(format!("{why}, so keys would go elsewhere")));
         }
         // A click into a text field only focuses it (and places the caret).
-        let input = self.input_device().map_err(NotSent::Refuse)?;
+        let input = self.wiring().input_device().map_err(NotSent::Refuse)?;
         let bounds = match node.bounds {
             Some(b) if !b.is_empty() => b,
             _ => {

@@ -30,7 +30,7 @@ const PLACE_NODES: usize = 2000;
 
 impl Engine {
     async fn drag_once(&self, session: &str, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
-        let input = self.input_device()?.clone();
+        let input = self.wiring().input_device()?.clone();
         let (start, source) = self.drag_point(session, from).await?;
         let (end, target) = self.drag_point(session, to).await?;
         let info = self.session_info(session)?;
@@ -44,7 +44,7 @@ impl Engine {
         let before = look().await;
         {
             if let Some(window_id) = self.window_system_id(session).await {
-                let system = self.window_system()?;
+                let system = self.wiring().window_system()?;
                 super::interaction::raise(system.as_ref(), window_id)
                     .await
                     .map_err(|e| {

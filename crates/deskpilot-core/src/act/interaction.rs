@@ -104,11 +104,11 @@ impl crate::engine::Engine {
     /// The active window and where the pointer is now (each `None` when the platform cannot
     /// tell).
     pub async fn foreground(&self) -> Foreground {
-        let window = match self.window_system() {
+        let window = match self.wiring().window_system() {
             Ok(system) => system.active_window().await.ok().flatten(),
             Err(_) => None,
         };
-        let pointer = match self.input_device() {
+        let pointer = match self.wiring().input_device() {
             Ok(input) => input.pointer().await.ok().flatten(),
             Err(_) => None,
         };
@@ -124,7 +124,7 @@ impl crate::engine::Engine {
         if let Some(window) = then.window
             && now.window != Some(window)
         {
-            let given = match self.window_system() {
+            let given = match self.wiring().window_system() {
                 Ok(system) => system
                     .activate_window(window)
                     .await
@@ -139,7 +139,7 @@ impl crate::engine::Engine {
         if let Some((x, y)) = then.pointer
             && now.pointer != Some((x, y))
         {
-            let moved = match self.input_device() {
+            let moved = match self.wiring().input_device() {
                 Ok(input) => input.move_pointer(x, y).await.map_err(|e| e.to_string()),
                 Err(e) => Err(e.message),
             };

@@ -204,7 +204,7 @@ impl Engine {
         // next key late, out of order; ordinary text left in the keymap tells nothing new.
         if secret
             && matches!(action, Action::TypeText(_) | Action::SetValue(_))
-            && let Ok(input) = self.input_device()
+            && let Ok(input) = self.wiring().input_device()
             && let Err(e) = input.after_secret_text().await
             && let Ok(report) = &mut result
         {

@@ -105,7 +105,7 @@ impl Engine {
                 .collect(),
             Err(_) => Vec::new(),
         };
-        let active = match self.window_system() {
+        let active = match self.wiring().window_system() {
             Ok(windows) => windows.active_window().await.ok().flatten(),
             Err(_) => None,
         };

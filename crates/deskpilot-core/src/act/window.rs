@@ -21,7 +21,7 @@ impl Engine {
         session: &str,
         action: WindowAction,
     ) -> Result<ActionReport> {
-        let input = self.window_system()?.clone();
+        let input = self.wiring().window_system()?.clone();
         let window = self.session_window(session).await?.ok_or_else(|| {
             Error::new(
                 Code::NotFound,

@@ -73,7 +73,7 @@ impl crate::engine::Session<'_> {
     /// Captures `request.region` of the session's desktop.
     pub async fn screenshot(&self, request: &ShotRequest) -> Result<Shot> {
         let session = self.id();
-        let capture = self.engine.capture_device()?;
+        let capture = self.engine.wiring().capture_device()?;
         let (rect, window) = match &request.region {
             Region::Screen => (capture.screen_bounds().await.map_err(capture_error)?, None),
             Region::Window => {

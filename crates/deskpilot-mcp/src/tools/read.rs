@@ -30,7 +30,7 @@ impl DeskpilotServer {
         respond(async {
             let _ = a?;
             let apps = self.engine().list_apps().await?;
-            let note = self.engine().desktop_note();
+            let note = self.engine().wiring().note.as_deref();
             let out = ListAppsOut::new(&apps, note);
             Ok(success(out.text.clone(), out))
         })

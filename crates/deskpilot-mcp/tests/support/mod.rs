@@ -18,9 +18,12 @@ pub fn fake_desktop(
     let fake = std::sync::Arc::new(deskpilot_fake::FakeBackend::new());
     fake.add_app(app);
     let input = std::sync::Arc::new(deskpilot_fake::FakeInput::new(fake.clone()));
-    let engine = deskpilot_core::Engine::new(fake.clone())
-        .with_input(input.clone())
-        .with_windows(input.clone());
+    let wiring = deskpilot_core::Wiring {
+        input: Some(input.clone()),
+        windows: Some(input.clone()),
+        ..deskpilot_core::Wiring::default()
+    };
+    let engine = deskpilot_core::Engine::wired(fake.clone(), wiring);
     (fake, input, engine)
 }
 
