@@ -1,6 +1,7 @@
 //! A drop's evidence on looks built by hand: only what the drop changed confirms a drag.
 
 use super::*;
+use crate::model::ElementId;
 
 fn cell(name: &str) -> (Role, String) {
     (Role::Cell, name.to_owned())

@@ -8,7 +8,7 @@ use crate::model::Node;
 use crate::model::control::{self, ClickMeans};
 
 /// The action the ladder runs for `action` on `node`, when it is another one.
-pub(super) fn meant(action: &Action, node: &Node) -> Result<Option<Action>, Error> {
+pub(crate) fn meant(action: &Action, node: &Node) -> Result<Option<Action>, Error> {
     match action {
         Action::Click {
             button: MouseButton::Left,

@@ -1,28 +1,25 @@
 //! Acting on elements: the verbs, the route ladder (semantic, keyboard, pointer), synthetic
 //! input as a trait, and effects read back.
 
-mod action;
-mod actionable;
-mod after;
-mod choose;
-mod deliver;
-mod drag;
-mod exited;
-mod interaction;
-mod keys_to;
+pub(crate) mod action;
+pub(crate) mod after;
+pub(crate) mod choose;
+pub(crate) mod deliver;
+pub(crate) mod drag;
+pub(crate) mod exited;
+pub(crate) mod interaction;
+pub(crate) mod keys_to;
 pub(crate) mod ladder;
-mod meaning;
-mod multiselection;
-mod observe;
+pub(crate) mod meaning;
+pub(crate) mod observe;
 pub mod plan;
-mod policy;
-mod preflight;
-mod ready;
-mod report;
-mod subject;
-mod verbs;
-mod verify;
-mod window;
+pub(crate) mod policy;
+pub(crate) mod preflight;
+pub(crate) mod ready;
+pub(crate) mod report;
+pub(crate) mod subject;
+pub(crate) mod verbs;
+pub(crate) mod window;
 
 pub use crate::platform::{InputDevice, InputError};
 pub use action::{

@@ -13,12 +13,12 @@ use crate::model::control::{Switch, reads, switch};
 use crate::model::{Node, NodeValue, Role, State};
 
 /// The note of a selection the toolkit does not report on its own container.
-pub(super) const NO_SELECTION_STATE: &str =
+pub(crate) const NO_SELECTION_STATE: &str =
     "the toolkit reports no selection here: the effect cannot be read back";
 
 /// What the read-back after a rung saw.
 #[derive(Debug)]
-pub(super) enum Verdict {
+pub(crate) enum Verdict {
     Met(Observation),
     /// No postcondition of its own, and something changed.
     Changed(Observation),
@@ -31,7 +31,7 @@ pub(super) enum Verdict {
 }
 
 impl Verdict {
-    pub(super) fn after(&self) -> &Observation {
+    pub(crate) fn after(&self) -> &Observation {
         match self {
             Verdict::Met(after) | Verdict::Changed(after) | Verdict::Missed { after, .. } => after,
         }
@@ -40,7 +40,7 @@ impl Verdict {
 
 /// How the ladder starts, given the postcondition and the element before anything is sent.
 #[derive(Debug, PartialEq)]
-pub(super) enum Start {
+pub(crate) enum Start {
     /// The state the verb is for already holds: nothing is sent.
     NothingToDo { held: String },
     /// Send, and judge by `expect`.
@@ -49,7 +49,7 @@ pub(super) enum Start {
 
 /// What a rung's read-back is judged by.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Judging {
+pub(crate) struct Judging {
     pub expect: Expect,
     /// The postcondition, when it held before the action (then only another change counts,
     /// and only while it still holds).
@@ -60,7 +60,7 @@ pub(super) struct Judging {
 
 /// What a rung's read-back decides.
 #[derive(Debug)]
-pub(super) enum Next {
+pub(crate) enum Next {
     Report {
         effect: Effect,
         note: Option<String>,
@@ -74,7 +74,7 @@ pub(super) enum Next {
 
 /// A postcondition confirms only what the action did: one that already held says nothing.
 /// Where holding it is the whole point (an idempotent verb), nothing is sent.
-pub(super) fn start(
+pub(crate) fn start(
     action: &Action,
     expect: Expect,
     unreported: Option<&'static str>,
@@ -102,7 +102,7 @@ pub(super) fn start(
 }
 
 /// Judges one rung's read-back. `how` is the route taken, `reference` the element's ref.
-pub(super) fn judge(
+pub(crate) fn judge(
     action: &Action,
     judging: &Judging,
     before: &Observation,
@@ -201,7 +201,7 @@ fn length_shown(observation: &Observation) -> bool {
 }
 
 /// Whether the postcondition holds in `now`.
-pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
+pub(crate) fn met(expect: &Expect, now: &Observation) -> bool {
     let Some(node) = &now.target else {
         return false;
     };
@@ -233,7 +233,7 @@ pub(super) fn met(expect: &Expect, now: &Observation) -> bool {
 }
 
 /// What holds already, when the control's on/off is known to be `want`.
-pub(super) fn already(node: &Node, want: OnOff) -> Option<String> {
+pub(crate) fn already(node: &Node, want: OnOff) -> Option<String> {
     let switch = switch(node, false)?;
     let on = want == OnOff::On;
     if switch.read(node) != Some(on) {
@@ -247,7 +247,7 @@ pub(super) fn already(node: &Node, want: OnOff) -> Option<String> {
 }
 
 /// The report of an action whose state already held: confirmed, nothing sent.
-pub(super) fn nothing_sent(action: &Action, reference: String, held: String) -> ActionReport {
+pub(crate) fn nothing_sent(action: &Action, reference: String, held: String) -> ActionReport {
     ActionReport {
         verb: action.verb(),
         reference,

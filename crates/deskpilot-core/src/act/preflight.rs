@@ -7,7 +7,7 @@ use crate::error::{Code, Error, Result};
 use crate::model::{ActionName, Capability, State};
 
 /// Refusals that need no input: a disabled element, a field that takes no text.
-pub(super) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
+pub(crate) fn preflight(action: &Action, subject: &Subject) -> Result<()> {
     let node = subject.node();
     let reference = &subject.resolved.reference;
     if node.states.is_not(State::Enabled) && *action != Action::ScrollIntoView {

@@ -5,15 +5,10 @@
 
 use std::time::Duration;
 
-use tokio::time::Instant;
-
 use super::action::{Action, MouseButton, ValueInput};
-use crate::engine::Engine;
-use crate::error::{Code, Error, Result};
-use crate::model::{Capability, Node, Rect, Role, State};
-use crate::platform::Secrecy;
-use crate::read::{FindResult, Match, Target};
-use crate::wait::FALLBACK_POLL;
+use crate::error::{Code, Error};
+use crate::model::{Capability, Node, Rect, State};
+use crate::read::{FindResult, Match};
 
 /// When an action waits for the element's bounds to hold still.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -111,7 +106,7 @@ impl Needs {
     }
 
     /// The first need `node` does not meet (with `previous`, its bounds on the look before).
-    fn unmet(&self, node: &Node, previous: Option<Option<Rect>>) -> Option<Unmet> {
+    pub(crate) fn unmet(&self, node: &Node, previous: Option<Option<Rect>>) -> Option<Unmet> {
         let states = &node.states;
         if self.enabled && states.is_not(State::Enabled) {
             return Some(Unmet::Disabled);
@@ -131,7 +126,7 @@ impl Needs {
 
 /// A need not met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Unmet {
+pub(crate) enum Unmet {
     Disabled,
     NotEditable,
     Moving,
@@ -242,160 +237,6 @@ fn described(m: &Match) -> String {
         m.role,
         crate::escape::quoted(&m.name, 100)
     )
-}
-
-impl Engine {
-    /// Whether a hidden element is only scrolled out of view: not a menu's item, not
-    /// `visible` off, and its parent shown (a hidden popover's or page's field is not).
-    async fn scrolled_out(&self, node: &Node) -> bool {
-        let item = matches!(
-            node.role,
-            Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio | Role::Menu
-        );
-        if item || node.states.is_not(State::Visible) {
-            return false;
-        }
-        let Ok(Some(parent)) = self.backend().parent(&node.id).await else {
-            return false;
-        };
-        match self.backend().node(&parent, Secrecy::NoText).await {
-            Ok(parent) => crate::visibility::shown(&parent),
-            Err(_) => false,
-        }
-    }
-
-    /// One look at `target`: a selector's matches, or the ref's element read afresh.
-    async fn look(&self, session: &str, target: &Target) -> Result<FindResult> {
-        match target {
-            Target::Selector(selector) => self.handle(session).find(selector, None, 50).await,
-            Target::Ref(text) => {
-                let resolved = self.handle(session).resolve_ref(text).await?;
-                let m = Match {
-                    reference: resolved.reference,
-                    role: resolved.node.role,
-                    name: resolved.node.display_name().to_owned(),
-                    exact: true,
-                    // A ref is meant whatever it shows: the ladder scrolls or refuses.
-                    visible: true,
-                    node: resolved.node,
-                };
-                Ok(FindResult {
-                    matches: vec![m],
-                    total: 1,
-                    visible: 1,
-                    exact: 1,
-                    unsearched: Vec::new(),
-                })
-            }
-        }
-    }
-}
-
-impl crate::engine::Session<'_> {
-    /// Waits up to `timeout` until `target` is exactly one visible element that meets
-    /// `needs`; several visible matches fail at once (strict). A timeout of zero looks once.
-    /// When the wait runs out on a match that is only hidden, it is returned (the ladder
-    /// scrolls it into view or says what to open).
-    pub async fn actionable(
-        &self,
-        target: &Target,
-        needs: Needs,
-        timeout: Duration,
-    ) -> std::result::Result<Match, NotReady> {
-        let session = self.id();
-        let started = Instant::now();
-        let deadline = started + timeout;
-        let app = self.engine.session_info(session)?.root;
-        let mut wake = self.engine.wake_on(&app, FALLBACK_POLL).await;
-        // The element (its role and name: Qt hands out a new object for a table cell at each
-        // query) and its bounds on the previous look, for `still`.
-        let mut previous: Option<(Role, String, Option<Rect>)> = None;
-        // Whether a hidden match is merely scrolled out of view, by its ref (asked once).
-        let mut scrolled: Option<(String, bool)> = None;
-        loop {
-            let found = match self.engine.look(session, target).await {
-                // A busy app is looked at again until the deadline (see `wait_for`).
-                Err(e) if e.code == Code::AppNotResponding && Instant::now() < deadline => {
-                    wake.next(deadline).await;
-                    continue;
-                }
-                found => found?,
-            };
-            let visible: Vec<&Match> = found
-                .matches
-                .iter()
-                .filter(|m| m.visible || needs.hidden_too)
-                .collect();
-            if visible.len() > 1 {
-                return Err(NotReady::Ambiguous(found));
-            }
-            let bounds_before = |m: &Match| {
-                previous
-                    .as_ref()
-                    .filter(|(role, name, _)| *role == m.role && *name == m.name)
-                    .map(|(_, _, b)| *b)
-            };
-            let unmet = visible
-                .first()
-                .map(|m| (m, needs.unmet(&m.node, bounds_before(m))));
-            if let Some((m, None)) = unmet {
-                return Ok((*m).clone());
-            }
-            // One match, not shown: merely scrolled out of view, the ladder scrolls it in (as
-            // Playwright's actions do); in a closed menu, a hidden popover or page, it is
-            // waited for.
-            if let ([only], true) = (found.matches.as_slice(), visible.is_empty()) {
-                if scrolled.as_ref().is_none_or(|(r, _)| *r != only.reference) {
-                    // An option of a closed combo box is chosen through it (see `act`).
-                    let out = self.engine.scrolled_out(&only.node).await
-                        || (needs.chooses && self.engine.combo_of(&only.node).await.is_some());
-                    scrolled = Some((only.reference.clone(), out));
-                }
-                if scrolled.as_ref().is_some_and(|(_, out)| *out) {
-                    return Ok(only.clone());
-                }
-            }
-            if Instant::now() >= deadline {
-                let code = match unmet {
-                    Some((_, Some(Unmet::Disabled))) => Code::Disabled,
-                    Some((_, Some(Unmet::NotEditable))) => Code::NotEditable,
-                    Some((_, Some(Unmet::Moving))) => Code::Timeout,
-                    Some((_, None)) => unreachable!("returned above"),
-                    None if found.total == 0 => Code::NotFound,
-                    None => Code::NotVisible,
-                };
-                let wanted = needs.wanted(visible.first().map(|m| &m.node));
-                // A hidden match in a closed menu: the menu to open first.
-                let menu = match (found.matches.as_slice(), visible.is_empty()) {
-                    ([only], true) => self.engine.closed_menu_of(session, &only.node).await,
-                    _ => None,
-                };
-                return Err(NotReady::TimedOut {
-                    code,
-                    wanted,
-                    waited: timeout,
-                    found,
-                    menu,
-                });
-            }
-            previous = visible
-                .first()
-                .map(|m| (m.role, m.name.clone(), m.node.bounds));
-            wake.next(deadline).await;
-        }
-    }
-
-    /// `action` on `target` once it is actionable (waiting up to `timeout`), through the
-    /// ladder.
-    pub async fn act_when_ready(
-        &self,
-        target: &Target,
-        action: &Action,
-        timeout: Duration,
-    ) -> Result<super::ActionReport> {
-        let ready = self.actionable(target, Needs::of(action), timeout).await?;
-        self.act(&Target::Ref(ready.reference), action).await
-    }
 }
 
 #[cfg(test)]

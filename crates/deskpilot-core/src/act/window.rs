@@ -1,131 +1,9 @@
 //! `Engine::window_action`: activate, minimize, maximize, restore or close the session's
 //! window through the window manager, confirmed by the window's state read back.
 
-use std::time::Duration;
-
-use tokio::time::Instant;
-
 use super::action::{WindowAction, WindowState};
-use super::report::{ActionReport, Effect, Route, Rung};
-use super::verbs::Named;
-use crate::engine::Engine;
-use crate::error::{Code, Error, Result};
 
-/// Longest wait for the window manager to carry a request out.
-const WAIT: Duration = Duration::from_millis(2000);
-const POLL: Duration = Duration::from_millis(40);
-
-impl Engine {
-    async fn window_action_once(
-        &self,
-        session: &str,
-        action: WindowAction,
-    ) -> Result<ActionReport> {
-        let input = self.wiring().window_system()?.clone();
-        let window = self.session_window(session).await?.ok_or_else(|| {
-            Error::new(
-                Code::NotFound,
-                "the session's window is gone",
-                "`list_apps`, then `connect` to a window that exists",
-            )
-        })?;
-        let window_id = window.system_id.ok_or_else(|| {
-            Error::new(
-                Code::WindowNotForeground,
-                format!(
-                    "the window system does not know window {}",
-                    crate::escape::quoted(&window.title, 100)
-                ),
-                "the window may be closing; `list_apps` to check",
-            )
-        })?;
-        let display = |e: crate::platform::WindowError| {
-            Error::new(
-                Code::Backend,
-                e.to_string(),
-                "retry; the display server failed",
-            )
-        };
-        let activate = action == WindowAction::Activate;
-        if activate && super::background() {
-            return Err(Error::new(
-                Code::InputNotAllowed,
-                "raising a window takes the foreground, which background mode never does",
-                "run it outside background mode",
-            ));
-        }
-        // Held through the read-back: another session's request cannot pass for this one.
-        let _input = self.input_lock().await;
-        let before = input.window_state(window_id).await.map_err(display)?;
-        // Only a raise asks which window was active (one round trip less for the others).
-        let was_active = activate && input.active_window().await.ok().flatten() == Some(window_id);
-        input
-            .window_action(window_id, action)
-            .await
-            .map_err(display)?;
-        if activate && !was_active {
-            super::interaction::raised_window();
-        }
-        let deadline = Instant::now() + WAIT;
-        let after = loop {
-            let state = input.window_state(window_id).await.map_err(display)?;
-            let active = input.active_window().await.map_err(display)?;
-            if reached(action, state, active == Some(window_id)) {
-                break state;
-            }
-            if Instant::now() >= deadline {
-                return Err(Error::new(
-                    Code::NoEffect,
-                    format!(
-                        "{} {}: the window manager did not do it within {WAIT:?} (state now {})",
-                        action.name(),
-                        crate::escape::quoted(&window.title, 100),
-                        describe(state)
-                    ),
-                    "the window may refuse it (a modal dialog, a fixed-size window); check with `list_apps`",
-                ));
-            }
-            tokio::time::sleep(POLL).await;
-        };
-        let mut changes = Vec::new();
-        if describe(before) != describe(after) {
-            changes.push(format!(
-                "window: {} -> {}",
-                describe(before),
-                describe(after)
-            ));
-        }
-        Ok(ActionReport {
-            verb: action.name(),
-            reference: "window".into(),
-            route: Some(Route {
-                rung: Rung::WindowManager,
-                how: format!("window manager request for window {window_id}"),
-            }),
-            skipped: Vec::new(),
-            effect: Effect::Confirmed,
-            changes,
-            foreground_changed: None,
-            note: None,
-            tree: None,
-            interaction: Default::default(),
-        })
-    }
-}
-
-impl crate::engine::Session<'_> {
-    /// Does `action` with the session's window and reads its state back.
-    pub async fn window_action(&self, action: WindowAction) -> Result<ActionReport> {
-        let session = self.id();
-        super::report::reported(async {
-            let report = self.engine.window_action_once(session, action).await;
-            self.engine.with_tree_after(session, report).await
-        })
-        .await
-    }
-}
-
-fn reached(action: WindowAction, state: Option<WindowState>, active: bool) -> bool {
+pub(crate) fn reached(action: WindowAction, state: Option<WindowState>, active: bool) -> bool {
     match (action, state) {
         (WindowAction::Close, None) => true,
         (_, None) => false,
@@ -137,7 +15,7 @@ fn reached(action: WindowAction, state: Option<WindowState>, active: bool) -> bo
     }
 }
 
-fn describe(state: Option<WindowState>) -> &'static str {
+pub(crate) fn describe(state: Option<WindowState>) -> &'static str {
     match state {
         None => "closed",
         Some(WindowState {

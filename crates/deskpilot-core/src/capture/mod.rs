@@ -2,7 +2,7 @@
 //! scaled to a bounded size, annotated with the refs of the session's latest snapshot, PNG
 //! encoded.
 
-mod shot;
+pub(crate) mod shot;
 
 pub use deskpilot_platform::image::{Image, Label};
 pub use shot::{Region, Shot, ShotRequest};

@@ -1,12 +1,19 @@
-//! The engine every front end shares: the platform it reads and drives, the sessions it keeps
-//! (a `Session` handle addresses one, `handle.rs`), and the updates of a session's tree for
-//! subscribers (`updates.rs`). What it does lives beside it: reading in `read/`, acting in
-//! `act/`, screenshots in `capture/`, launching in `launch.rs`.
+//! The shell every front end shares, the one place that talks to the platform: the engine
+//! over one backend and its devices (`wiring.rs`), the sessions it keeps (a `Session` handle
+//! addresses one, `handle.rs`), the updates of a session's tree (`updates.rs`), and the round
+//! trips that read, act, wait, capture and launch, under folders of those names.
 
+pub(crate) mod act;
+pub(crate) mod capture;
 mod handle;
+mod launch;
+pub(crate) mod read;
+pub(crate) mod scope;
 mod updates;
+pub(crate) mod wait;
 mod wiring;
 
+use crate::engine::scope::scope;
 use std::sync::Arc;
 
 pub use handle::Session;
@@ -28,7 +35,7 @@ pub struct Engine {
     wiring: Wiring,
     /// One keyboard and one pointer: input from all sessions goes through here in turn.
     input_lock: tokio::sync::Mutex<()>,
-    /// The last tree a backend shared, and it as a reader sees it (`read/find.rs`).
+    /// The last tree a backend shared, and it as a reader sees it (`read/find.rs` here).
     pub(crate) derived: std::sync::Mutex<Option<crate::derive::DerivedTree>>,
 }
 
@@ -102,17 +109,17 @@ impl Engine {
     pub(crate) async fn windows_of(&self, app: &ElementId) -> Result<Vec<WindowInfo>> {
         Ok(self.backend.app(app).await?.windows)
     }
+}
 
-    /// The session's own window now: for an app-wide session, its active window (else the
-    /// one last seen active, else the first not minimized).
-    pub(crate) async fn session_window(&self, session: &str) -> Result<Option<WindowInfo>> {
-        let scope = self.scope(session).await?;
-        if scope.app_wide {
-            let last = self.sessions.last_active(session);
-            Ok(scope.main_window(last.as_ref()).cloned())
-        } else {
-            Ok(scope.windows.first().cloned())
-        }
+/// The session's own window now: for an app-wide session, its active window (else the
+/// one last seen active, else the first not minimized).
+pub(crate) async fn session_window(engine: &Engine, session: &str) -> Result<Option<WindowInfo>> {
+    let scope = scope(engine, session).await?;
+    if scope.app_wide {
+        let last = engine.sessions.last_active(session);
+        Ok(scope.main_window(last.as_ref()).cloned())
+    } else {
+        Ok(scope.windows.first().cloned())
     }
 }
 

@@ -1,12 +1,9 @@
 //! Reading: snapshots and their pages, find and strict resolution, one element's details.
 
-mod apps;
-mod find;
-mod inspect;
-mod results;
-mod since;
-mod snapshot;
-mod tables;
+pub(crate) mod apps;
+pub(crate) mod find;
+pub(crate) mod results;
+pub(crate) mod snapshot;
 
 pub use crate::app::WindowPick;
 pub use apps::{ListedApp, ListedWindow};

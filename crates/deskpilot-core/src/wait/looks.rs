@@ -10,9 +10,6 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::time::Instant;
 
-use crate::engine::Engine;
-use crate::model::ElementId;
-
 /// Time between two looks when no event came.
 pub const FALLBACK_POLL: Duration = Duration::from_millis(100);
 
@@ -51,9 +48,9 @@ pub enum Woke {
 /// is first. It counts the events sent since it was made or last woke, so one sent during a
 /// look (which may have read the app just before the change) wakes the next look at once.
 pub struct Wake {
-    events: Option<tokio::sync::watch::Receiver<u64>>,
-    poll: Duration,
-    wakes: Wakes,
+    pub(crate) events: Option<tokio::sync::watch::Receiver<u64>>,
+    pub(crate) poll: Duration,
+    pub(crate) wakes: Wakes,
 }
 
 impl Wake {
@@ -105,20 +102,5 @@ impl Wake {
     /// What woke the looks so far.
     pub fn wakes(&self) -> Wakes {
         self.wakes
-    }
-}
-
-impl Engine {
-    /// A wake on `app`'s events (any element of it names it), with `poll` as the fallback.
-    pub async fn wake_on(&self, app: &ElementId, poll: Duration) -> Wake {
-        let events = self.backend().events().changes(app).await;
-        Wake {
-            wakes: Wakes {
-                events_watched: events.is_some(),
-                ..Wakes::default()
-            },
-            events,
-            poll,
-        }
     }
 }

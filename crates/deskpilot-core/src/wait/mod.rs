@@ -2,22 +2,17 @@
 //! value, with a deadline; each look a `find`, woken by the app's events or the fallback poll
 //! (`looks`).
 
-mod looks;
-mod targeted;
+pub(crate) mod looks;
+pub(crate) mod targeted;
 
 pub use looks::{FALLBACK_POLL, Wake, Wakes, Woke};
 
-use std::time::Duration;
-
-use tokio::time::Instant;
-
 use serde::Serialize;
 
-use crate::engine::Engine;
 use crate::error::{Code, Error, Result};
 use crate::model::{NodeValue, State};
-use crate::read::{FindResult, Match, Target};
-use crate::selector::{Selector, TextMatch};
+use crate::read::{FindResult, Match};
+use crate::selector::TextMatch;
 
 /// What `wait_for` waits for.
 #[derive(Debug, Clone)]
@@ -116,162 +111,9 @@ pub struct WaitOutcome {
     pub wakes: Wakes,
 }
 
-impl Engine {}
-
-impl crate::engine::Session<'_> {
-    /// Waits until `condition` holds for `selector` (within `within`), or fails with `timeout`
-    /// saying what was last seen. Dropping the future (a cancelled request) stops the work.
-    pub async fn wait_for(
-        &self,
-        selector: &Selector,
-        within: Option<&Target>,
-        condition: &Condition,
-        timeout: Duration,
-    ) -> Result<WaitOutcome> {
-        let session = self.id();
-        let started = Instant::now();
-        let deadline = started + timeout;
-        let info = self.engine.session_info(session)?;
-        let mut wake = self.engine.wake_on(&info.root, FALLBACK_POLL).await;
-        let targeted = within.is_none() && targeted::applies(selector, condition);
-        let done = |element, wake: &Wake| WaitOutcome {
-            element,
-            elapsed_ms: started.elapsed().as_millis() as u64,
-            wakes: wake.wakes(),
-        };
-        // The mark of a look on events that did not settle the wait: the full look after it
-        // says whether a flood came since.
-        let mut flood_since: Option<u64> = None;
-        loop {
-            // The events after this mark are what the next wake is about.
-            let mark = wake.mark();
-            let left = timeout.saturating_sub(started.elapsed()).max(FALLBACK_POLL);
-            let full = self.find_within_time(selector, within, 20, left);
-            // A full look takes long on a big app (~180 ms on Qt 5): a change made while it
-            // runs is looked for in what the events name meanwhile, and whichever confirms
-            // first answers.
-            let found = match mark.filter(|_| targeted) {
-                Some(mark) => {
-                    let quick = self.engine.targeted_meanwhile(
-                        session,
-                        &info.app.id,
-                        selector,
-                        condition,
-                        mark,
-                    );
-                    tokio::select! {
-                        found = full => found,
-                        element = quick => {
-                            wake.targeted();
-                            return Ok(done(element?, &wake));
-                        }
-                    }
-                }
-                None => full.await,
-            };
-            // An app busy past a call's timeout is looked at again until the deadline (its
-            // calls fail at once meanwhile); a frozen one fails the wait at its end.
-            let found = match found {
-                Err(e) if e.code == Code::AppNotResponding && Instant::now() < deadline => {
-                    wake.next(deadline).await;
-                    continue;
-                }
-                found => found?,
-            };
-            if let Some(since) = flood_since.take()
-                && self
-                    .engine
-                    .backend()
-                    .events()
-                    .named_since(&info.app.id, since)
-                    .await
-                    .is_none()
-            {
-                wake.flooded();
-            }
-            if let Some(element) = met(&found, condition, Look::Full)
-                && let Some(element) = self.engine.read_as_acted_on(element, condition).await
-            {
-                return Ok(done(element, &wake));
-            }
-            if Instant::now() >= deadline {
-                return Err(Error::new(
-                    Code::Timeout,
-                    format!(
-                        "waited {} ms ({} looks) and the condition never held; last seen: {}{}",
-                        started.elapsed().as_millis(),
-                        wake.wakes().looks(),
-                        last_seen(&found),
-                        uncounted(&found, condition)
-                    ),
-                    "check the selector and condition against a fresh `snapshot`, or wait longer",
-                ));
-            }
-            // Woken by events: first the elements they named, read afresh; a full look
-            // follows when that does not settle it.
-            let woke = wake.next(deadline).await;
-            if woke == Woke::Event
-                && targeted
-                && let Some(mark) = mark
-            {
-                let named = self
-                    .engine
-                    .backend()
-                    .events()
-                    .named_since(&info.app.id, mark)
-                    .await;
-                let found = match &named {
-                    Some(named) => self.engine.targeted_look(session, selector, named).await?,
-                    None => None,
-                };
-                if let Some(element) = found.as_ref().and_then(|f| met(f, condition, Look::Named)) {
-                    wake.targeted();
-                    return Ok(done(element, &wake));
-                }
-                // The next look reads it all. A flood says so: more elements named than are
-                // read one by one, or more events than are remembered by the time that look
-                // is done (the first event of a flood wakes the wait).
-                match found {
-                    None => wake.flooded(),
-                    Some(_) => flood_since = Some(mark),
-                }
-            }
-        }
-    }
-}
-
-impl Engine {
-    /// The element that met a state or value condition, read afresh as an action reads it
-    /// (a walk's states may be a kept tree's); `None` when the fresh read no longer meets it.
-    async fn read_as_acted_on(
-        &self,
-        element: Option<Match>,
-        condition: &Condition,
-    ) -> Option<Option<Match>> {
-        let Some(mut m) = element else {
-            return Some(None);
-        };
-        if !matches!(condition, Condition::State { .. } | Condition::Value(_)) {
-            return Some(Some(m));
-        }
-        let secret = matches!(m.node.value, Some(NodeValue::Redacted { .. }));
-        let fresh = self
-            .backend()
-            .node(&m.node.id, crate::platform::Secrecy::of(secret))
-            .await
-            .ok()?;
-        if !holds(condition, &fresh) {
-            return None;
-        }
-        m.node.states = fresh.states;
-        m.node.value = fresh.value;
-        Some(Some(m))
-    }
-}
-
 /// Which matches a look holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Look {
+pub(crate) enum Look {
     /// Every match (a full look).
     Full,
     /// Only the elements events named: a visible match elsewhere is not known.
@@ -281,7 +123,7 @@ enum Look {
 /// `Some(element)` when the condition holds (`Some(None)` for a disappearance). A state or a
 /// value is judged on the element an action would resolve: a visible match when there is one
 /// (a hidden one only when none is visible, and never in a look on what events named).
-fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<Match>> {
+pub(crate) fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<Match>> {
     let meant = |m: &&Match| m.visible || (look == Look::Full && found.visible == 0);
     match condition {
         // Visible matches come first.
@@ -319,7 +161,7 @@ fn met(found: &FindResult, condition: &Condition, look: Look) -> Option<Option<M
 }
 
 /// Whether a state or value condition holds on `node` (true for the other conditions).
-fn holds(condition: &Condition, node: &crate::model::Node) -> bool {
+pub(crate) fn holds(condition: &Condition, node: &crate::model::Node) -> bool {
     match condition {
         Condition::State { state, on } => crate::model::control::reads(node, *state) == Some(*on),
         Condition::Value(want) => match &node.value {
@@ -333,7 +175,7 @@ fn holds(condition: &Condition, node: &crate::model::Node) -> bool {
 }
 
 /// Why a count could not hold: containers left unsearched.
-fn uncounted(found: &FindResult, condition: &Condition) -> String {
+pub(crate) fn uncounted(found: &FindResult, condition: &Condition) -> String {
     match (condition, found.unsearched.len()) {
         (Condition::Count(_), n) if n > 0 => {
             format!(

@@ -1,12 +1,11 @@
 //! The session's tree read again as its last view was (filter, window, node budget), with
 //! the changes since that view: what an action result and a subscriber's read show.
 
-use std::time::Duration;
-
-use super::results::{Snapshot, SnapshotRequest};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::live::Since;
+use crate::read::results::{Snapshot, SnapshotRequest};
+use std::time::Duration;
 
 impl Engine {}
 

@@ -1,66 +1,50 @@
 //! Reading one element closer: its properties, what is at a point, the focus, its text and
 //! its table, page by page.
 
-use std::time::Duration;
-
-use super::results::{Match, Resolved, TableRead, Target, TextRead};
 use crate::derive::derive_what_readers_see;
 use crate::engine::Engine;
+use crate::engine::read::chain::chain_to;
+use crate::engine::read::find::match_of;
+use crate::engine::read::focus::focus_named;
 use crate::error::{Code, Error, Result};
-use crate::model::{ElementId, State};
+use crate::model::State;
 use crate::platform::{Secrecy, WalkLimits};
+use crate::read::results::{Match, Resolved, TableRead, Target, TextRead};
 use crate::session::format_ref;
+use std::time::Duration;
 
-impl Engine {
-    /// The focused element at or under `root` (a window or app of the session), if any.
-    pub(crate) async fn focus_under(
-        &self,
-        session: &str,
-        root: &crate::model::ElementId,
-    ) -> Result<Option<Match>> {
-        let info = self.session_info(session)?;
-        // The element the app's latest focus event named, read afresh with its ancestors: a
-        // few calls instead of a walk. Used only while it still says it has the focus.
-        if let Some(hint) = self.backend().events().focused_hint(&info.app.id).await
-            && let Some(chain) = self.chain_to(&hint, root).await
-            && let Some(last) = chain.nodes.last()
-            && last.node.states.is(State::Focused)
-        {
-            let visible = crate::visibility::visible(&chain)[chain.len() - 1];
-            return self.match_of(session, &last.node, true, visible).map(Some);
-        }
-        let limits = WalkLimits {
-            max_nodes: 20_000,
-            ..WalkLimits::with_timeout(Duration::from_secs(15))
-        };
-        let mut tree = self.backend().snapshot(root, &limits).await?;
-        let named = self.focus_named(&tree).await;
-        derive_what_readers_see(&mut tree, &named);
-        // Visible by the same rule either way: the element and its ancestors shown.
-        let seen = crate::visibility::visible(&tree);
-        let focused = (0..tree.len())
-            .filter(|&i| tree.nodes[i].node.states.is(State::Focused))
-            .max_by_key(|&i| tree.nodes[i].depth);
-        focused
-            .map(|i| self.match_of(session, &tree.nodes[i].node, true, seen[i]))
-            .transpose()
+/// The focused element at or under `root` (a window or app of the session), if any.
+pub(crate) async fn focus_under(
+    engine: &Engine,
+    session: &str,
+    root: &crate::model::ElementId,
+) -> Result<Option<Match>> {
+    let info = engine.session_info(session)?;
+    // The element the app's latest focus event named, read afresh with its ancestors: a
+    // few calls instead of a walk. Used only while it still says it has the focus.
+    if let Some(hint) = engine.backend().events().focused_hint(&info.app.id).await
+        && let Some(chain) = chain_to(engine, &hint, root).await
+        && let Some(last) = chain.nodes.last()
+        && last.node.states.is(State::Focused)
+    {
+        let visible = crate::visibility::visible(&chain)[chain.len() - 1];
+        return match_of(engine, session, &last.node, true, visible).map(Some);
     }
-
-    /// The elements the latest focus events named, of each app with a window in `tree` where
-    /// several elements claim the focus (`derive/focus.rs`): a round trip per such app, none
-    /// for apps that claim one.
-    pub(crate) async fn focus_named(&self, tree: &crate::model::Tree) -> Vec<ElementId> {
-        let mut named: Vec<ElementId> = Vec::new();
-        let mut asked: Vec<String> = Vec::new();
-        for window in crate::derive::focus_in_doubt(tree) {
-            if asked.contains(&window.app) {
-                continue;
-            }
-            asked.push(window.app.clone());
-            named.extend(self.backend().events().focused_hint(&window).await);
-        }
-        named
-    }
+    let limits = WalkLimits {
+        max_nodes: 20_000,
+        ..WalkLimits::with_timeout(Duration::from_secs(15))
+    };
+    let mut tree = engine.backend().snapshot(root, &limits).await?;
+    let named = focus_named(engine, &tree).await;
+    derive_what_readers_see(&mut tree, &named);
+    // Visible by the same rule either way: the element and its ancestors shown.
+    let seen = crate::visibility::visible(&tree);
+    let focused = (0..tree.len())
+        .filter(|&i| tree.nodes[i].node.states.is(State::Focused))
+        .max_by_key(|&i| tree.nodes[i].depth);
+    focused
+        .map(|i| match_of(engine, session, &tree.nodes[i].node, true, seen[i]))
+        .transpose()
 }
 
 impl crate::engine::Session<'_> {
@@ -113,7 +97,7 @@ impl crate::engine::Session<'_> {
     pub async fn focus(&self) -> Result<Option<Match>> {
         let session = self.id();
         let root = self.engine.session_info(session)?.root;
-        self.engine.focus_under(session, &root).await
+        focus_under(self.engine, session, &root).await
     }
 
     /// Characters `offset..offset + length` of an element's text (all of it up to `MAX` when
