@@ -158,10 +158,12 @@ async fn an_action_says_what_it_did_beside_its_element(flavour: Flavour) {
         .await
         .unwrap();
     assert!(plain.interaction.names().is_empty());
-    let background =
-        deskpilot_core::act::in_background(handle.act(&by("checkbox[name=Liar]"), &CHECK))
-            .await
-            .unwrap_err();
+    let background = handle
+        .clone()
+        .in_background()
+        .act(&by("checkbox[name=Liar]"), &CHECK)
+        .await
+        .unwrap_err();
     assert_eq!(background.code, Code::NoEffect, "{}", background.message);
     assert!(
         background.message.contains("background mode"),

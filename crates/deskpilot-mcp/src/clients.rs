@@ -13,11 +13,6 @@ use deskpilot_core::{Engine, Error};
 use crate::http::TokenIndex;
 use crate::pipeline::store::Runs;
 
-tokio::task_local! {
-    /// The client of the tool call being served.
-    static CURRENT: Arc<Client>;
-}
-
 /// One client: its sessions (all of them, for the sole client) and its kept runs.
 pub struct Client {
     engine: Arc<Engine>,
@@ -111,18 +106,6 @@ impl Client {
     pub fn busy(self: &Arc<Self>) -> Busy {
         self.busy.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Busy(self.clone())
-    }
-
-    /// Runs `work` as this client's (busy meanwhile): the tools it calls find the client
-    /// with `current`.
-    pub async fn serve<F: Future>(self: Arc<Self>, work: F) -> F::Output {
-        let _busy = self.busy();
-        CURRENT.scope(self, work).await
-    }
-
-    /// The client of the tool call being served, if one is.
-    pub fn current() -> Option<Arc<Client>> {
-        CURRENT.try_with(Arc::clone).ok()
     }
 }
 

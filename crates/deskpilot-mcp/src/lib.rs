@@ -15,6 +15,7 @@ compile_error!(
 );
 
 mod args;
+mod call;
 mod clients;
 #[cfg(feature = "conformance-fixtures")]
 mod conformance;

@@ -15,11 +15,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
+use crate::call::Call;
 use crate::clients::{Client, TokenClients};
 use crate::grants::{Capability, Grants};
 use crate::outcome::failure;
 use crate::pipeline::Known;
-use crate::pipeline::store::Runs;
 use crate::subscriptions::Subscriptions;
 
 /// What the server tells a model about how to use it (every failure code named).
@@ -118,11 +118,6 @@ impl DeskpilotServer {
         stateless.of(parts.and_then(|p| p.extensions.get::<crate::http::TokenIndex>().copied()))
     }
 
-    /// The client of the tool call being served.
-    pub(crate) fn client(&self) -> Arc<Client> {
-        Client::current().unwrap_or_else(|| self.client.clone())
-    }
-
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
     }
@@ -137,11 +132,6 @@ impl DeskpilotServer {
 
     pub(crate) fn grants(&self) -> &Grants {
         &self.grants
-    }
-
-    /// The runs the current client keeps.
-    pub(crate) fn runs(&self) -> Runs {
-        self.client().runs().clone()
     }
 
     /// What the server knows of the tool `name`: listed (its schema), or withheld.
@@ -173,15 +163,22 @@ impl ServerHandler for DeskpilotServer {
             return Ok(failure(&refused).into());
         }
         // Every tool, and every pipeline step, passes here: a session is its client's only.
-        let client = Client::current().unwrap_or_else(|| self.client_of(&context));
+        // A step comes with its run's call; a client's request gets one here.
+        let call = match context.extensions.get::<Call>() {
+            Some(step) => step.clone(),
+            None => Call::of(self.client_of(&context)),
+        };
         let session = request.arguments.as_ref().and_then(|a| a.get("session"));
         if let Some(serde_json::Value::String(session)) = session
-            && let Err(unknown) = client.check(session)
+            && let Err(unknown) = call.client.check(session)
         {
             return Ok(failure(&unknown).into());
         }
+        let _busy = call.client.busy();
+        let mut context = context;
+        context.extensions.insert(call);
         let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        client.serve(self.tool_router.call(tcc)).await
+        self.tool_router.call(tcc).await
     }
 
     async fn list_resources(

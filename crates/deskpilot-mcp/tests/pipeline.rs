@@ -424,6 +424,29 @@ async fn a_background_run_never_takes_the_foreground() {
     assert!(input.sent().is_empty(), "{:?}", input.sent());
 }
 
+/// In `mode: background` a step whose element answers only to the pointer is not sent: the
+/// step's own action stays in the background (the fake's input log and the checkbox are the
+/// oracle), and the run fails saying why.
+#[tokio::test]
+async fn a_background_step_takes_no_pointer_rung() {
+    let (fake, input, client) = acting().await;
+    let ran = call(
+        &client,
+        "run_steps",
+        json!({"mode": "background", "steps": [
+            open(),
+            {"id": "on", "tool": "act", "args": {"session": "${open.session}", "target": "checkbox[name=Stiff]", "verb": "toggle", "ensure": "on"}}
+        ]}),
+    )
+    .await;
+    let run = content(&ran);
+    assert_eq!(ran.is_error, Some(true), "{run}");
+    assert!(run.to_string().contains("background mode"), "{run}");
+    assert!(input.sent().is_empty(), "{:?}", input.sent());
+    let stiff = fake.peek(&id(":1.1", "/stiff")).unwrap();
+    assert_ne!(stiff.states.get(State::Checked), Some(true));
+}
+
 /// `mode: give_back`: a run whose step had to raise the window and point gives both back
 /// afterwards: the window active before is active again, the pointer where it was (the
 /// fake's input log and window manager are the oracle).

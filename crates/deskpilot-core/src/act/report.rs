@@ -86,14 +86,12 @@ pub fn effect_name(effect: Effect) -> &'static str {
     }
 }
 
-/// `action`'s report with what it did beside its element.
-pub(crate) async fn reported<F>(action: F) -> crate::error::Result<ActionReport>
-where
-    F: std::future::Future<Output = crate::error::Result<ActionReport>>,
-{
-    // Boxed: an action's future is large, and faces nest it in theirs (a test thread's
-    // stack is 2 MiB; the test library's `locators_act_and_expectations_wait` overflowed it).
-    let (result, seen) = super::interaction::watched(Box::pin(action)).await;
+/// An action's `result` with what it did beside its element (`seen`): a report carries it, a
+/// failure says it in its message.
+pub(crate) fn with_interaction(
+    result: crate::error::Result<ActionReport>,
+    seen: super::Interaction,
+) -> crate::error::Result<ActionReport> {
     match result {
         Ok(mut report) => {
             report.interaction = seen;

@@ -11,6 +11,8 @@ use crate::session::SessionInfo;
 pub struct Session<'e> {
     pub(crate) engine: &'e Engine,
     id: String,
+    /// Background mode: no action through this handle raises a window or moves the pointer.
+    pub(crate) background: bool,
 }
 
 impl std::fmt::Debug for Session<'_> {
@@ -31,11 +33,20 @@ impl Engine {
         Session {
             engine: self,
             id: id.to_owned(),
+            background: false,
         }
     }
 }
 
 impl<'e> Session<'e> {
+    /// This handle in background mode: its actions take no rung that would raise a window
+    /// or move the pointer (keys need the focus, the pointer the screen), and say so in the
+    /// rungs they skipped.
+    pub fn in_background(mut self) -> Self {
+        self.background = true;
+        self
+    }
+
     /// The session's id (`s1`, ...).
     pub fn id(&self) -> &str {
         &self.id

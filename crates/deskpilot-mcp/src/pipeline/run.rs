@@ -24,6 +24,7 @@ use super::trace::{SeenSession, Trace};
 use super::validate::{condition_of, mismatch};
 use crate::DeskpilotServer;
 use crate::args;
+use crate::call::Call;
 use crate::outcome::Failure;
 
 /// A kept step result larger than this is cut to its top-level scalars.
@@ -37,6 +38,8 @@ const CLEANUP_MAX: Duration = Duration::from_secs(15);
 /// One run in progress.
 pub struct Runner<'a> {
     server: &'a DeskpilotServer,
+    /// The run's own call: its steps go through the gate as its client's, in its mode.
+    call: Call,
     context: RequestContext<RoleServer>,
     started: Instant,
     deadline: Instant,
@@ -44,8 +47,6 @@ pub struct Runner<'a> {
     captured: Vec<Captured>,
     done: u32,
     total: u32,
-    /// `mode: background`: no step raises a window or moves the pointer.
-    background: bool,
     /// What the steps did beside their elements.
     touched: std::collections::BTreeSet<String>,
     /// What is left of `OUTPUT_BYTES`.
@@ -55,6 +56,7 @@ pub struct Runner<'a> {
 impl<'a> Runner<'a> {
     pub fn new(
         server: &'a DeskpilotServer,
+        call: Call,
         context: RequestContext<RoleServer>,
         timeout_ms: u64,
         trace: Trace,
@@ -62,6 +64,7 @@ impl<'a> Runner<'a> {
         let started = Instant::now();
         Runner {
             server,
+            call,
             context,
             started,
             deadline: started + Duration::from_millis(timeout_ms),
@@ -69,7 +72,6 @@ impl<'a> Runner<'a> {
             captured: Vec::new(),
             done: 0,
             total: 0,
-            background: false,
             touched: Default::default(),
             output_left: OUTPUT_BYTES,
         }
@@ -78,7 +80,7 @@ impl<'a> Runner<'a> {
     /// Runs `spec`'s main steps from `from`, then its cleanup; the report and what to keep.
     pub async fn run(mut self, run_id: &str, spec: &RunStepsArgs, from: usize) -> (RunOut, Trace) {
         self.total = (spec.steps.len() - from + spec.finally.len()) as u32;
-        self.background = spec.background();
+        self.call.background = spec.background();
         let before = if spec.gives_back() {
             Some(self.server.engine().foreground().await)
         } else {
@@ -141,7 +143,7 @@ impl<'a> Runner<'a> {
             if due {
                 let restore = tokio::time::timeout_at(
                     self.deadline,
-                    self.bounded(Box::pin(state::restore(self.server.engine(), captured))),
+                    Box::pin(state::restore(self.server.engine(), &self.call, captured)),
                 );
                 let out = restore
                     .await
@@ -204,8 +206,8 @@ impl<'a> Runner<'a> {
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_else(|| capture.target.clone());
             // Another client's session is not read (nor, then, restored): unknown here.
-            let state = match self.server.client().check(session) {
-                Ok(()) => state::read(self.server.engine(), session, &target).await,
+            let state = match self.call.session(self.server.engine(), session) {
+                Ok(handle) => state::read(&handle, &target).await,
                 Err(unknown) => Err(unknown),
             };
             self.captured.push(Captured {
@@ -342,10 +344,11 @@ impl<'a> Runner<'a> {
         let mut context = self.context.clone();
         context.ct = CancellationToken::new();
         context.meta = Default::default();
+        context.extensions.insert(self.call.clone());
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
         // Boxed: a tool's future is large, and a step's nests one in the run's.
         let call = Box::pin(rmcp::ServerHandler::call_tool(self.server, params, context));
-        match self.bounded(call).await {
+        match call.await {
             Ok(CallToolResponse::Complete(result)) => Ok(result),
             Ok(_) => Err(Error::new(
                 Code::Unsupported,
@@ -420,15 +423,6 @@ impl<'a> Runner<'a> {
                 app: info.app.id,
                 windows,
             });
-        }
-    }
-
-    /// `work` in background mode when the run is in it.
-    async fn bounded<F: std::future::Future>(&self, work: F) -> F::Output {
-        if self.background {
-            deskpilot_core::act::in_background(work).await
-        } else {
-            work.await
         }
     }
 

@@ -6,12 +6,13 @@
 
 use deskpilot_core::act::same_number;
 use deskpilot_core::model::{Node, NodeValue, State, control};
-use deskpilot_core::{Action, Code, Engine, Error, InputText, OnOff, ValueInput};
+use deskpilot_core::{Action, Code, Engine, Error, InputText, OnOff, Session, ValueInput};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::spec::Restore;
 use crate::args;
+use crate::call::Call;
 
 /// An element's state, as far as a restore can set it back.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,9 +103,9 @@ pub fn state_of(node: &Node) -> Result<ElementState, Error> {
 }
 
 /// Reads `target`'s state in `session`.
-pub async fn read(engine: &Engine, session: &str, target: &str) -> Result<ElementState, Error> {
+pub async fn read(handle: &Session<'_>, target: &str) -> Result<ElementState, Error> {
     let target = args::target(target)?;
-    let resolved = engine.session(session)?.properties(&target).await?;
+    let resolved = handle.properties(&target).await?;
     if resolved.secret {
         return state_of(&Node {
             value: Some(NodeValue::Redacted { chars: None }),
@@ -166,7 +167,7 @@ fn holds(then: &ElementState, now: &ElementState) -> bool {
 }
 
 /// Puts `captured` back and reads it again.
-pub async fn restore(engine: &Engine, captured: &Captured) -> RestoreOut {
+pub async fn restore(engine: &Engine, call: &Call, captured: &Captured) -> RestoreOut {
     let mut out = RestoreOut {
         step: captured.step.clone(),
         target: captured.target.clone(),
@@ -189,8 +190,12 @@ pub async fn restore(engine: &Engine, captured: &Captured) -> RestoreOut {
             return fail(out, e);
         }
     };
-    let (session, target) = (captured.session.as_str(), captured.target.as_str());
-    let now = match read(engine, session, target).await {
+    let target = captured.target.as_str();
+    let handle = match call.session(engine, &captured.session) {
+        Ok(handle) => handle,
+        Err(e) => return fail(out, &e),
+    };
+    let now = match read(&handle, target).await {
         Ok(now) => now,
         Err(e) => return fail(out, &e),
     };
@@ -205,20 +210,16 @@ pub async fn restore(engine: &Engine, captured: &Captured) -> RestoreOut {
         Err(e) => return fail(out, &e),
     };
     for (action, what) in todo {
-        let acted = async {
-            engine
-                .session(session)?
-                .act_when_ready(&resolved, &action, args::actionable_wait(None))
-                .await
-        };
-        let acted = acted.await;
+        let acted = handle
+            .act_when_ready(&resolved, &action, args::actionable_wait(None))
+            .await;
         match acted {
             Err(e) => return fail(out, &e),
             Ok(report) => out.interaction.extend(report.interaction.names()),
         }
         out.set.push(what);
     }
-    match read(engine, session, target).await {
+    match read(&handle, target).await {
         Ok(after) => {
             out.verified = holds(then, &after);
             out.status = if out.verified { "restored" } else { "failed" }.into();

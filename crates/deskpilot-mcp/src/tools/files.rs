@@ -4,8 +4,11 @@
 use base64::Engine as _;
 use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::{Code, Error, present};
+use rmcp::handler::server::common::Extension;
 use rmcp::model::ContentBlock;
 use rmcp::{tool, tool_router};
+
+use crate::call::Call;
 
 use super::{ToolResult, respond};
 use crate::DeskpilotServer;
@@ -22,7 +25,11 @@ impl DeskpilotServer {
         input_schema = input_schema::<ScreenshotArgs>(),
         output_schema = output_schema::<ScreenshotOut>()
     )]
-    async fn screenshot(&self, Args(a): Args<ScreenshotArgs>) -> ToolResult {
+    async fn screenshot(
+        &self,
+        Args(a): Args<ScreenshotArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             // Where to write is settled before anything is captured.
@@ -48,9 +55,8 @@ impl DeskpilotServer {
                 annotate: !a.plain.unwrap_or(false),
                 max_side: a.max_size.unwrap_or(1280).clamp(16, 4096),
             };
-            let shot = self
-                .engine()
-                .session(&a.session)?
+            let shot = call
+                .session(self.engine(), &a.session)?
                 .screenshot(&request)
                 .await?;
             let text = present::shot(&shot);

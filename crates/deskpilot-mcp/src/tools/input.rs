@@ -3,7 +3,10 @@
 
 use deskpilot_core::act::{DragEnd, KeyError};
 use deskpilot_core::{Action, Chord, Error, InputText, MouseButton, ValueInput};
+use rmcp::handler::server::common::Extension;
 use rmcp::{tool, tool_router};
+
+use crate::call::Call;
 
 use super::{ToolResult, reported, respond};
 use crate::DeskpilotServer;
@@ -20,7 +23,11 @@ impl DeskpilotServer {
         input_schema = input_schema::<ClickArgs>(),
         output_schema = output_schema::<ActionOut>()
     )]
-    async fn click(&self, Args(a): Args<ClickArgs>) -> ToolResult {
+    async fn click(
+        &self,
+        Args(a): Args<ClickArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             let action = Action::Click {
@@ -30,8 +37,7 @@ impl DeskpilotServer {
             let target = args::target(&a.target)?;
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
-                self.engine()
-                    .session(&a.session)?
+                call.session(self.engine(), &a.session)?
                     .act_when_ready(&target, &action, wait)
                     .await?,
             ))
@@ -45,7 +51,11 @@ impl DeskpilotServer {
         input_schema = input_schema::<SetValueArgs>(),
         output_schema = output_schema::<ActionOut>()
     )]
-    async fn set_value(&self, Args(a): Args<SetValueArgs>) -> ToolResult {
+    async fn set_value(
+        &self,
+        Args(a): Args<SetValueArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             let value = match a.value {
@@ -56,8 +66,7 @@ impl DeskpilotServer {
             let action = Action::SetValue(value);
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
-                self.engine()
-                    .session(&a.session)?
+                call.session(self.engine(), &a.session)?
                     .act_when_ready(&target, &action, wait)
                     .await?,
             ))
@@ -109,15 +118,14 @@ impl DeskpilotServer {
         input_schema = input_schema::<ActArgs>(),
         output_schema = output_schema::<ActionOut>()
     )]
-    async fn act(&self, Args(a): Args<ActArgs>) -> ToolResult {
+    async fn act(&self, Args(a): Args<ActArgs>, Extension(call): Extension<Call>) -> ToolResult {
         respond(async {
             let a = a?;
             let action = a.action()?;
             let target = args::target(&a.target)?;
             let wait = args::actionable_wait(a.timeout_ms);
             Ok(reported(
-                self.engine()
-                    .session(&a.session)?
+                call.session(self.engine(), &a.session)?
                     .act_when_ready(&target, &action, wait)
                     .await?,
             ))
@@ -131,7 +139,7 @@ impl DeskpilotServer {
         input_schema = input_schema::<DragArgs>(),
         output_schema = output_schema::<ActionOut>()
     )]
-    async fn drag(&self, Args(a): Args<DragArgs>) -> ToolResult {
+    async fn drag(&self, Args(a): Args<DragArgs>, Extension(call): Extension<Call>) -> ToolResult {
         respond(async {
             let a = a?;
             let end = |e: DragEndArg| -> Result<DragEnd, Error> {
@@ -146,7 +154,9 @@ impl DeskpilotServer {
             };
             let (from, to) = (end(a.from)?, end(a.to)?);
             Ok(reported(
-                self.engine().session(&a.session)?.drag(&from, &to).await?,
+                call.session(self.engine(), &a.session)?
+                    .drag(&from, &to)
+                    .await?,
             ))
         })
         .await

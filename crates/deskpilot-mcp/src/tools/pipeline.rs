@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::{ToolResult, respond};
 use crate::DeskpilotServer;
 use crate::args::Args;
+use crate::call::Call;
 use crate::outcome::{Failure, failure_with, invalid_arguments, success};
 use crate::pipeline::report::{self, RunOut};
 use crate::pipeline::run::Runner;
@@ -22,6 +23,7 @@ use crate::pipeline::spec::RunStepsArgs;
 use crate::pipeline::trace::Trace;
 use crate::pipeline::validate::{Problem, validate};
 use crate::schema::{input_schema, output_schema};
+use rmcp::handler::server::common::Extension;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -62,15 +64,22 @@ impl DeskpilotServer {
     async fn run_steps(
         &self,
         Args(a): Args<RunStepsArgs>,
+        Extension(call): Extension<Call>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
         respond(async {
             let spec = a?;
             self.refuse_problems(&spec)?;
-            let run_id = self.runs().issue();
-            let runner = Runner::new(self, context, spec.timeout_ms(), Trace::default());
+            let run_id = call.client.runs().issue();
+            let runner = Runner::new(
+                self,
+                call.clone(),
+                context,
+                spec.timeout_ms(),
+                Trace::default(),
+            );
             let (out, trace) = runner.run(&run_id, &spec, 0).await;
-            self.runs().keep(&run_id, &spec, trace);
+            call.client.runs().keep(&run_id, &spec, trace);
             Ok(answer(out))
         })
         .await
@@ -85,11 +94,12 @@ impl DeskpilotServer {
     async fn continue_run(
         &self,
         Args(a): Args<ContinueRunArgs>,
+        Extension(call): Extension<Call>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
         respond(async {
             let a = a?;
-            let kept = self.runs().get(&a.run_id).ok_or_else(|| {
+            let kept = call.client.runs().get(&a.run_id).ok_or_else(|| {
                 Error::new(
                     Code::UnknownRun,
                     format!("no kept run {:?}", a.run_id),
@@ -141,9 +151,9 @@ impl DeskpilotServer {
             let earlier: Vec<&str> = spec.steps[..from].iter().map(|s| s.id.as_str()).collect();
             trace.results.retain(|id, _| earlier.contains(&id.as_str()));
             let timeout = a.timeout_ms.map_or_else(|| spec.timeout_ms(), |t| t.clamp(1, crate::pipeline::spec::MAX_TIMEOUT_MS));
-            let runner = Runner::new(self, context, timeout, trace);
+            let runner = Runner::new(self, call.clone(), context, timeout, trace);
             let (out, trace) = runner.run(&a.run_id, &spec, from).await;
-            self.runs().update(&a.run_id, trace);
+            call.client.runs().update(&a.run_id, trace);
             Ok(answer(out))
         })
         .await

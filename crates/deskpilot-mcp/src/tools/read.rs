@@ -14,9 +14,11 @@ use rmcp::{RoleServer, tool, tool_router};
 use super::{ToolResult, cancelled, respond};
 use crate::DeskpilotServer;
 use crate::args::{self, *};
+use crate::call::Call;
 use crate::outcome::{invalid_arguments, success};
 use crate::output::*;
 use crate::schema::{input_schema, output_schema};
+use rmcp::handler::server::common::Extension;
 
 #[tool_router(router = read_router, vis = "pub(crate)")]
 impl DeskpilotServer {
@@ -43,7 +45,11 @@ impl DeskpilotServer {
         input_schema = input_schema::<ConnectArgs>(),
         output_schema = output_schema::<ConnectOut>()
     )]
-    async fn connect(&self, Args(a): Args<ConnectArgs>) -> ToolResult {
+    async fn connect(
+        &self,
+        Args(a): Args<ConnectArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             let window_id = match (a.window_id, a.x11_window) {
@@ -70,7 +76,7 @@ impl DeskpilotServer {
                 let _ = self.engine().session(&info.id)?.disconnect();
                 return Err(refused);
             }
-            self.client().adopt(&info.id);
+            call.client.adopt(&info.id);
             let out = ConnectOut {
                 session: info.id.clone(),
                 app: info.app.name.clone(),
@@ -90,11 +96,15 @@ impl DeskpilotServer {
         input_schema = input_schema::<SessionArgs>(),
         output_schema = output_schema::<DisconnectOut>()
     )]
-    async fn disconnect(&self, Args(a): Args<SessionArgs>) -> ToolResult {
+    async fn disconnect(
+        &self,
+        Args(a): Args<SessionArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
-            self.engine().session(&a.session)?.disconnect()?;
-            self.client().release(&a.session);
+            call.session(self.engine(), &a.session)?.disconnect()?;
+            call.client.release(&a.session);
             Ok(success(
                 format!("closed {}", a.session),
                 DisconnectOut { session: a.session },
@@ -125,15 +135,14 @@ impl DeskpilotServer {
         input_schema = input_schema::<FindArgs>(),
         output_schema = output_schema::<FindOut>()
     )]
-    async fn find(&self, Args(a): Args<FindArgs>) -> ToolResult {
+    async fn find(&self, Args(a): Args<FindArgs>, Extension(call): Extension<Call>) -> ToolResult {
         respond(async {
             let a = a?;
             let selector = Selector::parse(&a.selector)?;
             let within = a.within.as_deref().map(args::target).transpose()?;
             let limit = a.limit.unwrap_or(20).clamp(1, 500);
-            let found = self
-                .engine()
-                .session(&a.session)?
+            let found = call
+                .session(self.engine(), &a.session)?
                 .find(&selector, within.as_ref(), limit)
                 .await?;
             let out = FindOut::new(&found);
@@ -148,13 +157,16 @@ impl DeskpilotServer {
         input_schema = input_schema::<TargetArgs>(),
         output_schema = output_schema::<PropertiesOut>()
     )]
-    async fn get_properties(&self, Args(a): Args<TargetArgs>) -> ToolResult {
+    async fn get_properties(
+        &self,
+        Args(a): Args<TargetArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             let target = args::target(&a.target)?;
-            let resolved = self
-                .engine()
-                .session(&a.session)?
+            let resolved = call
+                .session(self.engine(), &a.session)?
                 .properties(&target)
                 .await?;
             let out = PropertiesOut::new(resolved.reference, &resolved.node);
@@ -170,12 +182,15 @@ impl DeskpilotServer {
         input_schema = input_schema::<HitTestArgs>(),
         output_schema = output_schema::<HitTestOut>()
     )]
-    async fn hit_test(&self, Args(a): Args<HitTestArgs>) -> ToolResult {
+    async fn hit_test(
+        &self,
+        Args(a): Args<HitTestArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
-            let path = self
-                .engine()
-                .session(&a.session)?
+            let path = call
+                .session(self.engine(), &a.session)?
                 .hit_test(a.x, a.y)
                 .await?;
             let text = present::hit_path(&path, a.x, a.y);
@@ -194,10 +209,14 @@ impl DeskpilotServer {
         input_schema = input_schema::<SessionArgs>(),
         output_schema = output_schema::<FocusOut>()
     )]
-    async fn get_focus(&self, Args(a): Args<SessionArgs>) -> ToolResult {
+    async fn get_focus(
+        &self,
+        Args(a): Args<SessionArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
-            let focused = self.engine().session(&a.session)?.focus().await?;
+            let focused = call.session(self.engine(), &a.session)?.focus().await?;
             let text = present::focus(focused.as_ref());
             let out = FocusOut {
                 text: text.clone(),
@@ -214,13 +233,16 @@ impl DeskpilotServer {
         input_schema = input_schema::<ReadTextArgs>(),
         output_schema = output_schema::<ReadTextOut>()
     )]
-    async fn read_text(&self, Args(a): Args<ReadTextArgs>) -> ToolResult {
+    async fn read_text(
+        &self,
+        Args(a): Args<ReadTextArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             let target = args::target(&a.target)?;
-            let read = self
-                .engine()
-                .session(&a.session)?
+            let read = call
+                .session(self.engine(), &a.session)?
                 .read_text(&target, a.offset.unwrap_or(0), a.length)
                 .await?;
             let text = present::text_page(&read).joined();
@@ -258,14 +280,17 @@ impl DeskpilotServer {
         input_schema = input_schema::<ReadTableArgs>(),
         output_schema = output_schema::<ReadTableOut>()
     )]
-    async fn read_table(&self, Args(a): Args<ReadTableArgs>) -> ToolResult {
+    async fn read_table(
+        &self,
+        Args(a): Args<ReadTableArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
             let target = args::target(&a.target)?;
             let (first, rows) = (a.first_row.unwrap_or(0), a.rows.unwrap_or(50));
-            let read = self
-                .engine()
-                .session(&a.session)?
+            let read = call
+                .session(self.engine(), &a.session)?
                 .read_table(&target, first, rows)
                 .await?;
             let out = ReadTableOut::new(read);

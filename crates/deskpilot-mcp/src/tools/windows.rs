@@ -1,6 +1,9 @@
 //! The window tool (capability `input`): requests to the window manager.
 
+use rmcp::handler::server::common::Extension;
 use rmcp::{tool, tool_router};
+
+use crate::call::Call;
 
 use super::{ToolResult, reported, respond};
 use crate::DeskpilotServer;
@@ -16,12 +19,15 @@ impl DeskpilotServer {
         input_schema = input_schema::<WindowActionArgs>(),
         output_schema = output_schema::<ActionOut>()
     )]
-    async fn window_action(&self, Args(a): Args<WindowActionArgs>) -> ToolResult {
+    async fn window_action(
+        &self,
+        Args(a): Args<WindowActionArgs>,
+        Extension(call): Extension<Call>,
+    ) -> ToolResult {
         respond(async {
             let a = a?;
-            let report = self
-                .engine()
-                .session(&a.session)?
+            let report = call
+                .session(self.engine(), &a.session)?
                 .window_action(a.action.0)
                 .await?;
             Ok(reported(report))

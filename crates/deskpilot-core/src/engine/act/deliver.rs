@@ -7,6 +7,7 @@ use crate::act::deliver::*;
 use crate::act::plan::{Attempt, Delivery, KeyInput};
 use crate::act::subject::Subject;
 use crate::engine::Engine;
+use crate::engine::act::acting::Acting;
 use crate::engine::act::actionable::open_popup_of;
 use crate::engine::act::choose::list_shown;
 use crate::engine::scope::keys_window;
@@ -24,17 +25,18 @@ const POLL: Duration = Duration::from_millis(40);
 
 /// Sends one rung. Returns how it was done.
 pub(crate) async fn deliver(
-    engine: &Engine,
+    acting: &Acting<'_>,
     subject: &Subject,
     attempt: &Attempt,
 ) -> std::result::Result<String, NotSent> {
+    let engine = acting.engine;
     let node = subject.node();
     match &attempt.delivery {
         Delivery::Native(route) => deliver_native(engine, node, route).await,
         Delivery::NativeOn { element, route } => deliver_native(engine, element, route).await,
         Delivery::Keys(inputs) => {
             let input = engine.wiring().input_device().map_err(NotSent::Refuse)?;
-            let window = bring_to_front(engine, subject).await?;
+            let window = bring_to_front(acting, subject).await?;
             let mut how = vec![];
             let opened = match inputs.first() {
                 Some(KeyInput::OpenList(_)) => open_list(engine, node).await,
@@ -45,7 +47,7 @@ pub(crate) async fn deliver(
                     how.push(format!("open by {by}"));
                     None
                 }
-                None => focus_for_keys(engine, subject, &window).await?,
+                None => focus_for_keys(acting, subject, &window).await?,
             };
             let focused_here = focused_by.is_some();
             let clicked = focused_by.as_ref().is_some_and(|by| by.clicked);
@@ -119,8 +121,8 @@ pub(crate) async fn deliver(
         }
         Delivery::Pointer { button, double } => {
             let input = engine.wiring().input_device().map_err(NotSent::Refuse)?;
-            let (x, y, note) = pointer_target(engine, subject).await?;
-            crate::act::interaction::pointer_moved();
+            let (x, y, note) = pointer_target(acting, subject).await?;
+            acting.pointer_moved();
             input
                 .click(x, y, *button, *double)
                 .await
@@ -137,8 +139,8 @@ pub(crate) async fn deliver(
         }
         Delivery::Wheel { direction, amount } => {
             let input = engine.wiring().input_device().map_err(NotSent::Refuse)?;
-            let (x, y, note) = pointer_target(engine, subject).await?;
-            crate::act::interaction::pointer_moved();
+            let (x, y, note) = pointer_target(acting, subject).await?;
+            acting.pointer_moved();
             input
                 .scroll(x, y, *direction, *amount)
                 .await
@@ -170,9 +172,10 @@ async fn deliver_native(
 /// window was raised and the point hit-tested. Returns the point and a note when the
 /// app's hit test could not confirm it. Call with the input lock held.
 async fn pointer_target(
-    engine: &Engine,
+    acting: &Acting<'_>,
     subject: &Subject,
 ) -> std::result::Result<(i32, i32, &'static str), NotSent> {
+    let engine = acting.engine;
     let live = engine
         .backend()
         .node(&subject.node().id, subject.secrecy())
@@ -196,7 +199,7 @@ async fn pointer_target(
             Ok(window) => window,
             Err(_) => subject.session_root.clone(),
         },
-        None => bring_to_front(engine, subject).await?,
+        None => bring_to_front(acting, subject).await?,
     };
     let conclusive = check_hit(engine, subject, &window, x, y).await?;
     Ok((
@@ -212,9 +215,10 @@ async fn pointer_target(
 
 /// Raises the element's window and waits until it is active. Returns the window.
 async fn bring_to_front(
-    engine: &Engine,
+    acting: &Acting<'_>,
     subject: &Subject,
 ) -> std::result::Result<ElementId, NotSent> {
+    let engine = acting.engine;
     let system = engine.wiring().window_system().map_err(NotSent::Refuse)?;
     let node = subject.node();
     let window = match engine.backend().toplevel(&node.id).await {
@@ -237,7 +241,8 @@ async fn bring_to_front(
         .find(|w| w.id == window)
         .and_then(|w| w.system_id)
         .ok_or_else(|| not_foreground("the window system does not know its window".into()))?;
-    crate::act::interaction::raise(system.as_ref(), window_id)
+    acting
+        .raise(system.as_ref(), window_id)
         .await
         .map_err(window_failure)?;
     Ok(window)
@@ -247,10 +252,11 @@ async fn bring_to_front(
 /// Component.GrabFocus, or for a text field that declines it (GTK 4.8), a click into the
 /// field. Returns how focus was moved (None: it had focus already).
 async fn focus_for_keys(
-    engine: &Engine,
+    acting: &Acting<'_>,
     subject: &Subject,
     window: &ElementId,
 ) -> std::result::Result<Option<FocusedBy>, NotSent> {
+    let engine = acting.engine;
     let node = subject.node();
     if subject.window_level || node.states.is(State::Focused) {
         return Ok(None);
@@ -287,7 +293,7 @@ async fn focus_for_keys(
     };
     let (x, y) = (bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
     check_hit(engine, subject, window, x, y).await?;
-    crate::act::interaction::pointer_moved();
+    acting.pointer_moved();
     input
         .click(x, y, MouseButton::Left, false)
         .await

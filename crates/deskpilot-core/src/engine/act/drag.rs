@@ -4,6 +4,7 @@
 use crate::act::drag::*;
 use crate::act::report::{ActionReport, Effect, Route, Rung};
 use crate::engine::Engine;
+use crate::engine::act::acting::{Acting, reported};
 use crate::engine::act::after::with_tree_after;
 use crate::engine::session_window;
 use crate::error::{Code, Error, Result};
@@ -24,11 +25,12 @@ const POLL: Duration = Duration::from_millis(40);
 const PLACE_NODES: usize = 2000;
 
 async fn drag_once(
-    engine: &Engine,
+    acting: &Acting<'_>,
     session: &str,
     from: &DragEnd,
     to: &DragEnd,
 ) -> Result<ActionReport> {
+    let engine = acting.engine;
     let input = engine.wiring().input_device()?.clone();
     let (start, source) = drag_point(engine, session, from).await?;
     let (end, target) = drag_point(engine, session, to).await?;
@@ -44,7 +46,8 @@ async fn drag_once(
     {
         if let Some(window_id) = window_system_id(engine, session).await {
             let system = engine.wiring().window_system()?;
-            crate::act::interaction::raise(system.as_ref(), window_id)
+            acting
+                .raise(system.as_ref(), window_id)
                 .await
                 .map_err(|e| {
                     Error::new(
@@ -54,7 +57,7 @@ async fn drag_once(
                     )
                 })?;
         }
-        crate::act::interaction::pointer_moved();
+        acting.pointer_moved();
         input.drag(start, end).await.map_err(|e| {
             Error::new(
                 Code::Backend,
@@ -205,15 +208,16 @@ impl crate::engine::Session<'_> {
     /// drag's own windows.
     pub async fn drag(&self, from: &DragEnd, to: &DragEnd) -> Result<ActionReport> {
         let session = self.id();
-        if crate::act::background() {
+        if self.background {
             return Err(crate::error::Error::new(
                 crate::error::Code::InputNotAllowed,
                 "a drag moves the pointer, which background mode never does",
                 "run it outside background mode",
             ));
         }
-        crate::act::report::reported(async {
-            let report = drag_once(self.engine, session, from, to).await;
+        let acting = Acting::of(self);
+        reported(&acting, async {
+            let report = drag_once(&acting, session, from, to).await;
             with_tree_after(self.engine, session, report).await
         })
         .await

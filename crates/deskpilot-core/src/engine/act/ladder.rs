@@ -15,7 +15,7 @@ use crate::act::policy::{
 use crate::act::preflight::preflight;
 use crate::act::report::{ActionReport, Route, Skipped, rung_name};
 use crate::act::subject::Subject;
-use crate::engine::Engine;
+use crate::engine::act::acting::{Acting, reported};
 use crate::engine::act::actionable::ensure_shown;
 use crate::engine::act::after::with_tree_after;
 use crate::engine::act::choose::combo_of;
@@ -37,11 +37,12 @@ use crate::read::{Resolved, Target};
 use crate::session::format_ref;
 
 async fn act_unreported(
-    engine: &Engine,
+    acting: &Acting<'_>,
     session: &str,
     target: &Target,
     action: &Action,
 ) -> Result<ActionReport> {
+    let engine = acting.engine;
     // Held from resolving the target to the last read-back: the plan starts from the
     // element as it is, and another session's input can neither land between this
     // action's keys nor confirm its effect.
@@ -53,7 +54,7 @@ async fn act_unreported(
     {
         // An option of a combo box: chosen through the combo box, as a person would
         // (open it, pick the option).
-        let report = choose_through(engine, session, resolved, combo, action).await;
+        let report = choose_through(acting, session, resolved, combo, action).await;
         return with_tree_after(engine, session, report).await;
     }
     // What the verb means on this control: a person's click on a row selects it (activating
@@ -67,11 +68,11 @@ async fn act_unreported(
         session: session.to_owned(),
     };
     let report = match meant {
-        Some(meant) => run_ladder(engine, subject, &meant).await.map(|mut report| {
+        Some(meant) => run_ladder(acting, subject, &meant).await.map(|mut report| {
             report.verb = action.verb();
             report
         }),
-        None => run_ladder(engine, subject, action).await,
+        None => run_ladder(acting, subject, action).await,
     };
     with_tree_after(engine, session, report).await
 }
@@ -80,12 +81,13 @@ async fn act_unreported(
 /// chosen through the combo box, reported as the action on the option. Call with the
 /// input lock held.
 async fn choose_through(
-    engine: &Engine,
+    acting: &Acting<'_>,
     session: &str,
     option: Resolved,
     combo: Node,
     action: &Action,
 ) -> Result<ActionReport> {
+    let engine = acting.engine;
     let info = engine.session_info(session)?;
     // By identity; else by role and name (Qt hands out new objects for a view's items).
     let options = options_of(engine, &combo).await?;
@@ -129,7 +131,7 @@ async fn choose_through(
         session: session.to_owned(),
     };
     let choose = Action::SelectOption(crate::act::action::Choice::Index(index));
-    let mut report = run_ladder(engine, subject, &choose).await?;
+    let mut report = run_ladder(acting, subject, &choose).await?;
     report.verb = action.verb();
     report.reference = option.reference;
     let note = format!("chosen through its combo box {described}");
@@ -141,10 +143,11 @@ async fn choose_through(
 }
 
 async fn act_on_window_unreported(
-    engine: &Engine,
+    acting: &Acting<'_>,
     session: &str,
     action: &Action,
 ) -> Result<ActionReport> {
+    let engine = acting.engine;
     let _input = engine.input_lock().await;
     let info = engine.session_info(session)?;
     // Never the application object: the session's active window (or the one last active,
@@ -179,9 +182,9 @@ async fn act_on_window_unreported(
                     session_root: window,
                     session: session.to_owned(),
                 };
-                run_ladder(engine, field, action).await
+                run_ladder(acting, field, action).await
             }
-            KeysTo::Elsewhere => run_ladder(engine, subject, action).await,
+            KeysTo::Elsewhere => run_ladder(acting, subject, action).await,
         };
         let report = report.map(|mut report| {
             report.note = Some(match report.note.take() {
@@ -195,7 +198,7 @@ async fn act_on_window_unreported(
         }
         return with_tree_after(engine, session, report).await;
     }
-    let report = run_ladder(engine, subject, action).await;
+    let report = run_ladder(acting, subject, action).await;
     if action.secret() {
         return report.map(withhold_tree);
     }
@@ -204,7 +207,12 @@ async fn act_on_window_unreported(
 
 /// Climbs the ladder, then maps back the keys that typing secret text remapped. Call with
 /// the input lock held.
-async fn run_ladder(engine: &Engine, subject: Subject, action: &Action) -> Result<ActionReport> {
+async fn run_ladder(
+    acting: &Acting<'_>,
+    subject: Subject,
+    action: &Action,
+) -> Result<ActionReport> {
+    let engine = acting.engine;
     let secret = subject.resolved.secret || subject.node().is_secret() || action.secret();
     if action.secret() && !subject.window_level {
         // The element holds secret text from now on: this session's reads show its length.
@@ -212,7 +220,7 @@ async fn run_ladder(engine: &Engine, subject: Subject, action: &Action) -> Resul
             .sessions()
             .hold_secret(&subject.session, &subject.node().id);
     }
-    let mut result = climb(engine, subject, action).await;
+    let mut result = climb(acting, subject, action).await;
     // Only after secret text: remapping keys again makes some apps (Firefox) handle the
     // next key late, out of order; ordinary text left in the keymap tells nothing new.
     if secret
@@ -231,7 +239,8 @@ async fn run_ladder(engine: &Engine, subject: Subject, action: &Action) -> Resul
 }
 
 /// The ladder itself: the first rung that has an effect, read back.
-async fn climb(engine: &Engine, mut subject: Subject, action: &Action) -> Result<ActionReport> {
+async fn climb(acting: &Acting<'_>, mut subject: Subject, action: &Action) -> Result<ActionReport> {
+    let engine = acting.engine;
     if action.secret() && !subject.resolved.secret {
         // Text the caller keeps secret: the field is read as a password field from here on
         // (its length only), so that no report shows what it holds.
@@ -283,7 +292,7 @@ async fn climb(engine: &Engine, mut subject: Subject, action: &Action) -> Result
     let mut skipped: Vec<Skipped> = plan.skipped.clone();
     let mut refusal: Option<Error> = None;
     for attempt in &plan.attempts {
-        if crate::act::background()
+        if acting.background
             && matches!(
                 attempt.rung,
                 crate::act::Rung::Keyboard | crate::act::Rung::Pointer
@@ -295,7 +304,7 @@ async fn climb(engine: &Engine, mut subject: Subject, action: &Action) -> Result
             });
             continue;
         }
-        let how = match deliver(engine, &subject, attempt).await {
+        let how = match deliver(acting, &subject, attempt).await {
             Ok(how) => how,
             Err(NotSent::Skip(why)) => {
                 skipped.push(Skipped {
@@ -394,13 +403,17 @@ impl crate::engine::Session<'_> {
     /// Does `action` on `target`, through the first rung of its ladder that has an effect,
     /// and reports the route, the rungs skipped, and the effect read back.
     pub async fn act(&self, target: &Target, action: &Action) -> Result<ActionReport> {
-        let session = self.id();
-        crate::act::report::reported(act_unreported(self.engine, session, target, action)).await
+        let acting = Acting::of(self);
+        reported(&acting, act_unreported(&acting, self.id(), target, action)).await
     }
 
     /// Does `action` on the session's window itself (keys with no element to focus first).
     pub async fn act_on_window(&self, action: &Action) -> Result<ActionReport> {
-        let session = self.id();
-        crate::act::report::reported(act_on_window_unreported(self.engine, session, action)).await
+        let acting = Acting::of(self);
+        reported(
+            &acting,
+            act_on_window_unreported(&acting, self.id(), action),
+        )
+        .await
     }
 }

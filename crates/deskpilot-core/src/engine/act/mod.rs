@@ -1,6 +1,7 @@
 //! Acting: the route ladder over the app's semantics, focus and keys, and input at live bounds,
 //! each rung read back (`act/` holds the verbs, plans and reports it works with).
 
+pub(crate) mod acting;
 pub(crate) mod actionable;
 pub(crate) mod after;
 pub(crate) mod choose;

@@ -5,7 +5,7 @@ use crate::act::action::WindowAction;
 use crate::act::report::{ActionReport, Effect, Route, Rung};
 use crate::act::verbs::Named;
 use crate::act::window::*;
-use crate::engine::Engine;
+use crate::engine::act::acting::{Acting, reported};
 use crate::engine::act::after::with_tree_after;
 use crate::engine::session_window;
 use crate::error::{Code, Error, Result};
@@ -18,10 +18,11 @@ const WAIT: Duration = Duration::from_millis(2000);
 const POLL: Duration = Duration::from_millis(40);
 
 async fn window_action_once(
-    engine: &Engine,
+    acting: &Acting<'_>,
     session: &str,
     action: WindowAction,
 ) -> Result<ActionReport> {
+    let engine = acting.engine;
     let input = engine.wiring().window_system()?.clone();
     let window = session_window(engine, session).await?.ok_or_else(|| {
         Error::new(
@@ -48,7 +49,7 @@ async fn window_action_once(
         )
     };
     let activate = action == WindowAction::Activate;
-    if activate && crate::act::background() {
+    if activate && acting.background {
         return Err(Error::new(
             Code::InputNotAllowed,
             "raising a window takes the foreground, which background mode never does",
@@ -65,7 +66,7 @@ async fn window_action_once(
         .await
         .map_err(display)?;
     if activate && !was_active {
-        crate::act::interaction::raised_window();
+        acting.raised_window();
     }
     let deadline = Instant::now() + WAIT;
     let after = loop {
@@ -117,8 +118,9 @@ impl crate::engine::Session<'_> {
     /// Does `action` with the session's window and reads its state back.
     pub async fn window_action(&self, action: WindowAction) -> Result<ActionReport> {
         let session = self.id();
-        crate::act::report::reported(async {
-            let report = window_action_once(self.engine, session, action).await;
+        let acting = Acting::of(self);
+        reported(&acting, async {
+            let report = window_action_once(&acting, session, action).await;
             with_tree_after(self.engine, session, report).await
         })
         .await
