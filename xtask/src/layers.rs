@@ -26,7 +26,7 @@ pub const TABLES: &[Layers] = &[
             &["vocabulary"],
             &["input", "window_system", "launcher", "events"],
             &["backend", "capture"],
-            &["absent"],
+            &["absent", "budget"],
         ],
         exceptions: &[],
     },

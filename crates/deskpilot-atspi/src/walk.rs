@@ -8,6 +8,7 @@ use std::pin::Pin;
 use deskpilot_platform::model::{
     CutReason, ElementId, Node, Pending, Realization, State, Tree, TreeNode,
 };
+use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::{BackendError, WalkLimits};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
@@ -54,8 +55,13 @@ struct Slot {
     unreadable: u32,
 }
 
-type Read =
-    Pin<Box<dyn Future<Output = (usize, zbus::Result<(Node, Option<Vec<ElementId>>)>)> + Send>>;
+/// A node as read, with its children listed, or what it says unlisted.
+enum Listing {
+    Listed(Vec<ElementId>, Children),
+    Left(Realization),
+}
+
+type Read = Pin<Box<dyn Future<Output = (usize, zbus::Result<(Node, Listing)>)> + Send>>;
 
 /// Walks the subtree under `root`. Identities come from `cache` where it has them (one call
 /// for the whole app), else from calls. Fails only when the root itself cannot be read.
@@ -149,23 +155,32 @@ pub async fn walk(
             progress.report(read);
         }
         match result {
-            Ok((node, children)) => {
+            Ok((node, listing)) => {
                 let depth = slots[index].depth;
                 let secret = slots[index].secret || node.is_secret();
-                let realization = realization_of(&node, depth, limits, children.as_ref());
+                let logical = node.child_count;
                 slots[index].node = Some(node);
-                slots[index].realization = realization;
-                let Some(children) = children else { continue };
-                let room = limits.max_nodes.saturating_sub(slots.len());
+                let (children, kind) = match listing {
+                    Listing::Listed(children, kind) => (children, kind),
+                    Listing::Left(left) => {
+                        slots[index].realization = left;
+                        continue;
+                    }
+                };
                 let mut children: Vec<ElementId> = children
                     .into_iter()
                     .filter(|c| seen.insert(c.clone()))
                     .collect();
-                if children.len() > room {
-                    slots[index].realization = Realization::Cut {
-                        reason: CutReason::Nodes,
-                    };
-                    slots[index].unread = children.split_off(room);
+                let listed = Listed {
+                    walked: slots.len(),
+                    count: children.len(),
+                    logical: Some(logical),
+                    children: kind,
+                };
+                let kept = after_listing(limits, &listed);
+                slots[index].realization = kept.realization;
+                if kept.keep < children.len() {
+                    slots[index].unread = children.split_off(kept.keep);
                 }
                 for child in children {
                     let child_index = slots.len();
@@ -243,12 +258,17 @@ fn read_one(
                 // An application's windows are its children whatever its ChildCount says
                 // (GTK 4.8 says 0 on its application object).
                 let mut node = read_node(&proto, &id, traits, secret).await?;
-                if depth >= limits.max_depth {
-                    return Ok((node, None));
+                let unlisted = Unlisted {
+                    depth,
+                    count: None,
+                    children: Children::Listed,
+                };
+                if let Some(left) = before_listing(&limits, &unlisted) {
+                    return Ok((node, Listing::Left(left)));
                 }
                 let children = proto.children(&id).await?;
                 node.child_count = node.child_count.max(children.len() as u32);
-                return Ok((node, Some(children)));
+                return Ok((node, Listing::Listed(children, Children::Listed)));
             }
             let cached = cache.as_ref().and_then(|c| c.identities.get(&id).cloned());
             match cached {
@@ -264,22 +284,13 @@ fn read_one(
                         proto.child_count(&id)
                     );
                     let mut node = node?;
-                    let count = count?.max(0) as u32;
-                    node.child_count = count;
-                    if !should_enumerate(count, managed, depth, &limits) {
-                        return Ok((node, None));
-                    }
-                    let children = children_of(&proto, &id, count).await?;
-                    Ok((node, Some(children)))
+                    node.child_count = count?.max(0) as u32;
+                    list(&proto, node, managed, depth, &limits).await
                 }
                 None => {
                     let node = read_node(&proto, &id, traits, secret).await?;
                     let managed = node.states.is(State::ManagesDescendants);
-                    if !should_enumerate(node.child_count, managed, depth, &limits) {
-                        return Ok((node, None));
-                    }
-                    let children = children_of(&proto, &id, node.child_count).await?;
-                    Ok((node, Some(children)))
+                    list(&proto, node, managed, depth, &limits).await
                 }
             }
         }
@@ -307,44 +318,33 @@ async fn children_of(proto: &Proto, id: &ElementId, count: u32) -> zbus::Result<
     Ok(children)
 }
 
-/// Whether to ask for a node's children at all. A container that creates children on demand is
-/// enumerated only below a bound; a huge child count is never enumerated (LibreOffice Calc's
-/// sheet reports 2^31 - 1 and a `GetChildren` on it grows the app by gigabytes).
-fn should_enumerate(child_count: u32, managed: bool, depth: u32, limits: &WalkLimits) -> bool {
-    if child_count == 0 || depth >= limits.max_depth {
-        return false;
-    }
-    if child_count > limits.max_children {
-        return false;
-    }
-    !(managed && child_count > limits.max_managed_children)
-}
-
-fn realization_of(
-    node: &Node,
+/// `node`'s children, within the walk budget: listed where the budget allows; a container
+/// that creates children on demand only below a bound, and a huge child count never
+/// (LibreOffice Calc's sheet reports 2^31 - 1 and a `GetChildren` on it grows the app by
+/// gigabytes).
+async fn list(
+    proto: &Proto,
+    node: Node,
+    managed: bool,
     depth: u32,
     limits: &WalkLimits,
-    children: Option<&Vec<ElementId>>,
-) -> Realization {
-    match children {
-        Some(children)
-            if (node.states.is(State::ManagesDescendants) || node.child_count > LISTED_AT_MOST)
-                && (children.len() as u32) < node.child_count =>
-        {
-            Realization::Partial {
-                realized: children.len() as u32,
-                logical: Some(node.child_count),
-            }
-        }
-        Some(_) => Realization::Complete,
-        None if node.child_count == 0 => Realization::Complete,
-        None if depth >= limits.max_depth => Realization::Cut {
-            reason: CutReason::Depth,
-        },
-        None => Realization::NotRealized {
-            logical: Some(node.child_count),
-        },
+) -> zbus::Result<(Node, Listing)> {
+    let count = node.child_count;
+    let kind = match (managed, count > LISTED_AT_MOST) {
+        (true, _) => Children::OnDemand,
+        (false, true) => Children::FirstOnes,
+        (false, false) => Children::Listed,
+    };
+    let unlisted = Unlisted {
+        depth,
+        count: Some(count),
+        children: kind,
+    };
+    if let Some(left) = before_listing(limits, &unlisted) {
+        return Ok((node, Listing::Left(left)));
     }
+    let children = children_of(proto, &node.id, count).await?;
+    Ok((node, Listing::Listed(children, kind)))
 }
 
 /// Marks the parent of an unread slot as cut (the first reason wins).

@@ -1,9 +1,8 @@
-//! A budgeted walk over a fake app's tree, as a real backend walks: breadth-first, cut by
-//! node, depth and deadline budgets.
-
-use std::time::Instant;
+//! A budgeted walk over a fake app's tree, as a real backend walks: breadth-first, within the
+//! walk budget the backends share (`deskpilot_platform::budget`).
 
 use deskpilot_platform::WalkLimits;
+use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::model::{CutReason, Pending, Realization, State, Tree, TreeNode};
 
 use crate::FakeNode;
@@ -31,52 +30,38 @@ pub(crate) fn walk(root: &FakeNode, limits: &WalkLimits) -> Tree {
         let fake = slots[index].fake;
         let depth = slots[index].depth;
         let count = fake.node.child_count;
-        let managed = fake.node.states.is(State::ManagesDescendants);
-        slots[index].realization = if count == 0 {
-            Realization::Complete
-        } else if Instant::now() >= limits.deadline {
-            Realization::Cut {
-                reason: CutReason::Deadline,
-            }
-        } else if depth >= limits.max_depth {
-            Realization::Cut {
-                reason: CutReason::Depth,
-            }
-        } else if count > limits.max_children || (managed && count > limits.max_managed_children) {
-            Realization::NotRealized {
-                logical: Some(count),
-            }
-        } else {
-            let room = limits.max_nodes.saturating_sub(slots.len());
-            for child in fake.children.iter().take(room) {
-                let child_index = slots.len();
-                slots.push(Slot {
-                    fake: child,
-                    parent: Some(index),
-                    children: Vec::new(),
-                    depth: depth + 1,
-                    realization: Realization::Complete,
-                });
-                slots[index].children.push(child_index);
-            }
-            if fake.children.len() > room {
-                Realization::Cut {
-                    reason: CutReason::Nodes,
-                }
-            } else if managed && fake.count_unknown {
-                Realization::Partial {
-                    realized: fake.children.len() as u32,
-                    logical: None,
-                }
-            } else if managed && (fake.children.len() as u32) < count {
-                Realization::Partial {
-                    realized: fake.children.len() as u32,
-                    logical: Some(count),
-                }
-            } else {
-                Realization::Complete
-            }
+        let kind = match fake.node.states.is(State::ManagesDescendants) {
+            true => Children::OnDemand,
+            false => Children::Listed,
         };
+        let unlisted = Unlisted {
+            depth,
+            count: Some(count),
+            children: kind,
+        };
+        if let Some(left) = before_listing(limits, &unlisted) {
+            slots[index].realization = left;
+            continue;
+        }
+        let listed = Listed {
+            walked: slots.len(),
+            count: fake.children.len(),
+            logical: (!fake.count_unknown).then_some(count),
+            children: kind,
+        };
+        let kept = after_listing(limits, &listed);
+        for child in fake.children.iter().take(kept.keep) {
+            let child_index = slots.len();
+            slots.push(Slot {
+                fake: child,
+                parent: Some(index),
+                children: Vec::new(),
+                depth: depth + 1,
+                realization: Realization::Complete,
+            });
+            slots[index].children.push(child_index);
+        }
+        slots[index].realization = kept.realization;
     }
     let children: Vec<&[usize]> = slots.iter().map(|s| s.children.as_slice()).collect();
     let (order, new_index) = deskpilot_platform::model::document_order(&children);

@@ -12,6 +12,7 @@ mod absent;
 mod admission;
 pub mod app;
 mod backend;
+pub mod budget;
 mod capture;
 pub mod escape;
 mod events;

@@ -5,6 +5,7 @@
 use deskpilot_platform::model::{
     CutReason, ElementId, Node, NodeValue, Pending, Realization, Tree, TreeNode,
 };
+use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::{BackendError, ValueAdmission, WalkLimits};
 
 use crate::calls::Calls;
@@ -110,18 +111,22 @@ fn adopt(
             .filter(|n| *n > 0)
             .map(|n| n as u32)
     });
-    let bound = if managed {
-        limits.max_managed_children
-    } else {
-        limits.max_children
-    } as usize;
-    let room = limits.max_nodes.saturating_sub(slots.len());
     let count = children.len();
+    let listed = Listed {
+        walked: slots.len(),
+        count,
+        logical,
+        children: match managed {
+            true => Children::OnDemand,
+            false => Children::Listed,
+        },
+    };
+    let kept = after_listing(limits, &listed);
     let depth = slots[parent].depth + 1;
     let secret = slots[parent].secret;
     let mut rest = Vec::new();
     for (i, raw) in children.into_iter().enumerate() {
-        if i >= room.min(bound) {
+        if i >= kept.keep {
             rest.push(crate::mapping::node::id_of(&raw, app));
             continue;
         }
@@ -136,23 +141,11 @@ fn adopt(
         slots.push(slot(Some(raw), child, Some(parent), depth, child_secret));
         slots[parent].children.push(index);
     }
-    let realized = slots[parent].children.len() as u32;
     slots[parent].node.child_count = logical.unwrap_or(count as u32).max(count as u32);
-    slots[parent].realization = if count > room && room < bound {
+    if kept.realization == cut(CutReason::Nodes) {
         slots[parent].unread = rest;
-        Realization::Cut {
-            reason: CutReason::Nodes,
-        }
-    } else if count > bound {
-        Realization::Partial {
-            realized,
-            logical: Some(count as u32),
-        }
-    } else if managed && logical.is_none_or(|n| n > realized) {
-        Realization::Partial { realized, logical }
-    } else {
-        Realization::Complete
-    };
+    }
+    slots[parent].realization = kept.realization;
 }
 
 /// Reads every container from slot `from` on, breadth-first, then the values.
@@ -174,16 +167,21 @@ async fn finish<S: UiaSource>(
         while next < slots.len() && batch.len() < IN_FLIGHT {
             let index = next;
             next += 1;
-            if std::time::Instant::now() >= limits.deadline {
-                slots[index].realization = cut(CutReason::Deadline);
-            } else if slots[index].depth >= limits.max_depth {
-                slots[index].realization = cut(CutReason::Depth);
-            } else if let Some(rows) = too_many_rows(&slots[index], limits) {
-                slots[index].realization = Realization::NotRealized {
+            // UI Automation says how many children an element has only by listing them.
+            let unlisted = Unlisted {
+                depth: slots[index].depth,
+                count: None,
+                children: Children::Listed,
+            };
+            let left = before_listing(limits, &unlisted).or_else(|| {
+                let rows = too_many_rows(&slots[index], limits)?;
+                Some(Realization::NotRealized {
                     logical: Some(rows),
-                };
-            } else {
-                batch.push(index);
+                })
+            });
+            match left {
+                Some(left) => slots[index].realization = left,
+                None => batch.push(index),
             }
         }
         let reads = futures_util::future::join_all(batch.iter().map(|&index| {
