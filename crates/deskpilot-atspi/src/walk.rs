@@ -5,10 +5,10 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 
+use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::model::{
     CutReason, ElementId, Node, Pending, Realization, State, Tree, TreeNode,
 };
-use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::{BackendError, WalkLimits};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;

@@ -70,7 +70,10 @@ fn the_node_budget_cuts_and_a_bound_leaves_a_container_partly_realized() {
     let whole = after_listing(&limits, &listed(10, 5, Some(5), Children::Listed));
     assert_eq!((whole.keep, whole.realization), (5, Realization::Complete));
     let cut_short = after_listing(&limits, &listed(97, 5, Some(5), Children::Listed));
-    assert_eq!((cut_short.keep, cut_short.realization), (3, cut(CutReason::Nodes)));
+    assert_eq!(
+        (cut_short.keep, cut_short.realization),
+        (3, cut(CutReason::Nodes))
+    );
     // A platform that says the count only by listing: the first ones up to the bound.
     let many = after_listing(&limits, &listed(1, 60, None, Children::Listed));
     let partial = Realization::Partial {

@@ -3,7 +3,9 @@
 //! at once until it answers a probe again, which runs in the background, one at a time. An app
 //! known busy with one slow answer (it answered just before that call) is waited for instead,
 //! up to a patience the backend gives. Each backend keys apps its own way (a bus name, a pid)
-//! and probes them its own way (a ping, an element read).
+//! and probes them its own way (a ping, an element read). Where the platform runs an app's
+//! calls one at a time (UI Automation's worker per app), a call's timeout counts from when it
+//! starts running, never from when it was queued (`in_turn`).
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -33,6 +35,19 @@ pub enum Probed {
     Silent,
 }
 
+/// How a call run in its app's turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ran<T> {
+    Answered(T),
+    /// The app stalled before the call's turn came: it was not run.
+    Stalled,
+    /// It ran its whole timeout: the app is stalled now.
+    TimedOut,
+}
+
+/// One app's turn: its calls run one at a time.
+type Turn = Arc<tokio::sync::Mutex<()>>;
+
 /// The apps, keyed by `K`, that let a call time out and have not answered since.
 #[derive(Debug)]
 pub struct Stalls<K> {
@@ -45,6 +60,8 @@ pub struct Stalls<K> {
     timeouts: Arc<AtomicU64>,
     /// Bumped each time a stalled app answers again.
     answered: Arc<tokio::sync::watch::Sender<u64>>,
+    /// Each app's turn, for calls run `in_turn`.
+    turns: Arc<Mutex<HashMap<K, Turn>>>,
 }
 
 impl<K> Clone for Stalls<K> {
@@ -55,6 +72,7 @@ impl<K> Clone for Stalls<K> {
             count: self.count.clone(),
             timeouts: self.timeouts.clone(),
             answered: self.answered.clone(),
+            turns: self.turns.clone(),
         }
     }
 }
@@ -68,6 +86,7 @@ impl<K: Eq + Hash + Clone + Send + Sync + 'static> Stalls<K> {
             count: Arc::default(),
             timeouts: Arc::default(),
             answered: Arc::new(tokio::sync::watch::Sender::new(0)),
+            turns: Arc::default(),
         }
     }
 
@@ -120,6 +139,51 @@ impl<K: Eq + Hash + Clone + Send + Sync + 'static> Stalls<K> {
             while tokio::time::timeout(stalls.timeout, probe()).await != Ok(Probed::Answered) {}
             stalls.answered_again(&app);
         });
+    }
+
+    /// Runs `call` on `app` when the app's earlier calls are done, within the timeout counted
+    /// from then: the platform answers an app's calls one at a time, so one counted from
+    /// when the call was queued would time out behind slow ones that are answering. A call
+    /// whose app stalled while it waited is not run; one that times out stalls the app, as
+    /// `timed_out` says, before the next call's turn.
+    pub async fn in_turn<Q, T, P, F>(
+        &self,
+        app: &Q,
+        call: impl Future<Output = T>,
+        probe: P,
+    ) -> Ran<T>
+    where
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+        K: Borrow<Q>,
+        P: Fn() -> F + Send + 'static,
+        F: Future<Output = Probed> + Send,
+    {
+        let turn = self.turn(app);
+        let _running = turn.lock().await;
+        if self.stalled(app) {
+            return Ran::Stalled;
+        }
+        match tokio::time::timeout(self.timeout, call).await {
+            Ok(answer) => Ran::Answered(answer),
+            Err(_) => {
+                self.timed_out(app, probe);
+                Ran::TimedOut
+            }
+        }
+    }
+
+    fn turn<Q>(&self, app: &Q) -> Turn
+    where
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+        K: Borrow<Q>,
+    {
+        let mut turns = self.turns.lock().expect("turns");
+        if let Some(turn) = turns.get(app) {
+            return turn.clone();
+        }
+        let turn = Turn::default();
+        turns.insert(app.to_owned(), turn.clone());
+        turn
     }
 
     /// `app`, stalled, is busy with one slow answer, not frozen: calls wait for it, up to

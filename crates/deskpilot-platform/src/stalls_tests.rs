@@ -2,7 +2,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Probed, Stalls};
+use super::{Probed, Ran, Stalls};
 
 const TIMEOUT: Duration = Duration::from_millis(1500);
 
@@ -89,4 +89,25 @@ async fn a_busy_app_past_its_patience_is_taken_for_frozen() {
     let again = tokio::time::Instant::now();
     assert!(!stalls.waited_for(&7).await);
     assert_eq!(again.elapsed(), Duration::ZERO);
+}
+
+/// An app that answers its calls one at a time, each in 300 ms: 16 calls sent together take
+/// 4.8 s, and none times out, since each call's timeout counts from its turn. A frozen app's
+/// first call times out once and the calls queued behind it are not run.
+#[tokio::test(start_paused = true)]
+async fn calls_in_turn_are_timed_from_their_turn() {
+    let stalls = Stalls::<u32>::new(TIMEOUT);
+    let frozen = Arc::new(AtomicBool::new(true));
+    let slow = || async { tokio::time::sleep(Duration::from_millis(300)).await };
+    let calls = (0..16).map(|_| stalls.in_turn(&7, slow(), probe(&frozen)));
+    let started = tokio::time::Instant::now();
+    let ran = futures_util::future::join_all(calls).await;
+    assert!(ran.iter().all(|r| *r == Ran::Answered(())), "{ran:?}");
+    assert_eq!(started.elapsed(), Duration::from_millis(4800));
+    assert_eq!(stalls.timeouts(), 0);
+    let hung = || std::future::pending::<()>();
+    let calls = (0..3).map(|_| stalls.in_turn(&7, hung(), probe(&frozen)));
+    let ran = futures_util::future::join_all(calls).await;
+    assert_eq!(ran, [Ran::TimedOut, Ran::Stalled, Ran::Stalled]);
+    assert_eq!(stalls.timeouts(), 1);
 }

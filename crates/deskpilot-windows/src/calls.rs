@@ -1,13 +1,15 @@
-//! Every call to UI Automation under the backend's deadline. An app whose call timed out is
-//! stalled under the shared policy (`deskpilot_platform::stalls`): its later calls fail at
-//! once (one timeout is a frozen app's whole cost) until a probe finds it answering again;
-//! other apps' calls go on.
+//! Every call to UI Automation under the backend's deadline. An app's calls run one at a time
+//! (its worker, `com/worker.rs`), so each call's deadline counts from its turn, not from when
+//! it was queued behind slow ones. An app whose call timed out is stalled under the shared
+//! policy (`deskpilot_platform::stalls`): its later calls fail at once (one timeout is a
+//! frozen app's whole cost) until a probe finds it answering again; other apps' calls go on.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_platform::stalls::{Probed, Stalls};
+use deskpilot_platform::stalls::{Probed, Ran, Stalls};
 
 use crate::raw::{RuntimeKey, UiaError};
 use crate::source::UiaSource;
@@ -39,8 +41,9 @@ impl<S: UiaSource> Calls<S> {
         self.stalls.stalled(&pid)
     }
 
-    /// `call`, to process `pid` about element `key`, within the deadline. On a timeout the
-    /// app is stalled and a probe asks `key` again until it answers.
+    /// `call`, to process `pid` about element `key`, in the app's turn and within the
+    /// deadline from then. On a timeout the app is stalled and a probe asks `key` again
+    /// until it answers.
     pub async fn on<T>(
         &self,
         pid: u32,
@@ -50,12 +53,10 @@ impl<S: UiaSource> Calls<S> {
         if self.stalled(pid) {
             return Err(UiaError::Timeout);
         }
-        match tokio::time::timeout(self.timeout(), call).await {
-            Ok(answer) => answer,
-            Err(_) => {
-                self.stall(pid, key.cloned());
-                Err(UiaError::Timeout)
-            }
+        let probe = self.probe(pid, key.cloned());
+        match self.stalls.in_turn(&pid, call, probe).await {
+            Ran::Answered(answer) => answer,
+            Ran::Stalled | Ran::TimedOut => Err(UiaError::Timeout),
         }
     }
 
@@ -70,11 +71,16 @@ impl<S: UiaSource> Calls<S> {
             .unwrap_or(Err(UiaError::Timeout))
     }
 
-    fn stall(&self, pid: u32, key: Option<RuntimeKey>) {
+    /// What asks a stalled `pid` whether it answers again: `key` read anew, else its process.
+    fn probe(
+        &self,
+        pid: u32,
+        key: Option<RuntimeKey>,
+    ) -> impl Fn() -> Pin<Box<dyn Future<Output = Probed> + Send>> + Send + 'static {
         let source = self.source.clone();
-        self.stalls.timed_out(&pid, move || {
+        move || {
             let (source, key) = (source.clone(), key.clone());
-            async move {
+            Box::pin(async move {
                 let answer = match &key {
                     Some(key) => source.element(pid, key).await.map(|_| ()),
                     None => source.process(pid).await.map(|_| ()),
@@ -85,7 +91,7 @@ impl<S: UiaSource> Calls<S> {
                     // It answered, or the element is gone (the next call learns which).
                     _ => Probed::Answered,
                 }
-            }
-        });
+            })
+        }
     }
 }

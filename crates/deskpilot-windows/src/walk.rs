@@ -2,10 +2,10 @@
 //! container, within the caller's budgets; then values, one call per container whose children
 //! hold admitted values, never a password field's. Returned in document order.
 
+use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::model::{
     CutReason, ElementId, Node, NodeValue, Pending, Realization, Tree, TreeNode,
 };
-use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::{BackendError, ValueAdmission, WalkLimits};
 
 use crate::calls::Calls;

@@ -6,6 +6,7 @@
 mod parse;
 mod perform;
 mod windows;
+mod worker;
 
 pub use windows::FakeWindows;
 
@@ -37,7 +38,7 @@ pub struct FakeUia {
     calls: Mutex<HashMap<&'static str, u64>>,
     values: Mutex<Vec<RuntimeKey>>,
     performed: Mutex<Vec<(RuntimeKey, String)>>,
-    frozen: Mutex<HashSet<u32>>,
+    workers: worker::Workers,
     ended: Mutex<HashSet<u32>>,
     log: Mutex<Option<std::sync::Arc<crate::events::EventLog>>>,
 }
@@ -60,13 +61,17 @@ impl FakeUia {
             calls: Mutex::default(),
             values: Mutex::default(),
             performed: Mutex::default(),
-            frozen: Mutex::default(),
+            workers: worker::Workers::default(),
             ended: Mutex::default(),
             log: Mutex::default(),
         };
         for process in processes {
             if process.slow {
-                fake.frozen.lock().unwrap().insert(process.process.pid);
+                fake.workers
+                    .frozen
+                    .lock()
+                    .unwrap()
+                    .insert(process.process.pid);
             }
             let mut stack: Vec<RuntimeKey> = Vec::new();
             for element in process.elements {
@@ -107,14 +112,20 @@ impl FakeUia {
         self.performed.lock().unwrap().clone()
     }
 
-    /// Freezes or thaws a process: a frozen one's calls never return.
+    /// Freezes or thaws a process: a frozen one's calls do not return (its worker ends each
+    /// after UIA's transaction timeout).
     pub fn freeze(&self, pid: u32, frozen: bool) {
-        let mut set = self.frozen.lock().unwrap();
+        let mut set = self.workers.frozen.lock().unwrap();
         if frozen {
             set.insert(pid);
         } else {
             set.remove(&pid);
         }
+    }
+
+    /// Each call to `pid` takes `latency` from now on, on its worker, one call at a time.
+    pub fn slow_down(&self, pid: u32, latency: Duration) {
+        self.workers.set_latency(pid, latency);
     }
 
     /// Ends a process: its windows leave the desktop, its elements answer nothing.
@@ -143,19 +154,20 @@ impl FakeUia {
             .any(|(p, _)| p.pid == pid && p.elevated)
     }
 
-    /// Waits like a frozen app when `pid` is frozen or the element is slow.
-    async fn answer(&self, pid: u32, key: Option<&RuntimeKey>) {
-        let slow = key
+    /// A call's time on `pid`'s worker (`worker.rs`); a slow element never answers.
+    async fn answer(&self, pid: u32, key: Option<&RuntimeKey>) -> Result<(), UiaError> {
+        let hung = key
             .and_then(|k| self.elements.get(k))
             .is_some_and(|e| e.w().slow);
-        if slow || self.frozen.lock().unwrap().contains(&pid) {
-            tokio::time::sleep(Duration::from_secs(3600)).await;
+        match self.workers.run(pid, hung).await {
+            worker::Worked::Answered => Ok(()),
+            worker::Worked::TimedOut => Err(UiaError::Timeout),
         }
     }
 
     /// The element `key` of `pid`, as a call on it finds it.
     async fn lookup(&self, pid: u32, key: &RuntimeKey) -> Result<&Element, UiaError> {
-        self.answer(pid, Some(key)).await;
+        self.answer(pid, Some(key)).await?;
         if self.ended(pid) {
             return Err(com(hresult::RPC_S_SERVER_UNAVAILABLE));
         }
@@ -234,7 +246,7 @@ impl UiaSource for FakeUia {
         log: std::sync::Arc<crate::events::EventLog>,
     ) -> Result<bool, UiaError> {
         self.count("watch");
-        self.answer(pid, None).await;
+        self.answer(pid, None).await?;
         *self.log.lock().unwrap() = Some(log);
         Ok(true)
     }
@@ -306,7 +318,7 @@ impl UiaSource for FakeUia {
         let Some(mut at) = self.top.iter().find(|k| contains(k)) else {
             return Ok(Vec::new());
         };
-        self.answer(pid, None).await;
+        self.answer(pid, None).await?;
         let mut chain = vec![self.read(&self.elements[at])];
         while let Some(child) = self.elements[at]
             .children

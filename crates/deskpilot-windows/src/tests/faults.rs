@@ -224,3 +224,79 @@ process "liar.exe" pid=6 started=1
     // The window, the list and its two items: never the grid.
     assert_eq!(fake.calls("children"), 4);
 }
+
+/// An app answers one call at a time (its worker), each here in 300 ms: a walk that sends a
+/// window's 20 groups' calls at once waits 6 s for the last, and each call's deadline counts
+/// from its turn, so none times out and the app is not stalled (review
+/// `windows-2026-12-03.md`, A1). Timed from submission, the tail timed out and stalled it.
+#[tokio::test(start_paused = true)]
+async fn a_slow_app_answering_in_turn_is_read_whole_and_not_stalled() {
+    let (fake, backend) = backend(
+        r#"
+process "slow.exe" pid=5 started=1
+  Window "Slow" patterns=Window
+    Pane "groups" patterns=LegacyIAccessible
+      Group "g0" patterns=LegacyIAccessible
+        Text "t0"
+      Group "g1" patterns=LegacyIAccessible
+        Text "t1"
+      Group "g2" patterns=LegacyIAccessible
+        Text "t2"
+      Group "g3" patterns=LegacyIAccessible
+        Text "t3"
+      Group "g4" patterns=LegacyIAccessible
+        Text "t4"
+      Group "g5" patterns=LegacyIAccessible
+        Text "t5"
+      Group "g6" patterns=LegacyIAccessible
+        Text "t6"
+      Group "g7" patterns=LegacyIAccessible
+        Text "t7"
+      Group "g8" patterns=LegacyIAccessible
+        Text "t8"
+      Group "g9" patterns=LegacyIAccessible
+        Text "t9"
+      Group "g10" patterns=LegacyIAccessible
+        Text "t10"
+      Group "g11" patterns=LegacyIAccessible
+        Text "t11"
+      Group "g12" patterns=LegacyIAccessible
+        Text "t12"
+      Group "g13" patterns=LegacyIAccessible
+        Text "t13"
+      Group "g14" patterns=LegacyIAccessible
+        Text "t14"
+      Group "g15" patterns=LegacyIAccessible
+        Text "t15"
+      Group "g16" patterns=LegacyIAccessible
+        Text "t16"
+      Group "g17" patterns=LegacyIAccessible
+        Text "t17"
+      Group "g18" patterns=LegacyIAccessible
+        Text "t18"
+      Group "g19" patterns=LegacyIAccessible
+        Text "t19"
+"#,
+    );
+    let root = root_of(&backend, 5).await;
+    fake.slow_down(5, Duration::from_millis(300));
+    let tree = backend
+        .snapshot(&root, &WalkLimits::with_timeout(Duration::from_secs(60)))
+        .await
+        .unwrap();
+    let cut = tree
+        .nodes
+        .iter()
+        .filter(|n| n.realization != Realization::Complete)
+        .map(|n| (n.node.name.clone(), n.realization))
+        .collect::<Vec<_>>();
+    assert!(cut.is_empty(), "{cut:?}");
+    assert_eq!(
+        tree.nodes
+            .iter()
+            .filter(|n| n.node.name.starts_with('t'))
+            .count(),
+        20
+    );
+    assert!(!backend.calls.stalled(5));
+}

@@ -1,0 +1,71 @@
+//! The fake's stand-in for UI Automation's worker per app (`com/worker.rs`): an app's calls
+//! run one at a time, in the order sent; each runs to its end even when its caller stopped
+//! waiting (a COM call is not cancelled); a call whose caller left before its turn is
+//! skipped, as the worker skips it. An app that does not answer holds its queue until it
+//! answers or the client's transaction timeout ends the call (`IUIAutomation2::
+//! TransactionTimeout`; `com/uia.rs` sets 10 s), as the real worker waits. A fake that
+//! answered an app's calls together would hide a deadline counted from submission (review
+//! `windows-2026-12-03.md`, A1).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// UIA's transaction timeout as `com/uia.rs` sets it.
+const TRANSACTION: Duration = Duration::from_secs(10);
+
+/// How often a waiting call looks whether its app answers again.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How one call's time on its app's worker went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Worked {
+    Answered,
+    /// The app did not answer within the transaction timeout.
+    TimedOut,
+}
+
+/// The apps' workers: their queues, how long each call takes, and which apps are frozen.
+#[derive(Default)]
+pub(super) struct Workers {
+    turns: Mutex<HashMap<u32, Arc<tokio::sync::Mutex<()>>>>,
+    latency: Mutex<HashMap<u32, Duration>>,
+    pub(super) frozen: Arc<Mutex<HashSet<u32>>>,
+}
+
+impl Workers {
+    /// Each call to `pid` takes `latency` on its worker from now on.
+    pub(super) fn set_latency(&self, pid: u32, latency: Duration) {
+        self.latency.lock().unwrap().insert(pid, latency);
+    }
+
+    /// A call's time on `pid`'s worker: its turn, then its latency, then as long as the app
+    /// (or, `hung`, the element asked) does not answer, up to the transaction timeout.
+    pub(super) async fn run(&self, pid: u32, hung: bool) -> Worked {
+        let turn = self.turns.lock().unwrap().entry(pid).or_default().clone();
+        let latency = self.latency.lock().unwrap().get(&pid).copied();
+        let frozen = self.frozen.clone();
+        let (done, worked) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            let _running = turn.lock_owned().await;
+            if done.is_closed() {
+                return;
+            }
+            if let Some(latency) = latency {
+                tokio::time::sleep(latency).await;
+            }
+            let until = Instant::now() + TRANSACTION;
+            let answers = || !hung && !frozen.lock().unwrap().contains(&pid);
+            while !answers() && Instant::now() < until {
+                tokio::time::sleep(POLL).await;
+            }
+            let _ = done.send(match answers() {
+                true => Worked::Answered,
+                false => Worked::TimedOut,
+            });
+        });
+        worked.await.unwrap_or(Worked::TimedOut)
+    }
+}
