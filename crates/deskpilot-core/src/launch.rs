@@ -1,5 +1,5 @@
-//! `Engine::launch_app`: start a program (an argv, no shell) on the desktop and wait until it,
-//! or a process it started, registers on the accessibility bus.
+//! What `Engine::launch_app` (`engine/launch.rs`) answers: the program started and the app it
+//! registered on the accessibility bus.
 
 use serde::Serialize;
 

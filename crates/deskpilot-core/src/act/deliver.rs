@@ -1,6 +1,5 @@
-//! Delivering one rung: a native operation through the backend, keys after the element's
-//! window is raised and the element focused, pointer input at its live bounds after a hit
-//! test. Says how it was done, or why it was not (skip, refuse, stop).
+//! Why a rung was not sent (`NotSent`), how focus was taken, and which roles take text: what
+//! delivering a rung (`engine/act/deliver.rs`) reports.
 
 use crate::error::{Code, Error};
 use crate::model::Role;

@@ -1,6 +1,5 @@
-//! Runs an action's ladder: the element resolved under the input lock, preflight refusals,
-//! then each rung in turn (`deliver.rs`), its effect read back (`verify.rs`) and judged
-//! (`policy.rs`); the next rung only after a no-op of an action that is safe to repeat.
+//! The ladder's pure rules: whether an action goes through a list's choice, what a rung sent,
+//! when a report withholds its tree. The ladder itself runs in `engine/act/ladder.rs`.
 
 use super::action::Action;
 use super::report::{ActionReport, Skipped};

@@ -1,5 +1,5 @@
-//! `Engine::window_action`: activate, minimize, maximize, restore or close the session's
-//! window through the window manager, confirmed by the window's state read back.
+//! Whether a window action reached its state, and its words. The action runs in
+//! `engine/act/window.rs`, confirmed by the window's state read back.
 
 use super::action::{WindowAction, WindowState};
 

@@ -1,4 +1,5 @@
-//! Finding elements by selector, and resolving a target strictly to one element.
+//! The note a find adds when some of the tree went unsearched. Finding and resolving run in
+//! `engine/read/find.rs`.
 
 use super::results::FindResult;
 

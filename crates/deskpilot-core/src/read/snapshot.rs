@@ -1,5 +1,5 @@
-//! Snapshots: the session's window (or app) read, refs issued, rendered; a truncated one
-//! continued page by page through a cursor.
+//! Which elements a snapshot gives a ref. Snapshots are read and paged in
+//! `engine/read/snapshot.rs`.
 
 use crate::model::{Node, Role};
 

@@ -1,7 +1,5 @@
-//! A targeted look: between two full looks of a wait, the elements the app's events just named
-//! are read afresh, each with its ancestors (for the selector's outer steps and the visible
-//! rule), and matched. It can only confirm a condition: when it does not, the wait's full
-//! look runs as before. An event is still only a reason to look, never the answer.
+//! Whether a targeted look (`engine/wait/targeted.rs`: the elements the app's events just
+//! named, read afresh) can decide a wait's condition.
 
 use super::Condition;
 use crate::selector::Selector;
