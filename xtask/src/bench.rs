@@ -16,7 +16,7 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
             let mut args = vec![
                 "bench",
                 "--package",
-                "deskpilot-atspi",
+                "deskpilot-linux",
                 "--bench",
                 "snapshot",
                 "--",
@@ -33,7 +33,7 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
             "screenshot",
         ]),
         "list" => {
-            crate::cargo::cargo(&["bench", "--package", "deskpilot-atspi", "--bench", "list"])
+            crate::cargo::cargo(&["bench", "--package", "deskpilot-linux", "--bench", "list"])
         }
         "live" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "live"]),
         "hostile" => {

@@ -26,6 +26,7 @@ const ALL_TARGETS: &[&str] = &[
     "deskpilot-platform",
     "deskpilot-core",
     "deskpilot-fake",
+    "deskpilot-desktop",
     "deskpilot-mcp",
     "deskpilot-windows",
     "deskpilot-winfixture",

@@ -7,6 +7,7 @@ mod check_windows;
 mod conformance;
 mod demo;
 mod desktop;
+mod faces;
 mod imports;
 mod install;
 mod layers;

@@ -3,7 +3,7 @@
 //! `xtask/src` is over `MAX_LINES`; no module of a crate depends on a module that depends back
 //! on it (`imports.rs`), and no top-level modules in a circle beyond `KNOWN_CIRCLES`; a
 //! layered crate's modules use lower layers only (`layers.rs`); core's shell types keep their
-//! method counts (`methods.rs`);
+//! method counts (`methods.rs`); no face depends on a backend crate (`faces.rs`);
 //! `deskpilot-core` and `deskpilot-platform` name no platform outside comments
 //! (`PLATFORM_WORDS`).
 
@@ -114,6 +114,7 @@ pub fn problems(root: &Path) -> anyhow::Result<Vec<String>> {
         }
     }
     problems.extend(crate::methods::problems(root)?);
+    problems.extend(crate::faces::problems(root)?);
     for neutral in NEUTRAL_CRATES {
         let src = root.join(neutral);
         if !src.is_dir() {

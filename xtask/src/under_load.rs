@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 /// (package, test target, test name).
 const TESTS: &[(&str, &str, &str)] = &[
     (
-        "deskpilot-atspi",
+        "deskpilot-linux",
         "live",
         "gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read",
     ),

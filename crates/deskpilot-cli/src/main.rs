@@ -101,13 +101,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let engine = match desktop::engine(cli.platform).await {
         Ok(engine) => engine,
         // A host that starts the server sees it answer, and each tool says what is missing.
-        Err(why) if matches!(cli.command, Command::Mcp(_)) => {
-            eprintln!("deskpilot: {why}; serving anyway, every tool fails no_desktop");
-            Engine::new(std::sync::Arc::new(
-                deskpilot_core::NoDesktop::session_missing(why, desktop::NO_DESKTOP_HINT),
-            ))
+        Err(missing) if matches!(cli.command, Command::Mcp(_)) => {
+            eprintln!("deskpilot: {missing}; serving anyway, every tool fails no_desktop");
+            missing.engine()
         }
-        Err(why) => anyhow::bail!("{why}"),
+        Err(missing) => anyhow::bail!("{missing}"),
     };
     match cli.command {
         Command::Mcp(args) => serve::run(engine, args).await,

@@ -54,7 +54,7 @@ pub fn write_no_follow(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<
         .open(path)?;
     // A link put there since the check is opened as itself: refused before any byte goes.
     let attributes = file.metadata()?.file_attributes();
-    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 || deskpilot_windows::link_count(&file)? > 1 {
+    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 || deskpilot_desktop::link_count(&file)? > 1 {
         return Err(link());
     }
     file.set_len(0)?;

@@ -12,7 +12,7 @@ use crate::secrets::Secrets;
 use crate::session::{Session, SoftFailures};
 use crate::slots::{Slot, Slots};
 use crate::trace::{Trace, TraceMode};
-use crate::wiring::Private;
+use deskpilot_desktop::{Private, Reach};
 
 /// A desktop with deskpilot's engine on it.
 ///
@@ -54,7 +54,9 @@ impl Desktop {
     /// ```
     pub async fn headless() -> Result<Desktop> {
         let slot = Slots::for_user().acquire().await?;
-        let (engine, headless) = crate::wiring::private().await?;
+        let (engine, headless) = deskpilot_desktop::private()
+            .await
+            .map_err(desktop_missing)?;
         Ok(Desktop::on(engine, Some(headless), Some(slot)))
     }
 
@@ -99,7 +101,8 @@ impl Desktop {
     /// # Ok(()) }
     /// ```
     pub async fn current() -> Result<Desktop> {
-        Ok(Desktop::on(crate::wiring::current().await?, None, None))
+        let engine = deskpilot_desktop::this_desktop(Reach::default()).await;
+        Ok(Desktop::on(engine.map_err(desktop_missing)?, None, None))
     }
 
     /// Records this test's trace whatever `DESKPILOT_TRACE` says (`TraceMode::On`: always
@@ -338,4 +341,8 @@ impl From<u32> for AppRef {
     fn from(pid: u32) -> Self {
         AppRef::Pid(pid)
     }
+}
+
+fn desktop_missing(missing: deskpilot_desktop::Missing) -> TestError {
+    TestError::Desktop(missing.why)
 }

@@ -63,7 +63,6 @@ mod session;
 mod slots;
 mod trace;
 mod tree;
-mod wiring;
 
 pub use app::App;
 pub use deskpilot_core::model::{Role, State};
