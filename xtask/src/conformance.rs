@@ -1,7 +1,7 @@
 //! `cargo xtask conformance`: the official MCP conformance suite, pinned, against `deskpilot
 //! mcp --http`, once per protocol era (the scenarios each revision requires), for two builds:
-//! the product, and a test-only build with the suite's own fixtures (tools, resources and
-//! prompts named `test_*`, feature `conformance-fixtures`). Each run's known failures are in
+//! the product, and the test-only server of `deskpilot-conformance`, which serves the suite's
+//! own fixtures (tools, resources and prompts named `test_*`) beside deskpilot's. Each run's known failures are in
 //! `conformance/<build>-<era>.yml`, each with its reason; any other failure, and any listed
 //! failure that passes, fails the run.
 
@@ -24,22 +24,24 @@ pub fn run() -> anyhow::Result<()> {
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let out = crate::root().join("target/conformance");
     std::fs::create_dir_all(&out)?;
-    // The fixtures' build first, kept aside: the product's, built last, stays in target/debug.
     crate::cargo::cargo(&[
         "build",
         "-p",
         "deskpilot-cli",
-        "--features",
-        "deskpilot-cli/conformance-fixtures",
+        "-p",
+        "deskpilot-conformance",
     ])?;
-    let fixtures = out.join("deskpilot-fixtures");
-    std::fs::copy(crate::root().join("target/debug/deskpilot"), &fixtures)
-        .context("keeping the fixtures' build")?;
-    crate::cargo::cargo(&["build", "-p", "deskpilot-cli"])?;
-    let product = crate::root().join("target/debug/deskpilot");
+    let product = (
+        crate::root().join("target/debug/deskpilot"),
+        &["mcp", "--http", "127.0.0.1:0", "--no-token"][..],
+    );
+    let fixtures = (
+        crate::root().join("target/debug/deskpilot-conformance"),
+        &["--http", "127.0.0.1:0"][..],
+    );
     let mut failed = Vec::new();
-    for (build, binary) in [("product", product), ("fixtures", fixtures)] {
-        let server = Server::start(&binary, &out.join(format!("{build}-server.log")))?;
+    for (build, (binary, args)) in [("product", product), ("fixtures", fixtures)] {
+        let server = Server::start(&binary, args, &out.join(format!("{build}-server.log")))?;
         for era in ERAS {
             eprintln!("xtask: conformance, {build} build, {era}");
             let baseline = crate::root().join(format!("conformance/{build}-{era}.yml"));
@@ -75,16 +77,16 @@ fn node_arch() -> anyhow::Result<&'static str> {
     }
 }
 
-/// `deskpilot mcp --http` on a free loopback port, without a desktop, stopped when dropped.
+/// An MCP server over HTTP on a free loopback port, without a desktop, stopped when dropped.
 struct Server {
     child: Child,
     url: String,
 }
 
 impl Server {
-    fn start(binary: &Path, log: &Path) -> anyhow::Result<Self> {
+    fn start(binary: &Path, args: &[&str], log: &Path) -> anyhow::Result<Self> {
         let mut child = Command::new(binary)
-            .args(["mcp", "--http", "127.0.0.1:0", "--no-token"])
+            .args(args)
             .env_remove("DISPLAY")
             .env_remove("DBUS_SESSION_BUS_ADDRESS")
             .env_remove("DESKPILOT_TOKEN")

@@ -8,17 +8,9 @@
 // Nothing here prints to stdout, the protocol's channel: a stray line would corrupt it.
 #![deny(clippy::print_stdout)]
 
-// The conformance suite's fixtures are for tests only: a release must never serve them.
-#[cfg(all(feature = "conformance-fixtures", not(debug_assertions)))]
-compile_error!(
-    "the feature conformance-fixtures serves the MCP conformance suite's test fixtures: never in a release build"
-);
-
 mod args;
 mod call;
 mod clients;
-#[cfg(feature = "conformance-fixtures")]
-mod conformance;
 mod grants;
 pub mod http;
 mod jsonrpc;

@@ -187,8 +187,6 @@ impl ServerHandler for DeskpilotServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let listed = self.tree_resources(&self.client_of(&context));
-        #[cfg(feature = "conformance-fixtures")]
-        let listed = crate::conformance::with_resources(listed);
         Ok(listed)
     }
 
@@ -197,10 +195,6 @@ impl ServerHandler for DeskpilotServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        #[cfg(feature = "conformance-fixtures")]
-        if let Some(fixture) = crate::conformance::read(&request.uri) {
-            return Ok(fixture.into());
-        }
         let client = self.client_of(&context);
         Ok(self.read_tree(&client, &request.uri).await?.into())
     }
@@ -211,10 +205,6 @@ impl ServerHandler for DeskpilotServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        #[cfg(feature = "conformance-fixtures")]
-        if crate::conformance::is_watched(&request.uri) {
-            return Ok(());
-        }
         let client = self.client_of(&context);
         self.subscribe_tree(&client, &request.uri, context.peer)
             .await
@@ -248,42 +238,6 @@ impl ServerHandler for DeskpilotServer {
         Ok(())
     }
 
-    #[cfg(feature = "conformance-fixtures")]
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
-        Ok(crate::conformance::templates())
-    }
-
-    #[cfg(feature = "conformance-fixtures")]
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
-        Ok(crate::conformance::prompts())
-    }
-
-    #[cfg(feature = "conformance-fixtures")]
-    async fn get_prompt(
-        &self,
-        request: rmcp::model::GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
-        crate::conformance::get_prompt(&request)
-    }
-
-    #[cfg(feature = "conformance-fixtures")]
-    async fn complete(
-        &self,
-        request: rmcp::model::CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::CompleteResult, ErrorData> {
-        crate::conformance::complete(&request)
-    }
-
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
@@ -305,9 +259,6 @@ impl ServerHandler for DeskpilotServer {
             // gets an answer (the conformance suite's caching and logging scenarios ask).
             .enable_prompts()
             .enable_logging();
-        // The conformance suite's fixtures complete their prompts' arguments.
-        #[cfg(feature = "conformance-fixtures")]
-        let capabilities = capabilities.enable_completions();
         let mut config = ServerConfig::new(capabilities.build()).with_instructions(instructions());
         config.server_info.name = "deskpilot".into();
         config.server_info.version = env!("CARGO_PKG_VERSION").into();
@@ -381,7 +332,5 @@ fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Cap
     for route in listed.map.values_mut() {
         without_defaults(&mut route.attr.annotations);
     }
-    #[cfg(feature = "conformance-fixtures")]
-    listed.merge(crate::conformance::tools());
     (listed, withheld)
 }

@@ -71,19 +71,19 @@ impl SessionTokens {
     }
 }
 
-pub struct Front {
+pub struct Front<S = DeskpilotServer> {
     gate: Gate,
     sessions: Mutex<SessionTokens>,
-    mcp: StreamableHttpService<DeskpilotServer, LocalSessionManager>,
+    mcp: StreamableHttpService<S, LocalSessionManager>,
     body_limit: usize,
     read_timeout: Duration,
     health: Bytes,
 }
 
-impl Front {
+impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
     pub fn new(
         gate: Gate,
-        mcp: StreamableHttpService<DeskpilotServer, LocalSessionManager>,
+        mcp: StreamableHttpService<S, LocalSessionManager>,
         body_limit: usize,
         read_timeout: Duration,
         desktop: &str,

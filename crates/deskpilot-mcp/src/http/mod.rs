@@ -69,20 +69,34 @@ impl HttpOptions {
 }
 
 /// A bound HTTP server, not yet serving.
-pub struct HttpServer {
+pub struct HttpServer<S = DeskpilotServer> {
     listener: TcpListener,
-    front: Arc<front::Front>,
+    front: Arc<front::Front<S>>,
     clients: Arc<TokenClients>,
     idle: Duration,
     read_timeout: Duration,
 }
 
 impl HttpServer {
-    /// Binds `options.addr`. A non-loopback address without tokens is refused.
+    /// deskpilot's server, bound to `options.addr`. A non-loopback address without tokens is
+    /// refused.
     pub async fn bind(
         engine: Arc<Engine>,
         grants: Grants,
         options: HttpOptions,
+    ) -> Result<Self, ServeError> {
+        Self::bind_wrapped(engine, grants, options, |server| server).await
+    }
+}
+
+impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
+    /// deskpilot's server inside another handler (`wrap` makes one per client), bound to
+    /// `options.addr`.
+    pub async fn bind_wrapped(
+        engine: Arc<Engine>,
+        grants: Grants,
+        options: HttpOptions,
+        wrap: impl Fn(DeskpilotServer) -> S + Send + Sync + 'static,
     ) -> Result<Self, ServeError> {
         if options.tokens.is_none() && !options.addr.ip().is_loopback() {
             return Err(ServeError(format!(
@@ -127,7 +141,7 @@ impl HttpServer {
         // Host and Origin are the gate's to check, once, before the token.
         let config = StreamableHttpServerConfig::default().disable_allowed_hosts();
         let mcp = StreamableHttpService::new(
-            move || Ok(template.for_another_client(&factory_clients)),
+            move || Ok(wrap(template.for_another_client(&factory_clients))),
             Arc::new(manager),
             config,
         );

@@ -9,14 +9,14 @@ use rmcp::model::{
 };
 use serde_json::json;
 
-use super::content::PNG;
+use crate::content::PNG;
 
 /// The resource the suite subscribes to; it never changes.
 const WATCHED: &str = "test://watched-resource";
 const TEMPLATE: &str = "test://template/{id}/data";
 
 /// `listed` with the fixture resources first: the caching scenario reads the first one.
-pub(crate) fn with_resources(mut listed: ListResourcesResult) -> ListResourcesResult {
+pub fn with_resources(mut listed: ListResourcesResult) -> ListResourcesResult {
     let fixtures = [
         ("test://static-text", "Static text", "text/plain"),
         ("test://static-binary", "Static binary", "image/png"),
@@ -32,7 +32,7 @@ pub(crate) fn with_resources(mut listed: ListResourcesResult) -> ListResourcesRe
 }
 
 /// A fixture resource's contents; `None` for any other URI.
-pub(crate) fn read(uri: &str) -> Option<ReadResourceResult> {
+pub fn read(uri: &str) -> Option<ReadResourceResult> {
     let contents = match uri {
         "test://static-text" => {
             ResourceContents::text("This is the content of the static text resource.", uri)
@@ -52,11 +52,11 @@ pub(crate) fn read(uri: &str) -> Option<ReadResourceResult> {
 }
 
 /// Whether `uri` is the fixture one subscribes to.
-pub(crate) fn is_watched(uri: &str) -> bool {
+pub fn is_watched(uri: &str) -> bool {
     uri == WATCHED
 }
 
-pub(crate) fn templates() -> ListResourceTemplatesResult {
+pub fn templates() -> ListResourceTemplatesResult {
     ListResourceTemplatesResult::with_all_items(vec![
         ResourceTemplate::new(TEMPLATE, "Template data")
             .with_description("A conformance fixture: data for any id")
@@ -64,7 +64,7 @@ pub(crate) fn templates() -> ListResourceTemplatesResult {
     ])
 }
 
-pub(crate) fn prompts() -> ListPromptsResult {
+pub fn prompts() -> ListPromptsResult {
     let required = |name: &str, description: &str| {
         PromptArgument::new(name)
             .with_description(description)
@@ -102,7 +102,7 @@ pub(crate) fn prompts() -> ListPromptsResult {
     ])
 }
 
-pub(crate) fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptResponse, ErrorData> {
+pub fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptResponse, ErrorData> {
     let argument = |name: &str| {
         let value = request.arguments.as_ref().and_then(|a| a.get(name));
         value
@@ -137,7 +137,7 @@ pub(crate) fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptRe
             PromptMessage::new(Role::User, ContentBlock::image(PNG, "image/png")),
             PromptMessage::new_text(Role::User, "Please analyze the image above."),
         ],
-        "test_input_required_result_prompt" => return Ok(super::mrtr::prompt(request)),
+        "test_input_required_result_prompt" => return Ok(crate::mrtr::prompt(request)),
         other => {
             return Err(ErrorData::invalid_params(
                 format!("no such prompt: {other}"),
@@ -149,7 +149,7 @@ pub(crate) fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptRe
 }
 
 /// The values the suite sends for a fixture's argument, those that start as typed.
-pub(crate) fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, ErrorData> {
+pub fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, ErrorData> {
     let argument = request.argument.name.as_str();
     let known: &[&str] = match (&request.r#ref, argument) {
         (Reference::Prompt(p), "arg1") if p.name == "test_prompt_with_arguments" => &["testValue1"],
@@ -164,4 +164,9 @@ pub(crate) fn complete(request: &CompleteRequestParams) -> Result<CompleteResult
         .collect();
     let completion = CompletionInfo::new(values).map_err(|e| ErrorData::internal_error(e, None))?;
     Ok(CompleteResult::new(completion))
+}
+
+/// Whether `name` is a fixture prompt.
+pub fn has_prompt(name: &str) -> bool {
+    prompts().prompts.iter().any(|p| p.name == name)
 }

@@ -18,14 +18,14 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
-use super::{Call, plain_tool, route, tool};
+use crate::route::{Call, plain_tool, route, tool};
 
 /// How long a tool waits between two notifications.
 const PAUSE: Duration = Duration::from_millis(50);
 
 type Answer = Result<CallToolResult, ErrorData>;
 
-pub(super) fn routes<S: Send + Sync + 'static>() -> Vec<ToolRoute<S>> {
+pub fn routes<S: Send + Sync + 'static>() -> Vec<ToolRoute<S>> {
     vec![
         route(
             plain_tool(

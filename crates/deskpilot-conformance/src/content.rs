@@ -6,7 +6,7 @@ use rmcp::handler::server::router::tool::ToolRoute;
 use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
 use serde_json::json;
 
-use super::{Call, plain_tool, route, tool};
+use crate::route::{Call, plain_tool, route, tool};
 
 /// A 1x1 PNG, the suite's own.
 pub(super) const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -15,7 +15,7 @@ const WAV: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
 
 type Answer = Result<CallToolResult, ErrorData>;
 
-pub(super) fn routes<S: Send + Sync + 'static>() -> Vec<ToolRoute<S>> {
+pub fn routes<S: Send + Sync + 'static>() -> Vec<ToolRoute<S>> {
     vec![
         route(
             plain_tool("test_simple_text", "Returns a simple text"),

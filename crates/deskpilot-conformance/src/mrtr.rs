@@ -19,7 +19,7 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
-use super::{Call, plain_tool, route};
+use crate::route::{Call, plain_tool, route};
 
 /// The key that seals `requestState`. Each stateless request has its own server, so the key is
 /// the same for all; a constant is enough in a build for tests.
@@ -30,7 +30,7 @@ static CODEC: LazyLock<RequestStateCodec> = LazyLock::new(|| RequestStateCodec::
 
 type Answer = Result<CallToolResponse, ErrorData>;
 
-pub(super) fn routes<S: Send + Sync + 'static>() -> Vec<ToolRoute<S>> {
+pub fn routes<S: Send + Sync + 'static>() -> Vec<ToolRoute<S>> {
     vec![
         route(
             plain_tool(
