@@ -50,6 +50,26 @@ pub const TABLES: &[Layers] = &[
         ],
         exceptions: &[],
     },
+    Layers {
+        src: "crates/deskpilot-mcp/src",
+        layers: &[
+            &["write", "jsonrpc", "output"],
+            &["grants", "outcome"],
+            &["args", "schema"],
+            &["catalog"],
+            &["pipeline"],
+            &["clients"],
+            &["call"],
+            &["runner"],
+            &["tools"],
+            &["dispatch"],
+            &["subscriptions"],
+            &["server"],
+            &["resources"],
+            &["stdio", "http"],
+        ],
+        exceptions: &[],
+    },
 ];
 
 /// The uses in `graph` against `table`, and the exceptions that no longer occur.

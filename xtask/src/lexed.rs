@@ -1,6 +1,6 @@
-//! A Rust file's text split into code and comments, for the counting rules: string, char
-//! and comment contents blanked from the code (so a `{` in a string is not a brace), and
-//! the comment text kept apart, line by line.
+//! A Rust file's text split into code and comments, for the counting rules. String, char
+//! and comment contents are blanked from the code, so a `{` in a string is not a brace. The
+//! comment text is kept apart, line by line.
 
 /// One file's code and comments, each with the file's line count.
 pub struct Lexed {

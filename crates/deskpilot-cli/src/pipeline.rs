@@ -54,21 +54,21 @@ pub async fn run(engine: Engine, args: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         "run_steps"
     };
-    let result = deskpilot_mcp::call_once(Arc::new(engine), grants, tool, pipeline).await?;
-    let content = result.structured_content.clone().unwrap_or_default();
+    let Ok(outcome) =
+        deskpilot_mcp::call_in_process(Arc::new(engine), grants, tool, pipeline).await
+    else {
+        bail!("no tool {tool}");
+    };
     if args.json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&content).unwrap_or_default()
+            serde_json::to_string_pretty(&outcome.structured).unwrap_or_default()
         );
     } else {
-        for block in &result.content {
-            if let Some(text) = block.as_text() {
-                outln!("{}", text.text);
-            }
-        }
+        outln!("{}", outcome.text);
     }
-    let passed = result.is_error != Some(true) && content["valid"] != serde_json::json!(false);
+    let invalid = outcome.structured.get("valid") == Some(&serde_json::Value::Bool(false));
+    let passed = outcome.failure.is_none() && !invalid;
     Ok(if passed {
         ExitCode::SUCCESS
     } else {

@@ -6,8 +6,6 @@ use std::borrow::Cow;
 use deskpilot_core::act::WindowAction;
 use deskpilot_core::act::{Named, Verb};
 use deskpilot_core::{Direction, Error, MouseButton, OnOff, Selector, Target};
-use rmcp::handler::server::common::FromContextPart;
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
@@ -19,17 +17,6 @@ use crate::outcome::invalid_arguments;
 pub fn parse<T: DeserializeOwned>(args: Option<JsonObject>) -> Result<T, Error> {
     let value = serde_json::Value::Object(args.unwrap_or_default());
     serde_json::from_value(value).map_err(|e| invalid_arguments(without_strings(&e.to_string())))
-}
-
-/// A tool's typed arguments, or why they did not decode. Unlike rmcp's `Parameters`, whose
-/// decoding failure becomes a JSON-RPC error, a failure here is answered by the tool as an
-/// `invalid_arguments` result (the contract every tool keeps).
-pub struct Args<T>(pub Result<T, Error>);
-
-impl<S, T: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Args<T> {
-    fn from_context_part(context: &mut ToolCallContext<S>) -> Result<Self, rmcp::ErrorData> {
-        Ok(Args(parse(context.arguments.take())))
-    }
 }
 
 /// One of a closed set of words (a verb, a button, ...), by the name core gives it: the

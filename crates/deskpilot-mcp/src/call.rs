@@ -1,14 +1,21 @@
-//! One tool call as the gate admitted it (`server.rs`, `call_tool`): the client it comes from
-//! and the mode it runs in. It rides in the request's extensions, so a pipeline's steps,
-//! called in process through the same gate, carry their run's client and mode to each tool.
+//! One tool call as the gate admitted it (`dispatch.rs`). It says whose call it is and in
+//! which mode it runs. It carries what the wire gives (a cancel, progress), and a way back to
+//! the dispatch for a pipeline's steps.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use deskpilot_core::{Engine, Error, Session};
+use rmcp::model::JsonObject;
+use tokio_util::sync::CancellationToken;
 
+use crate::catalog::Known;
 use crate::clients::Client;
+use crate::grants::Grants;
+use crate::outcome::ToolOutcome;
 
-/// What a tool knows of the call it serves, beside its arguments.
+/// Whose call this is, and in which mode.
 #[derive(Clone)]
 pub struct Call {
     /// The client whose call this is: it owns the sessions it may name.
@@ -36,5 +43,51 @@ impl Call {
         } else {
             handle
         })
+    }
+}
+
+/// Progress a client asked for: `(progress, total, message)`, sent in order.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(f64, Option<f64>, String) + Send + Sync>);
+
+/// What the wire gives a call: its cancel, and progress when the client asked for it.
+#[derive(Clone, Default)]
+pub struct Wire {
+    pub cancel: CancellationToken,
+    pub progress: Option<Progress>,
+}
+
+/// A future of one tool's outcome.
+pub type Pending<'a> = Pin<Box<dyn Future<Output = Result<ToolOutcome, Unknown>> + Send + 'a>>;
+
+/// No tool of that name.
+#[derive(Debug, Clone, Copy)]
+pub struct Unknown;
+
+/// The dispatch, as a pipeline sees it: what its steps name, and calling them.
+pub trait Steps: Send + Sync {
+    fn known(&self, tool: &str) -> Option<Known>;
+    fn dispatch<'a>(
+        &'a self,
+        call: Call,
+        tool: &'a str,
+        args: JsonObject,
+        wire: Wire,
+    ) -> Pending<'a>;
+}
+
+/// What a tool is given beside its arguments.
+pub struct Cx<'a> {
+    pub engine: &'a Engine,
+    pub grants: &'a Grants,
+    pub call: Call,
+    pub wire: Wire,
+    pub steps: &'a dyn Steps,
+}
+
+impl<'a> Cx<'a> {
+    /// The session `id` of this call's client, in this call's mode.
+    pub fn session(&self, id: &str) -> Result<Session<'a>, Error> {
+        self.call.session(self.engine, id)
     }
 }

@@ -10,8 +10,11 @@ use std::time::{Duration, Instant};
 
 use deskpilot_core::{Engine, Error};
 
-use crate::http::TokenIndex;
 use crate::pipeline::store::Runs;
+
+/// Which configured token a request carried (its place in the list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TokenIndex(pub usize);
 
 /// One client: its sessions (all of them, for the sole client) and its kept runs.
 pub struct Client {

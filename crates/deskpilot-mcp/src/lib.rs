@@ -10,15 +10,17 @@
 
 mod args;
 mod call;
+mod catalog;
 mod clients;
+mod dispatch;
 mod grants;
 pub mod http;
 mod jsonrpc;
-mod local;
 mod outcome;
 pub mod output;
 mod pipeline;
 mod resources;
+mod runner;
 mod schema;
 mod server;
 mod stdio;
@@ -26,8 +28,10 @@ mod subscriptions;
 mod tools;
 mod write;
 
+pub use call::Unknown;
+pub use dispatch::call_in_process;
 pub use grants::{Capability, FilesDir, Grants};
-pub use local::call_once;
+pub use outcome::{Acted, ToolOutcome};
 pub use resources::{session_of, tree_uri};
 pub use server::{DeskpilotServer, instructions};
 pub use stdio::serve_stdio;

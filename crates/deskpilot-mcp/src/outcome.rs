@@ -4,8 +4,13 @@
 
 use deskpilot_core::hint::in_tool_names;
 
-use deskpilot_core::{Code, Error};
+use base64::Engine as _;
+use deskpilot_core::act::Interaction;
+use deskpilot_core::{ActionReport, Code, Effect, Error, Rung, present};
 use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::Value;
+
+use crate::output::ActionOut;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -34,7 +39,7 @@ pub struct Outcome<T: JsonSchema> {
 
 /// A result's structured content: `outcome` without its null fields (an absent field says
 /// the same in fewer tokens, and the output schemas declare no null).
-fn structured<T: Serialize>(outcome: &T) -> serde_json::Value {
+fn structured<T: Serialize>(outcome: &T) -> Value {
     let mut value = serde_json::to_value(outcome).expect("outcomes serialize");
     drop_nulls(&mut value);
     value
@@ -53,17 +58,123 @@ fn drop_nulls(value: &mut serde_json::Value) {
     }
 }
 
-/// A success: `text` is what a model reads (compact), `value` the structured content (which
-/// repeats the compact text in a field where the tool has one).
-pub fn success<T: Serialize + JsonSchema>(text: String, value: T) -> CallToolResult {
-    let outcome = Outcome {
-        ok: true,
-        result: Some(value),
-        failure: None,
-    };
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(structured(&outcome));
-    result
+/// What a tool call ended in, as types. It holds the text a model reads, the structured
+/// content (the result's fields, or the failure's), and what a pipeline judges a step by.
+/// `call_tool` turns it into the wire's result; a pipeline reads its fields, never its JSON.
+#[derive(Debug, Clone)]
+pub struct ToolOutcome {
+    pub text: String,
+    /// A PNG shown after the text (a screenshot without a path).
+    pub image: Option<Vec<u8>>,
+    /// The structured content: `{ok, ...}` without its null fields.
+    pub structured: Value,
+    pub failure: Option<Failure>,
+    /// What an action did, when the tool acted.
+    pub acted: Option<Acted>,
+    /// The session the call opened (`connect`).
+    pub opened: Option<String>,
+}
+
+/// What an action did: its effect, the rung that did it, and what it did beside its element.
+#[derive(Debug, Clone, Copy)]
+pub struct Acted {
+    pub effect: Effect,
+    pub route: Option<Rung>,
+    pub interaction: Interaction,
+    /// The active window changed (None: the window system could not tell).
+    pub foreground_changed: Option<bool>,
+}
+
+impl ToolOutcome {
+    /// A success: `text` is what a model reads (compact), `value` the structured content
+    /// (which repeats the compact text in a field where the tool has one).
+    pub fn success<T: Serialize + JsonSchema>(text: String, value: T) -> Self {
+        let outcome = Outcome {
+            ok: true,
+            result: Some(value),
+            failure: None,
+        };
+        Self::of(text, structured(&outcome), None)
+    }
+
+    /// A failure (not a protocol error), with what the tree showed after a failed action.
+    pub fn failure(error: &Error) -> Self {
+        let failure = Failure::of(error);
+        let mut text = format!(
+            "{} ({}): {} Hint: {}",
+            failure.code,
+            if failure.retryable {
+                "retryable"
+            } else {
+                "not retryable"
+            },
+            failure.message,
+            failure.hint
+        );
+        if let Some(tree) = &error.tree {
+            text.push('\n');
+            text.push_str(deskpilot_core::present::tree_update(tree).trim_end());
+        }
+        let outcome: Outcome<()> = Outcome {
+            ok: false,
+            result: None,
+            failure: Some(failure.clone()),
+        };
+        Self::of(text, structured(&outcome), Some(failure))
+    }
+
+    /// A failure that carries a result too (a pipeline stopped part way): `ok: false`, the
+    /// failure's fields and the result's.
+    pub fn failure_with<T: Serialize + JsonSchema>(
+        failure: Failure,
+        text: String,
+        value: T,
+    ) -> Self {
+        let outcome = Outcome {
+            ok: false,
+            result: Some(value),
+            failure: Some(failure.clone()),
+        };
+        Self::of(text, structured(&outcome), Some(failure))
+    }
+
+    /// An action's report.
+    pub fn acted(report: &ActionReport) -> Self {
+        let mut outcome = Self::success(present::action(report), ActionOut::from(report));
+        outcome.acted = Some(Acted {
+            effect: report.effect,
+            route: report.route.as_ref().map(|r| r.rung),
+            interaction: report.interaction,
+            foreground_changed: report.foreground_changed,
+        });
+        outcome
+    }
+
+    fn of(text: String, structured: Value, failure: Option<Failure>) -> Self {
+        ToolOutcome {
+            text,
+            image: None,
+            structured,
+            failure,
+            acted: None,
+            opened: None,
+        }
+    }
+
+    /// The result on the wire.
+    pub fn into_result(self) -> CallToolResult {
+        let mut content = vec![ContentBlock::text(self.text)];
+        if let Some(png) = self.image {
+            let data = base64::engine::general_purpose::STANDARD.encode(png);
+            content.push(ContentBlock::image(data, "image/png"));
+        }
+        let mut result = match self.failure {
+            None => CallToolResult::success(content),
+            Some(_) => CallToolResult::error(content),
+        };
+        result.structured_content = Some(self.structured);
+        result
+    }
 }
 
 impl Failure {
@@ -76,52 +187,6 @@ impl Failure {
             hint: in_tool_names(&error.hint),
         }
     }
-}
-
-/// A failure as a tool result (not a protocol error).
-pub fn failure(error: &Error) -> CallToolResult {
-    let failure = Failure::of(error);
-    let mut text = format!(
-        "{} ({}): {} Hint: {}",
-        failure.code,
-        if failure.retryable {
-            "retryable"
-        } else {
-            "not retryable"
-        },
-        failure.message,
-        failure.hint
-    );
-    // What an action that failed after sending its input changed in the tree.
-    if let Some(tree) = &error.tree {
-        text.push('\n');
-        text.push_str(deskpilot_core::present::tree_update(tree).trim_end());
-    }
-    let outcome: Outcome<()> = Outcome {
-        ok: false,
-        result: None,
-        failure: Some(failure),
-    };
-    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(structured(&outcome));
-    result
-}
-
-/// A failure that carries a result too (a pipeline stopped part way): `ok: false`, the
-/// failure's fields and the result's.
-pub fn failure_with<T: Serialize + JsonSchema>(
-    failure: Failure,
-    text: String,
-    value: T,
-) -> CallToolResult {
-    let outcome = Outcome {
-        ok: false,
-        result: Some(value),
-        failure: Some(failure),
-    };
-    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(structured(&outcome));
-    result
 }
 
 /// Arguments that do not fit the tool's schema (unknown or misspelled fields included).

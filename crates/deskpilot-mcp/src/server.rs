@@ -1,25 +1,22 @@
 //! The MCP server: the engine's tools (in `tools/`, grouped by the capability they need), the
 //! gate in front of them, and what the server tells a host about itself.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use deskpilot_core::Engine;
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ListResourcesResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SetLevelRequestMethod, SubscribeRequestParams, SubscriptionFilter,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use crate::call::Call;
+use crate::call::{Call, Progress, Unknown, Wire};
 use crate::clients::{Client, TokenClients};
-use crate::grants::{Capability, Grants};
-use crate::outcome::failure;
-use crate::pipeline::Known;
+use crate::dispatch::Dispatcher;
+use crate::grants::Grants;
 use crate::subscriptions::Subscriptions;
 
 /// What the server tells a model about how to use it (every failure code named).
@@ -48,11 +45,8 @@ name, label, id, description, value, action, capability, state; ops = exact, *= 
 /// The deskpilot MCP server over one engine.
 #[derive(Clone)]
 pub struct DeskpilotServer {
-    engine: Arc<Engine>,
-    tool_router: ToolRouter<Self>,
-    grants: Grants,
-    /// Tools not listed for want of a capability, and which one.
-    withheld: Arc<HashMap<String, Capability>>,
+    /// The tools, behind the one gate.
+    dispatcher: Arc<Dispatcher>,
     /// The trees subscribed to with `resources/subscribe`.
     subscriptions: Subscriptions,
     /// The client of this server (stdio), or of this MCP session (HTTP, 2025-11-25).
@@ -79,13 +73,9 @@ impl DeskpilotServer {
 
     /// A server with exactly these capabilities.
     pub fn with_grants(engine: Arc<Engine>, grants: Grants) -> Self {
-        let (tool_router, withheld) = catalog(&grants);
         DeskpilotServer {
             client: Client::sole(engine.clone()),
-            engine,
-            tool_router,
-            grants,
-            withheld: Arc::new(withheld),
+            dispatcher: Arc::new(Dispatcher::new(engine, grants)),
             subscriptions: Subscriptions::default(),
             stateless: None,
         }
@@ -95,7 +85,7 @@ impl DeskpilotServer {
     /// client is its token's, among `stateless`).
     pub(crate) fn for_another_client(&self, stateless: &Arc<TokenClients>) -> Self {
         DeskpilotServer {
-            client: Client::one_of_many(self.engine.clone()),
+            client: Client::one_of_many(self.dispatcher.engine().clone()),
             subscriptions: Subscriptions::default(),
             stateless: Some(stateless.clone()),
             ..self.clone()
@@ -115,70 +105,65 @@ impl DeskpilotServer {
             return self.client.clone();
         }
         let parts = context.extensions.get::<http::request::Parts>();
-        stateless.of(parts.and_then(|p| p.extensions.get::<crate::http::TokenIndex>().copied()))
+        stateless.of(parts.and_then(|p| p.extensions.get::<crate::clients::TokenIndex>().copied()))
     }
 
     pub(crate) fn engine(&self) -> &Engine {
-        &self.engine
+        self.dispatcher.engine()
     }
 
     pub(crate) fn engine_arc(&self) -> Arc<Engine> {
-        self.engine.clone()
+        self.dispatcher.engine().clone()
     }
 
     pub(crate) fn subscriptions(&self) -> &Subscriptions {
         &self.subscriptions
     }
-
-    pub(crate) fn grants(&self) -> &Grants {
-        &self.grants
-    }
-
-    /// What the server knows of the tool `name`: listed (its schema), or withheld.
-    pub(crate) fn known(&self, name: &str) -> Option<Known> {
-        if let Some(tool) = self.tool_router.get(name) {
-            return Some(Known::Listed {
-                schema: tool.input_schema.clone(),
-                read_only: tool
-                    .annotations
-                    .as_ref()
-                    .and_then(|a| a.read_only_hint)
-                    .unwrap_or(false),
-            });
-        }
-        self.withheld.get(name).copied().map(Known::Withheld)
-    }
 }
 
-#[tool_handler(router = self.tool_router)]
 impl ServerHandler for DeskpilotServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(capability) = self.withheld.get(request.name.as_ref())
-            && let Err(refused) = self.grants.require(*capability, &request.name)
-        {
-            return Ok(failure(&refused).into());
-        }
-        // Every tool, and every pipeline step, passes here: a session is its client's only.
-        // A step comes with its run's call; a client's request gets one here.
-        let call = match context.extensions.get::<Call>() {
-            Some(step) => step.clone(),
-            None => Call::of(self.client_of(&context)),
+        // Every tool passes the dispatch's gate: a session is its client's only.
+        let call = Call::of(self.client_of(&context));
+        let wire = Wire {
+            cancel: context.ct.clone(),
+            progress: progress(&context),
         };
-        let session = request.arguments.as_ref().and_then(|a| a.get("session"));
-        if let Some(serde_json::Value::String(session)) = session
-            && let Err(unknown) = call.client.check(session)
+        let args = request.arguments.unwrap_or_default();
+        match self
+            .dispatcher
+            .dispatch(call, &request.name, args, wire)
+            .await
         {
-            return Ok(failure(&unknown).into());
+            Ok(outcome) => Ok(outcome.into_result().into()),
+            Err(Unknown) => Err(ErrorData::invalid_params("tool not found", None)),
         }
-        let _busy = call.client.busy();
-        let mut context = context;
-        context.extensions.insert(call);
-        let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        self.tool_router.call(tcc).await
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cache_hints = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        Ok(ListToolsResult {
+            result_type: Some(ResultType::COMPLETE),
+            tools: self.dispatcher.catalog().listed().to_vec(),
+            meta: None,
+            next_cursor: None,
+            ttl_ms: cache_hints.then_some(0),
+            cache_scope: cache_hints.then_some(CacheScope::Public),
+        })
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.dispatcher.catalog().get(name).cloned()
     }
 
     async fn list_resources(
@@ -266,71 +251,23 @@ impl ServerHandler for DeskpilotServer {
     }
 }
 
-/// The tools a server with `grants` lists, and the capability each withheld one needs.
-/// `annotations` without the hints that say what MCP assumes when they are absent (not
-/// read-only, destructive, not idempotent, open world); none when nothing is left.
-fn without_defaults(annotations: &mut Option<rmcp::model::ToolAnnotations>) {
-    let Some(a) = annotations.as_mut() else {
-        return;
-    };
-    if a.read_only_hint == Some(false) {
-        a.read_only_hint = None;
-    }
-    if a.destructive_hint == Some(true) {
-        a.destructive_hint = None;
-    }
-    if a.idempotent_hint == Some(false) {
-        a.idempotent_hint = None;
-    }
-    if a.open_world_hint == Some(true) {
-        a.open_world_hint = None;
-    }
-    let said = [
-        a.read_only_hint,
-        a.destructive_hint,
-        a.idempotent_hint,
-        a.open_world_hint,
-    ];
-    if a.title.is_none() && said.iter().all(Option::is_none) {
-        *annotations = None;
-    }
-}
-
-fn catalog(grants: &Grants) -> (ToolRouter<DeskpilotServer>, HashMap<String, Capability>) {
-    let groups = [
-        (DeskpilotServer::read_router(), None),
-        (DeskpilotServer::files_router(), None),
-        (DeskpilotServer::pipeline_router(), None),
-        (DeskpilotServer::input_router(), Some(Capability::Input)),
-        (DeskpilotServer::windows_router(), Some(Capability::Input)),
-        (DeskpilotServer::launch_router(), Some(Capability::Launch)),
-    ];
-    let mut listed = ToolRouter::new();
-    let mut withheld = HashMap::new();
-    for (router, needs) in groups {
-        match needs {
-            Some(capability) if !grants.has(capability) => {
-                for tool in router.list_all() {
-                    withheld.insert(tool.name.to_string(), capability);
-                }
-            }
-            _ => listed.merge(router),
-        }
-    }
-    // A server that may do nothing but read runs pipelines that only read: its hosts may
-    // treat them as reads.
-    if !Capability::ALL.iter().any(|c| grants.has(*c)) {
-        for name in ["run_steps", "continue_run"] {
-            if let Some(route) = listed.map.get_mut(name)
-                && let Some(annotations) = route.attr.annotations.as_mut()
-            {
-                annotations.read_only_hint = Some(true);
-                annotations.destructive_hint = None;
+/// When the client asked for progress (a `progressToken` in the request's `_meta`), a
+/// channel that sends `notifications/progress` in order.
+fn progress(context: &RequestContext<RoleServer>) -> Option<Progress> {
+    let token = context.meta.get_progress_token()?;
+    let peer = context.peer.clone();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, String)>();
+    tokio::spawn(async move {
+        while let Some((done, total, message)) = rx.recv().await {
+            let mut param = ProgressNotificationParam::new(token.clone(), done);
+            param.total = total;
+            param.message = Some(message);
+            if peer.notify_progress(param).await.is_err() {
+                break;
             }
         }
-    }
-    for route in listed.map.values_mut() {
-        without_defaults(&mut route.attr.annotations);
-    }
-    (listed, withheld)
+    });
+    Some(Progress(Arc::new(move |done, total, message| {
+        let _ = tx.send((done, total, message));
+    })))
 }

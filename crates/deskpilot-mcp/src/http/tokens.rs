@@ -18,9 +18,7 @@ impl std::fmt::Debug for Tokens {
     }
 }
 
-/// Which configured token a request carried (its place in the list).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TokenIndex(pub usize);
+pub use crate::clients::TokenIndex;
 
 impl Tokens {
     /// The tokens in `text`: one per line; blank lines and lines starting with `#` are skipped.

@@ -1,14 +1,13 @@
 //! What a run reports: each step's outcome, the first failure, the cleanup's outcomes, and
 //! one text line per step for a reader.
 
+use deskpilot_core::act::{effect_name, rung_name};
 use deskpilot_core::escape;
-use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::state::RestoreOut;
-use crate::outcome::Failure;
+use crate::outcome::{Failure, ToolOutcome};
 
 /// A step's text is cut at this many characters (the result is what an agent reads).
 const TEXT_CHARS: usize = 300;
@@ -76,31 +75,15 @@ impl StepOut {
         self.status == "passed"
     }
 
-    /// Fills in what the tool's result says.
-    pub fn read_result(&mut self, result: &CallToolResult) {
-        let text: String = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
-            .collect::<Vec<_>>()
-            .join("\n");
-        self.text = (!text.is_empty()).then(|| cut(&text));
-        let field = |name: &str| {
-            result
-                .structured_content
-                .as_ref()
-                .and_then(|s| s.get(name))
-                .cloned()
-        };
-        let text_of = |name: &str| field(name).and_then(|v| v.as_str().map(str::to_owned));
-        self.effect = text_of("effect");
-        self.route = text_of("route");
-        self.failure = (result.is_error == Some(true)).then(|| Failure {
-            code: text_of("code").unwrap_or_else(|| "backend".into()),
-            message: text_of("message").unwrap_or_default(),
-            retryable: field("retryable").and_then(|v| v.as_bool()) == Some(true),
-            hint: text_of("hint").unwrap_or_default(),
-        });
+    /// Fills in what the tool's outcome says.
+    pub fn read_outcome(&mut self, outcome: &ToolOutcome) {
+        self.text = (!outcome.text.is_empty()).then(|| cut(&outcome.text));
+        self.effect = outcome.acted.map(|a| effect_name(a.effect).to_owned());
+        self.route = outcome
+            .acted
+            .and_then(|a| a.route)
+            .map(|r| rung_name(r).to_owned());
+        self.failure = outcome.failure.clone();
     }
 }
 
@@ -192,4 +175,27 @@ pub fn text(run: &RunOut) -> String {
     }
     lines.extend(run.finally.iter().map(|s| format!("  finally {}", line(s))));
     lines.join("\n")
+}
+
+/// How one restore went.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RestoreOut {
+    pub step: String,
+    pub target: String,
+    /// restored (changed back and read back), unchanged (it already held), failed, or
+    /// not_captured.
+    pub status: String,
+    /// What was set back (`value`, `checked: on`, ...; a value's text is never shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
+    /// The state read afterwards equals the one captured.
+    pub verified: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// What its actions did beside the element (raised_window, pointer_moved).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub interaction: Vec<&'static str>,
 }

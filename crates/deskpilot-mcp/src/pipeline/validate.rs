@@ -7,12 +7,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Known;
 use super::refs;
 use super::safety;
 use super::spec::{
     Expect, MAX_ATTEMPTS, MAX_FINALLY, MAX_STEPS, PIPELINE_TOOLS, Restore, RunStepsArgs, Step,
 };
+use crate::catalog::Known;
 use crate::grants::Capability;
 
 /// One thing wrong with a pipeline.

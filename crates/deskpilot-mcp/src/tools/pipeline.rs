@@ -6,24 +6,18 @@ use std::collections::HashMap;
 
 use deskpilot_core::model::ElementId;
 use deskpilot_core::{Code, Error};
-use rmcp::service::RequestContext;
-use rmcp::{RoleServer, tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ToolResult, respond};
-use crate::DeskpilotServer;
-use crate::args::Args;
-use crate::call::Call;
-use crate::outcome::{Failure, failure_with, invalid_arguments, success};
+use super::success;
+use crate::call::Cx;
+use crate::outcome::{Failure, ToolOutcome, invalid_arguments};
 use crate::pipeline::report::{self, RunOut};
-use crate::pipeline::run::Runner;
 use crate::pipeline::spec::RunStepsArgs;
 use crate::pipeline::trace::Trace;
 use crate::pipeline::validate::{Problem, validate};
-use crate::schema::{input_schema, output_schema};
-use rmcp::handler::server::common::Extension;
+use crate::runner::Runner;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -53,218 +47,176 @@ pub struct ValidateOut {
     pub problems: Vec<Problem>,
 }
 
-#[tool_router(router = pipeline_router, vis = "pub(crate)")]
-impl DeskpilotServer {
-    #[tool(
-        description = "Run steps (a tool and its args each) in one call, each judged by its tool and its expect; then captured states are restored and finally runs.",
-        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
-        input_schema = input_schema::<RunStepsArgs>(),
-        output_schema = output_schema::<RunOut>()
-    )]
-    async fn run_steps(
-        &self,
-        Args(a): Args<RunStepsArgs>,
-        Extension(call): Extension<Call>,
-        context: RequestContext<RoleServer>,
-    ) -> ToolResult {
-        respond(async {
-            let spec = a?;
-            self.refuse_problems(&spec)?;
-            let run_id = call.client.runs().issue();
-            let runner = Runner::new(
-                self,
-                call.clone(),
-                context,
-                spec.timeout_ms(),
-                Trace::default(),
-            );
-            let (out, trace) = runner.run(&run_id, &spec, 0).await;
-            call.client.runs().keep(&run_id, &spec, trace);
-            Ok(answer(out))
-        })
-        .await
-    }
-
-    #[tool(
-        description = "Continue a failed run from its failed step (or `from`) if its apps and windows are unchanged.",
-        annotations(read_only_hint = false, destructive_hint = true, open_world_hint = true),
-        input_schema = input_schema::<ContinueRunArgs>(),
-        output_schema = output_schema::<RunOut>()
-    )]
-    async fn continue_run(
-        &self,
-        Args(a): Args<ContinueRunArgs>,
-        Extension(call): Extension<Call>,
-        context: RequestContext<RoleServer>,
-    ) -> ToolResult {
-        respond(async {
-            let a = a?;
-            let kept = call.client.runs().get(&a.run_id).ok_or_else(|| {
-                Error::new(
-                    Code::UnknownRun,
-                    format!("no kept run {:?}", a.run_id),
-                    "runs are kept 10 minutes (the last 20): run the steps again with run_steps",
-                )
-            })?;
-            let mut spec = kept.spec.clone();
-            let from = match &a.from {
-                Some(id) => spec
-                    .steps
-                    .iter()
-                    .position(|s| &s.id == id)
-                    .filter(|&i| i <= kept.trace.next)
-                    .ok_or_else(|| {
-                        invalid_arguments(format!(
-                            "from: {id:?} is not a main step the run reached"
-                        ))
-                    })?,
-                None if kept.trace.next >= spec.steps.len() => {
-                    return Err(invalid_arguments(
-                        "the run passed: give `from` to run its steps again from one",
-                    ));
-                }
-                None => kept.trace.next,
-            };
-            let secrets = a.secrets.unwrap_or_default();
-            let later: Vec<String> = spec.steps[from..]
-                .iter()
-                .chain(&spec.finally)
-                .map(|s| s.id.clone())
-                .collect();
-            for (id, arg) in kept.secret_steps.iter().filter(|(id, _)| later.contains(id)) {
-                let text = secrets.get(id).ok_or_else(|| {
-                    invalid_arguments(format!(
-                        "step {id:?} types secret text, which a run never keeps: give it in `secrets`"
-                    ))
-                })?;
-                let step = spec
-                    .steps
-                    .iter_mut()
-                    .chain(spec.finally.iter_mut())
-                    .find(|s| &s.id == id)
-                    .expect("a kept secret step is in its run");
-                step.args.insert((*arg).into(), Value::String(text.clone()));
-            }
-            self.unchanged(&kept.trace).await?;
-            self.refuse_problems(&spec)?;
-            let mut trace = kept.trace.clone();
-            let earlier: Vec<&str> = spec.steps[..from].iter().map(|s| s.id.as_str()).collect();
-            trace.results.retain(|id, _| earlier.contains(&id.as_str()));
-            let timeout = a.timeout_ms.map_or_else(|| spec.timeout_ms(), |t| t.clamp(1, crate::pipeline::spec::MAX_TIMEOUT_MS));
-            let runner = Runner::new(self, call.clone(), context, timeout, trace);
-            let (out, trace) = runner.run(&a.run_id, &spec, from).await;
-            call.client.runs().update(&a.run_id, trace);
-            Ok(answer(out))
-        })
-        .await
-    }
-
-    #[tool(
-        description = "Checks run_steps arguments without running them.",
-        annotations(read_only_hint = true, open_world_hint = false),
-        input_schema = input_schema::<ValidateStepsArgs>(),
-        output_schema = output_schema::<ValidateOut>()
-    )]
-    async fn validate_steps(&self, Args(a): Args<ValidateStepsArgs>) -> ToolResult {
-        respond(async {
-            let a = a?;
-            let raw = serde_json::json!({
-                "steps": a.steps,
-                "finally": a.finally.unwrap_or_default(),
-                "timeout_ms": a.timeout_ms,
-                "mode": a.mode,
-            });
-            let problems = match serde_json::from_value::<RunStepsArgs>(raw) {
-                Ok(spec) => self.problems(&spec),
-                Err(e) => vec![Problem {
-                    step: None,
-                    problem: "invalid".into(),
-                    message: e.to_string(),
-                }],
-            };
-            let text = if problems.is_empty() {
-                "valid: no problem found".to_owned()
-            } else {
-                problem_lines(&problems)
-            };
-            Ok(success(
-                text,
-                ValidateOut {
-                    valid: problems.is_empty(),
-                    problems,
-                },
-            ))
-        })
-        .await
-    }
+pub(crate) async fn run_steps(cx: &Cx<'_>, a: RunStepsArgs) -> Result<ToolOutcome, Error> {
+    let spec = a;
+    refuse_problems(cx, &spec)?;
+    let run_id = cx.call.client.runs().issue();
+    let runner = Runner::new(cx, spec.timeout_ms(), Trace::default());
+    let (out, trace) = runner.run(&run_id, &spec, 0).await;
+    cx.call.client.runs().keep(&run_id, &spec, trace);
+    Ok(answer(out))
 }
 
-impl DeskpilotServer {
-    fn problems(&self, spec: &RunStepsArgs) -> Vec<Problem> {
-        validate(spec, &|name| self.known(name), &|c| self.grants().has(c))
-    }
-
-    /// `invalid_arguments` listing the problems, before any step runs.
-    fn refuse_problems(&self, spec: &RunStepsArgs) -> Result<(), Error> {
-        let problems = self.problems(spec);
-        if problems.is_empty() {
-            return Ok(());
+pub(crate) async fn continue_run(cx: &Cx<'_>, a: ContinueRunArgs) -> Result<ToolOutcome, Error> {
+    let kept = cx.call.client.runs().get(&a.run_id).ok_or_else(|| {
+        Error::new(
+            Code::UnknownRun,
+            format!("no kept run {:?}", a.run_id),
+            "runs are kept 10 minutes (the last 20): run the steps again with run_steps",
+        )
+    })?;
+    let mut spec = kept.spec.clone();
+    let from = match &a.from {
+        Some(id) => spec
+            .steps
+            .iter()
+            .position(|s| &s.id == id)
+            .filter(|&i| i <= kept.trace.next)
+            .ok_or_else(|| {
+                invalid_arguments(format!("from: {id:?} is not a main step the run reached"))
+            })?,
+        None if kept.trace.next >= spec.steps.len() => {
+            return Err(invalid_arguments(
+                "the run passed: give `from` to run its steps again from one",
+            ));
         }
-        let needs = problems.iter().find(|p| p.problem == "needs_capability");
-        let code = if needs.is_some() {
-            Code::InputNotAllowed
-        } else {
-            Code::InvalidArguments
-        };
-        Err(Error::new(
-            code,
-            format!("no step ran: {}", problem_lines(&problems)),
-            "fix the steps (`validate_steps` lists every problem) and run them again",
-        ))
+        None => kept.trace.next,
+    };
+    let secrets = a.secrets.unwrap_or_default();
+    let later: Vec<String> = spec.steps[from..]
+        .iter()
+        .chain(&spec.finally)
+        .map(|s| s.id.clone())
+        .collect();
+    for (id, arg) in kept
+        .secret_steps
+        .iter()
+        .filter(|(id, _)| later.contains(id))
+    {
+        let text = secrets.get(id).ok_or_else(|| {
+            invalid_arguments(format!(
+                "step {id:?} types secret text, which a run never keeps: give it in `secrets`"
+            ))
+        })?;
+        let step = spec
+            .steps
+            .iter_mut()
+            .chain(spec.finally.iter_mut())
+            .find(|s| &s.id == id)
+            .expect("a kept secret step is in its run");
+        step.args.insert((*arg).into(), Value::String(text.clone()));
     }
+    unchanged(cx, &kept.trace).await?;
+    refuse_problems(cx, &spec)?;
+    let mut trace = kept.trace.clone();
+    let earlier: Vec<&str> = spec.steps[..from].iter().map(|s| s.id.as_str()).collect();
+    trace.results.retain(|id, _| earlier.contains(&id.as_str()));
+    let timeout = a.timeout_ms.map_or_else(
+        || spec.timeout_ms(),
+        |t| t.clamp(1, crate::pipeline::spec::MAX_TIMEOUT_MS),
+    );
+    let runner = Runner::new(cx, timeout, trace);
+    let (out, trace) = runner.run(&a.run_id, &spec, from).await;
+    cx.call.client.runs().update(&a.run_id, trace);
+    Ok(answer(out))
+}
 
-    /// Refuses to go on when a session the run worked in, its app or its window is gone.
-    async fn unchanged(&self, trace: &Trace) -> Result<(), Error> {
-        let engine = self.engine();
-        for seen in &trace.sessions {
-            let info = engine
-                .session(&seen.session)
-                .and_then(|s| s.info())
-                .map_err(|_| {
-                    Error::new(
-                        Code::UnknownSession,
-                        format!("the run's session {} has ended", seen.session),
-                        "run the steps again with run_steps",
-                    )
-                })?;
-            let app = match engine.backend().app(&seen.app).await {
-                Ok(app) if info.app.id == seen.app => app,
-                _ => {
-                    return Err(Error::new(
-                        Code::AppGone,
-                        format!(
-                            "the app of session {} has exited since the run",
-                            seen.session
-                        ),
-                        "start it again and run the steps again with run_steps",
-                    ));
-                }
-            };
-            let now: Vec<&ElementId> = app.windows.iter().map(|w| &w.id).collect();
-            if let Some((_, title)) = seen.windows.iter().find(|(w, _)| !now.contains(&w)) {
+pub(crate) async fn validate_steps(
+    cx: &Cx<'_>,
+    a: ValidateStepsArgs,
+) -> Result<ToolOutcome, Error> {
+    let raw = serde_json::json!({
+        "steps": a.steps,
+        "finally": a.finally.unwrap_or_default(),
+        "timeout_ms": a.timeout_ms,
+        "mode": a.mode,
+    });
+    let problems = match serde_json::from_value::<RunStepsArgs>(raw) {
+        Ok(spec) => problems(cx, &spec),
+        Err(e) => vec![Problem {
+            step: None,
+            problem: "invalid".into(),
+            message: e.to_string(),
+        }],
+    };
+    let text = if problems.is_empty() {
+        "valid: no problem found".to_owned()
+    } else {
+        problem_lines(&problems)
+    };
+    Ok(success(
+        text,
+        ValidateOut {
+            valid: problems.is_empty(),
+            problems,
+        },
+    ))
+}
+
+fn problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Vec<Problem> {
+    validate(spec, &|name| cx.steps.known(name), &|c| cx.grants.has(c))
+}
+
+/// `invalid_arguments` listing the problems, before any step runs.
+fn refuse_problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Result<(), Error> {
+    let problems = problems(cx, spec);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let needs = problems.iter().find(|p| p.problem == "needs_capability");
+    let code = if needs.is_some() {
+        Code::InputNotAllowed
+    } else {
+        Code::InvalidArguments
+    };
+    Err(Error::new(
+        code,
+        format!("no step ran: {}", problem_lines(&problems)),
+        "fix the steps (`validate_steps` lists every problem) and run them again",
+    ))
+}
+
+/// Refuses to go on when a session the run worked in, its app or its window is gone.
+async fn unchanged(cx: &Cx<'_>, trace: &Trace) -> Result<(), Error> {
+    let engine = cx.engine;
+    for seen in &trace.sessions {
+        let info = engine
+            .session(&seen.session)
+            .and_then(|s| s.info())
+            .map_err(|_| {
+                Error::new(
+                    Code::UnknownSession,
+                    format!("the run's session {} has ended", seen.session),
+                    "run the steps again with run_steps",
+                )
+            })?;
+        let app = match engine.backend().app(&seen.app).await {
+            Ok(app) if info.app.id == seen.app => app,
+            _ => {
                 return Err(Error::new(
-                    Code::WindowChanged,
+                    Code::AppGone,
                     format!(
-                        "window {} of session {} is gone or was replaced since the run",
-                        deskpilot_core::escape::quoted(title, 80),
+                        "the app of session {} has exited since the run",
                         seen.session
                     ),
-                    "open it again and run the steps again with run_steps",
+                    "start it again and run the steps again with run_steps",
                 ));
             }
+        };
+        let now: Vec<&ElementId> = app.windows.iter().map(|w| &w.id).collect();
+        if let Some((_, title)) = seen.windows.iter().find(|(w, _)| !now.contains(&w)) {
+            return Err(Error::new(
+                Code::WindowChanged,
+                format!(
+                    "window {} of session {} is gone or was replaced since the run",
+                    deskpilot_core::escape::quoted(title, 80),
+                    seen.session
+                ),
+                "open it again and run the steps again with run_steps",
+            ));
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Problems, one line each (at most 10, saying how many more).
@@ -285,7 +237,7 @@ fn problem_lines(problems: &[Problem]) -> String {
 
 /// A run's result: a success when every step passed, else a failure with the first
 /// failure's code (or the cancel's, or the deadline's) and the whole run.
-fn answer(out: RunOut) -> rmcp::model::CallToolResult {
+fn answer(out: RunOut) -> ToolOutcome {
     let text = report::text(&out);
     if out.passed {
         return success(text, out);
@@ -307,5 +259,5 @@ fn answer(out: RunOut) -> rmcp::model::CallToolResult {
                 "continue the run (`continue_run`)",
             ))
         });
-    failure_with(failure, text, out)
+    ToolOutcome::failure_with(failure, text, out)
 }

@@ -7,25 +7,25 @@
 
 use std::time::Duration;
 
+pub mod state;
+
 use deskpilot_core::{Code, Error, Selector};
-use rmcp::RoleServer;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, JsonObject, ProgressNotificationParam};
-use rmcp::service::RequestContext;
+use rmcp::model::JsonObject;
 use serde_json::Value;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 
-use super::Known;
-use super::refs;
-use super::report::{RunOut, StepOut};
-use super::spec::{DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Restore, RunStepsArgs, Step};
-use super::state::{self, Captured};
-use super::trace::{SeenSession, Trace};
-use super::validate::{condition_of, mismatch};
-use crate::DeskpilotServer;
 use crate::args;
-use crate::call::Call;
-use crate::outcome::Failure;
+use crate::call::{Call, Cx, Unknown, Wire};
+use crate::catalog::Known;
+use crate::outcome::{Failure, ToolOutcome};
+use crate::pipeline::refs;
+use crate::pipeline::report::{RestoreOut, RunOut, StepOut};
+use crate::pipeline::spec::{
+    DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Expect, Restore, RunStepsArgs, Step,
+};
+use crate::pipeline::trace::{SeenSession, Trace};
+use crate::pipeline::validate::{condition_of, mismatch};
+use state::Captured;
 
 /// A kept step result larger than this is cut to its top-level scalars.
 const KEPT_BYTES: usize = 1 << 20;
@@ -37,10 +37,9 @@ const CLEANUP_MAX: Duration = Duration::from_secs(15);
 
 /// One run in progress.
 pub struct Runner<'a> {
-    server: &'a DeskpilotServer,
+    cx: &'a Cx<'a>,
     /// The run's own call: its steps go through the gate as its client's, in its mode.
     call: Call,
-    context: RequestContext<RoleServer>,
     started: Instant,
     deadline: Instant,
     trace: Trace,
@@ -54,18 +53,11 @@ pub struct Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    pub fn new(
-        server: &'a DeskpilotServer,
-        call: Call,
-        context: RequestContext<RoleServer>,
-        timeout_ms: u64,
-        trace: Trace,
-    ) -> Self {
+    pub fn new(cx: &'a Cx<'a>, timeout_ms: u64, trace: Trace) -> Self {
         let started = Instant::now();
         Runner {
-            server,
-            call,
-            context,
+            cx,
+            call: cx.call.clone(),
             started,
             deadline: started + Duration::from_millis(timeout_ms),
             trace,
@@ -82,7 +74,7 @@ impl<'a> Runner<'a> {
         self.total = (spec.steps.len() - from + spec.finally.len()) as u32;
         self.call.background = spec.background();
         let before = if spec.gives_back() {
-            Some(self.server.engine().foreground().await)
+            Some(self.cx.engine.foreground().await)
         } else {
             None
         };
@@ -114,7 +106,7 @@ impl<'a> Runner<'a> {
                 steps.push(StepOut::not_run(&step.id, &step.tool));
                 continue;
             }
-            if self.context.ct.is_cancelled() {
+            if self.cx.wire.cancel.is_cancelled() {
                 stopped = Some("cancelled by the client".to_owned());
             } else if Instant::now() >= main_deadline {
                 stopped = Some("the run's deadline passed".to_owned());
@@ -143,11 +135,11 @@ impl<'a> Runner<'a> {
             if due {
                 let restore = tokio::time::timeout_at(
                     self.deadline,
-                    Box::pin(state::restore(self.server.engine(), &self.call, captured)),
+                    Box::pin(state::restore(self.cx.engine, &self.call, captured)),
                 );
                 let out = restore
                     .await
-                    .unwrap_or_else(|_| state::RestoreOut::timed_out(captured));
+                    .unwrap_or_else(|_| RestoreOut::timed_out(captured));
                 self.touched
                     .extend(out.interaction.iter().map(|s| (*s).to_owned()));
                 restores.push(out);
@@ -165,7 +157,7 @@ impl<'a> Runner<'a> {
         }
         if let Some(before) = before {
             // Given back only when the run took it: not when nothing changed.
-            let given = self.server.engine().give_back(before).await;
+            let given = self.cx.engine.give_back(before).await;
             self.touched.extend(given);
         }
         let out = RunOut {
@@ -192,7 +184,7 @@ impl<'a> Runner<'a> {
             Err(e) => {
                 out.failure = Some(Failure::of(&e));
                 out.ms = started.elapsed().as_millis() as u64;
-                self.progress(&out).await;
+                self.progress(&out);
                 return out.settled();
             }
         };
@@ -206,7 +198,7 @@ impl<'a> Runner<'a> {
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_else(|| capture.target.clone());
             // Another client's session is not read (nor, then, restored): unknown here.
-            let state = match self.call.session(self.server.engine(), session) {
+            let state = match self.call.session(self.cx.engine, session) {
                 Ok(handle) => state::read(&handle, &target).await,
                 Err(unknown) => Err(unknown),
             };
@@ -218,15 +210,18 @@ impl<'a> Runner<'a> {
                 state,
             });
         }
-        let tries = step.retry.unwrap_or(1).clamp(1, super::spec::MAX_ATTEMPTS);
+        let tries = step
+            .retry
+            .unwrap_or(1)
+            .clamp(1, crate::pipeline::spec::MAX_ATTEMPTS);
         let read_only = matches!(
-            self.server.known(&step.tool),
+            self.cx.steps.known(&step.tool),
             Some(Known::Listed {
                 read_only: true,
                 ..
             })
         );
-        let repeatable = super::safety::repeatable(&step.tool, read_only, &args).is_ok();
+        let repeatable = crate::pipeline::safety::repeatable(&step.tool, read_only, &args).is_ok();
         loop {
             out.attempts += 1;
             out.failure = None;
@@ -243,11 +238,10 @@ impl<'a> Runner<'a> {
             };
             match result {
                 Err(e) => out.failure = Some(Failure::of(&e)),
-                Ok(result) => {
-                    out.read_result(&result);
-                    self.touch(&result);
+                Ok(outcome) => {
+                    out.read_outcome(&outcome);
+                    self.touch(&outcome);
                     if out.failure.is_none() {
-                        let kept = result.structured_content.clone().unwrap_or(Value::Null);
                         if let (Some(expect), Some(session)) = (&step.expect, &session) {
                             match self.expect(expect, session, deadline).await {
                                 Ok(held) => out.expect = Some(held),
@@ -258,28 +252,8 @@ impl<'a> Runner<'a> {
                             }
                         }
                         if out.failure.is_none() {
-                            if step.output == Some(true) {
-                                let size = serde_json::to_string(&kept).map_or(0, |t| t.len());
-                                if size <= self.output_left {
-                                    self.output_left -= size;
-                                    out.output = Some(kept.clone());
-                                } else {
-                                    out.text = Some(format!(
-                                        "{} (its result is left out: a run returns at most 512 KiB of results)",
-                                        out.text.take().unwrap_or_default()
-                                    ));
-                                }
-                            }
-                            self.seen(session.as_deref(), &kept).await;
-                            let (kept, cut) = keep(kept);
-                            if cut {
-                                out.text = Some(format!(
-                                    "{} (its result is over 1 MiB: only its top-level values can be referred to)",
-                                    out.text.take().unwrap_or_default()
-                                ));
-                            }
-                            self.trace.results.insert(step.id.clone(), kept);
-                            out.status = "passed".into();
+                            self.passed(step, &mut out, session.as_deref(), outcome)
+                                .await;
                             break;
                         }
                     }
@@ -289,14 +263,14 @@ impl<'a> Runner<'a> {
             let delay = Duration::from_millis(DEFAULT_DELAY_MS);
             if !(retryable && repeatable && out.attempts < tries)
                 || Instant::now() + delay >= deadline
-                || self.context.ct.is_cancelled()
+                || self.cx.wire.cancel.is_cancelled()
             {
                 break;
             }
             tokio::time::sleep(delay).await;
         }
         out.ms = started.elapsed().as_millis() as u64;
-        self.progress(&out).await;
+        self.progress(&out);
         out.settled()
     }
 
@@ -315,7 +289,7 @@ impl<'a> Runner<'a> {
         let Value::Object(resolved) = resolved else {
             return Err(invalid("arguments are an object".into()));
         };
-        if let Some(Known::Listed { schema, .. }) = self.server.known(&step.tool) {
+        if let Some(Known::Listed { schema, .. }) = self.cx.steps.known(&step.tool) {
             let properties = schema.get("properties").and_then(Value::as_object);
             for (name, value) in &step.args {
                 let Some(reference) = refs::whole_reference(value) else {
@@ -334,59 +308,73 @@ impl<'a> Runner<'a> {
         Ok(resolved)
     }
 
-    /// Calls `tool` as a client would, through the server's gate; the step runs to its end
-    /// even when the run is cancelled (a cancelled run stops between steps).
-    async fn call(
-        &self,
-        tool: &str,
-        args: JsonObject,
-    ) -> Result<rmcp::model::CallToolResult, Error> {
-        let mut context = self.context.clone();
-        context.ct = CancellationToken::new();
-        context.meta = Default::default();
-        context.extensions.insert(self.call.clone());
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
-        // Boxed: a tool's future is large, and a step's nests one in the run's.
-        let call = Box::pin(rmcp::ServerHandler::call_tool(self.server, params, context));
-        match call.await {
-            Ok(CallToolResponse::Complete(result)) => Ok(result),
-            Ok(_) => Err(Error::new(
-                Code::Unsupported,
-                format!("{tool} asked for more than a result"),
-                "run it as its own call",
-            )),
-            Err(e) => Err(Error::new(
+    /// Calls `tool` as a client would, through the gate; the step runs to its end even when
+    /// the run is cancelled (a cancelled run stops between steps), and reports no progress.
+    async fn call(&self, tool: &str, args: JsonObject) -> Result<ToolOutcome, Error> {
+        let called = self
+            .cx
+            .steps
+            .dispatch(self.call.clone(), tool, args, Wire::default());
+        called.await.map_err(|Unknown| {
+            Error::new(
                 Code::InvalidArguments,
-                e.message.to_string(),
+                format!("no tool {tool:?}"),
                 "check the step's tool and arguments (`validate_steps`)",
-            )),
+            )
+        })
+    }
+
+    /// Keeps a passed step's result: for references, and in the report when it asked.
+    async fn passed(
+        &mut self,
+        step: &Step,
+        out: &mut StepOut,
+        session: Option<&str>,
+        outcome: ToolOutcome,
+    ) {
+        let kept = outcome.structured;
+        if step.output == Some(true) {
+            let size = serde_json::to_string(&kept).map_or(0, |t| t.len());
+            if size <= self.output_left {
+                self.output_left -= size;
+                out.output = Some(kept.clone());
+            } else {
+                out.text = Some(format!(
+                    "{} (its result is left out: a run returns at most 512 KiB of results)",
+                    out.text.take().unwrap_or_default()
+                ));
+            }
         }
+        self.seen(session, outcome.opened.as_deref()).await;
+        let (kept, cut) = keep(kept);
+        if cut {
+            out.text = Some(format!(
+                "{} (its result is over 1 MiB: only its top-level values can be referred to)",
+                out.text.take().unwrap_or_default()
+            ));
+        }
+        self.trace.results.insert(step.id.clone(), kept);
+        out.status = "passed".into();
     }
 
     /// Waits for `expect` in `session` (its references resolved); a wait that ends in a
     /// timeout is `step_postcondition_timeout`.
     async fn expect(
         &self,
-        expect: &super::spec::Expect,
+        expect: &Expect,
         session: &str,
         deadline: Instant,
     ) -> Result<String, Error> {
-        let resolved = refs::resolve(
-            &serde_json::to_value(expect).unwrap_or_default(),
-            &self.trace.results,
-        )
-        .map_err(|e| Error::new(Code::InvalidArguments, e.to_string(), "fix the reference"))?;
-        let expect: super::spec::Expect = serde_json::from_value(resolved)
-            .map_err(|e| Error::new(Code::InvalidArguments, e.to_string(), "fix the expect"))?;
+        let expect = self.resolved(expect)?;
         let selector = Selector::parse(&expect.selector)?;
         let within = expect.within.as_deref().map(args::target).transpose()?;
         let condition = condition_of(&expect)?;
         let wanted = Duration::from_millis(expect.timeout_ms.unwrap_or(DEFAULT_EXPECT_MS));
         let timeout = wanted.min(deadline.saturating_duration_since(Instant::now()));
-        let handle = self.server.engine().session(session)?;
+        let handle = self.call.session(self.cx.engine, session)?;
         let waited = tokio::select! {
             waited = handle.wait_for(&selector, within.as_ref(), &condition, timeout) => waited,
-            _ = self.context.ct.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the expect waited", "continue the run (`continue_run`)")),
+            _ = self.cx.wire.cancel.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the expect waited", "continue the run (`continue_run`)")),
         };
         match waited {
             Ok(outcome) => Ok(format!("held after {} ms", outcome.elapsed_ms)),
@@ -402,15 +390,42 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// `expect` with the references in its texts replaced by their values.
+    fn resolved(&self, expect: &Expect) -> Result<Expect, Error> {
+        let text = |field: &str, text: &str| -> Result<String, Error> {
+            let invalid =
+                |why: String| Error::new(Code::InvalidArguments, why, "fix the reference");
+            match refs::resolve(&Value::String(text.to_owned()), &self.trace.results) {
+                Ok(Value::String(resolved)) => Ok(resolved),
+                Ok(_) => Err(invalid(format!(
+                    "expect.{field}: the reference is not text"
+                ))),
+                Err(e) => Err(invalid(e.to_string())),
+            }
+        };
+        let optional = |field: &str, value: &Option<String>| {
+            value.as_deref().map(|t| text(field, t)).transpose()
+        };
+        Ok(Expect {
+            selector: text("selector", &expect.selector)?,
+            within: optional("within", &expect.within)?,
+            until: optional("until", &expect.until)?,
+            state: optional("state", &expect.state)?,
+            value: optional("value", &expect.value)?,
+            value_contains: optional("value_contains", &expect.value_contains)?,
+            count: expect.count,
+            timeout_ms: expect.timeout_ms,
+        })
+    }
+
     /// Notes the sessions a step worked in (its `session` argument, or the one it opened),
     /// with their app's windows then.
-    async fn seen(&mut self, argument: Option<&str>, result: &Value) {
-        let opened = result.get("session").and_then(Value::as_str);
+    async fn seen(&mut self, argument: Option<&str>, opened: Option<&str>) {
         for session in [argument, opened].into_iter().flatten() {
             if self.trace.sessions.iter().any(|s| s.session == session) {
                 continue;
             }
-            let engine = self.server.engine();
+            let engine = self.cx.engine;
             let Ok(info) = engine.session(session).and_then(|s| s.info()) else {
                 continue;
             };
@@ -426,30 +441,23 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Notes what a step's result says it did beside its element.
-    fn touch(&mut self, result: &rmcp::model::CallToolResult) {
-        let Some(content) = &result.structured_content else {
-            return;
-        };
-        if let Some(done) = content.get("interaction").and_then(Value::as_array) {
-            self.touched
-                .extend(done.iter().filter_map(Value::as_str).map(str::to_owned));
-        }
-        if content.get("foreground_changed") == Some(&Value::Bool(true)) {
+    /// Notes what a step did beside its element.
+    fn touch(&mut self, outcome: &ToolOutcome) {
+        let Some(acted) = outcome.acted else { return };
+        let names = acted.interaction.names().into_iter().map(str::to_owned);
+        self.touched.extend(names);
+        if acted.foreground_changed == Some(true) {
             self.touched.insert("foreground_changed".into());
         }
     }
 
-    /// `notifications/progress` after each step, when the client asked for progress.
-    async fn progress(&mut self, out: &StepOut) {
+    /// Progress after each step, when the client asked for it.
+    fn progress(&mut self, out: &StepOut) {
         self.done += 1;
-        let Some(token) = self.context.meta.get_progress_token() else {
-            return;
-        };
-        let mut param = ProgressNotificationParam::new(token, f64::from(self.done));
-        param.total = Some(f64::from(self.total));
-        param.message = Some(format!("{} {}", out.id, out.status));
-        let _ = self.context.peer.notify_progress(param).await;
+        if let Some(progress) = &self.cx.wire.progress {
+            let message = format!("{} {}", out.id, out.status);
+            (progress.0)(f64::from(self.done), Some(f64::from(self.total)), message);
+        }
     }
 }
 

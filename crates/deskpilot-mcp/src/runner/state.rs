@@ -7,12 +7,11 @@
 use deskpilot_core::act::same_number;
 use deskpilot_core::model::{Node, NodeValue, State, control};
 use deskpilot_core::{Action, Code, Engine, Error, InputText, OnOff, Session, ValueInput};
-use schemars::JsonSchema;
-use serde::Serialize;
 
-use super::spec::Restore;
 use crate::args;
 use crate::call::Call;
+use crate::pipeline::report::RestoreOut;
+use crate::pipeline::spec::Restore;
 
 /// An element's state, as far as a restore can set it back.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,29 +38,6 @@ pub struct Captured {
     pub restore: Restore,
     /// The state, or why none was taken.
     pub state: Result<ElementState, Error>,
-}
-
-/// How one restore went.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RestoreOut {
-    pub step: String,
-    pub target: String,
-    /// restored (changed back and read back), unchanged (it already held), failed, or
-    /// not_captured.
-    pub status: String,
-    /// What was set back (`value`, `checked: on`, ...; a value's text is never shown).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub set: Vec<String>,
-    /// The state read afterwards equals the one captured.
-    pub verified: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// What its actions did beside the element (raised_window, pointer_moved).
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub interaction: Vec<&'static str>,
 }
 
 impl RestoreOut {

@@ -1,0 +1,105 @@
+//! The one gate every tool call passes: from the wire (`server.rs`), a pipeline's steps
+//! (`runner/`) or the CLI (`call_in_process`). A tool withheld for want of a capability is
+//! refused, and a session is its client's only. The tool gets typed arguments, and its
+//! outcome comes back as types (`ToolOutcome`), never as JSON to read back.
+
+use std::sync::Arc;
+
+use deskpilot_core::Engine;
+use rmcp::model::JsonObject;
+use serde_json::Value;
+
+use crate::call::{Call, Cx, Pending, Steps, Unknown, Wire};
+use crate::catalog::{Catalog, Known};
+use crate::clients::Client;
+use crate::grants::Grants;
+use crate::outcome::ToolOutcome;
+
+/// The tools of one server: its engine, its grants and what it lists.
+pub struct Dispatcher {
+    engine: Arc<Engine>,
+    grants: Grants,
+    catalog: Catalog,
+}
+
+impl Dispatcher {
+    pub fn new(engine: Arc<Engine>, grants: Grants) -> Self {
+        let catalog = Catalog::new(crate::tools::SPECS, &grants);
+        Dispatcher {
+            engine,
+            grants,
+            catalog,
+        }
+    }
+
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Calls `tool` for `call`'s client; `Unknown` when no tool has that name.
+    pub async fn dispatch(
+        &self,
+        call: Call,
+        tool: &str,
+        args: JsonObject,
+        wire: Wire,
+    ) -> Result<ToolOutcome, Unknown> {
+        if let Some(capability) = self.catalog.withheld(tool)
+            && let Err(refused) = self.grants.require(capability, tool)
+        {
+            return Ok(ToolOutcome::failure(&refused));
+        }
+        if let Some(Value::String(session)) = args.get("session")
+            && let Err(unknown) = call.client.check(session)
+        {
+            return Ok(ToolOutcome::failure(&unknown));
+        }
+        let _busy = call.client.busy();
+        let cx = Cx {
+            engine: &self.engine,
+            grants: &self.grants,
+            call,
+            wire,
+            steps: self,
+        };
+        match crate::tools::run(&cx, tool, args).await? {
+            Ok(outcome) => Ok(outcome),
+            Err(error) => Ok(ToolOutcome::failure(&error)),
+        }
+    }
+}
+
+impl Steps for Dispatcher {
+    fn known(&self, tool: &str) -> Option<Known> {
+        self.catalog.known(tool)
+    }
+
+    fn dispatch<'a>(
+        &'a self,
+        call: Call,
+        tool: &'a str,
+        args: JsonObject,
+        wire: Wire,
+    ) -> Pending<'a> {
+        Box::pin(Dispatcher::dispatch(self, call, tool, args, wire))
+    }
+}
+
+/// One tool call in this process, as the sole client of a server over `engine` holding
+/// `grants` (how `deskpilot run` runs a pipeline: the same gate and code as an agent's call).
+pub async fn call_in_process(
+    engine: Arc<Engine>,
+    grants: Grants,
+    tool: &str,
+    args: JsonObject,
+) -> Result<ToolOutcome, Unknown> {
+    let client = Client::sole(engine.clone());
+    let dispatcher = Dispatcher::new(engine, grants);
+    dispatcher
+        .dispatch(Call::of(client), tool, args, Wire::default())
+        .await
+}
