@@ -12,13 +12,53 @@ use crate::outcome::{Failure, ToolOutcome};
 /// A step's text is cut at this many characters (the result is what an agent reads).
 const TEXT_CHARS: usize = 300;
 
+/// How a step ended (not run: after a failure, a cancel or the deadline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    Passed,
+    Failed,
+    NotRun,
+}
+
+impl StepStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            StepStatus::Passed => "passed",
+            StepStatus::Failed => "failed",
+            StepStatus::NotRun => "not_run",
+        }
+    }
+}
+
+/// How a restore ended: restored (changed back, and read back), unchanged (it already
+/// held), failed, or not captured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RestoreStatus {
+    Restored,
+    Unchanged,
+    Failed,
+    NotCaptured,
+}
+
+impl RestoreStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            RestoreStatus::Restored => "restored",
+            RestoreStatus::Unchanged => "unchanged",
+            RestoreStatus::Failed => "failed",
+            RestoreStatus::NotCaptured => "not_captured",
+        }
+    }
+}
+
 /// How one step went.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StepOut {
     pub id: String,
     pub tool: String,
-    /// passed, failed, or not_run (after a failure, a cancel or the deadline).
-    pub status: String,
+    pub status: StepStatus,
     pub attempts: u32,
     pub ms: u64,
     /// The tool's text, cut at 300 characters.
@@ -50,7 +90,7 @@ impl StepOut {
         StepOut {
             id: id.to_owned(),
             tool: tool.to_owned(),
-            status: "not_run".into(),
+            status: StepStatus::NotRun,
             attempts: 0,
             ms: 0,
             text: None,
@@ -72,7 +112,7 @@ impl StepOut {
     }
 
     pub fn passed(&self) -> bool {
-        self.status == "passed"
+        self.status == StepStatus::Passed
     }
 
     /// Fills in what the tool's outcome says.
@@ -125,15 +165,15 @@ pub struct RunOut {
 
 /// The run in lines: a headline, then one line per step and per cleanup.
 pub fn text(run: &RunOut) -> String {
-    let count = |status: &str| run.steps.iter().filter(|s| s.status == status).count();
+    let count = |status: StepStatus| run.steps.iter().filter(|s| s.status == status).count();
     let mut lines = vec![format!(
         "run {}: {} in {} ms ({} passed, {} failed, {} not run){}{}",
         run.run_id,
         if run.passed { "passed" } else { "failed" },
         run.elapsed_ms,
-        count("passed"),
-        count("failed"),
-        count("not_run"),
+        count(StepStatus::Passed),
+        count(StepStatus::Failed),
+        count(StepStatus::NotRun),
         run.stopped
             .as_ref()
             .map(|s| format!("; stopped: {s}"))
@@ -145,7 +185,12 @@ pub fn text(run: &RunOut) -> String {
         }
     )];
     let line = |s: &StepOut| {
-        let mut line = format!("{} {} ({})", s.status, escape::quoted(&s.id, 60), s.tool);
+        let mut line = format!(
+            "{} {} ({})",
+            s.status.name(),
+            escape::quoted(&s.id, 60),
+            s.tool
+        );
         if s.attempts > 1 {
             line.push_str(&format!(" after {} tries", s.attempts));
         }
@@ -166,7 +211,7 @@ pub fn text(run: &RunOut) -> String {
             "  restore of {} ({}): {}{}",
             escape::quoted(&r.target, 60),
             r.step,
-            r.status,
+            r.status.name(),
             r.message
                 .as_ref()
                 .map(|m| format!(": {m}"))
@@ -182,9 +227,7 @@ pub fn text(run: &RunOut) -> String {
 pub struct RestoreOut {
     pub step: String,
     pub target: String,
-    /// restored (changed back and read back), unchanged (it already held), failed, or
-    /// not_captured.
-    pub status: String,
+    pub status: RestoreStatus,
     /// What was set back (`value`, `checked: on`, ...; a value's text is never shown).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub set: Vec<String>,

@@ -19,7 +19,7 @@ use crate::call::{Call, Cx, Unknown, Wire};
 use crate::catalog::Known;
 use crate::outcome::{Failure, ToolOutcome};
 use crate::pipeline::refs;
-use crate::pipeline::report::{RestoreOut, RunOut, StepOut};
+use crate::pipeline::report::{RestoreOut, RunOut, StepOut, StepStatus};
 use crate::pipeline::spec::{
     DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Expect, Restore, RunStepsArgs, Step,
 };
@@ -93,7 +93,7 @@ impl<'a> Runner<'a> {
             .iter()
             .map(|s| {
                 let mut out = StepOut::not_run(&s.id, &s.tool);
-                out.status = "passed".into();
+                out.status = StepStatus::Passed;
                 out.text = Some("passed in the run continued".into());
                 out
             })
@@ -178,7 +178,7 @@ impl<'a> Runner<'a> {
     async fn step(&mut self, step: &Step, deadline: Instant, main: bool) -> StepOut {
         let started = Instant::now();
         let mut out = StepOut::not_run(&step.id, &step.tool);
-        out.status = "failed".into();
+        out.status = StepStatus::Failed;
         let args = match self.arguments(step) {
             Ok(args) => args,
             Err(e) => {
@@ -354,7 +354,7 @@ impl<'a> Runner<'a> {
             ));
         }
         self.trace.results.insert(step.id.clone(), kept);
-        out.status = "passed".into();
+        out.status = StepStatus::Passed;
     }
 
     /// Waits for `expect` in `session` (its references resolved); a wait that ends in a
@@ -455,7 +455,7 @@ impl<'a> Runner<'a> {
     fn progress(&mut self, out: &StepOut) {
         self.done += 1;
         if let Some(progress) = &self.cx.wire.progress {
-            let message = format!("{} {}", out.id, out.status);
+            let message = format!("{} {}", out.id, out.status.name());
             (progress.0)(f64::from(self.done), Some(f64::from(self.total)), message);
         }
     }

@@ -10,7 +10,7 @@ use deskpilot_core::{Action, Code, Engine, Error, InputText, OnOff, Session, Val
 
 use crate::args;
 use crate::call::Call;
-use crate::pipeline::report::RestoreOut;
+use crate::pipeline::report::{RestoreOut, RestoreStatus};
 use crate::pipeline::spec::Restore;
 
 /// An element's state, as far as a restore can set it back.
@@ -46,7 +46,7 @@ impl RestoreOut {
         RestoreOut {
             step: captured.step.clone(),
             target: captured.target.clone(),
-            status: "failed".into(),
+            status: RestoreStatus::Failed,
             set: Vec::new(),
             verified: false,
             code: Some(Code::Timeout.name().to_owned()),
@@ -147,7 +147,7 @@ pub async fn restore(engine: &Engine, call: &Call, captured: &Captured) -> Resto
     let mut out = RestoreOut {
         step: captured.step.clone(),
         target: captured.target.clone(),
-        status: "failed".into(),
+        status: RestoreStatus::Failed,
         set: Vec::new(),
         verified: false,
         code: None,
@@ -162,7 +162,7 @@ pub async fn restore(engine: &Engine, call: &Call, captured: &Captured) -> Resto
     let then = match &captured.state {
         Ok(state) => state,
         Err(e) => {
-            out.status = "not_captured".into();
+            out.status = RestoreStatus::NotCaptured;
             return fail(out, e);
         }
     };
@@ -177,7 +177,7 @@ pub async fn restore(engine: &Engine, call: &Call, captured: &Captured) -> Resto
     };
     let todo = actions(then, &now);
     if todo.is_empty() {
-        out.status = "unchanged".into();
+        out.status = RestoreStatus::Unchanged;
         out.verified = holds(then, &now);
         return out;
     }
@@ -198,7 +198,11 @@ pub async fn restore(engine: &Engine, call: &Call, captured: &Captured) -> Resto
     match read(&handle, target).await {
         Ok(after) => {
             out.verified = holds(then, &after);
-            out.status = if out.verified { "restored" } else { "failed" }.into();
+            out.status = if out.verified {
+                RestoreStatus::Restored
+            } else {
+                RestoreStatus::Failed
+            };
             if !out.verified {
                 out.message = Some("read back, the element does not hold what was captured".into());
             }
