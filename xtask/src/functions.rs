@@ -7,10 +7,9 @@ use crate::lexed::Lexed;
 /// A function longer than this many lines counts.
 pub const MAX_LINES: usize = 80;
 
-/// At most this many long functions: the count when the ratchet was set (2026-12-03, at
-/// 3dbd0c1; the review counted 33 at 25baa15, with 80 lines counted). Lower it as
-/// functions are split.
-pub const LIMIT: usize = 35;
+/// At most this many long functions: 35 when the ratchet was set (2026-12-03), 33 once the
+/// pipeline runner was split. Lower it as functions are split.
+pub const LIMIT: usize = 33;
 
 /// Each function of a lexed file over `MAX_LINES`: its name, first line (from 1) and length.
 pub fn long_ones(lexed: &Lexed) -> Vec<(String, usize, usize)> {

@@ -21,7 +21,7 @@ use crate::outcome::{Failure, ToolOutcome};
 use crate::pipeline::refs;
 use crate::pipeline::report::{RestoreOut, RunOut, StepOut, StepStatus};
 use crate::pipeline::spec::{
-    DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Expect, Restore, RunStepsArgs, Step,
+    Capture, DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Expect, Restore, RunStepsArgs, Step,
 };
 use crate::pipeline::trace::{SeenSession, Trace};
 use crate::pipeline::validate::{condition_of, mismatch};
@@ -125,35 +125,10 @@ impl<'a> Runner<'a> {
         }
         let passed = failed_step.is_none() && stopped.is_none();
         // Cleanup runs to the run's own deadline, whatever stopped the steps.
-        let mut restores = Vec::new();
-        for captured in self.captured.iter().rev() {
-            let due = match captured.restore {
-                Restore::Always => true,
-                Restore::OnFailure => !passed,
-                Restore::Never => false,
-            };
-            if due {
-                let restore = tokio::time::timeout_at(
-                    self.deadline,
-                    Box::pin(state::restore(self.cx.engine, &self.call, captured)),
-                );
-                let out = restore
-                    .await
-                    .unwrap_or_else(|_| RestoreOut::timed_out(captured));
-                self.touched
-                    .extend(out.interaction.iter().map(|s| (*s).to_owned()));
-                restores.push(out);
-            }
-        }
+        let restores = self.restores(passed).await;
         let mut finally = Vec::new();
         for step in &spec.finally {
-            if Instant::now() >= self.deadline {
-                let mut out = StepOut::not_run(&step.id, &step.tool);
-                out.text = Some("the run's deadline passed".into());
-                finally.push(out);
-                continue;
-            }
-            finally.push(self.step(step, self.deadline, false).await);
+            finally.push(self.cleanup_step(step).await);
         }
         if let Some(before) = before {
             // Given back only when the run took it: not when nothing changed.
@@ -172,6 +147,62 @@ impl<'a> Runner<'a> {
             interaction: self.touched.iter().cloned().collect(),
         };
         (out, self.trace)
+    }
+
+    /// The captured states put back that are due, last captured first.
+    async fn restores(&mut self, passed: bool) -> Vec<RestoreOut> {
+        let mut restores = Vec::new();
+        for captured in self.captured.iter().rev() {
+            let due = match captured.restore {
+                Restore::Always => true,
+                Restore::OnFailure => !passed,
+                Restore::Never => false,
+            };
+            if !due {
+                continue;
+            }
+            let restore = tokio::time::timeout_at(
+                self.deadline,
+                Box::pin(state::restore(self.cx.engine, &self.call, captured)),
+            );
+            let out = restore
+                .await
+                .unwrap_or_else(|_| RestoreOut::timed_out(captured));
+            self.touched
+                .extend(out.interaction.iter().map(|s| (*s).to_owned()));
+            restores.push(out);
+        }
+        restores
+    }
+
+    /// A `finally` step, unless the run's deadline passed.
+    async fn cleanup_step(&mut self, step: &Step) -> StepOut {
+        if Instant::now() >= self.deadline {
+            let mut out = StepOut::not_run(&step.id, &step.tool);
+            out.text = Some("the run's deadline passed".into());
+            return out;
+        }
+        self.step(step, self.deadline, false).await
+    }
+
+    /// The state `capture` names, read before `step` runs.
+    async fn capture(&mut self, step: &Step, capture: &Capture, session: &str) {
+        let target = refs::resolve(&Value::String(capture.target.clone()), &self.trace.results)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_else(|| capture.target.clone());
+        // Another client's session is not read (nor, then, restored): unknown here.
+        let state = match self.call.session(self.cx.engine, session) {
+            Ok(handle) => state::read(&handle, &target).await,
+            Err(unknown) => Err(unknown),
+        };
+        self.captured.push(Captured {
+            step: step.id.clone(),
+            session: session.to_owned(),
+            target,
+            restore: capture.restore.unwrap_or(Restore::OnFailure),
+            state,
+        });
     }
 
     /// One step, tried as often as it may be.
@@ -193,22 +224,7 @@ impl<'a> Runner<'a> {
             .and_then(Value::as_str)
             .map(str::to_owned);
         if let (Some(capture), Some(session), true) = (&step.capture_before, &session, main) {
-            let target = refs::resolve(&Value::String(capture.target.clone()), &self.trace.results)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_else(|| capture.target.clone());
-            // Another client's session is not read (nor, then, restored): unknown here.
-            let state = match self.call.session(self.cx.engine, session) {
-                Ok(handle) => state::read(&handle, &target).await,
-                Err(unknown) => Err(unknown),
-            };
-            self.captured.push(Captured {
-                step: step.id.clone(),
-                session: session.clone(),
-                target,
-                restore: capture.restore.unwrap_or(Restore::OnFailure),
-                state,
-            });
+            self.capture(step, capture, session).await;
         }
         let tries = step
             .retry
@@ -226,16 +242,7 @@ impl<'a> Runner<'a> {
             out.attempts += 1;
             out.failure = None;
             out.expect = None;
-            let called =
-                tokio::time::timeout_at(deadline, self.call(&step.tool, args.clone())).await;
-            let result = match called {
-                Err(_) => Err(Error::new(
-                    Code::Timeout,
-                    "the run's deadline passed during this step",
-                    "give the run a longer timeout_ms, or split it",
-                )),
-                Ok(result) => result,
-            };
+            let result = self.call_within(&step.tool, args.clone(), deadline).await;
             match result {
                 Err(e) => out.failure = Some(Failure::of(&e)),
                 Ok(outcome) => {
@@ -321,6 +328,23 @@ impl<'a> Runner<'a> {
                 format!("no tool {tool:?}"),
                 "check the step's tool and arguments (`validate_steps`)",
             )
+        })
+    }
+
+    /// `call`, failed `timeout` when the run's deadline passes first.
+    async fn call_within(
+        &self,
+        tool: &str,
+        args: JsonObject,
+        deadline: Instant,
+    ) -> Result<ToolOutcome, Error> {
+        let called = tokio::time::timeout_at(deadline, self.call(tool, args)).await;
+        called.unwrap_or_else(|_| {
+            Err(Error::new(
+                Code::Timeout,
+                "the run's deadline passed during this step",
+                "give the run a longer timeout_ms, or split it",
+            ))
         })
     }
 
