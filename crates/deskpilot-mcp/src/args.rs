@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use deskpilot_core::act::WindowAction;
 use deskpilot_core::act::{Named, Verb};
-use deskpilot_core::{Direction, Error, MouseButton, OnOff, Selector, Target};
+use deskpilot_core::{Direction, Error, Filter, MouseButton, OnOff, Selector, Target};
 use rmcp::model::JsonObject;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
@@ -119,15 +119,23 @@ pub struct SnapshotArgs {
     /// The window shown in full (default: the active one).
     pub window: Option<String>,
     /// interactive (default), text (all text too) or all.
-    pub filter: Option<String>,
+    pub filter: Option<OneOf<Filter>>,
     /// Default 2000.
     pub max_nodes: Option<usize>,
     /// A cut snapshot's, to continue it.
     pub cursor: Option<String>,
     /// "text" (default) or "json" for per-node JSON as well.
-    pub format: Option<String>,
+    pub format: Option<SnapshotFormat>,
     /// Only the changes since this version (or "last").
     pub since: Option<SinceArg>,
+}
+
+/// How a snapshot is given: as text, or with per-node JSON as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SnapshotFormat {
+    Text,
+    Json,
 }
 
 /// A version number, or "last".

@@ -133,6 +133,16 @@ async fn every_result_fits_its_output_schema() {
             "invalid_arguments",
         ),
         (
+            "snapshot",
+            json!({"session": s, "filter": "everything"}),
+            "invalid_arguments",
+        ),
+        (
+            "snapshot",
+            json!({"session": s, "format": "xml"}),
+            "invalid_arguments",
+        ),
+        (
             "get_properties",
             json!({"session": s, "target": "e999"}),
             "stale_ref",

@@ -4,6 +4,7 @@
 
 use super::action::{Action, Choice, Direction, MouseButton, OnOff, WindowAction};
 use crate::error::{Code, Error};
+use crate::filter::Filter;
 use crate::model::ActionName;
 
 /// A closed set of words.
@@ -73,6 +74,7 @@ named!(Verb, "verb", {
 });
 named!(MouseButton, "button", { Left => "left", Right => "right", Middle => "middle" });
 named!(OnOff, "state", { On => "on", Off => "off" });
+named!(Filter, "filter", { Interactive => "interactive", Text => "text", All => "all" });
 named!(Direction, "direction", { Up => "up", Down => "down", Left => "left", Right => "right" });
 named!(WindowAction, "window action", {
     Activate => "activate",

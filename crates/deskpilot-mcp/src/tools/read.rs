@@ -155,21 +155,8 @@ async fn snapshot_of(
     a: SnapshotArgs,
     progress: Option<ProgressSink>,
 ) -> Result<ToolOutcome, Error> {
-    let filter = match a.filter.as_deref() {
-        None => Filter::Interactive,
-        Some(name) => Filter::from_name(name).ok_or_else(|| {
-            invalid_arguments(format!("filter {name:?}: use interactive, text or all"))
-        })?,
-    };
-    let json = match a.format.as_deref() {
-        None | Some("text") => false,
-        Some("json") => true,
-        Some(other) => {
-            return Err(invalid_arguments(format!(
-                "format {other:?}: use text or json"
-            )));
-        }
-    };
+    let filter = a.filter.map_or(Filter::Interactive, |f| f.0);
+    let json = a.format == Some(SnapshotFormat::Json);
     let request = SnapshotRequest {
         within: a.within.as_deref().map(args::target).transpose()?,
         window: a.window.as_deref().map(args::window_pick),
