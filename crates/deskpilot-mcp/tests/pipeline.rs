@@ -447,33 +447,6 @@ async fn a_background_step_takes_no_pointer_rung() {
     assert_ne!(stiff.states.get(State::Checked), Some(true));
 }
 
-/// Typing goes to the active window: a background step that would have to raise the
-/// session's window to type is refused, and nothing is sent (the fake's input log is the
-/// oracle).
-#[tokio::test]
-async fn a_background_typing_step_raises_no_window() {
-    use deskpilot_core::platform::WindowSystem;
-    let (_fake, input, client) = acting().await;
-    input
-        .activate_window(deskpilot_core::WindowId(0x999))
-        .await
-        .unwrap();
-    let before = input.sent().len();
-    let ran = call(
-        &client,
-        "run_steps",
-        json!({"mode": "background", "steps": [
-            open(),
-            {"id": "typed", "tool": "type_text", "args": {"session": "${open.session}", "target": "textbox[name=Name]", "text": "x"}}
-        ]}),
-    )
-    .await;
-    let run = content(&ran);
-    assert_eq!(ran.is_error, Some(true), "{run}");
-    assert!(run.to_string().contains("background mode"), "{run}");
-    assert_eq!(input.sent()[before..], [] as [String; 0]);
-}
-
 /// `mode: give_back`: a run whose step had to raise the window and point gives both back
 /// afterwards: the window active before is active again, the pointer where it was (the
 /// fake's input log and window manager are the oracle).

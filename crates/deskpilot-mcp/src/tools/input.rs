@@ -14,13 +14,8 @@ pub(crate) async fn click(cx: &Cx<'_>, a: ClickArgs) -> Result<ToolOutcome, Erro
         button: a.button.map_or(MouseButton::Left, |b| b.0),
         double: a.double.unwrap_or(false),
     };
-    let target = args::target(&a.target)?;
     let wait = args::actionable_wait(a.timeout_ms);
-    Ok(reported(
-        cx.session(&a.session)?
-            .act_when_ready(&target, &action, wait)
-            .await?,
-    ))
+    act_on(cx, &a.session, Some(&a.target), &action, wait).await
 }
 
 pub(crate) async fn set_value(cx: &Cx<'_>, a: SetValueArgs) -> Result<ToolOutcome, Error> {
@@ -28,14 +23,9 @@ pub(crate) async fn set_value(cx: &Cx<'_>, a: SetValueArgs) -> Result<ToolOutcom
         ValueArg::Number(n) => ValueInput::Number(n),
         ValueArg::Text(t) => ValueInput::Text(InputText::new(t, a.secret == Some(true))),
     };
-    let target = args::target(&a.target)?;
     let action = Action::SetValue(value);
     let wait = args::actionable_wait(a.timeout_ms);
-    Ok(reported(
-        cx.session(&a.session)?
-            .act_when_ready(&target, &action, wait)
-            .await?,
-    ))
+    act_on(cx, &a.session, Some(&a.target), &action, wait).await
 }
 
 pub(crate) async fn type_text(cx: &Cx<'_>, a: TypeTextArgs) -> Result<ToolOutcome, Error> {
@@ -56,13 +46,8 @@ pub(crate) async fn press_key(cx: &Cx<'_>, a: PressKeyArgs) -> Result<ToolOutcom
 
 pub(crate) async fn act(cx: &Cx<'_>, a: ActArgs) -> Result<ToolOutcome, Error> {
     let action = a.action()?;
-    let target = args::target(&a.target)?;
     let wait = args::actionable_wait(a.timeout_ms);
-    Ok(reported(
-        cx.session(&a.session)?
-            .act_when_ready(&target, &action, wait)
-            .await?,
-    ))
+    act_on(cx, &a.session, Some(&a.target), &action, wait).await
 }
 
 pub(crate) async fn drag(cx: &Cx<'_>, a: DragArgs) -> Result<ToolOutcome, Error> {
@@ -88,12 +73,10 @@ async fn act_on(
     action: &Action,
     wait: std::time::Duration,
 ) -> Result<ToolOutcome, Error> {
+    let target = target.map(args::target).transpose()?;
     let session = cx.session(session)?;
     let report = match target {
-        Some(target) => {
-            let target = args::target(target)?;
-            session.act_when_ready(&target, action, wait).await?
-        }
+        Some(target) => session.act_when_ready(&target, action, wait).await?,
         None => session.act_on_window(action).await?,
     };
     Ok(reported(report))
