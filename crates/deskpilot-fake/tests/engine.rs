@@ -1,4 +1,6 @@
-//! The engine (sessions, refs, snapshot, find, resolution) on the in-memory backend.
+//! The engine (sessions, refs, budgets, secrets, waits) on the in-memory backend, where a
+//! test changes the app between calls or drives the clock; the rest is data in
+//! `tests/cases/` (`cases.rs`).
 
 use std::sync::Arc;
 
@@ -63,20 +65,6 @@ fn sel(text: &str) -> Selector {
 fn ref_in(rendered: &deskpilot_core::Rendered, part: &str) -> String {
     let found = rendered.ref_on_line(part);
     found.unwrap_or_else(|| panic!("no ref on a line with {part:?} in\n{}", rendered.text))
-}
-
-#[tokio::test]
-async fn snapshot_rendering() {
-    let (_, engine) = engine();
-    let s = session(&engine).await;
-    let snap = engine
-        .session(&s)
-        .unwrap()
-        .snapshot(&SnapshotRequest::default())
-        .await
-        .unwrap();
-    insta::assert_snapshot!(snap.rendered.text);
-    assert!(snap.truncated.is_none());
 }
 
 #[tokio::test]
@@ -219,53 +207,6 @@ async fn refs_are_bound_to_their_session() {
 }
 
 #[tokio::test]
-async fn find_ranks_exact_first_and_names_what_it_could_not_search() {
-    let (_, engine) = engine();
-    let s = session(&engine).await;
-    let handle = engine.session(&s).unwrap();
-    let found = handle
-        .find(&sel("button[name*=ok]"), None, 10)
-        .await
-        .unwrap();
-    assert_eq!(found.total, 2);
-    let names: Vec<&str> = found.matches.iter().map(|m| m.name.as_str()).collect();
-    assert_eq!(names, ["OK", "OK to all"]);
-    let found = handle
-        .find(&sel("button[name~=/^OK/]"), None, 10)
-        .await
-        .unwrap();
-    assert_eq!(found.exact, 0);
-    assert!(
-        Selector::parse("[name=OK to all]").is_err(),
-        "unquoted spaces are a parse error, not an empty match"
-    );
-    let found = handle.find(&sel("menuitem"), None, 10).await.unwrap();
-    assert_eq!(found.matches[0].name, "Open", "find reaches any depth");
-    let found = handle.find(&sel("cell"), None, 10).await.unwrap();
-    assert_eq!(found.total, 0);
-    assert_eq!(found.unsearched.len(), 1);
-    assert!(
-        found.unsearched[0]
-            .why
-            .contains("2147483647 children not realized")
-    );
-    let within = handle
-        .find(
-            &sel("listitem"),
-            Some(&Target::Selector(sel("list[name=Fruits]"))),
-            10,
-        )
-        .await
-        .unwrap();
-    assert_eq!(within.total, 2);
-    let chained = handle
-        .find(&sel("list >> listitem:nth(1)"), None, 10)
-        .await
-        .unwrap();
-    assert_eq!(chained.matches[0].name, "Banana");
-}
-
-#[tokio::test]
 async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
     let (_, engine) = engine();
     let s = session(&engine).await;
@@ -286,43 +227,6 @@ async fn ids_a_snapshot_left_unread_are_read_when_a_selector_asks() {
     assert_eq!(found.matches[0].name, "Cancel");
     let found = handle.find(&sel("[id~=/^cancel/]"), None, 5).await.unwrap();
     assert_eq!(found.total, 1);
-}
-
-#[tokio::test]
-async fn strict_resolution_for_actions() {
-    let (_, engine) = engine();
-    let s = session(&engine).await;
-    let handle = engine.session(&s).unwrap();
-    let one = handle
-        .resolve(&Target::Selector(sel("button[name=OK]")))
-        .await
-        .unwrap();
-    assert_eq!(one.node.name, "OK");
-    let many = handle
-        .resolve(&Target::Selector(sel("button")))
-        .await
-        .unwrap_err();
-    assert_eq!(many.code, Code::Ambiguous);
-    assert!(
-        many.message.contains("3 elements match"),
-        "{}",
-        many.message
-    );
-    assert!(
-        many.message.contains("[ref=e"),
-        "candidates carry refs: {}",
-        many.message
-    );
-    let none = handle
-        .resolve(&Target::Selector(sel("button[name=Nope]")))
-        .await
-        .unwrap_err();
-    assert_eq!(none.code, Code::NotFound);
-    assert!(
-        none.message.contains("could not be searched"),
-        "{}",
-        none.message
-    );
 }
 
 #[tokio::test]
@@ -601,108 +505,6 @@ application "Admin tool" pid=9 denied
     assert_eq!(error.code, Code::AccessDenied, "{error:?}");
     assert!(!error.retryable());
     assert!(error.hint.contains("elevated"), "{}", error.hint);
-}
-
-const DETAILS: &str = r#"
-application "Sheet app" pid=50
-  window "Data" path=/win bounds=0,0,400,300
-    button "Go" path=/go bounds=10,10,80,30 [focused]
-    generic path=/panel bounds=0,50,400,250
-      textbox "Notes" path=/notes value=abcdefghij bounds=10,60,200,40
-      password "Secret" path=/secret bounds=10,110,200,30
-      table "Grid" path=/grid bounds=10,150,300,100
-        columnheader "Name"
-        columnheader "Qty"
-        row
-          cell "a"
-          cell "1"
-        row
-          cell "b"
-          cell "2"
-        row
-          cell "c"
-          cell "3"
-"#;
-
-async fn details_session() -> (Engine, String) {
-    let fake = Arc::new(FakeBackend::new());
-    fake.add_app(DETAILS);
-    let engine = Engine::new(fake);
-    let s = engine.connect(&ConnectTarget::Pid(50)).await.unwrap().id;
-    (engine, s)
-}
-
-#[tokio::test]
-async fn read_text_pages_and_never_reads_a_secret() {
-    let (engine, s) = details_session().await;
-    let notes = Target::Selector(sel("textbox[name=Notes]"));
-    let handle = engine.session(&s).unwrap();
-    let page = handle.read_text(&notes, 2, Some(5)).await.unwrap();
-    assert_eq!(
-        (
-            page.slice.text.as_str(),
-            page.slice.start,
-            page.slice.end,
-            page.slice.total
-        ),
-        ("cdefg", 2, 7, 10)
-    );
-    assert_eq!(page.next_offset, Some(7));
-    let rest = handle.read_text(&notes, 7, None).await.unwrap();
-    assert_eq!((rest.slice.text.as_str(), rest.next_offset), ("hij", None));
-    let secret = handle
-        .read_text(&Target::Selector(sel("password")), 0, None)
-        .await
-        .unwrap_err();
-    assert_eq!(secret.code, Code::Unsupported);
-    assert!(secret.message.contains("never read"), "{}", secret.message);
-}
-
-#[tokio::test]
-async fn read_table_pages_with_headers_on_every_page() {
-    let (engine, s) = details_session().await;
-    let grid = Target::Selector(sel("table[name=Grid]"));
-    let handle = engine.session(&s).unwrap();
-    let first = handle.read_table(&grid, 0, 2).await.unwrap();
-    assert_eq!(first.slice.headers, ["Name", "Qty"]);
-    assert_eq!(first.slice.rows, [["a", "1"], ["b", "2"]]);
-    assert_eq!((first.slice.row_count, first.next_row), (3, Some(2)));
-    let second = handle.read_table(&grid, 2, 2).await.unwrap();
-    assert_eq!(second.slice.headers, ["Name", "Qty"]);
-    assert_eq!(second.slice.rows, [["c", "3"]]);
-    assert_eq!(second.next_row, None);
-}
-
-#[tokio::test]
-async fn hit_test_focus_and_properties() {
-    let (engine, s) = details_session().await;
-    let handle = engine.session(&s).unwrap();
-    let path = handle.hit_test(20, 70).await.unwrap();
-    let names: Vec<&str> = path.iter().map(|m| m.name.as_str()).collect();
-    assert_eq!(
-        names,
-        ["Data", "", "Notes"],
-        "outermost first, deepest last"
-    );
-    assert!(path.iter().all(|m| m.reference.starts_with('e')));
-    assert!(handle.hit_test(500, 500).await.unwrap().is_empty());
-    let window_only = handle.hit_test(399, 5).await.unwrap();
-    assert_eq!(window_only.len(), 1);
-    let focus = handle.focus().await.unwrap().expect("something has focus");
-    assert_eq!(focus.name, "Go");
-    let props = handle
-        .properties(&Target::Ref(focus.reference.clone()))
-        .await
-        .unwrap();
-    assert_eq!(props.node.name, "Go");
-    let secret = handle
-        .properties(&Target::Selector(sel("password")))
-        .await
-        .unwrap();
-    assert!(matches!(
-        secret.node.value,
-        Some(deskpilot_core::model::NodeValue::Redacted { .. })
-    ));
 }
 
 #[tokio::test]

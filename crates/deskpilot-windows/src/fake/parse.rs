@@ -58,16 +58,18 @@ pub struct WrittenProcess {
 fn words(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
-    let mut quoted = false;
+    // A quote makes a word even when empty (`""` is a nameless element's name).
+    let (mut quoted, mut was_quoted) = (false, false);
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\\' if quoted => word.push(chars.next().unwrap_or('\\')),
-            '"' => quoted = !quoted,
+            '"' => (quoted, was_quoted) = (!quoted, true),
             ' ' if !quoted => {
-                if !word.is_empty() {
+                if !word.is_empty() || was_quoted {
                     words.push(std::mem::take(&mut word));
                 }
+                was_quoted = false;
             }
             c => word.push(c),
         }
@@ -75,7 +77,7 @@ fn words(line: &str) -> Result<Vec<String>, String> {
     if quoted {
         return Err(format!("unclosed quote: {line:?}"));
     }
-    if !word.is_empty() {
+    if !word.is_empty() || was_quoted {
         words.push(word);
     }
     Ok(words)
@@ -268,4 +270,14 @@ fn element(words: &[String], counter: i32) -> Result<Written, String> {
         raw.visual = Some(Visual::Normal);
     }
     Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    /// A nameless element is written `""`: the empty name is a word, not skipped.
+    #[test]
+    fn an_empty_quoted_name_is_a_word() {
+        let words = super::words(r#"DataItem "" patterns=ScrollItem"#).unwrap();
+        assert_eq!(words, ["DataItem", "", "patterns=ScrollItem"]);
+    }
 }
