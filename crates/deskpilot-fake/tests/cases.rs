@@ -12,4 +12,4 @@ macro_rules! case_files {
     };
 }
 
-case_files!(ladder, checklist, reading);
+case_files!(ladder, checklist, reading, verbs);
