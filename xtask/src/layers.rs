@@ -56,6 +56,7 @@ pub const TABLES: &[Layers] = &[
             &["write", "jsonrpc", "output"],
             &["grants", "outcome"],
             &["args", "schema"],
+            &["condition"],
             &["catalog"],
             &["pipeline"],
             &["clients"],

@@ -8,11 +8,11 @@ use std::time::Duration;
 use anyhow::anyhow;
 use clap::Subcommand;
 use deskpilot_core::{
-    Condition, ConditionWords, Engine, Filter, Selector, SnapshotRequest, present,
+    Condition, ConditionWords, Engine, Filter, Selector, SnapshotRequest, Until, present,
 };
 use deskpilot_mcp::output;
 
-use crate::words::{self, selector};
+use crate::words::{self, named, selector};
 use crate::{connect, finish};
 
 #[derive(Subcommand)]
@@ -90,9 +90,8 @@ pub enum ReadCommand {
     Wait {
         target: String,
         selector: String,
-        /// appears, attached or disappears.
-        #[arg(long, conflicts_with_all = ["state", "value"])]
-        until: Option<String>,
+        #[arg(long, conflicts_with_all = ["state", "value"], value_parser = named::<Until>())]
+        until: Option<Until>,
         #[arg(long, conflicts_with = "value")]
         state: Option<String>,
         #[arg(long)]
@@ -271,7 +270,7 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
             ..
         } => {
             let condition = Condition::from_words(ConditionWords {
-                until: until.as_deref(),
+                until,
                 state: state.as_deref(),
                 value,
                 value_contains,

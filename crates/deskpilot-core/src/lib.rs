@@ -53,4 +53,4 @@ pub use selector::{Selector, SelectorError, Step, TextMatch};
 #[cfg(test)]
 mod selector_tests;
 pub use session::{ConnectTarget, SessionInfo};
-pub use wait::{Condition, ConditionWords, FALLBACK_POLL, WaitOutcome, Wake, Wakes, Woke};
+pub use wait::{Condition, ConditionWords, FALLBACK_POLL, Until, WaitOutcome, Wake, Wakes, Woke};

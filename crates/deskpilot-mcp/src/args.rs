@@ -38,6 +38,12 @@ impl<T: Named> JsonSchema for OneOf<T> {
     }
 }
 
+impl<T: Named> serde::Serialize for OneOf<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.name())
+    }
+}
+
 impl<'de, T: Named> Deserialize<'de> for OneOf<T> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = String::deserialize(deserializer)?;
@@ -214,26 +220,6 @@ pub struct ReadTableArgs {
     pub first_row: Option<u32>,
     /// Default 50, at most 500.
     pub rows: Option<u32>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct WaitForArgs {
-    pub session: String,
-    pub selector: String,
-    pub within: Option<String>,
-    /// "appears" (visible; default), "attached" (shown or not) or "disappears".
-    pub until: Option<String>,
-    /// On (`checked`) or off (`!checked`).
-    pub state: Option<String>,
-    /// Exactly this value (a number as text).
-    pub value: Option<String>,
-    /// This text in the value, any case.
-    pub value_contains: Option<String>,
-    /// Exactly this many visible matches.
-    pub count: Option<u32>,
-    /// Default 5000, at most 60000.
-    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -12,6 +12,7 @@ mod args;
 mod call;
 mod catalog;
 mod clients;
+mod condition;
 mod dispatch;
 mod grants;
 pub mod http;

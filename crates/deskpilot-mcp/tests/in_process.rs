@@ -162,6 +162,23 @@ async fn every_result_fits_its_output_schema() {
             json!({"session": s, "selector": "button[name=Nope]", "timeout_ms": 100}),
             "timeout",
         ),
+        // wait_for decodes its session apart from its condition: each is still checked.
+        (
+            "wait_for",
+            json!({"session": s, "selector": "button", "until": "soon"}),
+            "invalid_arguments",
+        ),
+        (
+            "wait_for",
+            json!({"session": s, "selectr": "button"}),
+            "invalid_arguments",
+        ),
+        (
+            "wait_for",
+            json!({"session": 5, "selector": "button"}),
+            "invalid_arguments",
+        ),
+        ("wait_for", json!({"selector": "button"}), "invalid_arguments"),
         ("disconnect", json!({"session": "nope"}), "unknown_session"),
     ] {
         let result = call(tool, arguments).await;

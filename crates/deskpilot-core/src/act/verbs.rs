@@ -6,6 +6,7 @@ use super::action::{Action, Choice, Direction, MouseButton, OnOff, WindowAction}
 use crate::error::{Code, Error};
 use crate::filter::Filter;
 use crate::model::ActionName;
+use crate::wait::Until;
 
 /// A closed set of words.
 pub trait Named: Copy + Sized + 'static {
@@ -75,6 +76,7 @@ named!(Verb, "verb", {
 named!(MouseButton, "button", { Left => "left", Right => "right", Middle => "middle" });
 named!(OnOff, "state", { On => "on", Off => "off" });
 named!(Filter, "filter", { Interactive => "interactive", Text => "text", All => "all" });
+named!(Until, "until", { Appears => "appears", Attached => "attached", Disappears => "disappears" });
 named!(Direction, "direction", { Up => "up", Down => "down", Left => "left", Right => "right" });
 named!(WindowAction, "window action", {
     Activate => "activate",

@@ -31,11 +31,18 @@ pub enum Condition {
     Count(usize),
 }
 
+/// Whether an element is awaited shown, present at all, or gone (`wait_for`'s `until`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    Appears,
+    Attached,
+    Disappears,
+}
+
 /// The words a face gives for a condition; at most one of them.
 #[derive(Debug, Clone, Default)]
 pub struct ConditionWords<'a> {
-    /// appears, attached or disappears.
-    pub until: Option<&'a str>,
+    pub until: Option<Until>,
     /// A state on (`checked`) or off (`!checked`).
     pub state: Option<&'a str>,
     /// An exact value.
@@ -78,9 +85,9 @@ impl Condition {
             });
         }
         Ok(match (until, state, value) {
-            (None | Some("appears"), None, None) => Condition::Appears,
-            (Some("attached"), None, None) => Condition::Attached,
-            (Some("disappears"), None, None) => Condition::Disappears,
+            (None | Some(Until::Appears), None, None) => Condition::Appears,
+            (Some(Until::Attached), None, None) => Condition::Attached,
+            (Some(Until::Disappears), None, None) => Condition::Disappears,
             (None, Some(state), None) => {
                 let (on, name) = match state.strip_prefix('!') {
                     Some(name) => (false, name),
@@ -91,11 +98,6 @@ impl Condition {
                 Condition::State { state, on }
             }
             (None, None, Some(value)) => Condition::Value(TextMatch::Exact(value)),
-            (Some(other), None, None) => {
-                return Err(invalid(format!(
-                    "until {other:?}: use appears, attached or disappears"
-                )));
-            }
             _ => return Err(invalid("give one of until, state, value".into())),
         })
     }

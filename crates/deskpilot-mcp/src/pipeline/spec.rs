@@ -6,6 +6,8 @@ use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::condition::Expect;
+
 /// At most this many steps, and this many cleanup steps (`validate_steps` says so).
 pub const MAX_STEPS: usize = 50;
 pub const MAX_FINALLY: usize = 20;
@@ -16,8 +18,6 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 pub const MAX_ATTEMPTS: u32 = 5;
 /// The pause between tries.
 pub const DEFAULT_DELAY_MS: u64 = 250;
-/// An expectation's wait by default.
-pub const DEFAULT_EXPECT_MS: u64 = 5_000;
 
 /// The tools that run steps: never a step themselves.
 pub const PIPELINE_TOOLS: [&str; 3] = ["run_steps", "continue_run", "validate_steps"];
@@ -68,27 +68,6 @@ pub struct Step {
     /// Return the tool's result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<bool>,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Expect {
-    pub selector: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub within: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value_contains: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub count: Option<u32>,
-    /// Default 5000.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]

@@ -1,7 +1,7 @@
 //! `validate_steps`: everything about a pipeline that can be checked without running it,
 //! as a list of problems each naming its step.
 
-use deskpilot_core::{Condition, ConditionWords, Selector};
+use deskpilot_core::Selector;
 use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -10,9 +10,10 @@ use serde_json::Value;
 use super::refs;
 use super::safety;
 use super::spec::{
-    Expect, MAX_ATTEMPTS, MAX_FINALLY, MAX_STEPS, PIPELINE_TOOLS, Restore, RunStepsArgs, Step,
+    MAX_ATTEMPTS, MAX_FINALLY, MAX_STEPS, PIPELINE_TOOLS, Restore, RunStepsArgs, Step,
 };
 use crate::catalog::Known;
+use crate::condition::ConditionArgs;
 use crate::grants::Capability;
 
 /// One thing wrong with a pipeline.
@@ -176,7 +177,7 @@ fn check_step(
         }
     }
     if let Some(expect) = &step.expect {
-        if let Err(why) = check_expect(expect) {
+        if let Err(why) = check_expect(&expect.0) {
             problem("bad_expect", why);
         }
         if step.session_arg().is_none() {
@@ -206,25 +207,14 @@ fn check_step(
 
 /// The expectation's selector and condition, checked as `wait_for` would (references in
 /// them are taken as they will be: text).
-fn check_expect(expect: &Expect) -> Result<(), String> {
+fn check_expect(expect: &ConditionArgs) -> Result<(), String> {
     if refs::references(&Value::String(expect.selector.clone()))
         .map(|r| r.is_empty())
         .unwrap_or(false)
     {
         Selector::parse(&expect.selector).map_err(|e| e.message)?;
     }
-    condition_of(expect).map(|_| ()).map_err(|e| e.message)
-}
-
-/// The condition an expectation waits for.
-pub fn condition_of(expect: &Expect) -> Result<Condition, deskpilot_core::Error> {
-    Condition::from_words(ConditionWords {
-        until: expect.until.as_deref(),
-        state: expect.state.as_deref(),
-        value: expect.value.clone(),
-        value_contains: expect.value_contains.clone(),
-        count: expect.count.map(|n| n as usize),
-    })
+    expect.condition().map(|_| ()).map_err(|e| e.message)
 }
 
 /// The arguments' problems against the tool's input schema: unknown and missing arguments,

@@ -9,22 +9,20 @@ use std::time::Duration;
 
 pub mod state;
 
-use deskpilot_core::{Code, Error, Selector};
+use deskpilot_core::{Code, Error};
 use rmcp::model::JsonObject;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::args;
 use crate::call::{Call, Cx, Unknown, Wire};
 use crate::catalog::Known;
+use crate::condition::ConditionArgs;
 use crate::outcome::{Failure, ToolOutcome};
 use crate::pipeline::refs;
 use crate::pipeline::report::{RestoreOut, RunOut, StepOut, StepStatus};
-use crate::pipeline::spec::{
-    Capture, DEFAULT_DELAY_MS, DEFAULT_EXPECT_MS, Expect, Restore, RunStepsArgs, Step,
-};
+use crate::pipeline::spec::{Capture, DEFAULT_DELAY_MS, Restore, RunStepsArgs, Step};
 use crate::pipeline::trace::{SeenSession, Trace};
-use crate::pipeline::validate::{condition_of, mismatch};
+use crate::pipeline::validate::mismatch;
 use state::Captured;
 
 /// A kept step result larger than this is cut to its top-level scalars.
@@ -250,7 +248,7 @@ impl<'a> Runner<'a> {
                     self.touch(&outcome);
                     if out.failure.is_none() {
                         if let (Some(expect), Some(session)) = (&step.expect, &session) {
-                            match self.expect(expect, session, deadline).await {
+                            match self.expect(&expect.0, session, deadline).await {
                                 Ok(held) => out.expect = Some(held),
                                 Err(e) => {
                                     out.expect = Some("not held".into());
@@ -385,19 +383,17 @@ impl<'a> Runner<'a> {
     /// timeout is `step_postcondition_timeout`.
     async fn expect(
         &self,
-        expect: &Expect,
+        expect: &ConditionArgs,
         session: &str,
         deadline: Instant,
     ) -> Result<String, Error> {
-        let expect = self.resolved(expect)?;
-        let selector = Selector::parse(&expect.selector)?;
-        let within = expect.within.as_deref().map(args::target).transpose()?;
-        let condition = condition_of(&expect)?;
-        let wanted = Duration::from_millis(expect.timeout_ms.unwrap_or(DEFAULT_EXPECT_MS));
-        let timeout = wanted.min(deadline.saturating_duration_since(Instant::now()));
+        let wait = self.resolved(expect)?.wait()?;
+        let timeout = wait
+            .timeout
+            .min(deadline.saturating_duration_since(Instant::now()));
         let handle = self.call.session(self.cx.engine, session)?;
         let waited = tokio::select! {
-            waited = handle.wait_for(&selector, within.as_ref(), &condition, timeout) => waited,
+            waited = handle.wait_for(&wait.selector, wait.within.as_ref(), &wait.condition, timeout) => waited,
             _ = self.cx.wire.cancel.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the expect waited", "continue the run (`continue_run`)")),
         };
         match waited {
@@ -415,7 +411,7 @@ impl<'a> Runner<'a> {
     }
 
     /// `expect` with the references in its texts replaced by their values.
-    fn resolved(&self, expect: &Expect) -> Result<Expect, Error> {
+    fn resolved(&self, expect: &ConditionArgs) -> Result<ConditionArgs, Error> {
         let text = |field: &str, text: &str| -> Result<String, Error> {
             let invalid =
                 |why: String| Error::new(Code::InvalidArguments, why, "fix the reference");
@@ -430,10 +426,10 @@ impl<'a> Runner<'a> {
         let optional = |field: &str, value: &Option<String>| {
             value.as_deref().map(|t| text(field, t)).transpose()
         };
-        Ok(Expect {
+        Ok(ConditionArgs {
             selector: text("selector", &expect.selector)?,
             within: optional("within", &expect.within)?,
-            until: optional("until", &expect.until)?,
+            until: expect.until,
             state: optional("state", &expect.state)?,
             value: optional("value", &expect.value)?,
             value_contains: optional("value_contains", &expect.value_contains)?,

@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::args::*;
 use crate::call::{Cx, Unknown};
 use crate::catalog::{Hints, Spec};
+use crate::condition::WaitForArgs;
 use crate::grants::Capability;
 use crate::outcome::ToolOutcome;
 use crate::output::*;

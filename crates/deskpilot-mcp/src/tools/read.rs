@@ -1,16 +1,15 @@
 //! The reading tools: always listed, never change an app.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use deskpilot_core::{
-    Condition, ConditionWords, ConnectTarget, Error, Filter, ProgressSink, Selector,
-    SnapshotRequest, WindowId, present,
+    ConnectTarget, Error, Filter, ProgressSink, Selector, SnapshotRequest, WindowId, present,
 };
 
 use super::{cancellable, success};
 use crate::args::{self, *};
 use crate::call::Cx;
+use crate::condition::WaitForArgs;
 use crate::outcome::{ToolOutcome, invalid_arguments};
 use crate::output::*;
 
@@ -174,19 +173,15 @@ async fn snapshot_of(
 }
 
 async fn wait_for_with(cx: &Cx<'_>, a: WaitForArgs) -> Result<ToolOutcome, Error> {
-    let selector = Selector::parse(&a.selector)?;
-    let within = a.within.as_deref().map(args::target).transpose()?;
-    let condition = Condition::from_words(ConditionWords {
-        until: a.until.as_deref(),
-        state: a.state.as_deref(),
-        value: a.value,
-        value_contains: a.value_contains,
-        count: a.count.map(|n| n as usize),
-    })?;
-    let timeout = Duration::from_millis(a.timeout_ms.unwrap_or(5000).min(60_000));
+    let wait = a.condition.wait()?;
     let outcome = cx
         .session(&a.session)?
-        .wait_for(&selector, within.as_ref(), &condition, timeout)
+        .wait_for(
+            &wait.selector,
+            wait.within.as_ref(),
+            &wait.condition,
+            wait.timeout,
+        )
         .await?;
     let text = present::waited(&outcome);
     let out = WaitForOut {
