@@ -1,9 +1,10 @@
 //! `cargo xtask demo`: a headless desktop with the GTK3 fixture, and deskpilot at work on it,
-//! narrated on the terminal. It grows with each capability.
+//! narrated on the terminal. The desktop and its engine come from `deskpilot_desktop`, as
+//! for every face. It grows with each capability.
 
 use std::process::Command;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 
 pub fn run() -> anyhow::Result<()> {
@@ -12,7 +13,12 @@ pub fn run() -> anyhow::Result<()> {
     let deskpilot = crate::root().join("target/debug/deskpilot");
 
     say("Starting a private headless desktop (Xvfb, D-Bus session, AT-SPI bus, openbox)");
-    let desktop = VirtualDesktop::start().context("starting the desktop")?;
+    // The one desktop wiring every face uses: the desktop and the engine on it.
+    let runtime = tokio::runtime::Runtime::new().context("starting tokio")?;
+    let (engine, headless) = runtime
+        .block_on(deskpilot_desktop::private())
+        .map_err(|missing| anyhow!("starting the desktop: {missing} ({})", missing.hint))?;
+    let desktop = VirtualDesktop::wrap(headless);
     println!(
         "    DISPLAY={}  session bus={}",
         desktop.display(),
@@ -45,7 +51,12 @@ pub fn run() -> anyhow::Result<()> {
         }
         Ok(())
     };
-    say("What applications are on this desktop?");
+    say("What applications are on this desktop? In process, as deskpilot-test asks");
+    let apps = runtime
+        .block_on(engine.list_apps())
+        .context("listing apps")?;
+    print!("{}", deskpilot_core::present::apps(&apps));
+    say("The same through the command line");
     run(&["apps"])?;
     say("The fixture's window as an agent reads it (interactive filter)");
     run(&["snapshot", Fixture::Gtk3.window_title()])?;
@@ -79,6 +90,7 @@ pub fn run() -> anyhow::Result<()> {
 
     say("Stopping the desktop and every process it started");
     drop(fixture);
+    drop(engine);
     if let Err(left) = desktop.stop() {
         bail!("processes survived teardown: {left:?}");
     }

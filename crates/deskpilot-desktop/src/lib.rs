@@ -1,8 +1,8 @@
 //! The one place a face gets its engine: the engine for this desktop, a private headless
 //! desktop where the platform has one, and the null platform where deskpilot has no backend.
 //! The platform is chosen with `cfg(target_os)`; on Linux the display server is chosen at run
-//! time by the session found (X11 today). The CLI, the MCP server (through the CLI) and the
-//! test library call it, so no face names a backend crate.
+//! time by the session found (X11 today). The CLI, the MCP server (through the CLI), the
+//! test library and `cargo xtask demo` call it, so no face names a backend crate.
 
 mod missing;
 

@@ -178,7 +178,11 @@ async fn every_result_fits_its_output_schema() {
             json!({"session": 5, "selector": "button"}),
             "invalid_arguments",
         ),
-        ("wait_for", json!({"selector": "button"}), "invalid_arguments"),
+        (
+            "wait_for",
+            json!({"selector": "button"}),
+            "invalid_arguments",
+        ),
         ("disconnect", json!({"session": "nope"}), "unknown_session"),
     ] {
         let result = call(tool, arguments).await;

@@ -37,6 +37,11 @@ pub use real_apps::ChromiumPages;
 pub struct VirtualDesktop(HeadlessDesktop);
 
 impl VirtualDesktop {
+    /// A desktop someone else started (`deskpilot_desktop::private`), for fixtures.
+    pub fn wrap(desktop: HeadlessDesktop) -> Self {
+        VirtualDesktop(desktop)
+    }
+
     pub fn start() -> Result<Self> {
         HeadlessDesktop::start().map(VirtualDesktop)
     }
