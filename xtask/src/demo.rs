@@ -5,6 +5,7 @@
 use std::process::Command;
 
 use anyhow::{Context, anyhow, bail};
+use deskpilot_core::Engine;
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 
 pub fn run() -> anyhow::Result<()> {
@@ -13,12 +14,7 @@ pub fn run() -> anyhow::Result<()> {
     let deskpilot = crate::root().join("target/debug/deskpilot");
 
     say("Starting a private headless desktop (Xvfb, D-Bus session, AT-SPI bus, openbox)");
-    // The one desktop wiring every face uses: the desktop and the engine on it.
-    let runtime = tokio::runtime::Runtime::new().context("starting tokio")?;
-    let (engine, headless) = runtime
-        .block_on(deskpilot_desktop::private())
-        .map_err(|missing| anyhow!("starting the desktop: {missing} ({})", missing.hint))?;
-    let desktop = VirtualDesktop::wrap(headless);
+    let (runtime, engine, desktop) = start_desktop()?;
     println!(
         "    DISPLAY={}  session bus={}",
         desktop.display(),
@@ -67,20 +63,7 @@ pub fn run() -> anyhow::Result<()> {
     mcp_session(&deskpilot, &desktop)?;
 
     say("What the fixture itself saw (its oracle: one JSON line per state change)");
-    // The last value of each property (typing reports every keystroke); the fixture's
-    // password text is its own test aid and is not shown here either.
-    let mut last: Vec<(String, serde_json::Value)> = Vec::new();
-    for event in fixture.oracle.events().context("reading the oracle")? {
-        let key = format!("{}.{}", event.widget, event.prop);
-        if ["app.ready", "fruits.order", "tabs.page", "password.text"].contains(&key.as_str()) {
-            continue;
-        }
-        last.retain(|(k, _)| *k != key);
-        last.push((key, event.value));
-    }
-    for (key, value) in last {
-        println!("    {key} = {value}");
-    }
+    show_oracle(&fixture)?;
     let shot = desktop.dir().join("demo-screenshot.png");
     if shot.exists() {
         let keep = crate::root().join("target/demo-screenshot.png");
@@ -95,6 +78,33 @@ pub fn run() -> anyhow::Result<()> {
         bail!("processes survived teardown: {left:?}");
     }
     println!("    done: no process left behind");
+    Ok(())
+}
+
+/// The one desktop wiring every face uses: a private desktop and the engine on it.
+fn start_desktop() -> anyhow::Result<(tokio::runtime::Runtime, Engine, VirtualDesktop)> {
+    let runtime = tokio::runtime::Runtime::new().context("starting tokio")?;
+    let (engine, headless) = runtime
+        .block_on(deskpilot_desktop::private())
+        .map_err(|missing| anyhow!("starting the desktop: {missing} ({})", missing.hint))?;
+    Ok((runtime, engine, VirtualDesktop::wrap(headless)))
+}
+
+/// The last value of each property the fixture reported (typing reports every keystroke);
+/// the fixture's password text is its own test aid and is not shown here either.
+fn show_oracle(fixture: &deskpilot_testkit::FixtureApp) -> anyhow::Result<()> {
+    let mut last: Vec<(String, serde_json::Value)> = Vec::new();
+    for event in fixture.oracle.events().context("reading the oracle")? {
+        let key = format!("{}.{}", event.widget, event.prop);
+        if ["app.ready", "fruits.order", "tabs.page", "password.text"].contains(&key.as_str()) {
+            continue;
+        }
+        last.retain(|(k, _)| *k != key);
+        last.push((key, event.value));
+    }
+    for (key, value) in last {
+        println!("    {key} = {value}");
+    }
     Ok(())
 }
 
