@@ -20,6 +20,7 @@ use crate::calls::Calls;
 use crate::error::to_backend;
 use crate::identity::{Named, app_id, app_root, element_id, parse};
 use crate::mapping;
+use crate::mapping::text::line_feeds;
 use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey};
 use crate::source::UiaSource;
 use crate::walk::{Start, walk};
@@ -134,7 +135,9 @@ impl<S: UiaSource> WindowsBackend<S> {
                 .on(pid, Some(key), self.source().value(pid, key))
                 .await;
             if let Some(text) = value.map_err(self.fail(id, "Value"))? {
-                node.value = Some(NodeValue::Text { text });
+                node.value = Some(NodeValue::Text {
+                    text: line_feeds(text),
+                });
             }
         }
         Ok((node, Some(raw)))
@@ -310,7 +313,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
         } else {
             return Err(unsupported(id, "reading text"));
         };
-        Ok(TextSlice::of(&text, start, end))
+        Ok(TextSlice::of(&line_feeds(text), start, end))
     }
 
     async fn table(

@@ -19,6 +19,10 @@ pub mod hresult {
     pub const RPC_E_SERVERCALL_RETRYLATER: i32 = 0x8001_010A_u32 as i32;
     pub const RPC_E_DISCONNECTED: i32 = 0x8001_0108_u32 as i32;
     pub const RPC_S_SERVER_UNAVAILABLE: i32 = 0x8007_06BA_u32 as i32;
+    /// The remote procedure call failed: the app ended during the call.
+    pub const RPC_S_CALL_FAILED: i32 = 0x8007_06BE_u32 as i32;
+    /// `ElementFromHandle` on a window that was closed.
+    pub const ERROR_INVALID_WINDOW_HANDLE: i32 = 0x8007_0578_u32 as i32;
     pub const CO_E_OBJNOTCONNECTED: i32 = 0x8004_01FD_u32 as i32;
     pub const E_ACCESSDENIED: i32 = 0x8007_0005_u32 as i32;
     pub const E_NOTIMPL: i32 = 0x8000_4001_u32 as i32;
@@ -39,16 +43,19 @@ pub fn to_backend(error: UiaError, id: &ElementId, what: &str, timeout: Duration
         },
         UiaError::Unknown => BackendError::Defunct { id: id.clone() },
         UiaError::Com { hresult, message } => match hresult {
-            UIA_E_ELEMENTNOTAVAILABLE => BackendError::Defunct { id: id.clone() },
+            UIA_E_ELEMENTNOTAVAILABLE | ERROR_INVALID_WINDOW_HANDLE => {
+                BackendError::Defunct { id: id.clone() }
+            }
             UIA_E_TIMEOUT | RPC_E_CALL_REJECTED | RPC_E_SERVERCALL_RETRYLATER => {
                 BackendError::AppNotResponding {
                     app: app(),
                     timeout,
                 }
             }
-            RPC_S_SERVER_UNAVAILABLE | CO_E_OBJNOTCONNECTED | RPC_E_DISCONNECTED => {
-                BackendError::AppGone { app: app() }
-            }
+            RPC_S_SERVER_UNAVAILABLE
+            | RPC_S_CALL_FAILED
+            | CO_E_OBJNOTCONNECTED
+            | RPC_E_DISCONNECTED => BackendError::AppGone { app: app() },
             E_ACCESSDENIED => BackendError::AccessDenied {
                 app: app(),
                 why: "the system denies access (the app runs elevated)".into(),
@@ -97,9 +104,16 @@ mod tests {
             assert!(error.retryable(), "{error:?}");
             assert!(matches!(error, BackendError::AppNotResponding { .. }));
         }
+        // A closed window's handle names nothing any more (review D3).
+        assert_eq!(
+            map(com(hresult::ERROR_INVALID_WINDOW_HANDLE)),
+            BackendError::Defunct { id: id.clone() }
+        );
+        // RPC_S_CALL_FAILED: the app died during the call (review D3).
         for gone in [
             hresult::RPC_S_SERVER_UNAVAILABLE,
             hresult::CO_E_OBJNOTCONNECTED,
+            hresult::RPC_S_CALL_FAILED,
         ] {
             assert_eq!(
                 map(com(gone)),

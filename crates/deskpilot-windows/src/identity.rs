@@ -69,7 +69,7 @@ mod tests {
             started: 0x1d9f0c,
             exe: "notepad.exe".into(),
             description: None,
-            elevated: false,
+            rights: crate::raw::Rights::Within,
         }
     }
 

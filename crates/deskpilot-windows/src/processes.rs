@@ -26,13 +26,10 @@ impl<S: UiaSource> WindowsBackend<S> {
         if process.started != started {
             return Err(gone());
         }
-        if process.elevated {
+        if let Some(why) = process.rights.refusal() {
             return Err(BackendError::AccessDenied {
                 app: id.app.clone(),
-                why: format!(
-                    "{} runs elevated (a higher integrity level than deskpilot)",
-                    process.exe
-                ),
+                why: format!("{} {why}", process.exe),
             });
         }
         self.apps.note_process(&process);

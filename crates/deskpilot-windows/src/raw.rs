@@ -214,9 +214,34 @@ pub struct RawProcess {
     pub exe: String,
     /// Its description (the version resource's `FileDescription`), when it has one.
     pub description: Option<String>,
-    /// It runs at a higher integrity level than deskpilot: UIPI hides its tree and drops
-    /// input sent to it.
-    pub elevated: bool,
+    /// Its rights beside deskpilot's.
+    pub rights: Rights,
+}
+
+/// A process's rights beside deskpilot's (its token's integrity level).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rights {
+    /// At deskpilot's level or below: its tree can be read, its input sent.
+    #[default]
+    Within,
+    /// Above deskpilot's (an elevated app): UIPI hides its tree and drops input sent to it.
+    Above,
+    /// Its token cannot be read (another user's process, a protected one): treated as above,
+    /// and said so.
+    Unreadable,
+}
+
+impl Rights {
+    /// Why deskpilot keeps away from a process with these rights, if it does.
+    pub fn refusal(self) -> Option<&'static str> {
+        match self {
+            Rights::Within => None,
+            Rights::Above => Some("runs elevated (a higher integrity level than deskpilot)"),
+            Rights::Unreadable => Some(
+                "its rights cannot be read (another user's or a protected process): deskpilot keeps away",
+            ),
+        }
+    }
 }
 
 /// Why a UI Automation call failed: the `HRESULT`, and where the seam itself gave up.

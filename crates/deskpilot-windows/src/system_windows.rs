@@ -45,12 +45,13 @@ pub trait WindowApi: Send + Sync + 'static {
     fn ask(&self, hwnd: u64, action: WindowAction) -> Result<(), String>;
 }
 
-/// The windows a person sees: visible, not cloaked, with an area, tool windows only when a
-/// window owns them.
+/// The windows a person sees: visible, not cloaked, with an area or minimized (an iconic
+/// window has no client area), tool windows only when a window owns them.
 pub fn client_windows(raw: &[RawWindow]) -> Vec<ClientWindow> {
     raw.iter()
         .filter(|w| {
-            w.visible && !w.cloaked && !w.client.is_empty() && (!w.tool || w.owner.is_some())
+            let shown = !w.client.is_empty() || w.minimized;
+            w.visible && !w.cloaked && shown && (!w.tool || w.owner.is_some())
         })
         .map(|w| ClientWindow {
             id: WindowId(w.hwnd),
@@ -201,8 +202,11 @@ mod tests {
         palette.tool = true;
         let mut cloaked = window(4, "Settings");
         cloaked.cloaked = true;
+        // An iconic window sits at (-32000, -32000) with no client area (`WM_NCCALCSIZE`
+        // gives a minimized window none; "Minimized Windows", Win32 docs).
         let mut minimized = window(5, "Minimized");
         minimized.minimized = true;
+        minimized.client = Rect::new(-32000, -32000, 0, 0);
         Listed {
             windows: vec![window(1, "Editor"), dialog, palette, cloaked, minimized],
             ..Listed::default()

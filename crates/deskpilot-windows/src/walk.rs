@@ -11,6 +11,7 @@ use deskpilot_platform::{BackendError, ValueAdmission, WalkLimits};
 use crate::calls::Calls;
 use crate::error::to_backend;
 use crate::mapping::node::node;
+use crate::mapping::text::line_feeds;
 use crate::raw::{Pattern, RawElement, UiaError};
 use crate::source::UiaSource;
 
@@ -288,7 +289,9 @@ async fn read_values<S: UiaSource>(
                     slots[c].raw.as_ref().is_some_and(|r| r.key == key) && holds_value(c)
                 });
             if let Some(c) = child {
-                slots[c].node.value = Some(NodeValue::Text { text: value });
+                slots[c].node.value = Some(NodeValue::Text {
+                    text: line_feeds(value),
+                });
             }
         }
     }
@@ -297,7 +300,9 @@ async fn read_values<S: UiaSource>(
             .on(pid, Some(&key), calls.source().value(pid, &key))
             .await;
         if let Ok(Some(text)) = value {
-            slots[0].node.value = Some(NodeValue::Text { text });
+            slots[0].node.value = Some(NodeValue::Text {
+                text: line_feeds(text),
+            });
         }
     }
 }

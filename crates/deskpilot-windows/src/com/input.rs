@@ -92,11 +92,11 @@ impl InputSink for Win32Input {
             return None;
         }
         let process = super::process::process(pid).ok()?;
-        process.elevated.then(|| {
+        process.rights.refusal().map(|why| {
             (
                 window.0 as usize as u64,
                 format!(
-                    "{} runs elevated: Windows would drop input sent to it (UIPI)",
+                    "{} {why}: Windows would drop input sent to it (UIPI)",
                     process.exe
                 ),
             )

@@ -14,7 +14,7 @@ use windows::Win32::System::Threading::{
 use windows::core::PWSTR;
 
 use super::com_error;
-use crate::raw::{RawProcess, UiaError};
+use crate::raw::{RawProcess, Rights, UiaError};
 
 /// A handle closed when dropped.
 struct Owned(HANDLE);
@@ -53,18 +53,17 @@ pub fn process(pid: u32) -> Result<RawProcess, UiaError> {
         .map_err(com_error)?;
         let path = String::from_utf16_lossy(&path[..size as usize]);
         let exe = path.rsplit(['\\', '/']).next().unwrap_or(&path).to_owned();
-        // A token deskpilot may not read belongs to a process above it.
-        let elevated = match (integrity(handle.0), integrity(GetCurrentProcess())) {
-            (Some(theirs), Some(ours)) => theirs > ours,
-            (None, _) => true,
-            (Some(_), None) => false,
+        let rights = match (integrity(handle.0), integrity(GetCurrentProcess())) {
+            (Some(theirs), Some(ours)) if theirs > ours => Rights::Above,
+            (Some(_), _) => Rights::Within,
+            (None, _) => Rights::Unreadable,
         };
         Ok(RawProcess {
             pid,
             started: (u64::from(created.dwHighDateTime) << 32) | u64::from(created.dwLowDateTime),
             exe,
             description: None,
-            elevated,
+            rights,
         })
     }
 }

@@ -151,7 +151,7 @@ impl FakeUia {
     fn elevated(&self, pid: u32) -> bool {
         self.processes
             .iter()
-            .any(|(p, _)| p.pid == pid && p.elevated)
+            .any(|(p, _)| p.pid == pid && p.rights.refusal().is_some())
     }
 
     /// A call's time on `pid`'s worker (`worker.rs`); a slow element never answers.

@@ -8,22 +8,25 @@
 //!     Edit "Password" password patterns=Value value="hunter2"
 //! ```
 //!
-//! An element line is a control type, a quoted name, then `key=value` pairs and flags. Keys:
-//! `rid` (hex parts with dots; numbered in order otherwise), `hwnd`, `class`, `framework`,
-//! `id`, `patterns`, `value`, `text`, `bounds=x,y,w,h`, `help`, `aria`, `localized`,
-//! `default`, `toggle=on|off|mixed`, `expand=collapsed|expanded|leaf`, `sizeofset`, `heading`,
-//! `grid=rows:columns`, `range=value:min:max:step`, `hresult` (every call on it fails so),
-//! `caret=N`, `selection=start:end`, `rename` (what Invoke renames it to).
+//! An element line is a control type, a quoted name, then `key=value` pairs and flags. Keys
+//! naming it: `rid` (hex parts with dots; numbered in order otherwise), `hwnd`, `class`,
+//! `framework`, `id`, `help`, `aria`, `localized`. Keys of its state: `patterns`, `value`,
+//! `text`, `bounds=x,y,w,h`, `default`, `toggle=on|off|mixed`, `expand=collapsed|expanded|leaf`,
+//! `sizeofset`, `heading`, `grid=rows:columns`, `range=value:min:max:step`, `caret=N`,
+//! `selection=start:end`, `hresult` (every call on it fails so), `rename` (what Invoke
+//! renames it to).
 //! Flags: `password`, `disabled`, `offscreen`, `focused`, `focusable`, `selected`,
 //! `readonly`, `multiselect`, `dialog`, `modal`, `minimized`, `gone` (it vanishes once read), `slow`
 //! (calls on it never return), `inert` (takes pattern calls, does nothing), `blocks` (its
-//! Invoke does not return: a modal dialog). A process line takes `pid`, `started`, `description`
-//! and the flags `elevated` and `slow`.
+//! Invoke does not return: a modal dialog). A process line takes `pid`, `started` and
+//! `description`; its flags are `elevated`, `unreadable` (its token cannot be read), `slow`.
 
 use deskpilot_platform::model::Rect;
 
 use crate::ids::control;
-use crate::raw::{Expansion, Pattern, Range, RawElement, RawProcess, RuntimeKey, Toggle, Visual};
+use crate::raw::{
+    Expansion, Pattern, Range, RawElement, RawProcess, Rights, RuntimeKey, Toggle, Visual,
+};
 
 /// One element as written, with its faults.
 #[derive(Debug, Clone, Default)]
@@ -54,7 +57,8 @@ pub struct WrittenProcess {
     pub elements: Vec<Written>,
 }
 
-/// Splits a line into words, a quoted string being one word (`\"` inside it a quote).
+/// Splits a line into words, a quoted string being one word (`\"` inside it a quote, `\r`
+/// and `\n` a carriage return and a line feed: a Win32 edit's line break is both).
 fn words(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
@@ -63,7 +67,12 @@ fn words(line: &str) -> Result<Vec<String>, String> {
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\\' if quoted => word.push(chars.next().unwrap_or('\\')),
+            '\\' if quoted => word.push(match chars.next() {
+                Some('r') => '\r',
+                Some('n') => '\n',
+                Some(c) => c,
+                None => '\\',
+            }),
             '"' => (quoted, was_quoted) = (!quoted, true),
             ' ' if !quoted => {
                 if !word.is_empty() || was_quoted {
@@ -126,7 +135,7 @@ fn process(words: &[String]) -> Result<WrittenProcess, String> {
         started: 1,
         exe: words.get(1).cloned().unwrap_or_default(),
         description: None,
-        elevated: false,
+        rights: Rights::Within,
     };
     let mut slow = false;
     for word in &words[2..] {
@@ -134,7 +143,8 @@ fn process(words: &[String]) -> Result<WrittenProcess, String> {
             Some(("pid", v)) => process.pid = number("pid", v)?,
             Some(("started", v)) => process.started = hex("started", v)?,
             Some(("description", v)) => process.description = Some(v.to_owned()),
-            None if word == "elevated" => process.elevated = true,
+            None if word == "elevated" => process.rights = Rights::Above,
+            None if word == "unreadable" => process.rights = Rights::Unreadable,
             None if word == "slow" => slow = true,
             _ => return Err(format!("unknown process word {word:?}")),
         }

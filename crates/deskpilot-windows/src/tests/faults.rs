@@ -132,6 +132,34 @@ async fn an_elevated_app_is_denied_never_read_as_empty() {
     assert!(fake.value_requests().is_empty());
 }
 
+/// A process whose token deskpilot cannot read (another user's, a protected one) is refused
+/// too, and said so: it is not called elevated (review D4).
+#[tokio::test]
+async fn a_process_whose_rights_cannot_be_read_is_refused_as_such() {
+    let (fake, backend) = backend(
+        r#"
+process "service.exe" pid=12 started=3 unreadable
+  Window "Service" hwnd=0x7000 patterns=Window
+    Button "Stop" patterns=Invoke
+"#,
+    );
+    let root = root_of(&backend, 12).await;
+    let error = backend
+        .snapshot(&root, &WalkLimits::default())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, BackendError::AccessDenied { .. }),
+        "{error:?}"
+    );
+    let text = error.to_string();
+    assert!(
+        text.contains("cannot be read") && !text.contains("elevated"),
+        "{text}"
+    );
+    assert_eq!(fake.calls("children") + fake.calls("element"), 0);
+}
+
 /// An id whose pid now belongs to another process (created later) names nothing; an id no
 /// Windows read issued is defunct.
 #[tokio::test]

@@ -326,3 +326,26 @@ async fn carets_and_cells_by_row() {
     assert_eq!(names, ["Alan", "41", "Grace", "85"]);
     assert_eq!(cells.cells[0].0, named(&tree, "Alan").id);
 }
+
+/// A Win32 edit reports its line breaks as CRLF; they read as LF in walks, single reads and
+/// text pages, as a typed `\n` (Enter) is expected back (review F2).
+#[tokio::test]
+async fn line_breaks_read_as_line_feeds() {
+    let (_, backend) = backend(
+        r#"
+process "notes.exe" pid=5 started=1
+  Window "Notes" hwnd=0x6000 patterns=Window bounds=0,0,400,300
+    Edit "Body" patterns=Value,Text value="one\r\ntwo" text="one\r\ntwo" bounds=10,10,300,200
+"#,
+    );
+    let lf = Some(NodeValue::Text {
+        text: "one\ntwo".into(),
+    });
+    let tree = tree_of(&backend, 5).await;
+    let body = named(&tree, "Body");
+    assert_eq!(body.value, lf);
+    let read = backend.properties(&body.id, Secrecy::Plain).await.unwrap();
+    assert_eq!(read.value, lf);
+    let page = backend.text(&body.id, 0, None).await.unwrap();
+    assert_eq!(page.text, "one\ntwo");
+}
