@@ -1,7 +1,7 @@
-//! Control pattern calls. Invoke and the default action run on a throwaway thread with a
-//! grace period: a button that opens a modal dialog does not return its call until the
-//! dialog closes (WinForms; pywinauto and mcec met it), so after the grace the call is
-//! `Running` and the engine reads back what it did.
+//! Control pattern calls, each on a throwaway thread with a grace period: a control whose
+//! handler opens a modal dialog does not return its call until the dialog closes (WinForms;
+//! pywinauto and mcec met it), so after the grace the call is `Running` and the engine reads
+//! back what it did.
 
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ use super::uia::Uia;
 use crate::mapping::routes::PatternOp;
 use crate::raw::{RuntimeKey, UiaError};
 
-/// How long an Invoke may take before it counts as running a modal loop.
+/// How long a pattern call may take before it counts as still running.
 const GRACE: Duration = Duration::from_millis(750);
 
 /// A pattern moved to another thread of the multithreaded apartment, where UIA's client
@@ -32,7 +32,7 @@ fn with_grace(
 ) -> Result<Performed, UiaError> {
     let (answer, answered) = std::sync::mpsc::channel();
     std::thread::Builder::new()
-        .name("uia-invoke".into())
+        .name("uia-pattern".into())
         .spawn(move || {
             // SAFETY: this thread joins the multithreaded apartment before any COM call.
             let _ = unsafe { CoInitializeEx(None, COINIT_MULTITHREADED) };
@@ -46,13 +46,31 @@ fn with_grace(
         Ok(Ok(())) => Ok(Performed::Answered),
         Ok(Err(e)) => Err(com_error(e)),
         Err(_) => Ok(Performed::Running {
-            why: "the call has not returned: the app runs a modal dialog it opened".into(),
+            why: "the call has not returned: the app may be running a dialog it opened".into(),
         }),
     }
 }
 
+/// A pattern call to make on the grace thread.
+type Call = Box<dyn FnOnce() -> windows::core::Result<()> + Send>;
+
+/// `call` on `pattern`, moved to the grace thread.
+fn on<P: 'static>(
+    pattern: P,
+    call: impl FnOnce(&P) -> windows::core::Result<()> + 'static,
+) -> Call {
+    let moved = Moved((pattern, call));
+    Box::new(move || {
+        let moved = moved;
+        let (pattern, call) = moved.0;
+        call(&pattern)
+    })
+}
+
 impl Uia {
-    /// Calls the pattern `op` names on the element.
+    /// Calls the pattern `op` names on the element, on the grace thread: any pattern call
+    /// may run an app's handler that opens a modal dialog (a WinForms `CheckedChanged` that
+    /// shows a message box), and would hold the app's worker until UIA's transaction timeout.
     pub fn perform(
         &mut self,
         pid: u32,
@@ -60,79 +78,91 @@ impl Uia {
         op: &PatternOp,
     ) -> Result<Performed, UiaError> {
         let element = self.resolve(pid, key)?;
-        // SAFETY: COM calls on this thread's objects (Invoke's on its own MTA thread).
-        unsafe {
-            let done = match op {
-                PatternOp::Invoke => {
-                    let pattern = Moved(
-                        element
-                            .GetCurrentPatternAs::<IUIAutomationInvokePattern>(UIA_InvokePatternId)
-                            .map_err(com_error)?,
-                    );
-                    return with_grace(move || {
-                        let pattern = pattern;
-                        pattern.0.Invoke()
-                    });
-                }
-                PatternOp::DefaultAction(_) => {
-                    let pattern = Moved(
-                        element
-                            .GetCurrentPatternAs::<IUIAutomationLegacyIAccessiblePattern>(
-                                UIA_LegacyIAccessiblePatternId,
-                            )
-                            .map_err(com_error)?,
-                    );
-                    return with_grace(move || {
-                        let pattern = pattern;
-                        pattern.0.DoDefaultAction()
-                    });
-                }
-                PatternOp::Toggle => element
-                    .GetCurrentPatternAs::<IUIAutomationTogglePattern>(UIA_TogglePatternId)
-                    .and_then(|p| p.Toggle()),
-                PatternOp::Expand | PatternOp::Collapse => element
-                    .GetCurrentPatternAs::<IUIAutomationExpandCollapsePattern>(
-                        UIA_ExpandCollapsePatternId,
-                    )
-                    .and_then(|p| match op {
-                        PatternOp::Expand => p.Expand(),
-                        _ => p.Collapse(),
-                    }),
-                PatternOp::SetValue(text) => element
-                    .GetCurrentPatternAs::<IUIAutomationValuePattern>(UIA_ValuePatternId)
-                    .and_then(|p| p.SetValue(&BSTR::from(text.expose()))),
-                PatternOp::SetRange(n) => element
-                    .GetCurrentPatternAs::<IUIAutomationRangeValuePattern>(UIA_RangeValuePatternId)
-                    .and_then(|p| p.SetValue(*n)),
-                PatternOp::Focus => element.SetFocus(),
-                PatternOp::CaretToEnd => element
-                    .GetCurrentPatternAs::<IUIAutomationTextPattern>(UIA_TextPatternId)
-                    .and_then(|p| p.DocumentRange())
-                    .and_then(|range| {
-                        range.MoveEndpointByRange(
-                            TextPatternRangeEndpoint_Start,
-                            &range,
-                            TextPatternRangeEndpoint_End,
-                        )?;
-                        range.Select()
-                    }),
-                PatternOp::ScrollIntoView => element
-                    .GetCurrentPatternAs::<IUIAutomationScrollItemPattern>(UIA_ScrollItemPatternId)
-                    .and_then(|p| p.ScrollIntoView()),
-                PatternOp::Select | PatternOp::AddToSelection | PatternOp::RemoveFromSelection => {
-                    element
-                        .GetCurrentPatternAs::<IUIAutomationSelectionItemPattern>(
-                            UIA_SelectionItemPatternId,
-                        )
-                        .and_then(|p| match op {
-                            PatternOp::Select => p.Select(),
-                            PatternOp::AddToSelection => p.AddToSelection(),
-                            _ => p.RemoveFromSelection(),
-                        })
-                }
-            };
-            done.map_err(com_error)?;
-        }
-        Ok(Performed::Answered)
+        // SAFETY: the patterns are fetched on this thread and called on the grace thread,
+        // both in the multithreaded apartment.
+        let call = unsafe { call_for(&element, op) }.map_err(com_error)?;
+        with_grace(call)
+    }
+}
+
+/// The call `op` makes on `element`, its pattern fetched now.
+unsafe fn call_for(element: &IUIAutomationElement, op: &PatternOp) -> windows::core::Result<Call> {
+    // SAFETY: COM calls on this thread's objects, the caller's apartment.
+    unsafe {
+        Ok(match op.clone() {
+            PatternOp::Invoke => on(
+                element.GetCurrentPatternAs::<IUIAutomationInvokePattern>(UIA_InvokePatternId)?,
+                |p| p.Invoke(),
+            ),
+            PatternOp::DefaultAction(_) => on(
+                element.GetCurrentPatternAs::<IUIAutomationLegacyIAccessiblePattern>(
+                    UIA_LegacyIAccessiblePatternId,
+                )?,
+                |p| p.DoDefaultAction(),
+            ),
+            PatternOp::Toggle => on(
+                element.GetCurrentPatternAs::<IUIAutomationTogglePattern>(UIA_TogglePatternId)?,
+                |p| p.Toggle(),
+            ),
+            PatternOp::Expand => on(
+                element.GetCurrentPatternAs::<IUIAutomationExpandCollapsePattern>(
+                    UIA_ExpandCollapsePatternId,
+                )?,
+                |p| p.Expand(),
+            ),
+            PatternOp::Collapse => on(
+                element.GetCurrentPatternAs::<IUIAutomationExpandCollapsePattern>(
+                    UIA_ExpandCollapsePatternId,
+                )?,
+                |p| p.Collapse(),
+            ),
+            PatternOp::SetValue(text) => {
+                let text = BSTR::from(text.expose());
+                on(
+                    element.GetCurrentPatternAs::<IUIAutomationValuePattern>(UIA_ValuePatternId)?,
+                    move |p| p.SetValue(&text),
+                )
+            }
+            PatternOp::SetRange(n) => on(
+                element.GetCurrentPatternAs::<IUIAutomationRangeValuePattern>(
+                    UIA_RangeValuePatternId,
+                )?,
+                move |p| p.SetValue(n),
+            ),
+            PatternOp::Focus => on(element.clone(), |e| e.SetFocus()),
+            PatternOp::CaretToEnd => on(
+                element.GetCurrentPatternAs::<IUIAutomationTextPattern>(UIA_TextPatternId)?,
+                |p| {
+                    let range = p.DocumentRange()?;
+                    range.MoveEndpointByRange(
+                        TextPatternRangeEndpoint_Start,
+                        &range,
+                        TextPatternRangeEndpoint_End,
+                    )?;
+                    range.Select()
+                },
+            ),
+            PatternOp::ScrollIntoView => on(
+                element.GetCurrentPatternAs::<IUIAutomationScrollItemPattern>(
+                    UIA_ScrollItemPatternId,
+                )?,
+                |p| p.ScrollIntoView(),
+            ),
+            PatternOp::Select => on(selection_item(element)?, |p| p.Select()),
+            PatternOp::AddToSelection => on(selection_item(element)?, |p| p.AddToSelection()),
+            PatternOp::RemoveFromSelection => {
+                on(selection_item(element)?, |p| p.RemoveFromSelection())
+            }
+        })
+    }
+}
+
+/// The element's SelectionItem pattern.
+unsafe fn selection_item(
+    element: &IUIAutomationElement,
+) -> windows::core::Result<IUIAutomationSelectionItemPattern> {
+    // SAFETY: a COM call on this thread's object.
+    unsafe {
+        element.GetCurrentPatternAs::<IUIAutomationSelectionItemPattern>(UIA_SelectionItemPatternId)
     }
 }

@@ -17,8 +17,8 @@
 //! renames it to).
 //! Flags: `password`, `disabled`, `offscreen`, `focused`, `focusable`, `selected`,
 //! `readonly`, `multiselect`, `dialog`, `modal`, `minimized`, `gone` (it vanishes once read), `slow`
-//! (calls on it never return), `inert` (takes pattern calls, does nothing), `blocks` (its
-//! Invoke does not return: a modal dialog). A process line takes `pid`, `started` and
+//! (calls on it never return), `inert` (takes pattern calls, does nothing), `blocks` (a pattern
+//! call on it does not return: its handler opened a modal dialog). A process line takes `pid`, `started` and
 //! `description`; its flags are `elevated`, `unreadable` (its token cannot be read), `slow`.
 
 use deskpilot_platform::model::Rect;

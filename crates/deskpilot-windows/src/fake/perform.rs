@@ -1,6 +1,6 @@
 //! What the fake's elements do when a pattern is called: the effects a real provider would
 //! have (a toggle flips, a value is set, a selection moves), or none (`inert`), or a call that
-//! does not return (`blocks`: Invoke opened a modal dialog).
+//! does not return (`blocks`: the pattern's handler opened a modal dialog).
 
 use deskpilot_platform::Performed;
 
@@ -14,7 +14,9 @@ impl FakeUia {
     pub(super) fn apply(&self, key: &RuntimeKey, op: &PatternOp) -> Result<Performed, UiaError> {
         let element = &self.elements[key];
         let mut w = element.w();
-        let blocks = w.blocks && matches!(op, PatternOp::Invoke | PatternOp::DefaultAction(_));
+        // Any pattern call runs the app's handler, which may open a modal dialog; the source
+        // answers it `Running` after its grace (`com/act.rs`).
+        let blocks = w.blocks;
         let needs = |pattern: Pattern| {
             if w.raw.has(pattern) {
                 Ok(())
@@ -98,7 +100,7 @@ impl FakeUia {
         if blocks {
             // It did its work (the dialog opened), and its call has not returned.
             return Ok(Performed::Running {
-                why: "Invoke has not returned: the app runs a modal dialog".into(),
+                why: "the call has not returned: the app may be running a dialog it opened".into(),
             });
         }
         Ok(Performed::Answered)
