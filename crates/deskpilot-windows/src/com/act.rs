@@ -68,9 +68,9 @@ fn on<P: 'static>(
 }
 
 impl Uia {
-    /// Calls the pattern `op` names on the element, on the grace thread: any pattern call
-    /// may run an app's handler that opens a modal dialog (a WinForms `CheckedChanged` that
-    /// shows a message box), and would hold the app's worker until UIA's transaction timeout.
+    /// Calls the pattern `op` names on the element, on the grace thread. Any pattern call may
+    /// run a handler that opens a modal dialog (a WinForms `CheckedChanged` showing a message
+    /// box): on the worker it would hold the app until UIA's transaction timeout.
     pub fn perform(
         &mut self,
         pid: u32,

@@ -8,8 +8,8 @@
 //!     Edit "Password" password patterns=Value value="hunter2"
 //! ```
 //!
-//! An element line is a control type, a quoted name, then `key=value` pairs and flags. Keys
-//! naming it: `rid` (hex parts with dots; numbered in order otherwise), `hwnd`, `class`,
+//! An element line is a control type, a quoted name, then `key=value` pairs and flags.
+//! Keys naming it: `rid` (hex parts with dots; numbered in order otherwise), `hwnd`, `class`,
 //! `framework`, `id`, `help`, `aria`, `localized`. Keys of its state: `patterns`, `value`,
 //! `text`, `bounds=x,y,w,h`, `default`, `toggle=on|off|mixed`, `expand=collapsed|expanded|leaf`,
 //! `sizeofset`, `heading`, `grid=rows:columns`, `range=value:min:max:step`, `caret=N`,

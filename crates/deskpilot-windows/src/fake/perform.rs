@@ -1,6 +1,6 @@
 //! What the fake's elements do when a pattern is called: the effects a real provider would
 //! have (a toggle flips, a value is set, a selection moves), or none (`inert`), or a call that
-//! does not return (`blocks`: the pattern's handler opened a modal dialog).
+//! does not return (`blocks`: its handler opened a modal dialog).
 
 use deskpilot_platform::Performed;
 
