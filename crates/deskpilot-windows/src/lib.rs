@@ -23,6 +23,7 @@ pub mod launch;
 pub mod mapping;
 pub mod raw;
 pub mod send_input;
+pub mod session;
 mod source;
 pub mod system_windows;
 #[cfg(test)]

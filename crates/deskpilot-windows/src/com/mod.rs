@@ -12,6 +12,7 @@ mod input;
 mod pixels;
 mod process;
 mod props;
+mod session;
 mod uia;
 mod variant;
 mod win_events;
@@ -42,8 +43,11 @@ pub struct SessionDesktop {
     pub launcher: Arc<dyn deskpilot_platform::Launcher>,
 }
 
-/// The desktop of this session.
-pub fn session_desktop() -> Result<SessionDesktop, UiaError> {
+/// The desktop of this session, or why there is none to work on.
+pub fn session_desktop() -> Result<SessionDesktop, crate::session::Unavailable> {
+    if let Some(why) = crate::session::missing_desktop(session::facts()) {
+        return Err(crate::session::Unavailable::NoDesktop(why));
+    }
     let windows: Arc<dyn deskpilot_platform::WindowSystem> = Arc::new(
         crate::system_windows::SystemWindows::new(Arc::new(Win32Windows), crate::CALL_TIMEOUT),
     );
