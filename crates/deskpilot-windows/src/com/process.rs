@@ -42,16 +42,7 @@ pub fn process(pid: u32) -> Result<RawProcess, UiaError> {
         );
         GetProcessTimes(handle.0, &mut created, &mut exited, &mut kernel, &mut user)
             .map_err(com_error)?;
-        let mut path = vec![0u16; 1024];
-        let mut size = path.len() as u32;
-        QueryFullProcessImageNameW(
-            handle.0,
-            PROCESS_NAME_WIN32,
-            PWSTR(path.as_mut_ptr()),
-            &mut size,
-        )
-        .map_err(com_error)?;
-        let path = String::from_utf16_lossy(&path[..size as usize]);
+        let path = image_path(handle.0)?;
         let exe = path.rsplit(['\\', '/']).next().unwrap_or(&path).to_owned();
         let rights = match (integrity(handle.0), integrity(GetCurrentProcess())) {
             (Some(theirs), Some(ours)) if theirs > ours => Rights::Above,
@@ -66,6 +57,30 @@ pub fn process(pid: u32) -> Result<RawProcess, UiaError> {
             rights,
         })
     }
+}
+
+/// The process's image path, however long: a buffer of 1,024 units first, then of the
+/// longest path Windows has (32,767 units, "Maximum Path Length Limitation").
+fn image_path(process: HANDLE) -> Result<String, UiaError> {
+    let mut failure = None;
+    for units in [1024, 32_768] {
+        let mut path = vec![0u16; units];
+        let mut size = path.len() as u32;
+        // SAFETY: the buffer holds `size` units; the call writes at most that many.
+        let read = unsafe {
+            QueryFullProcessImageNameW(
+                process,
+                PROCESS_NAME_WIN32,
+                PWSTR(path.as_mut_ptr()),
+                &mut size,
+            )
+        };
+        match read {
+            Ok(()) => return Ok(String::from_utf16_lossy(&path[..size as usize])),
+            Err(e) => failure = Some(e),
+        }
+    }
+    Err(com_error(failure.expect("tried at least once")))
 }
 
 /// The integrity level (the mandatory label's last sub-authority) of a process.
