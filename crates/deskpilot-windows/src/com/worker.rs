@@ -44,8 +44,16 @@ impl Worker {
             if answer.is_closed() {
                 return;
             }
+            // A panicking call fails alone: the worker lives on for the app's next calls (a
+            // dead worker would answer "gone" for a live app).
             let result = match uia {
-                Ok(uia) => job(uia),
+                Ok(uia) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(uia)))
+                    .unwrap_or_else(|_| {
+                        Err(UiaError::Com {
+                            hresult: crate::error::hresult::E_FAIL,
+                            message: "deskpilot's call panicked on the worker".into(),
+                        })
+                    }),
                 Err(e) => Err(e.clone()),
             };
             let _ = answer.send(result);
