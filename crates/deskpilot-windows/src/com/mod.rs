@@ -136,7 +136,13 @@ impl UiaSource for ComSource {
     async fn watch(&self, pid: u32, log: Arc<crate::events::EventLog>) -> Result<bool, UiaError> {
         // WinEvents count what UIA's handlers may miss (native controls, windows opened
         // after the handlers were added).
-        let hooked = win_events::hook(pid, log.clone()).is_ok();
+        let hooked = match win_events::hook(pid, log.clone()) {
+            Ok(()) => true,
+            Err(why) => {
+                tracing::warn!(pid, %why, "no WinEvent hook: UIA's handlers alone wake waits");
+                false
+            }
+        };
         let handled = self.events.run(move |uia| uia.watch(pid, log)).await;
         match handled {
             Ok(watched) => Ok(watched || hooked),

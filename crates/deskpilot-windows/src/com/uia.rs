@@ -2,7 +2,7 @@
 //! an id is resolved to the element read under it, else found again (a window by its handle,
 //! anything else by a search of its process's windows).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use windows::Win32::Foundation::{HWND, POINT};
@@ -48,6 +48,10 @@ pub struct Uia {
     elements: HashMap<RuntimeKey, IUIAutomationElement>,
     /// The desktop-wide handlers (focus, windows opened) are registered.
     desktop_watched: bool,
+    /// The windows whose handlers are registered, by process: a second watch registers
+    /// only windows opened since (handlers are never added twice, events never counted
+    /// twice).
+    watched: HashMap<u32, HashSet<RuntimeKey>>,
 }
 
 impl Uia {
@@ -85,6 +89,7 @@ impl Uia {
                 root,
                 elements: HashMap::new(),
                 desktop_watched: false,
+                watched: HashMap::new(),
             })
         }
     }
@@ -192,7 +197,8 @@ impl Uia {
 
     /// Registers the event handlers of process `pid`'s windows (structure and watched
     /// properties, their whole subtrees), and once the desktop's (focus, windows opened).
-    /// Windows the app opens later send their opening, not their changes.
+    /// Windows the app opens later send their opening; a later watch adds their handlers,
+    /// never a window's twice.
     pub fn watch(
         &mut self,
         pid: u32,
@@ -220,7 +226,12 @@ impl Uia {
                 .root
                 .FindAllBuildCache(TreeScope_Children, &by_pid, &request)
                 .map_err(com_error)?;
+            let registered = self.watched.entry(pid).or_default();
             for window in Self::all(windows)? {
+                let key = props::key(&window);
+                if registered.contains(&key) {
+                    continue;
+                }
                 self.automation
                     .AddStructureChangedEventHandler(&window, TreeScope_Subtree, &request, &handler)
                     .map_err(com_error)?;
@@ -233,6 +244,7 @@ impl Uia {
                         super::events::WATCHED,
                     )
                     .map_err(com_error)?;
+                registered.insert(key);
             }
             if !self.desktop_watched {
                 let focus: IUIAutomationFocusChangedEventHandler =

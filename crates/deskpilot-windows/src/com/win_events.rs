@@ -41,48 +41,76 @@ unsafe extern "system" fn on_event(
     }
 }
 
-/// Starts a thread that feeds `log` with process `pid`'s WinEvents until the process exits.
-pub fn hook(pid: u32, log: Arc<EventLog>) -> std::io::Result<()> {
+/// How long `hook` waits for its thread to say whether the hook is in place.
+const INSTALL_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Feeds `log` with process `pid`'s WinEvents until the process exits: one hook thread per
+/// process (a second call points the hook at `log`), answering once the hook is in place or
+/// why it is not.
+pub fn hook(pid: u32, log: Arc<EventLog>) -> Result<(), String> {
+    if let Some(hooks) = HOOKED.lock().expect("hooks").as_mut()
+        && let Some(entry) = hooks.values_mut().find(|(p, _)| *p == pid)
+    {
+        entry.1 = log;
+        return Ok(());
+    }
+    let (installed, answer) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name(format!("winevents-{pid}"))
-        .spawn(move || {
-            // SAFETY: the hook, the timer and the message loop belong to this thread; the
-            // process handle is only waited on.
-            unsafe {
-                let Ok(process) = OpenProcess(PROCESS_SYNCHRONIZE, false, pid) else {
-                    return;
-                };
-                let hook = SetWinEventHook(
-                    EVENT_MIN,
-                    EVENT_MAX,
-                    None,
-                    Some(on_event),
-                    pid,
-                    0,
-                    WINEVENT_OUTOFCONTEXT | WINEVENT_SKIPOWNPROCESS,
-                );
-                // Its events are dispatched only in the loop below, after this.
-                HOOKED
-                    .lock()
-                    .expect("hooks")
-                    .get_or_insert_with(HashMap::new)
-                    .insert(hook.0 as usize, (pid, log));
-                SetTimer(None, 0, ALIVE_CHECK_MS, None);
-                let mut message = MSG::default();
-                while GetMessageW(&mut message, None, 0, 0).as_bool() {
-                    if message.message == WM_TIMER && exited(process) {
-                        break;
-                    }
-                    DispatchMessageW(&message);
-                }
-                let _ = UnhookWinEvent(hook);
-                if let Some(hooks) = HOOKED.lock().expect("hooks").as_mut() {
-                    hooks.remove(&(hook.0 as usize));
-                }
-                let _ = windows::Win32::Foundation::CloseHandle(process);
+        .spawn(move || run_hook(pid, log, installed))
+        .map_err(|e| e.to_string())?;
+    answer
+        .recv_timeout(INSTALL_WAIT)
+        .unwrap_or_else(|_| Err("the hook thread did not answer".into()))
+}
+
+/// The hook thread: installs the hook, says so, and runs its message loop.
+fn run_hook(pid: u32, log: Arc<EventLog>, installed: std::sync::mpsc::Sender<Result<(), String>>) {
+    // SAFETY: the hook, the timer and the message loop belong to this thread; the
+    // process handle is only waited on.
+    unsafe {
+        let process = match OpenProcess(PROCESS_SYNCHRONIZE, false, pid) {
+            Ok(process) => process,
+            Err(e) => {
+                let _ = installed.send(Err(format!("opening the process: {e}")));
+                return;
             }
-        })
-        .map(|_| ())
+        };
+        let hook = SetWinEventHook(
+            EVENT_MIN,
+            EVENT_MAX,
+            None,
+            Some(on_event),
+            pid,
+            0,
+            WINEVENT_OUTOFCONTEXT | WINEVENT_SKIPOWNPROCESS,
+        );
+        if hook.is_invalid() {
+            let _ = installed.send(Err("SetWinEventHook failed".into()));
+            let _ = windows::Win32::Foundation::CloseHandle(process);
+            return;
+        }
+        // Its events are dispatched only in the loop below, after this.
+        HOOKED
+            .lock()
+            .expect("hooks")
+            .get_or_insert_with(HashMap::new)
+            .insert(hook.0 as usize, (pid, log));
+        let _ = installed.send(Ok(()));
+        SetTimer(None, 0, ALIVE_CHECK_MS, None);
+        let mut message = MSG::default();
+        while GetMessageW(&mut message, None, 0, 0).as_bool() {
+            if message.message == WM_TIMER && exited(process) {
+                break;
+            }
+            DispatchMessageW(&message);
+        }
+        let _ = UnhookWinEvent(hook);
+        if let Some(hooks) = HOOKED.lock().expect("hooks").as_mut() {
+            hooks.remove(&(hook.0 as usize));
+        }
+        let _ = windows::Win32::Foundation::CloseHandle(process);
+    }
 }
 
 /// Whether the process has exited.
