@@ -85,12 +85,12 @@ impl<S: UiaSource> WindowsBackend<S> {
 
     /// The top-level windows of `process`.
     async fn windows_of(&self, process: &RawProcess) -> Result<Vec<RawElement>, BackendError> {
-        let top = self
+        let pid = process.pid;
+        let windows = self
             .calls
-            .system(self.source().top_level())
-            .await
-            .map_err(|e| BackendError::System(e.to_string()))?;
-        Ok(top.into_iter().filter(|w| w.pid == process.pid).collect())
+            .on(pid, None, self.source().windows_of(pid))
+            .await;
+        windows.map_err(self.fail(&app_root(process), "listing its windows"))
     }
 
     /// One element read afresh, `id` naming it.

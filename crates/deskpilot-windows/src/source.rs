@@ -29,6 +29,10 @@ pub trait UiaSource: Send + Sync + 'static {
     /// The desktop's top-level windows, each read with one cache request.
     async fn top_level(&self) -> Result<Vec<RawElement>, UiaError>;
 
+    /// Process `pid`'s top-level windows, asked of its provider alone (the search's condition
+    /// names the process), in the app's turn.
+    async fn windows_of(&self, pid: u32) -> Result<Vec<RawElement>, UiaError>;
+
     /// Starts noting process `pid`'s events in `log`; `false` where events cannot be watched.
     async fn watch(&self, pid: u32, log: Arc<EventLog>) -> Result<bool, UiaError>;
 

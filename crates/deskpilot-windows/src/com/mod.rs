@@ -133,6 +133,10 @@ impl UiaSource for ComSource {
         Ok(top)
     }
 
+    async fn windows_of(&self, pid: u32) -> Result<Vec<RawElement>, UiaError> {
+        self.app(pid)?.run(move |uia| uia.windows_of(pid)).await
+    }
+
     async fn watch(&self, pid: u32, log: Arc<crate::events::EventLog>) -> Result<bool, UiaError> {
         // WinEvents count what UIA's handlers may miss (native controls, windows opened
         // after the handlers were added).

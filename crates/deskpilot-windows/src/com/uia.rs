@@ -32,7 +32,9 @@ pub struct Timeouts {
 impl Default for Timeouts {
     fn default() -> Self {
         Timeouts {
-            connection: Duration::from_secs(2),
+            // Below the backend's call deadline (2 s): a listing that meets a hung window
+            // still answers (review A3).
+            connection: Duration::from_secs(1),
             transaction: Duration::from_secs(10),
         }
     }
@@ -291,6 +293,32 @@ impl Uia {
                     windows.push(element);
                 }
             }
+        }
+        Ok(windows.into_iter().map(|w| self.keep(w)).collect())
+    }
+
+    /// Process `pid`'s top-level windows: the search's condition names the process, so no
+    /// other app's provider is asked (a hung one would cost the connection timeout).
+    pub fn windows_of(&mut self, pid: u32) -> Result<Vec<RawElement>, UiaError> {
+        // SAFETY: COM calls on this thread's objects.
+        let condition = unsafe {
+            let by_pid = self
+                .automation
+                .CreatePropertyCondition(UIA_ProcessIdPropertyId, &variant::of_i32(pid as i32).0)
+                .map_err(com_error)?;
+            self.automation
+                .CreateAndCondition(&self.view, &by_pid)
+                .map_err(com_error)?
+        };
+        // SAFETY: a COM call on this thread's objects.
+        let windows = Self::found(unsafe {
+            self.root
+                .FindAllBuildCache(TreeScope_Children, &condition, &self.request)
+        })?;
+        if windows.is_empty() {
+            // Where the root lists no children (Wine), the system's list, as `top_level`.
+            let all = self.top_level()?;
+            return Ok(all.into_iter().filter(|w| w.pid == pid).collect());
         }
         Ok(windows.into_iter().map(|w| self.keep(w)).collect())
     }

@@ -148,6 +148,25 @@ impl FakeUia {
         *self.calls.lock().unwrap().entry(method).or_default() += 1;
     }
 
+    /// A top-level window as a listing gets it: in full, or (an elevated app's, a hung one's)
+    /// the desktop's own view of it alone.
+    fn window_view(&self, key: &RuntimeKey) -> RawElement {
+        let raw = self.elements[key].w().raw.clone();
+        let hung = self.workers.frozen.lock().unwrap().contains(&raw.pid);
+        match self.elevated(raw.pid) || hung {
+            true => RawElement {
+                key: raw.key.clone(),
+                control_type: raw.control_type,
+                name: raw.name.clone(),
+                pid: raw.pid,
+                hwnd: raw.hwnd,
+                bounds: raw.bounds,
+                ..RawElement::default()
+            },
+            false => raw,
+        }
+    }
+
     fn elevated(&self, pid: u32) -> bool {
         self.processes
             .iter()
@@ -217,27 +236,35 @@ fn com(hresult: i32) -> UiaError {
 impl UiaSource for FakeUia {
     async fn top_level(&self) -> Result<Vec<RawElement>, UiaError> {
         self.count("top_level");
-        // The desktop's own view of a window answers even for an elevated or frozen app.
-        Ok(self
+        // Listing the desktop's windows asks every window's provider for its element, one
+        // after another on the desktop's worker: a hung app's costs the connection timeout,
+        // after which UIA gives the desktop's own view of it.
+        let mut top = Vec::new();
+        for key in &self.top {
+            let pid = self.elements[key].w().raw.pid;
+            if self.ended(pid) {
+                continue;
+            }
+            if self.workers.frozen.lock().unwrap().contains(&pid) {
+                tokio::time::sleep(worker::CONNECTION).await;
+            }
+            top.push(self.window_view(key));
+        }
+        Ok(top)
+    }
+
+    async fn windows_of(&self, pid: u32) -> Result<Vec<RawElement>, UiaError> {
+        self.count("windows_of");
+        // The condition names the process: only its provider is asked, in its turn.
+        self.answer(pid, None).await?;
+        if self.ended(pid) {
+            return Err(com(hresult::RPC_S_SERVER_UNAVAILABLE));
+        }
+        let mine = self
             .top
             .iter()
-            .filter(|key| !self.ended(self.elements[*key].w().raw.pid))
-            .map(|key| {
-                let raw = self.elements[key].w().raw.clone();
-                match self.elevated(raw.pid) {
-                    true => RawElement {
-                        key: raw.key.clone(),
-                        control_type: raw.control_type,
-                        name: raw.name.clone(),
-                        pid: raw.pid,
-                        hwnd: raw.hwnd,
-                        bounds: raw.bounds,
-                        ..RawElement::default()
-                    },
-                    false => raw.clone(),
-                }
-            })
-            .collect())
+            .filter(|k| self.elements[*k].w().raw.pid == pid);
+        Ok(mine.map(|key| self.window_view(key)).collect())
     }
 
     async fn watch(

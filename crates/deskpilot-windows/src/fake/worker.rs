@@ -16,6 +16,11 @@ use tokio::time::Instant;
 /// UIA's transaction timeout as `com/uia.rs` sets it.
 const TRANSACTION: Duration = Duration::from_secs(10);
 
+/// How long UI Automation waits for a provider to give an element before it gives up on
+/// it (`IUIAutomation2::ConnectionTimeout`, as `com/uia.rs` sets it): what a hung window
+/// costs a listing of the desktop's windows.
+pub(super) const CONNECTION: Duration = Duration::from_secs(1);
+
 /// How often a waiting call looks whether its app answers again.
 const POLL: Duration = Duration::from_millis(50);
 

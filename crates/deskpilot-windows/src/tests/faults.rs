@@ -132,6 +132,32 @@ async fn an_elevated_app_is_denied_never_read_as_empty() {
     assert!(fake.value_requests().is_empty());
 }
 
+/// A hung app costs a listing of the desktop's apps one connection timeout (UIA asks every
+/// window's provider), and still lists it; another app's snapshot asks no provider but its
+/// own, and costs nothing (review A3).
+#[tokio::test(start_paused = true)]
+async fn a_hung_app_costs_the_listing_one_connection_timeout_and_others_nothing() {
+    let (fake, backend) = backend(&format!("{DESKTOP}{SIGNIN}"));
+    let signin = root_of(&backend, 77).await;
+    fake.freeze(4242, true);
+    let started = tokio::time::Instant::now();
+    let tree = backend.snapshot(&signin, &WalkLimits::default()).await;
+    assert!(tree.is_ok(), "{tree:?}");
+    assert_eq!(started.elapsed(), Duration::ZERO, "no other provider asked");
+    let started = tokio::time::Instant::now();
+    let apps = backend.apps().await.unwrap();
+    assert!(
+        started.elapsed() <= Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    let pids: Vec<Option<u32>> = apps.iter().map(|a| a.pid).collect();
+    assert!(
+        pids.contains(&Some(4242)) && pids.contains(&Some(77)),
+        "{pids:?}"
+    );
+}
+
 /// A process whose token deskpilot cannot read (another user's, a protected one) is refused
 /// too, and said so: it is not called elevated (review D4).
 #[tokio::test]
