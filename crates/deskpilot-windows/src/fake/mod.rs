@@ -463,3 +463,41 @@ impl UiaSource for FakeUia {
         })
     }
 }
+
+#[cfg(test)]
+mod rules {
+    use std::time::Duration;
+
+    use tokio::time::Instant;
+
+    use super::FakeUia;
+    use crate::source::UiaSource;
+
+    const TWO: &str = r#"
+process "a.exe" pid=1 started=1
+  Window "A" hwnd=0x10 patterns=Window
+process "b.exe" pid=2 started=1
+  Window "B" hwnd=0x20 patterns=Window
+"#;
+
+    /// The fake's own rule, apart from any backend: listing the desktop asks each window's
+    /// provider, so a hung app costs the connection timeout and comes back as the desktop
+    /// sees it; asking one app's windows asks that app alone.
+    #[tokio::test(start_paused = true)]
+    async fn a_listing_waits_for_a_hung_provider_and_one_app_asks_only_its_own() {
+        let fake = FakeUia::new(TWO);
+        fake.freeze(1, true);
+        let started = Instant::now();
+        let top = fake.top_level().await.unwrap();
+        assert_eq!(started.elapsed(), super::worker::CONNECTION);
+        assert_eq!(top.len(), 2);
+        assert_eq!(
+            top[0].patterns,
+            Default::default(),
+            "the desktop's view of a hung one"
+        );
+        let started = Instant::now();
+        let b = fake.windows_of(2).await.unwrap();
+        assert_eq!((b.len(), started.elapsed()), (1, Duration::ZERO));
+    }
+}
