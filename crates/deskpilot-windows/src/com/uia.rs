@@ -3,8 +3,10 @@
 //! anything else by a search of its process's windows).
 
 use std::collections::{HashMap, HashSet};
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
+use lru::LruCache;
 use windows::Win32::Foundation::{HWND, POINT};
 use windows::Win32::System::Com::{
     CLSCTX_INPROC_SERVER, COINIT_MULTITHREADED, CoCreateInstance, CoInitializeEx,
@@ -18,8 +20,8 @@ use windows::core::Interface;
 use super::{com_error, props, variant};
 use crate::raw::{RawElement, RuntimeKey, UiaError};
 
-/// Elements kept per worker before the oldest are forgotten (all at once).
-const MAX_KEPT: usize = 50_000;
+/// Elements kept per worker; past it the least recently used is forgotten.
+const MAX_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
 
 /// UIA's own bounds on a call into an app: how long to connect, and how long a whole
 /// transaction may take before UIA gives up (the backend answers sooner, on its deadline).
@@ -47,7 +49,7 @@ pub struct Uia {
     view: IUIAutomationCondition,
     walker: IUIAutomationTreeWalker,
     root: IUIAutomationElement,
-    elements: HashMap<RuntimeKey, IUIAutomationElement>,
+    elements: LruCache<RuntimeKey, IUIAutomationElement>,
     /// The desktop-wide handlers (focus, windows opened) are registered.
     desktop_watched: bool,
     /// The windows whose handlers are registered, by process: a second watch registers
@@ -89,7 +91,7 @@ impl Uia {
                 view,
                 walker,
                 root,
-                elements: HashMap::new(),
+                elements: LruCache::new(MAX_KEPT),
                 desktop_watched: false,
                 watched: HashMap::new(),
             })
@@ -99,10 +101,9 @@ impl Uia {
     /// Reads a cached element and keeps it under its `RuntimeId`.
     pub(super) fn keep(&mut self, element: IUIAutomationElement) -> RawElement {
         let raw = props::raw(&element);
-        if self.elements.len() >= MAX_KEPT {
-            self.elements.clear();
-        }
-        self.elements.insert(raw.key.clone(), element);
+        // Past the bound the least recently used goes, one at a time: clearing them all at
+        // once made every later resolve a search of the whole tree (review A7).
+        self.elements.put(raw.key.clone(), element);
         raw
     }
 
