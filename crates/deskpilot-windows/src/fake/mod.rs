@@ -128,6 +128,12 @@ impl FakeUia {
         self.workers.set_latency(pid, latency);
     }
 
+    /// Each property a call to `pid` reads costs `cost` on its worker (with `slow_down`, a
+    /// medium app's cost per call and per property).
+    pub fn cost_per_property(&self, pid: u32, cost: Duration) {
+        self.workers.set_property_cost(pid, cost);
+    }
+
     /// Ends a process: its windows leave the desktop, its elements answer nothing.
     pub fn end(&self, pid: u32) {
         self.ended.lock().unwrap().insert(pid);
@@ -167,26 +173,44 @@ impl FakeUia {
         }
     }
 
+    /// How many children `key` has (none where it names nothing).
+    fn child_count(&self, key: &RuntimeKey) -> u32 {
+        self.elements
+            .get(key)
+            .map_or(0, |e| e.children.len() as u32)
+    }
+
     fn elevated(&self, pid: u32) -> bool {
         self.processes
             .iter()
             .any(|(p, _)| p.pid == pid && p.rights.refusal().is_some())
     }
 
-    /// A call's time on `pid`'s worker (`worker.rs`); a slow element never answers.
-    async fn answer(&self, pid: u32, key: Option<&RuntimeKey>) -> Result<(), UiaError> {
+    /// A call's time on `pid`'s worker (`worker.rs`), reading `properties`; a slow element
+    /// never answers.
+    async fn answer(
+        &self,
+        pid: u32,
+        key: Option<&RuntimeKey>,
+        properties: u32,
+    ) -> Result<(), UiaError> {
         let hung = key
             .and_then(|k| self.elements.get(k))
             .is_some_and(|e| e.w().slow);
-        match self.workers.run(pid, hung).await {
+        match self.workers.run(pid, hung, properties).await {
             worker::Worked::Answered => Ok(()),
             worker::Worked::TimedOut => Err(UiaError::Timeout),
         }
     }
 
-    /// The element `key` of `pid`, as a call on it finds it.
-    async fn lookup(&self, pid: u32, key: &RuntimeKey) -> Result<&Element, UiaError> {
-        self.answer(pid, Some(key)).await?;
+    /// The element `key` of `pid`, as a call on it that reads `properties` finds it.
+    async fn lookup(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        properties: u32,
+    ) -> Result<&Element, UiaError> {
+        self.answer(pid, Some(key), properties).await?;
         if self.ended(pid) {
             return Err(com(hresult::RPC_S_SERVER_UNAVAILABLE));
         }
@@ -256,7 +280,7 @@ impl UiaSource for FakeUia {
     async fn windows_of(&self, pid: u32) -> Result<Vec<RawElement>, UiaError> {
         self.count("windows_of");
         // The condition names the process: only its provider is asked, in its turn.
-        self.answer(pid, None).await?;
+        self.answer(pid, None, 0).await?;
         if self.ended(pid) {
             return Err(com(hresult::RPC_S_SERVER_UNAVAILABLE));
         }
@@ -273,7 +297,7 @@ impl UiaSource for FakeUia {
         log: std::sync::Arc<crate::events::EventLog>,
     ) -> Result<bool, UiaError> {
         self.count("watch");
-        self.answer(pid, None).await?;
+        self.answer(pid, None, 0).await?;
         *self.log.lock().unwrap() = Some(log);
         Ok(true)
     }
@@ -289,20 +313,21 @@ impl UiaSource for FakeUia {
 
     async fn element(&self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {
         self.count("element");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
         Ok(self.read(element))
     }
 
     async fn children(&self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError> {
         self.count("children");
-        let element = self.lookup(pid, key).await?;
+        let read = self.child_count(key) * worker::PROPERTIES;
+        let element = self.lookup(pid, key, read).await?;
         let children = element.children.iter().map(|k| &self.elements[k]);
         Ok(children.map(|child| self.read(child)).collect())
     }
 
     async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
         self.count("parent");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
         Ok(element
             .parent
             .as_ref()
@@ -315,7 +340,7 @@ impl UiaSource for FakeUia {
         key: &RuntimeKey,
     ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
         self.count("child_values");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, self.child_count(key)).await?;
         // The condition of the real call: IsPassword is false.
         Ok(element
             .children
@@ -332,7 +357,7 @@ impl UiaSource for FakeUia {
 
     async fn value(&self, pid: u32, key: &RuntimeKey) -> Result<Option<String>, UiaError> {
         self.count("value");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, 1).await?;
         Ok(self.value_of(element))
     }
 
@@ -345,7 +370,7 @@ impl UiaSource for FakeUia {
         let Some(mut at) = self.top.iter().find(|k| contains(k)) else {
             return Ok(Vec::new());
         };
-        self.answer(pid, None).await?;
+        self.answer(pid, None, 0).await?;
         let mut chain = vec![self.read(&self.elements[at])];
         while let Some(child) = self.elements[at]
             .children
@@ -361,7 +386,7 @@ impl UiaSource for FakeUia {
 
     async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
         self.count("text");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
         if !element.w().raw.has(Pattern::Text) {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         }
@@ -381,7 +406,7 @@ impl UiaSource for FakeUia {
         op: &crate::mapping::routes::PatternOp,
     ) -> Result<deskpilot_platform::Performed, UiaError> {
         self.count("perform");
-        self.lookup(pid, key).await?;
+        self.lookup(pid, key, worker::PROPERTIES).await?;
         self.performed.lock().unwrap().push((key.clone(), op.how()));
         self.apply(key, op)
     }
@@ -392,7 +417,7 @@ impl UiaSource for FakeUia {
         key: &RuntimeKey,
     ) -> Result<Option<deskpilot_platform::Caret>, UiaError> {
         self.count("caret");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
         let written = element.w();
         Ok(written.caret.map(|offset| deskpilot_platform::Caret {
             offset,
@@ -408,7 +433,7 @@ impl UiaSource for FakeUia {
         max_rows: u32,
     ) -> Result<(u32, Vec<RawElement>), UiaError> {
         self.count("grid_items");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
         let Some((rows, _)) = element.w().raw.grid else {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         };
@@ -432,7 +457,7 @@ impl UiaSource for FakeUia {
         max_rows: u32,
     ) -> Result<RawGrid, UiaError> {
         self.count("grid");
-        let element = self.lookup(pid, key).await?;
+        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
         let Some((rows, columns)) = element.w().raw.grid else {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         };

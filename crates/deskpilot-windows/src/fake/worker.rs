@@ -21,6 +21,10 @@ const TRANSACTION: Duration = Duration::from_secs(10);
 /// costs a listing of the desktop's windows.
 pub(super) const CONNECTION: Duration = Duration::from_secs(1);
 
+/// The properties a cached element carries (`com/props.rs`'s request): a call's cost grows
+/// with the elements it returns.
+pub(super) const PROPERTIES: u32 = 52;
+
 /// How often a waiting call looks whether its app answers again.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -37,6 +41,7 @@ pub(super) enum Worked {
 pub(super) struct Workers {
     turns: Mutex<HashMap<u32, Arc<tokio::sync::Mutex<()>>>>,
     latency: Mutex<HashMap<u32, Duration>>,
+    per_property: Mutex<HashMap<u32, Duration>>,
     pub(super) frozen: Arc<Mutex<HashSet<u32>>>,
 }
 
@@ -46,11 +51,26 @@ impl Workers {
         self.latency.lock().unwrap().insert(pid, latency);
     }
 
-    /// A call's time on `pid`'s worker: its turn, then its latency, then as long as the app
-    /// (or, `hung`, the element asked) does not answer, up to the transaction timeout.
-    pub(super) async fn run(&self, pid: u32, hung: bool) -> Worked {
+    /// Each property a call to `pid` reads takes `cost` more on its worker.
+    pub(super) fn set_property_cost(&self, pid: u32, cost: Duration) {
+        self.per_property.lock().unwrap().insert(pid, cost);
+    }
+
+    /// A call's time on `pid`'s worker: its turn, then its latency and the cost of the
+    /// `properties` it reads, then as long as the app (or, `hung`, the element asked) does
+    /// not answer, up to the transaction timeout.
+    pub(super) async fn run(&self, pid: u32, hung: bool, properties: u32) -> Worked {
         let turn = self.turns.lock().unwrap().entry(pid).or_default().clone();
-        let latency = self.latency.lock().unwrap().get(&pid).copied();
+        let per_property = self.per_property.lock().unwrap().get(&pid).copied();
+        let latency = self
+            .latency
+            .lock()
+            .unwrap()
+            .get(&pid)
+            .copied()
+            .unwrap_or_default()
+            + per_property.unwrap_or_default() * properties;
+        let latency = (!latency.is_zero()).then_some(latency);
         let frozen = self.frozen.clone();
         let (done, worked) = tokio::sync::oneshot::channel();
         tokio::spawn(async move {
