@@ -129,7 +129,7 @@ async fn every_result_fits_its_output_schema() {
         ),
         (
             "find",
-            json!({"session": s, "selectr": "button"}),
+            json!({"session": s, "selector": "button", "untill": "disappears"}),
             "invalid_arguments",
         ),
         (
@@ -170,7 +170,7 @@ async fn every_result_fits_its_output_schema() {
         ),
         (
             "wait_for",
-            json!({"session": s, "selectr": "button"}),
+            json!({"session": s, "selector": "button", "untill": "disappears"}),
             "invalid_arguments",
         ),
         (
