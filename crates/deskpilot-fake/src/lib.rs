@@ -31,7 +31,7 @@ use deskpilot_platform::{
 pub use acting::{FakeInput, fake_window_id};
 pub use parse::parse_app;
 pub use screen::FakeScreen;
-pub use uia::Flavour;
+pub use uia::{Flavour, action_patterns};
 
 use nodes::{find, find_mut, keep_secret, remove_from, renew_vanishing};
 

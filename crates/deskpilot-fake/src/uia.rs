@@ -25,26 +25,14 @@ pub enum Flavour {
 /// stay (they are neutral); the platform's names become the patterns.
 pub(crate) fn translate(fake: &mut FakeNode) {
     let node = &mut fake.node;
-    let mut patterns: Vec<&'static str> = Vec::new();
+    let (mut patterns, default) = action_patterns(node);
+    node.actions.clear();
+    node.default_action = default.map(str::to_owned);
     let add = |patterns: &mut Vec<&'static str>, p| {
         if !patterns.contains(&p) {
             patterns.push(p);
         }
     };
-    let toggles = matches!(
-        node.role,
-        Role::Checkbox | Role::ToggleButton | Role::Switch | Role::MenuItemCheckbox
-    );
-    for action in std::mem::take(&mut node.actions) {
-        match action.as_str() {
-            "expand" | "collapse" => add(&mut patterns, "ExpandCollapse"),
-            "select" => add(&mut patterns, "SelectionItem"),
-            "toggle" => add(&mut patterns, "Toggle"),
-            _ if toggles => add(&mut patterns, "Toggle"),
-            _ => add(&mut patterns, "Invoke"),
-        }
-    }
-    node.default_action = patterns.first().map(|p| legacy_default(p).to_owned());
     let caps = node.capabilities;
     if caps.contains(Capability::TakesText) {
         add(&mut patterns, "Value");
@@ -73,6 +61,30 @@ pub(crate) fn translate(fake: &mut FakeNode) {
     for child in &mut fake.children {
         translate(child);
     }
+}
+
+/// The control patterns a node's AT-SPI actions become, in order and once each, and
+/// LegacyIAccessible's name for the first one's action (the default action).
+pub fn action_patterns(node: &Node) -> (Vec<&'static str>, Option<&'static str>) {
+    let toggles = matches!(
+        node.role,
+        Role::Checkbox | Role::ToggleButton | Role::Switch | Role::MenuItemCheckbox
+    );
+    let mut patterns: Vec<&'static str> = Vec::new();
+    for action in &node.actions {
+        let pattern = match action.as_str() {
+            "expand" | "collapse" => "ExpandCollapse",
+            "select" => "SelectionItem",
+            "toggle" => "Toggle",
+            _ if toggles => "Toggle",
+            _ => "Invoke",
+        };
+        if !patterns.contains(&pattern) {
+            patterns.push(pattern);
+        }
+    }
+    let default = patterns.first().map(|p| legacy_default(p));
+    (patterns, default)
 }
 
 /// LegacyIAccessible's name for a pattern's default action.

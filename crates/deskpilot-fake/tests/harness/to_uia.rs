@@ -149,24 +149,8 @@ fn patterns(node: &FakeNode) -> (Vec<&'static str>, Option<&'static str>) {
     if n.role == Role::Window {
         return (vec!["Window"], None);
     }
+    let (mut patterns, default) = deskpilot_fake::action_patterns(n);
     let toggles = matches!(n.role, Role::Checkbox | Role::ToggleButton);
-    let mut patterns: Vec<&'static str> = n
-        .actions
-        .iter()
-        .map(|action| match action.as_str() {
-            "expand" | "collapse" => "ExpandCollapse",
-            "select" => "SelectionItem",
-            "toggle" => "Toggle",
-            _ if toggles => "Toggle",
-            _ => "Invoke",
-        })
-        .collect();
-    let default = patterns.first().map(|p| match *p {
-        "Toggle" => "Check",
-        "ExpandCollapse" => "Expand",
-        "SelectionItem" => "Select",
-        _ => "Press",
-    });
     let caps = n.capabilities;
     let in_grid = matches!(n.role, Role::Table | Role::Cell);
     let opens = [State::Expandable, State::Expanded, State::Collapsed];
