@@ -4,8 +4,11 @@
 use anyhow::bail;
 
 pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
-    crate::install::ensure_packages()?;
-    crate::install::ensure(crate::install::BENCH_PACKAGES)?;
+    // The Windows walk runs on the fake alone: no desktop, no package.
+    if which != "windows" {
+        crate::install::ensure_packages()?;
+        crate::install::ensure(crate::install::BENCH_PACKAGES)?;
+    }
     bench(which, filter)?;
     crate::bench_record::record(&crate::root(), which)
 }
@@ -39,12 +42,21 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
         "hostile" => {
             crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "hostile"])
         }
+        "windows" => crate::cargo::cargo(&[
+            "bench",
+            "--package",
+            "deskpilot-windows",
+            "--features",
+            "fake",
+            "--bench",
+            "walk",
+        ]),
         "testlib" => {
             crate::cargo::cargo(&["bench", "--package", "deskpilot-test", "--bench", "testlib"])
         }
         other => {
             bail!(
-                "unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live, hostile)"
+                "unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live, hostile, windows)"
             )
         }
     }

@@ -75,10 +75,11 @@ enum Command {
     /// an expect sees a change, and a locator's overhead per action) or `live` (tokens over a
     /// 10-step task with changes in action results vs a snapshot after each step, change to
     /// wait_for latency, snapshots through the server) or `hostile` (a 9,300-label GTK 3 box,
-    /// another app's snapshot while a hostile app misbehaves). Results go to target/bench/
+    /// another app's snapshot while a hostile app misbehaves) or `windows` (a whole app read
+    /// through the strict fake UI Automation, in simulated time). Results go to target/bench/
     /// and, with the date and commit, to docs/benchmarks.md.
     Bench {
-        /// Which benchmark (snapshot, screenshot, act, list, testlib, live, hostile).
+        /// Which benchmark (snapshot, screenshot, act, list, testlib, live, hostile, windows).
         which: String,
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,

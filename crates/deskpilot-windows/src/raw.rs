@@ -147,7 +147,7 @@ pub struct Range {
     pub small_change: Option<f64>,
 }
 
-/// One element as one cache request reads it: never its value (`UiaSource::child_values`
+/// One element as one cache request reads it: never its value (`UiaSource::values_below`
 /// reads values afterwards, where no secret is).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RawElement {

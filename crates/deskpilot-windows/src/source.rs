@@ -22,6 +22,13 @@ pub struct RawGrid {
     pub column_count: u32,
 }
 
+/// How far below an element a read reaches (`TreeScope_Children`, `TreeScope_Descendants`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Below {
+    Children,
+    Descendants,
+}
+
 /// UI Automation as the backend uses it. Elements are named by their process and their
 /// `RuntimeId`; a source resolves them again (a kept element, or a search).
 #[async_trait]
@@ -45,16 +52,28 @@ pub trait UiaSource: Send + Sync + 'static {
     /// The element's children in the control view, one cache request for all of them.
     async fn children(&self, pid: u32, key: &RuntimeKey) -> Result<Vec<RawElement>, UiaError>;
 
-    /// The element's parent in the control view (`None` under the desktop's root).
-    async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError>;
-
-    /// The values (`Value.Value`) of the element's children that are not password fields,
-    /// in one call whose condition leaves password fields out: a password's value is never
-    /// requested.
-    async fn child_values(
+    /// How many children each of the element's children has in the control view, by
+    /// `RuntimeId`: one call whose cache request holds two levels and the id alone. A child
+    /// counted 0 need not be asked for its own.
+    async fn child_counts(
         &self,
         pid: u32,
         key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, u32)>, UiaError>;
+
+    /// The element's parent in the control view (`None` under the desktop's root).
+    async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError>;
+
+    /// The values (`Value.Value`) of the element's children, or all its descendants, that
+    /// are not password fields, in one call whose condition leaves password fields out: a
+    /// password's value is never requested. A password field's own descendants are not left
+    /// out (UI Automation tests each element alone): `Below::Descendants` is asked only of
+    /// a subtree read whole with no password field in it.
+    async fn values_below(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        below: Below,
     ) -> Result<Vec<(RuntimeKey, String)>, UiaError>;
 
     /// One element's value; never asked of a secret.

@@ -1,6 +1,12 @@
 //! The walk: breadth-first by container, one `children` call (one cache request) per
-//! container, within the caller's budgets; then values, one call per container whose children
-//! hold admitted values, never a password field's. Returned in document order.
+//! container, within the caller's budgets. A second call counts each child's children, so
+//! leaves are never asked for theirs: a call per container, not per element, is what keeps
+//! a medium app within the deadline (`tests/faults.rs`). Then the values, never a password
+//! field's (`value_reads`). Returned in document order.
+
+use std::collections::HashMap;
+
+use futures_util::StreamExt;
 
 use deskpilot_platform::budget::{Children, Listed, Unlisted, after_listing, before_listing};
 use deskpilot_platform::model::{
@@ -12,10 +18,11 @@ use crate::calls::Calls;
 use crate::error::to_backend;
 use crate::mapping::node::node;
 use crate::mapping::text::line_feeds;
-use crate::raw::{Pattern, RawElement, UiaError};
-use crate::source::UiaSource;
+use crate::raw::{Pattern, RawElement, RuntimeKey, UiaError};
+use crate::source::{Below, UiaSource};
 
-/// Containers asked at once.
+/// Calls queued at once on an app's worker: enough to keep it busy, few enough that a
+/// walk past its deadline stops asking soon.
 const IN_FLIGHT: usize = 16;
 
 /// Progress is reported every this many nodes read.
@@ -39,6 +46,8 @@ struct Slot {
     realization: Realization,
     secret: bool,
     unread: Vec<ElementId>,
+    /// How many children it has, where its parent's count read says.
+    known: Option<u32>,
 }
 
 /// What a walk read: the tree, and each element as read (for the patterns the routes use).
@@ -88,6 +97,7 @@ fn slot(
         realization: Realization::Complete,
         secret,
         unread: Vec::new(),
+        known: None,
     }
 }
 
@@ -168,38 +178,23 @@ async fn finish<S: UiaSource>(
         while next < slots.len() && batch.len() < IN_FLIGHT {
             let index = next;
             next += 1;
-            // UI Automation says how many children an element has only by listing them.
-            let unlisted = Unlisted {
-                depth: slots[index].depth,
-                count: None,
-                children: Children::Listed,
-            };
-            let left = before_listing(limits, &unlisted).or_else(|| {
-                let rows = too_many_rows(&slots[index], limits)?;
-                Some(Realization::NotRealized {
-                    logical: Some(rows),
-                })
-            });
-            match left {
+            match unlisted(&slots[index], limits) {
                 Some(left) => slots[index].realization = left,
                 None => batch.push(index),
             }
         }
-        let reads = futures_util::future::join_all(batch.iter().map(|&index| {
-            let key = slots[index].raw.as_ref().map(|r| r.key.clone());
-            async move {
-                let key = key.expect("only elements are asked");
-                calls
-                    .on(pid, Some(&key), calls.source().children(pid, &key))
-                    .await
-            }
-        }))
+        let reads = futures_util::future::join_all(
+            batch
+                .iter()
+                .map(|&index| list(calls, pid, &slots[index], limits)),
+        )
         .await;
-        for (index, read) in batch.into_iter().zip(reads) {
+        for (index, (read, counts)) in batch.into_iter().zip(reads) {
             match read {
                 Ok(children) => {
                     answered = true;
-                    adopt(&mut slots, index, children, app, limits)
+                    adopt(&mut slots, index, children, app, limits);
+                    learn(&mut slots, index, counts);
                 }
                 Err(e) if index == 0 => {
                     return Err(to_backend(e, &slots[0].node.id, "read", calls.timeout()));
@@ -232,6 +227,56 @@ async fn finish<S: UiaSource>(
     Ok(ordered(slots))
 }
 
+/// What a container says without listing it, or `None` to list it now. UI Automation
+/// says how many children an element has only by listing them: its parent's count read
+/// says it, where there was one.
+fn unlisted(slot: &Slot, limits: &WalkLimits) -> Option<Realization> {
+    let unlisted = Unlisted {
+        depth: slot.depth,
+        count: slot.known,
+        children: Children::Listed,
+    };
+    before_listing(limits, &unlisted).or_else(|| {
+        let rows = too_many_rows(slot, limits)?;
+        Some(Realization::NotRealized {
+            logical: Some(rows),
+        })
+    })
+}
+
+/// Lists a container's children, then counts theirs where it found two or more (for a lone
+/// child the count costs what asking it costs) and they are above the depth limit.
+async fn list<S: UiaSource>(
+    calls: &Calls<S>,
+    pid: u32,
+    slot: &Slot,
+    limits: &WalkLimits,
+) -> (Result<Vec<RawElement>, UiaError>, HashMap<RuntimeKey, u32>) {
+    let key = slot.raw.as_ref().map(|r| r.key.clone());
+    let key = key.expect("only elements are asked");
+    let children = calls.source().children(pid, &key);
+    let children = calls.on(pid, Some(&key), children).await;
+    let many = children.as_ref().is_ok_and(|c| c.len() >= 2);
+    if !many || slot.depth + 1 >= limits.max_depth {
+        return (children, HashMap::new());
+    }
+    let counts = calls.source().child_counts(pid, &key);
+    let counts = calls.on(pid, Some(&key), counts).await;
+    (children, counts.map(HashMap::from_iter).unwrap_or_default())
+}
+
+/// Notes how many children each of `parent`'s children has, as counted.
+fn learn(slots: &mut [Slot], parent: usize, counts: HashMap<RuntimeKey, u32>) {
+    for i in 0..slots[parent].children.len() {
+        let child = &mut slots[slots[parent].children[i]];
+        let count = child.raw.as_ref().and_then(|r| counts.get(&r.key));
+        if let Some(&count) = count {
+            child.known = Some(count);
+            child.node.child_count = count;
+        }
+    }
+}
+
 fn cut(reason: CutReason) -> Realization {
     Realization::Cut { reason }
 }
@@ -244,58 +289,46 @@ fn too_many_rows(slot: &Slot, limits: &WalkLimits) -> Option<u32> {
         .then_some(rows)
 }
 
-/// The values of admitted elements: one call per container whose children hold values, its
-/// condition leaving password fields out; nothing inside a secret is asked.
+/// The values of admitted elements, the calls' conditions leaving password fields out;
+/// nothing inside a secret is asked (`value_reads` says which calls).
 async fn read_values<S: UiaSource>(
     calls: &Calls<S>,
     pid: u32,
     slots: &mut [Slot],
     limits: &WalkLimits,
 ) {
-    let parents: Vec<Option<usize>> = slots.iter().map(|s| s.parent).collect();
-    let password: Vec<bool> = slots
-        .iter()
-        .map(|s| s.raw.as_ref().is_some_and(RawElement::is_password))
-        .collect();
-    let admission = ValueAdmission::decide(&parents, &password, limits.secrecy.is_secret());
-    let holds: Vec<bool> = (0..slots.len())
-        .map(|i| {
-            slots[i].raw.as_ref().is_some_and(|r| r.has(Pattern::Value)) && admission.admits(i)
-        })
-        .collect();
-    let holds_value = |i: usize| holds[i];
-    let containers: Vec<usize> = (0..slots.len())
-        .filter(|&p| slots[p].children.iter().any(|&c| holds_value(c)))
-        .collect();
-    let root_value = holds_value(0);
-    if std::time::Instant::now() >= limits.deadline {
-        return;
-    }
-    let reads = futures_util::future::join_all(containers.iter().map(|&p| {
-        let key = slots[p].raw.as_ref().map(|r| r.key.clone());
-        async move {
-            let key = key?;
-            calls
-                .on(pid, Some(&key), calls.source().child_values(pid, &key))
-                .await
-                .ok()
-        }
-    }))
-    .await;
-    for (&p, values) in containers.iter().zip(reads) {
-        for (key, value) in values.unwrap_or_default() {
-            let child =
-                slots[p].children.iter().copied().find(|&c| {
-                    slots[c].raw.as_ref().is_some_and(|r| r.key == key) && holds_value(c)
-                });
-            if let Some(c) = child {
-                slots[c].node.value = Some(NodeValue::Text {
-                    text: line_feeds(value),
-                });
+    let holds = holders(slots, limits);
+    let reads = value_reads(slots, &holds);
+    let answers: Vec<Vec<(RuntimeKey, String)>> =
+        futures_util::stream::iter(reads.into_iter().map(|(p, below)| {
+            let key = slots[p].raw.as_ref().map(|r| r.key.clone());
+            async move {
+                let key = key?;
+                if std::time::Instant::now() >= limits.deadline {
+                    return None;
+                }
+                let values = calls.source().values_below(pid, &key, below);
+                calls.on(pid, Some(&key), values).await.ok()
             }
+        }))
+        .buffered(IN_FLIGHT)
+        .filter_map(std::future::ready)
+        .collect()
+        .await;
+    let by_key: HashMap<RuntimeKey, usize> = (0..slots.len())
+        .filter(|&i| holds[i])
+        .filter_map(|i| Some((slots[i].raw.as_ref()?.key.clone(), i)))
+        .collect();
+    for (key, value) in answers.into_iter().flatten() {
+        if let Some(&i) = by_key.get(&key) {
+            slots[i].node.value = Some(NodeValue::Text {
+                text: line_feeds(value),
+            });
         }
     }
-    if root_value && let Some(key) = slots[0].raw.as_ref().map(|r| r.key.clone()) {
+    if holds[0]
+        && let Some(key) = slots[0].raw.as_ref().map(|r| r.key.clone())
+    {
         let value = calls
             .on(pid, Some(&key), calls.source().value(pid, &key))
             .await;
@@ -305,6 +338,56 @@ async fn read_values<S: UiaSource>(
             });
         }
     }
+}
+
+/// Which slots hold a value the walk may ask for: a `Value` pattern, admitted.
+fn holders(slots: &[Slot], limits: &WalkLimits) -> Vec<bool> {
+    let parents: Vec<Option<usize>> = slots.iter().map(|s| s.parent).collect();
+    let password: Vec<bool> = slots
+        .iter()
+        .map(|s| s.raw.as_ref().is_some_and(RawElement::is_password))
+        .collect();
+    let admission = ValueAdmission::decide(&parents, &password, limits.secrecy.is_secret());
+    (0..slots.len())
+        .map(|i| {
+            slots[i].raw.as_ref().is_some_and(|r| r.has(Pattern::Value)) && admission.admits(i)
+        })
+        .collect()
+}
+
+/// The calls that read the held values: a subtree read whole with no password field in it
+/// is asked once for all its descendants' (where that spares a call); elsewhere each
+/// container whose children hold values is asked for theirs. Slots come parents first.
+fn value_reads(slots: &[Slot], holds: &[bool]) -> Vec<(usize, Below)> {
+    let n = slots.len();
+    // Whether the subtree was read whole with no secret in it, and how many of its
+    // containers have children that hold values.
+    let mut clean = vec![true; n];
+    let mut holding = vec![0usize; n];
+    for i in (0..n).rev() {
+        let slot = &slots[i];
+        let has = slot.children.iter().any(|&c| holds[c]);
+        holding[i] += usize::from(has);
+        clean[i] &=
+            slot.realization == Realization::Complete && slot.unread.is_empty() && !slot.secret;
+        if let Some(p) = slot.parent {
+            holding[p] += holding[i];
+            clean[p] &= clean[i];
+        }
+    }
+    let mut covered = vec![false; n];
+    let mut reads = Vec::new();
+    for i in 0..n {
+        if slots[i].parent.is_some_and(|p| covered[p]) {
+            covered[i] = true;
+        } else if slots[i].raw.is_some() && clean[i] && holding[i] >= 2 {
+            covered[i] = true;
+            reads.push((i, Below::Descendants));
+        } else if slots[i].children.iter().any(|&c| holds[c]) {
+            reads.push((i, Below::Children));
+        }
+    }
+    reads
 }
 
 /// The slots in document order, with what budgets left unread.

@@ -30,7 +30,7 @@ pub use pixels::{GdiPixels, parent_of};
 pub use uia::Timeouts;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
-use crate::source::{RawGrid, UiaSource};
+use crate::source::{Below, RawGrid, UiaSource};
 use worker::Worker;
 
 /// This session's desktop: the backend over UI Automation, with the system's window list
@@ -174,19 +174,31 @@ impl UiaSource for ComSource {
         self.app(pid)?.run(move |uia| uia.children(pid, &key)).await
     }
 
+    async fn child_counts(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, u32)>, UiaError> {
+        let key = key.clone();
+        self.app(pid)?
+            .run(move |uia| uia.child_counts(pid, &key))
+            .await
+    }
+
     async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
         let key = key.clone();
         self.app(pid)?.run(move |uia| uia.parent(pid, &key)).await
     }
 
-    async fn child_values(
+    async fn values_below(
         &self,
         pid: u32,
         key: &RuntimeKey,
+        below: Below,
     ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
         let key = key.clone();
         self.app(pid)?
-            .run(move |uia| uia.child_values(pid, &key))
+            .run(move |uia| uia.values_below(pid, &key, below))
             .await
     }
 

@@ -130,6 +130,22 @@ pub fn value_request(
     }
 }
 
+/// The cache request of counting reads: the id alone, of each element and its children in
+/// the control view, with no live reference (`AutomationElementMode_None`: nothing later
+/// calls on them).
+pub fn count_request(
+    automation: &IUIAutomation,
+) -> windows::core::Result<IUIAutomationCacheRequest> {
+    // SAFETY: COM calls on this thread's MTA objects.
+    unsafe {
+        let request = automation.CreateCacheRequest()?;
+        request.AddProperty(UIA_RuntimeIdPropertyId)?;
+        request.SetTreeScope(TreeScope(TreeScope_Element.0 | TreeScope_Children.0))?;
+        request.SetAutomationElementMode(AutomationElementMode_None)?;
+        Ok(request)
+    }
+}
+
 /// A cached property; unknown when the provider does not support it.
 pub fn cached(element: &IUIAutomationElement, property: UIA_PROPERTY_ID) -> Owned {
     // SAFETY: reads the element's cache (no cross-process call).

@@ -19,6 +19,7 @@ use windows::core::Interface;
 
 use super::{com_error, props, variant};
 use crate::raw::{RawElement, RuntimeKey, UiaError};
+use crate::source::Below;
 
 /// Elements kept per worker; past it the least recently used is forgotten.
 const MAX_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
@@ -46,6 +47,7 @@ pub struct Uia {
     automation: IUIAutomation,
     pub(super) request: IUIAutomationCacheRequest,
     values: IUIAutomationCacheRequest,
+    counts: IUIAutomationCacheRequest,
     view: IUIAutomationCondition,
     walker: IUIAutomationTreeWalker,
     root: IUIAutomationElement,
@@ -77,6 +79,7 @@ impl Uia {
             }
             let request = props::element_request(&automation).map_err(com_error)?;
             let values = props::value_request(&automation).map_err(com_error)?;
+            let counts = props::count_request(&automation).map_err(com_error)?;
             let view = automation.ControlViewCondition().map_err(com_error)?;
             // Wine has no view walkers, only walkers made from a condition.
             let walker = match automation.ControlViewWalker() {
@@ -88,6 +91,7 @@ impl Uia {
                 automation,
                 request,
                 values,
+                counts,
                 view,
                 walker,
                 root,
@@ -344,6 +348,32 @@ impl Uia {
         Ok(children.into_iter().map(|c| self.keep(c)).collect())
     }
 
+    /// How many children each child has: the children found with theirs cached, ids alone.
+    pub fn child_counts(
+        &mut self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, u32)>, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: a COM call on this thread's objects.
+        let children = Self::found(unsafe {
+            element.FindAllBuildCache(TreeScope_Children, &self.view, &self.counts)
+        })?;
+        // SAFETY: reads each element's cache (no cross-process call).
+        let count = |c: &IUIAutomationElement| match unsafe { c.GetCachedChildren() } {
+            // SAFETY: reads a local array UIA returned.
+            Ok(children) => unsafe { children.Length() }.ok().map(|n| n.max(0) as u32),
+            // None cached answers success and no array, as `FindAll` does.
+            Err(e) if e.code().is_ok() => Some(0),
+            // Unknown: the walk asks the child itself.
+            Err(_) => None,
+        };
+        Ok(children
+            .iter()
+            .filter_map(|c| Some((props::key(c), count(c)?)))
+            .collect())
+    }
+
     pub fn parent(&mut self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
         let element = self.resolve(pid, key)?;
         // SAFETY: COM calls on this thread's objects.
@@ -363,34 +393,40 @@ impl Uia {
         }
     }
 
-    /// The values of the element's children that are not password fields: the condition
-    /// leaves them out, so their values are never requested.
-    pub fn child_values(
+    /// The values of the element's children or descendants that are not password fields:
+    /// the condition leaves them out, so their values are never requested.
+    pub fn values_below(
         &mut self,
         pid: u32,
         key: &RuntimeKey,
+        below: Below,
     ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
         let element = self.resolve(pid, key)?;
+        let scope = match below {
+            Below::Children => TreeScope_Children,
+            Below::Descendants => TreeScope_Descendants,
+        };
         // SAFETY: COM calls on this thread's objects.
         unsafe {
-            let not_password = self
+            let property = |id, on| {
+                self.automation
+                    .CreatePropertyCondition(id, &variant::of_bool(on).0)
+                    .map_err(com_error)
+            };
+            let holds = self
                 .automation
-                .CreatePropertyCondition(UIA_IsPasswordPropertyId, &variant::of_bool(false).0)
+                .CreateAndCondition(
+                    &property(UIA_IsPasswordPropertyId, false)?,
+                    &property(UIA_IsValuePatternAvailablePropertyId, true)?,
+                )
                 .map_err(com_error)?;
             let condition = self
                 .automation
-                .CreateAndCondition(&self.view, &not_password)
+                .CreateAndCondition(&self.view, &holds)
                 .map_err(com_error)?;
-            let children = Self::found(element.FindAllBuildCache(
-                TreeScope_Children,
-                &condition,
-                &self.values,
-            ))?;
-            Ok(children
+            let found = Self::found(element.FindAllBuildCache(scope, &condition, &self.values))?;
+            Ok(found
                 .iter()
-                .filter(|c| {
-                    props::cached(c, UIA_IsValuePatternAvailablePropertyId).bool() == Some(true)
-                })
                 .filter_map(|c| {
                     let value = props::cached(c, UIA_ValueValuePropertyId).string()?;
                     Some((props::key(c), value))

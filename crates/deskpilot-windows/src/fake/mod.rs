@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use crate::error::hresult;
 use crate::ids::control;
 use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey, UiaError};
-use crate::source::{RawGrid, UiaSource};
+use crate::source::{Below, RawGrid, UiaSource};
 
 struct Element {
     /// What a perform changes (states, values) with the rest of the element as written.
@@ -174,6 +174,22 @@ impl FakeUia {
     }
 
     /// How many children `key` has (none where it names nothing).
+    /// The elements `below` reaches under `key`, in document order.
+    fn below(&self, key: &RuntimeKey, below: Below) -> Vec<RuntimeKey> {
+        let mut reached = Vec::new();
+        let mut stack: Vec<&RuntimeKey> = self
+            .elements
+            .get(key)
+            .map_or(Vec::new(), |e| e.children.iter().rev().collect());
+        while let Some(k) = stack.pop() {
+            reached.push(k.clone());
+            if below == Below::Descendants {
+                stack.extend(self.elements[k].children.iter().rev());
+            }
+        }
+        reached
+    }
+
     fn child_count(&self, key: &RuntimeKey) -> u32 {
         self.elements
             .get(key)
@@ -325,6 +341,23 @@ impl UiaSource for FakeUia {
         Ok(children.map(|child| self.read(child)).collect())
     }
 
+    async fn child_counts(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+    ) -> Result<Vec<(RuntimeKey, u32)>, UiaError> {
+        self.count("child_counts");
+        let children = self.elements.get(key).map_or(&[][..], |e| &e.children);
+        // One property (the id) for each child and each grandchild cached.
+        let read: u32 = children.iter().map(|c| 1 + self.child_count(c)).sum();
+        let element = self.lookup(pid, key, read).await?;
+        Ok(element
+            .children
+            .iter()
+            .map(|c| (c.clone(), self.child_count(c)))
+            .collect())
+    }
+
     async fn parent(&self, pid: u32, key: &RuntimeKey) -> Result<Option<RawElement>, UiaError> {
         self.count("parent");
         let element = self.lookup(pid, key, worker::PROPERTIES).await?;
@@ -334,23 +367,25 @@ impl UiaSource for FakeUia {
             .map(|p| self.read(&self.elements[p])))
     }
 
-    async fn child_values(
+    async fn values_below(
         &self,
         pid: u32,
         key: &RuntimeKey,
+        below: Below,
     ) -> Result<Vec<(RuntimeKey, String)>, UiaError> {
-        self.count("child_values");
-        let element = self.lookup(pid, key, self.child_count(key)).await?;
-        // The condition of the real call: IsPassword is false.
-        Ok(element
-            .children
+        self.count("values_below");
+        let reached = self.below(key, below);
+        // One property (the condition's) for each element the call tests.
+        self.lookup(pid, key, reached.len() as u32).await?;
+        // The condition of the real call, tested on each element alone: IsPassword is false.
+        Ok(reached
             .iter()
             .map(|k| &self.elements[k])
-            .filter(|child| !child.w().raw.is_password())
-            .filter_map(|child| {
+            .filter(|e| !e.w().raw.is_password())
+            .filter_map(|e| {
                 // One lock at a time: `value_of` takes the element's own.
-                let key = child.w().raw.key.clone();
-                Some((key, self.value_of(child)?))
+                let key = e.w().raw.key.clone();
+                Some((key, self.value_of(e)?))
             })
             .collect())
     }
@@ -504,6 +539,45 @@ process "a.exe" pid=1 started=1
 process "b.exe" pid=2 started=1
   Window "B" hwnd=0x20 patterns=Window
 "#;
+
+    const FORM: &str = r#"
+process "form.exe" pid=3 started=1
+  Window "Form" hwnd=0x30 patterns=Window
+    Group "Account"
+      Edit "PIN" password patterns=Value value="1234"
+        Text "Digits" patterns=Value value="1234"
+      Text "Label"
+"#;
+
+    /// Counting costs the id of each child and grandchild cached (one property each), and
+    /// says each child's children.
+    #[tokio::test(start_paused = true)]
+    async fn counting_reads_an_id_per_child_and_grandchild() {
+        let fake = FakeUia::new(FORM);
+        fake.cost_per_property(3, Duration::from_millis(10));
+        let window = fake.windows_of(3).await.unwrap().remove(0).key;
+        let started = Instant::now();
+        let counts = fake.child_counts(3, &window).await.unwrap();
+        assert_eq!(
+            started.elapsed(),
+            Duration::from_millis(30),
+            "Account and its two"
+        );
+        assert_eq!(counts.iter().map(|(_, n)| *n).collect::<Vec<_>>(), [2]);
+    }
+
+    /// A search's condition is tested on each element alone (UIA's `FindAll` tests every
+    /// element in its scope): leaving password fields out leaves what is inside them in.
+    #[tokio::test]
+    async fn a_descendant_search_reaches_inside_a_password_field() {
+        let fake = FakeUia::new(FORM);
+        let window = fake.windows_of(3).await.unwrap().remove(0).key;
+        let below = crate::source::Below::Descendants;
+        let values = fake.values_below(3, &window, below).await.unwrap();
+        let values: Vec<&str> = values.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(values, ["1234"], "the digits inside, never the field's own");
+        assert_eq!(fake.value_requests().len(), 1);
+    }
 
     /// The fake's own rule, apart from any backend: listing the desktop asks each window's
     /// provider, so a hung app costs the connection timeout and comes back as the desktop

@@ -96,9 +96,10 @@ async fn an_app_reads_as_an_application_over_its_windows() {
         named(&tree, "Save").default_action.as_deref(),
         Some("Press")
     );
-    // One cache request per element for its children; one for the values of the window's.
-    assert_eq!(fake.calls("children"), 5);
-    assert_eq!(fake.calls("child_values"), 1);
+    // One cache request per container for its children, none per leaf (its parent counted
+    // it childless); one for the values of the window's.
+    assert_eq!(fake.calls("children"), 3);
+    assert_eq!(fake.calls("values_below"), 1);
 }
 
 /// A password field's value is never requested, nor anything inside it; its name shows,
@@ -133,6 +134,33 @@ async fn a_password_value_is_never_requested() {
     assert_eq!(node.value, Some(NodeValue::Redacted { chars: None }));
     assert!(backend.text(&id, 0, None).await.is_err());
     assert_eq!(fake.value_requests().len(), 1);
+}
+
+/// Values are read a subtree at a time only where the walk saw the whole subtree and no
+/// password field in it. UI Automation's condition leaves a password field out, not what is
+/// inside it: a form holding one is read container by container.
+#[tokio::test]
+async fn a_subtree_holding_a_password_field_is_read_container_by_container() {
+    let (fake, backend) = backend(
+        r#"
+process "form.exe" pid=8 started=1
+  Window "Form" patterns=Window
+    Group "Account"
+      Edit "User" patterns=Value value="ada"
+      Edit "PIN" password patterns=Value value="1234"
+        Text "Digits" patterns=Value value="1234"
+    Group "Address"
+      Edit "Street" patterns=Value value="Main"
+      Edit "Town" patterns=Value value="Ely"
+"#,
+    );
+    let tree = tree_of(&backend, 8).await;
+    let value = |name: &str| named(&tree, name).value.clone();
+    assert_eq!(value("Town"), Some(NodeValue::Text { text: "Ely".into() }));
+    let digits = tree.nodes.iter().find(|n| n.node.role == Role::Label);
+    assert!(digits.is_some_and(|n| n.node.value.is_none()));
+    assert_eq!(fake.value_requests().len(), 3, "User, Street, Town alone");
+    assert_eq!(fake.calls("values_below"), 2);
 }
 
 /// A virtualized list is partly realized (its logical count from `SizeOfSet`), a check box
@@ -246,9 +274,10 @@ async fn budgets_cut_honestly() {
             logical: Some(6)
         }
     );
-    // The window, its four read children but the grid, and two list items: never the grid
-    // nor its rows, nor the slider past the child budget.
-    assert_eq!(fake.calls("children") - asked, 8);
+    // The window, the password field and its lone child (asked, not counted), the list:
+    // never the grid nor its rows, nor the slider past the child budget, nor a leaf its
+    // parent counted childless.
+    assert_eq!(fake.calls("children") - asked, 4);
 }
 
 /// Properties show the patterns as the platform's own names and the control type; routes
