@@ -93,6 +93,22 @@ impl<S: UiaSource> WindowsBackend<S> {
         windows.map_err(self.fail(&app_root(process), "listing its windows"))
     }
 
+    /// Row `row` of grid `key`, its cells read as elements, in the app's turn.
+    async fn grid_row(
+        &self,
+        id: &ElementId,
+        pid: u32,
+        key: &RuntimeKey,
+        row: u32,
+    ) -> Result<Vec<RawElement>, BackendError> {
+        let cells = self.source().grid_row(pid, key, row);
+        let cells = self.calls.on(pid, Some(key), cells).await;
+        let cells = cells.map_err(self.fail(id, "Grid.GetItem"))?;
+        let raws: Vec<&RawElement> = cells.iter().collect();
+        self.apps.note_patterns(&id.app, &raws);
+        Ok(cells)
+    }
+
     /// One element read afresh, `id` naming it.
     async fn read(
         &self,
@@ -327,18 +343,18 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
         let Named::Element(key) = &resolved.named else {
             return Err(unsupported(id, "reading a table"));
         };
-        let grid = self
-            .calls
-            .on(
-                pid,
-                Some(key),
-                self.source().grid(pid, key, first_row, max_rows),
-            )
-            .await
-            .map_err(self.fail(id, "Grid"))?;
+        let grid = self.source().grid(pid, key);
+        let grid = self.calls.on(pid, Some(key), grid).await;
+        let grid = grid.map_err(self.fail(id, "Grid"))?;
+        let last = grid.row_count.min(first_row.saturating_add(max_rows));
+        let mut rows = Vec::new();
+        for row in first_row..last {
+            let cells = self.grid_row(id, pid, key, row).await?;
+            rows.push(cells.into_iter().map(|c| c.name).collect());
+        }
         Ok(TableSlice {
             headers: grid.headers,
-            rows: grid.rows,
+            rows,
             first_row,
             row_count: grid.row_count,
             column_count: grid.column_count,
@@ -389,21 +405,22 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
         let Named::Element(key) = &resolved.named else {
             return Err(unsupported(table, "reading a table's cells by row"));
         };
-        let items = self.source().grid_items(pid, key, first_row, max_rows);
-        let (row_count, cells) = self
-            .calls
-            .on(pid, Some(key), items)
-            .await
-            .map_err(self.fail(table, "Grid.GetItem"))?;
-        let raws: Vec<&RawElement> = cells.iter().collect();
-        self.apps.note_patterns(&table.app, &raws);
+        let grid = self.source().grid(pid, key);
+        let grid = self.calls.on(pid, Some(key), grid).await;
+        let row_count = grid.map_err(self.fail(table, "Grid"))?.row_count;
+        let next_row = first_row.saturating_add(max_rows).min(row_count);
+        let mut cells = Vec::new();
+        for row in first_row..next_row {
+            let read = self.grid_row(table, pid, key, row).await?;
+            cells.extend(
+                read.iter()
+                    .map(|cell| (element_id(&table.app, &cell.key), cell.name.clone())),
+            );
+        }
         Ok(TableCells {
             row_count,
-            next_row: first_row.saturating_add(max_rows).min(row_count),
-            cells: cells
-                .iter()
-                .map(|cell| (element_id(&table.app, &cell.key), cell.name.clone()))
-                .collect(),
+            next_row,
+            cells,
         })
     }
 

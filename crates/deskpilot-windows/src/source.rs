@@ -13,11 +13,10 @@ use crate::mapping::routes::PatternOp;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 
-/// A page of a grid: its headers and the text of each cell.
+/// A grid's size and its column headers' names.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RawGrid {
     pub headers: Vec<String>,
-    pub rows: Vec<Vec<String>>,
     pub row_count: u32,
     pub column_count: u32,
 }
@@ -99,22 +98,18 @@ pub trait UiaSource: Send + Sync + 'static {
     /// start (`TextPattern2`); `None` where the element cannot say. Never asked of a secret.
     async fn caret(&self, pid: u32, key: &RuntimeKey) -> Result<Option<Caret>, UiaError>;
 
-    /// The cells (`GridPattern.GetItem`) of rows `first_row..first_row + max_rows` of a
-    /// grid, each read as an element, with the grid's row count.
-    async fn grid_items(
-        &self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<(u32, Vec<RawElement>), UiaError>;
+    /// A grid's size and column headers, in one call (two where the headers are not a
+    /// `Header` child of the grid).
+    async fn grid(&self, pid: u32, key: &RuntimeKey) -> Result<RawGrid, UiaError>;
 
-    /// Rows `first_row..first_row + max_rows` of a grid, with its column headers.
-    async fn grid(
+    /// The cells of a grid's row, in column order, each read as an element: its first cell
+    /// (`GridPattern.GetItem`), then the row with its cells cached, in one call each. A page
+    /// is read a row per call, each call in the app's turn (review A5: a call per cell took
+    /// a page past the deadline).
+    async fn grid_row(
         &self,
         pid: u32,
         key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<RawGrid, UiaError>;
+        row: u32,
+    ) -> Result<Vec<RawElement>, UiaError>;
 }

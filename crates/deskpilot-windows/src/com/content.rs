@@ -5,8 +5,8 @@ use deskpilot_platform::Caret;
 use windows::Win32::UI::Accessibility::*;
 use windows::core::BOOL;
 
-use super::com_error;
 use super::uia::Uia;
+use super::{com_error, props, variant};
 use crate::raw::{RawElement, RuntimeKey, UiaError};
 use crate::source::RawGrid;
 
@@ -71,82 +71,124 @@ impl Uia {
         }
     }
 
-    /// A grid's cells of some rows, each read as an element.
-    pub fn grid_items(
-        &mut self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<(u32, Vec<RawElement>), UiaError> {
-        let element = self.resolve(pid, key)?;
-        let mut cells = Vec::new();
-        // SAFETY: COM calls on this thread's objects.
-        let rows = unsafe {
-            let grid: IUIAutomationGridPattern = element
-                .GetCurrentPatternAs(UIA_GridPatternId)
-                .map_err(com_error)?;
-            let rows = grid.CurrentRowCount().map_err(com_error)?.max(0) as u32;
-            let columns = grid.CurrentColumnCount().map_err(com_error)?.max(0) as u32;
-            for row in first_row..rows.min(first_row.saturating_add(max_rows)) {
-                for column in 0..columns {
-                    let cell = grid.GetItem(row as i32, column as i32).map_err(com_error)?;
-                    let cell = cell.BuildUpdatedCache(&self.request).map_err(com_error)?;
-                    cells.push(cell);
-                }
-            }
-            rows
-        };
-        Ok((rows, cells.into_iter().map(|c| self.keep(c)).collect()))
-    }
-
-    pub fn grid(
-        &mut self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<RawGrid, UiaError> {
+    /// A grid's size (cached with one call) and its column headers: the names of its
+    /// `Header` child's items (one call), else the Table pattern's headers, one by one.
+    pub fn grid(&mut self, pid: u32, key: &RuntimeKey) -> Result<RawGrid, UiaError> {
         let element = self.resolve(pid, key)?;
         // SAFETY: COM calls on this thread's objects.
         unsafe {
+            let fresh = element
+                .BuildUpdatedCache(&self.request)
+                .map_err(com_error)?;
+            let size = |p| props::cached(&fresh, p).i32().unwrap_or(0).max(0) as u32;
+            let (row_count, column_count) = (
+                size(UIA_GridRowCountPropertyId),
+                size(UIA_GridColumnCountPropertyId),
+            );
+            let headers = match self.header_row(&element)? {
+                Some(names) => names,
+                None => self.table_headers(&element),
+            };
+            Ok(RawGrid {
+                headers,
+                row_count,
+                column_count,
+            })
+        }
+    }
+
+    /// The names of the items of the grid's `Header` child, in one call; `None` without one.
+    fn header_row(&self, grid: &IUIAutomationElement) -> Result<Option<Vec<String>>, UiaError> {
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let header = self
+                .automation
+                .CreatePropertyCondition(
+                    UIA_ControlTypePropertyId,
+                    &variant::of_i32(UIA_HeaderControlTypeId.0).0,
+                )
+                .map_err(com_error)?;
+            let found = grid.FindFirstBuildCache(TreeScope_Children, &header, &self.rows);
+            let Ok(header) = found else {
+                return Ok(None);
+            };
+            let items = Self::found(header.GetCachedChildren())?;
+            Ok(Some(items.iter().map(|h| props::raw(h).name).collect()))
+        }
+    }
+
+    /// The Table pattern's column headers, each name its own call.
+    fn table_headers(&self, grid: &IUIAutomationElement) -> Vec<String> {
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let Ok(table) =
+                grid.GetCurrentPatternAs::<IUIAutomationTablePattern>(UIA_TablePatternId)
+            else {
+                return Vec::new();
+            };
+            let Ok(headers) = table.GetCurrentColumnHeaders() else {
+                return Vec::new();
+            };
+            Self::all(headers)
+                .unwrap_or_default()
+                .iter()
+                .map(|h| h.CurrentName().map(|n| n.to_string()).unwrap_or_default())
+                .collect()
+        }
+    }
+
+    /// A grid row's cells, in column order: its first cell (`GetItem`), then the row with
+    /// its cells cached (one call). Cells straight under the grid are read one by one.
+    pub fn grid_row(
+        &mut self,
+        pid: u32,
+        key: &RuntimeKey,
+        row: u32,
+    ) -> Result<Vec<RawElement>, UiaError> {
+        let element = self.resolve(pid, key)?;
+        // SAFETY: COM calls on this thread's objects.
+        let cells = unsafe {
             let grid: IUIAutomationGridPattern = element
                 .GetCurrentPatternAs(UIA_GridPatternId)
                 .map_err(com_error)?;
-            let rows = grid.CurrentRowCount().map_err(com_error)?.max(0) as u32;
-            let columns = grid.CurrentColumnCount().map_err(com_error)?.max(0) as u32;
-            let headers = match element
-                .GetCurrentPatternAs::<IUIAutomationTablePattern>(UIA_TablePatternId)
-            {
-                Ok(table) => match table.GetCurrentColumnHeaders() {
-                    Ok(headers) => Self::all(headers)?
-                        .iter()
-                        .map(|h| h.CurrentName().map(|n| n.to_string()).unwrap_or_default())
-                        .collect(),
-                    Err(_) => Vec::new(),
-                },
-                Err(_) => Vec::new(),
-            };
-            let last = rows.min(first_row.saturating_add(max_rows));
-            let mut page = Vec::new();
-            for row in first_row..last {
-                let mut cells = Vec::with_capacity(columns as usize);
-                for column in 0..columns {
-                    let cell = grid.GetItem(row as i32, column as i32).map_err(com_error)?;
-                    cells.push(
-                        cell.CurrentName()
-                            .map(|n| n.to_string())
-                            .unwrap_or_default(),
-                    );
-                }
-                page.push(cells);
+            let first = grid.GetItem(row as i32, 0).map_err(com_error)?;
+            let parent = self
+                .walker
+                .GetParentElementBuildCache(&first, &self.rows)
+                .map_err(com_error)?;
+            let flat = self
+                .automation
+                .CompareElements(&parent, &element)
+                .map_err(com_error)?;
+            if flat.as_bool() {
+                self.cells_one_by_one(&grid, row)?
+            } else {
+                let mut cells = Self::found(parent.GetCachedChildren())?;
+                let column =
+                    |c: &IUIAutomationElement| props::cached(c, UIA_GridItemColumnPropertyId).i32();
+                cells.retain(|c| column(c).is_some());
+                cells.sort_by_key(column);
+                cells
             }
-            Ok(RawGrid {
-                headers,
-                rows: page,
-                row_count: rows,
-                column_count: columns,
-            })
+        };
+        Ok(cells.into_iter().map(|c| self.keep(c)).collect())
+    }
+
+    /// Each cell of a row asked alone: where a grid holds its cells with no row element.
+    fn cells_one_by_one(
+        &self,
+        grid: &IUIAutomationGridPattern,
+        row: u32,
+    ) -> Result<Vec<IUIAutomationElement>, UiaError> {
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let columns = grid.CurrentColumnCount().map_err(com_error)?.max(0);
+            (0..columns)
+                .map(|column| {
+                    let cell = grid.GetItem(row as i32, column).map_err(com_error)?;
+                    cell.BuildUpdatedCache(&self.request).map_err(com_error)
+                })
+                .collect()
         }
     }
 }

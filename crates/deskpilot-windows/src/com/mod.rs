@@ -237,29 +237,20 @@ impl UiaSource for ComSource {
         self.app(pid)?.run(move |uia| uia.caret(pid, &key)).await
     }
 
-    async fn grid_items(
-        &self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<(u32, Vec<RawElement>), UiaError> {
+    async fn grid(&self, pid: u32, key: &RuntimeKey) -> Result<RawGrid, UiaError> {
         let key = key.clone();
-        self.app(pid)?
-            .run(move |uia| uia.grid_items(pid, &key, first_row, max_rows))
-            .await
+        self.app(pid)?.run(move |uia| uia.grid(pid, &key)).await
     }
 
-    async fn grid(
+    async fn grid_row(
         &self,
         pid: u32,
         key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<RawGrid, UiaError> {
+        row: u32,
+    ) -> Result<Vec<RawElement>, UiaError> {
         let key = key.clone();
         self.app(pid)?
-            .run(move |uia| uia.grid(pid, &key, first_row, max_rows))
+            .run(move |uia| uia.grid_row(pid, &key, row))
             .await
     }
 }

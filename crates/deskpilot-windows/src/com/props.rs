@@ -112,6 +112,18 @@ pub fn element_request(
     }
 }
 
+/// The cache request of a grid's rows: element reads of a row and its cells, with each
+/// cell's column.
+pub fn row_request(automation: &IUIAutomation) -> windows::core::Result<IUIAutomationCacheRequest> {
+    let request = element_request(automation)?;
+    // SAFETY: COM calls on this thread's MTA objects.
+    unsafe {
+        let _ = request.AddProperty(UIA_GridItemColumnPropertyId);
+        request.SetTreeScope(TreeScope(TreeScope_Element.0 | TreeScope_Children.0))?;
+    }
+    Ok(request)
+}
+
 /// The cache request of value reads: the id, the value and whether it has one.
 pub fn value_request(
     automation: &IUIAutomation,

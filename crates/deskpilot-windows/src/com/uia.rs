@@ -44,12 +44,14 @@ impl Default for Timeouts {
 }
 
 pub struct Uia {
-    automation: IUIAutomation,
+    pub(super) automation: IUIAutomation,
     pub(super) request: IUIAutomationCacheRequest,
     values: IUIAutomationCacheRequest,
     counts: IUIAutomationCacheRequest,
+    /// Element reads with their children cached: a grid's row and its cells.
+    pub(super) rows: IUIAutomationCacheRequest,
     view: IUIAutomationCondition,
-    walker: IUIAutomationTreeWalker,
+    pub(super) walker: IUIAutomationTreeWalker,
     root: IUIAutomationElement,
     elements: LruCache<RuntimeKey, IUIAutomationElement>,
     /// The desktop-wide handlers (focus, windows opened) are registered.
@@ -80,6 +82,7 @@ impl Uia {
             let request = props::element_request(&automation).map_err(com_error)?;
             let values = props::value_request(&automation).map_err(com_error)?;
             let counts = props::count_request(&automation).map_err(com_error)?;
+            let rows = props::row_request(&automation).map_err(com_error)?;
             let view = automation.ControlViewCondition().map_err(com_error)?;
             // Wine has no view walkers, only walkers made from a condition.
             let walker = match automation.ControlViewWalker() {
@@ -92,6 +95,7 @@ impl Uia {
                 request,
                 values,
                 counts,
+                rows,
                 view,
                 walker,
                 root,

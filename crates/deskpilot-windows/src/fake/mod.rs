@@ -210,10 +210,21 @@ impl FakeUia {
         key: Option<&RuntimeKey>,
         properties: u32,
     ) -> Result<(), UiaError> {
+        self.answer_all(pid, key, 1, properties).await
+    }
+
+    /// A job of `calls` cross-process calls on `pid`'s worker, reading `properties` in all.
+    async fn answer_all(
+        &self,
+        pid: u32,
+        key: Option<&RuntimeKey>,
+        calls: u32,
+        properties: u32,
+    ) -> Result<(), UiaError> {
         let hung = key
             .and_then(|k| self.elements.get(k))
             .is_some_and(|e| e.w().slow);
-        match self.workers.run(pid, hung, properties).await {
+        match self.workers.run(pid, hung, calls, properties).await {
             worker::Worked::Answered => Ok(()),
             worker::Worked::TimedOut => Err(UiaError::Timeout),
         }
@@ -226,7 +237,18 @@ impl FakeUia {
         key: &RuntimeKey,
         properties: u32,
     ) -> Result<&Element, UiaError> {
-        self.answer(pid, Some(key), properties).await?;
+        self.lookup_all(pid, key, 1, properties).await
+    }
+
+    /// The element `key` of `pid`, as a job of `calls` calls on it finds it.
+    async fn lookup_all(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        calls: u32,
+        properties: u32,
+    ) -> Result<&Element, UiaError> {
+        self.answer_all(pid, Some(key), calls, properties).await?;
         if self.ended(pid) {
             return Err(com(hresult::RPC_S_SERVER_UNAVAILABLE));
         }
@@ -460,67 +482,55 @@ impl UiaSource for FakeUia {
         }))
     }
 
-    async fn grid_items(
-        &self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<(u32, Vec<RawElement>), UiaError> {
-        self.count("grid_items");
-        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
-        let Some((rows, _)) = element.w().raw.grid else {
-            return Err(com(hresult::UIA_E_NOTSUPPORTED));
-        };
-        let cells = element
-            .children
-            .iter()
-            .map(|k| &self.elements[k])
-            .filter(|e| e.w().raw.control_type == control::DATA_ITEM)
-            .skip(first_row as usize)
-            .take(max_rows as usize)
-            .flat_map(|row| row.children.iter().map(|k| self.read(&self.elements[k])))
-            .collect();
-        Ok((rows.max(0) as u32, cells))
-    }
-
-    async fn grid(
-        &self,
-        pid: u32,
-        key: &RuntimeKey,
-        first_row: u32,
-        max_rows: u32,
-    ) -> Result<RawGrid, UiaError> {
+    async fn grid(&self, pid: u32, key: &RuntimeKey) -> Result<RawGrid, UiaError> {
         self.count("grid");
-        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
+        let headers = self.elements.get(key).and_then(|e| {
+            let header = e.children.iter().map(|k| &self.elements[k]);
+            header
+                .clone()
+                .find(|h| h.w().raw.control_type == control::HEADER)
+        });
+        let names = headers.map_or(0, |h| h.children.len() as u32);
+        let element = self.lookup(pid, key, 2 + names).await?;
         let Some((rows, columns)) = element.w().raw.grid else {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         };
-        let kids = || element.children.iter().map(|k| &self.elements[k]);
-        let names = |e: &Element| -> Vec<String> {
-            e.children
+        let headers = headers.map(|h| {
+            h.children
                 .iter()
-                .map(|k| {
-                    let cell = self.elements[k].w();
-                    cell.value.clone().unwrap_or_else(|| cell.raw.name.clone())
-                })
-                .collect()
-        };
-        let headers = kids()
-            .find(|e| e.w().raw.control_type == control::HEADER)
-            .map(names)
-            .unwrap_or_default();
-        let data = kids().filter(|e| e.w().raw.control_type == control::DATA_ITEM);
+                .map(|k| self.elements[k].w().raw.name.clone())
+        });
         Ok(RawGrid {
-            headers,
-            rows: data
-                .skip(first_row as usize)
-                .take(max_rows as usize)
-                .map(names)
-                .collect(),
+            headers: headers.map(Iterator::collect).unwrap_or_default(),
             row_count: rows.max(0) as u32,
             column_count: columns.max(0) as u32,
         })
+    }
+
+    async fn grid_row(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        row: u32,
+    ) -> Result<Vec<RawElement>, UiaError> {
+        self.count("grid_row");
+        let rows = self.elements.get(key).map(|e| {
+            let kids = e.children.iter().map(|k| &self.elements[k]);
+            kids.filter(|e| e.w().raw.control_type == control::DATA_ITEM)
+                .collect::<Vec<_>>()
+        });
+        let cells = rows.and_then(|r| r.get(row as usize).map(|r| r.children.clone()));
+        let cells = cells.unwrap_or_default();
+        // The pattern, the first cell, then the row with its cells cached.
+        let read = cells.len() as u32 * worker::PROPERTIES;
+        let element = self.lookup_all(pid, key, 3, read).await?;
+        if element.w().raw.grid.is_none() {
+            return Err(com(hresult::UIA_E_NOTSUPPORTED));
+        }
+        if cells.is_empty() {
+            return Err(com(hresult::E_INVALIDARG));
+        }
+        Ok(cells.iter().map(|k| self.read(&self.elements[k])).collect())
     }
 }
 

@@ -56,10 +56,10 @@ impl Workers {
         self.per_property.lock().unwrap().insert(pid, cost);
     }
 
-    /// A call's time on `pid`'s worker: its turn, then its latency and the cost of the
-    /// `properties` it reads, then as long as the app (or, `hung`, the element asked) does
-    /// not answer, up to the transaction timeout.
-    pub(super) async fn run(&self, pid: u32, hung: bool, properties: u32) -> Worked {
+    /// A job's time on `pid`'s worker: its turn, then the latency of its `calls` and the
+    /// cost of the `properties` they read. Then it waits while the app (or, `hung`, the
+    /// element asked) does not answer, up to the transaction timeout.
+    pub(super) async fn run(&self, pid: u32, hung: bool, calls: u32, properties: u32) -> Worked {
         let turn = self.turns.lock().unwrap().entry(pid).or_default().clone();
         let per_property = self.per_property.lock().unwrap().get(&pid).copied();
         let latency = self
@@ -69,6 +69,7 @@ impl Workers {
             .get(&pid)
             .copied()
             .unwrap_or_default()
+            * calls
             + per_property.unwrap_or_default() * properties;
         let latency = (!latency.is_zero()).then_some(latency);
         let frozen = self.frozen.clone();

@@ -396,3 +396,33 @@ async fn a_medium_app_is_read_whole_and_not_stalled() {
     assert_eq!(fake.calls("values_below"), 1, "the window's, all at once");
     assert!(!backend.calls.stalled(6));
 }
+
+/// A grid page of 50 rows by 10 columns, in an app whose calls cost 5 ms and 0.05 ms per
+/// property. Read a row per call, each in the app's turn, it comes back whole and the app
+/// is not stalled (review A5: two calls per cell took 5 s under one 2 s deadline).
+#[tokio::test(start_paused = true)]
+async fn a_grid_page_is_read_a_row_per_call() {
+    let mut text = String::from(
+        "process \"grid.exe\" pid=7 started=1\n  Window \"G\" hwnd=0x9000 patterns=Window\n    DataGrid \"Sheet\" patterns=Grid,Table grid=60:10\n",
+    );
+    for row in 0..60 {
+        text.push_str(&format!("      DataItem \"row {row}\"\n"));
+        for column in 0..10 {
+            text.push_str(&format!(
+                "        Text \"r{row}c{column}\" patterns=GridItem\n"
+            ));
+        }
+    }
+    let (fake, backend) = backend(&text);
+    let tree = tree_of(&backend, 7).await;
+    let sheet = named(&tree, "Sheet").id.clone();
+    fake.slow_down(7, Duration::from_millis(5));
+    fake.cost_per_property(7, Duration::from_micros(50));
+    let page = backend.table(&sheet, 5, 50).await.unwrap();
+    assert_eq!(page.rows.len(), 50);
+    assert_eq!(page.rows[49][9], "r54c9");
+    let cells = backend.table_cell_names(&sheet, 5, 50).await.unwrap();
+    assert_eq!((cells.cells.len(), cells.next_row), (500, 55));
+    assert_eq!(cells.cells[499].1, "r54c9");
+    assert!(!backend.calls.stalled(7));
+}
