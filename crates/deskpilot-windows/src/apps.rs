@@ -80,14 +80,14 @@ impl AppStates {
     }
 }
 
-/// The top-level windows by process, each process's in z-order, processes in the order of
-/// their first window.
+/// The top-level windows by the process they belong to (a frame's by its content's), each
+/// process's in z-order, processes in the order of their first window.
 pub fn by_process(top: Vec<RawElement>) -> Vec<(u32, Vec<RawElement>)> {
     let mut out: Vec<(u32, Vec<RawElement>)> = Vec::new();
     for window in top {
-        match out.iter_mut().find(|(pid, _)| *pid == window.pid) {
+        match out.iter_mut().find(|(pid, _)| *pid == window.owner()) {
             Some((_, windows)) => windows.push(window),
-            None => out.push((window.pid, vec![window])),
+            None => out.push((window.owner(), vec![window])),
         }
     }
     out

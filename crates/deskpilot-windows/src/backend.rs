@@ -244,7 +244,18 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             }
             Named::Element(key) => Start::Element(self.read(root, pid, key).await?),
         };
+        let windows: Vec<u32> = match &start {
+            Start::App { windows, .. } => windows.iter().map(|w| w.pid).collect(),
+            Start::Element(_) => Vec::new(),
+        };
         let walked = walk(&self.calls, &root.app, pid, start, limits).await?;
+        // Content another process draws inside the app's windows (a WebView2's): its
+        // events are the app's. A frame's own process hosts other apps: never adopted.
+        for guest in walked.raws.iter().map(|r| r.pid) {
+            if guest != pid && !windows.contains(&guest) {
+                self.events.adopt(guest, pid);
+            }
+        }
         let raws: Vec<&RawElement> = walked.raws.iter().collect();
         self.apps.note_patterns(&root.app, &raws);
         Ok(walked.tree)
@@ -279,7 +290,12 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             .on(pid, None, self.source().element_at(pid, x, y))
             .await
             .map_err(self.fail(root, "ElementFromPoint"))?;
-        let chain: Vec<RawElement> = chain.into_iter().filter(|r| r.pid == pid).collect();
+        // The chain is the app's where its top-level window is: content another process
+        // draws inside (a UWP app's, a WebView2's) included.
+        let mut chain = chain;
+        if chain.first().is_none_or(|window| window.owner() != pid) {
+            chain.clear();
+        }
         let below = match &resolved.named {
             Named::AppRoot => 0,
             Named::Element(key) => match chain.iter().position(|r| &r.key == key) {
@@ -452,7 +468,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
                 .calls
                 .on(pid, Some(&key), self.source().parent(pid, &key));
             match parent.await.map_err(self.fail(id, "parent"))? {
-                Some(parent) if parent.pid == pid => key = parent.key,
+                Some(parent) => key = parent.key,
                 _ => return Ok(element_id(&id.app, &key)),
             }
         }
@@ -470,7 +486,7 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             .on(pid, Some(key), self.source().parent(pid, key));
         Ok(Some(
             match parent.await.map_err(self.fail(id, "parent"))? {
-                Some(parent) if parent.pid == pid => element_id(&id.app, &parent.key),
+                Some(parent) => element_id(&id.app, &parent.key),
                 // A top-level window: its parent is the app's own root.
                 _ => app_root(&resolved.process),
             },

@@ -75,6 +75,8 @@ impl Default for AppLog {
 #[derive(Default)]
 pub struct EventLog {
     apps: Mutex<HashMap<u32, AppLog>>,
+    /// Processes whose content an app shows (a WebView2's), each with that app's pid.
+    guests: Mutex<HashMap<u32, u32>>,
 }
 
 impl EventLog {
@@ -88,13 +90,22 @@ impl EventLog {
         self.apps.lock().expect("event log").contains_key(&pid)
     }
 
-    /// Notes an event of a watched app (others' are dropped).
+    /// Counts process `guest`'s events as app `host`'s (its content is inside the app's
+    /// window); the latest host wins.
+    pub fn adopt(&self, guest: u32, host: u32) {
+        self.guests.lock().expect("event log").insert(guest, host);
+    }
+
+    /// Notes an event of a watched app, or of content it shows (others' are dropped).
     pub fn note(&self, event: UiaEvent) {
-        let mut apps = self.apps.lock().expect("event log");
         let (pid, key, focus) = match event {
             UiaEvent::Changed { pid, key } => (pid, key, false),
             UiaEvent::Focused { pid, key } => (pid, Some(key), true),
         };
+        let guests = self.guests.lock().expect("event log");
+        let pid = guests.get(&pid).copied().unwrap_or(pid);
+        drop(guests);
+        let mut apps = self.apps.lock().expect("event log");
         let Some(log) = apps.get_mut(&pid) else {
             return;
         };
@@ -150,10 +161,12 @@ impl EventLog {
         self.apps.lock().expect("event log").remove(&pid);
     }
 
-    /// Stops logging the apps not in `alive`.
+    /// Stops logging the apps not in `alive`, and their guests.
     pub fn retain(&self, alive: &[u32]) {
         let mut apps = self.apps.lock().expect("event log");
         apps.retain(|pid, _| alive.contains(pid));
+        let mut guests = self.guests.lock().expect("event log");
+        guests.retain(|_, host| alive.contains(host));
     }
 }
 

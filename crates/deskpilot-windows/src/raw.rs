@@ -163,6 +163,10 @@ pub struct RawElement {
     /// `FrameworkId`: Win32, WinForm, WPF, XAML, DirectUI, Chrome, Gecko, Qt, ...
     pub framework: Option<String>,
     pub pid: u32,
+    /// The process whose content a frame window shows: a UWP app's `Windows.UI.Core.
+    /// CoreWindow` child of `ApplicationFrameHost`'s `ApplicationFrameWindow`. The window
+    /// is that app's (review D1).
+    pub content_pid: Option<u32>,
     /// `NativeWindowHandle`, for elements that are windows of their own.
     pub hwnd: Option<u64>,
     /// `BoundingRectangle`, physical pixels; `None` for an empty one.
@@ -201,6 +205,18 @@ impl RawElement {
     pub fn is_password(&self) -> bool {
         self.password == Some(true)
     }
+
+    /// The process a top-level window belongs to as an app: its content's, else its own.
+    pub fn owner(&self) -> u32 {
+        self.content_pid.unwrap_or(self.pid)
+    }
+}
+
+/// The window class of a UWP app's frame (`ApplicationFrameHost.exe`'s) and of the app's own
+/// window inside it, whose process is the app's.
+pub mod frame {
+    pub const FRAME_CLASS: &str = "ApplicationFrameWindow";
+    pub const CONTENT_CLASS: &str = "Windows.UI.Core.CoreWindow";
 }
 
 /// A process with top-level windows on the desktop.

@@ -26,6 +26,23 @@ fn hwnd(id: u64) -> HWND {
     HWND(id as usize as *mut _)
 }
 
+/// The process of the content a UWP frame window shows: its child window of the content's
+/// class (`FindWindowExW`, no message sent), that window's process. There is none for any other
+/// window. Nor is there for a frame whose app is suspended or minimized: Windows then takes
+/// the content window out of the frame.
+pub fn hosted_content(frame: u64) -> Option<u32> {
+    use windows::Win32::UI::WindowsAndMessaging::FindWindowExW;
+    use windows::core::HSTRING;
+    let class = HSTRING::from(crate::raw::frame::CONTENT_CLASS);
+    // SAFETY: plain queries of window handles; a gone window fails them.
+    unsafe {
+        let content = FindWindowExW(Some(hwnd(frame)), None, &class, None).ok()?;
+        let mut pid = 0;
+        GetWindowThreadProcessId(content, Some(&mut pid));
+        (pid != 0).then_some(pid)
+    }
+}
+
 unsafe extern "system" fn collect(window: HWND, found: LPARAM) -> BOOL {
     // SAFETY: `found` is the vector `windows` passed, alive for the whole enumeration.
     let found = unsafe { &mut *(found.0 as *mut Vec<HWND>) };

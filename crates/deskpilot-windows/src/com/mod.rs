@@ -129,7 +129,7 @@ impl UiaSource for ComSource {
         let top = self.desktop.run(|uia| uia.top_level()).await?;
         // Workers of processes with no window left end with their queues.
         let mut apps = self.apps.lock().expect("uia workers");
-        apps.retain(|pid, _| top.iter().any(|w| w.pid == *pid));
+        apps.retain(|pid, _| top.iter().any(|w| w.owner() == *pid));
         Ok(top)
     }
 

@@ -195,6 +195,8 @@ pub fn raw(element: &IUIAutomationElement) -> RawElement {
         class_name: string(UIA_ClassNamePropertyId),
         framework: string(UIA_FrameworkIdPropertyId),
         pid: get(UIA_ProcessIdPropertyId).i32().unwrap_or(0) as u32,
+        // Set by the worker for frames (`uia.rs`): a window query, not a property.
+        content_pid: None,
         hwnd: get(UIA_NativeWindowHandlePropertyId)
             .i32()
             .filter(|h| *h != 0)

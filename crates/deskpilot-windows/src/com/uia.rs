@@ -108,7 +108,7 @@ impl Uia {
 
     /// Reads a cached element and keeps it under its `RuntimeId`.
     pub(super) fn keep(&mut self, element: IUIAutomationElement) -> RawElement {
-        let raw = props::raw(&element);
+        let raw = with_content(props::raw(&element));
         // Past the bound the least recently used goes, one at a time: clearing them all at
         // once made every later resolve a search of the whole tree (review A7).
         self.elements.put(raw.key.clone(), element);
@@ -173,23 +173,13 @@ impl Uia {
                     .window_element(HWND(*hwnd as u32 as usize as *mut _))
                     .map_err(com_error)?,
                 _ => {
-                    let by_pid = self
-                        .automation
-                        .CreatePropertyCondition(
-                            UIA_ProcessIdPropertyId,
-                            &variant::of_i32(pid as i32).0,
-                        )
-                        .map_err(com_error)?;
-                    let windows = self
-                        .root
-                        .FindAllBuildCache(TreeScope_Children, &by_pid, &self.request)
-                        .map_err(com_error)?;
+                    let windows = self.app_windows(pid)?;
                     let id = variant::of_i32s(&key.0)?;
                     let by_id = self
                         .automation
                         .CreatePropertyCondition(UIA_RuntimeIdPropertyId, &id.0)
                         .map_err(com_error)?;
-                    Self::all(windows)?
+                    windows
                         .into_iter()
                         .find_map(|w| {
                             w.FindFirstBuildCache(TreeScope_Subtree, &by_id, &self.request)
@@ -199,8 +189,9 @@ impl Uia {
                 }
             }
         };
+        // Found under the app's own windows: the app's, whichever process draws it.
         let raw = self.keep(found.clone());
-        if raw.pid != pid || &raw.key != key {
+        if &raw.key != key {
             return Err(UiaError::Unknown);
         }
         Ok(found)
@@ -306,30 +297,49 @@ impl Uia {
         Ok(windows.into_iter().map(|w| self.keep(w)).collect())
     }
 
-    /// Process `pid`'s top-level windows: the search's condition names the process, so no
-    /// other app's provider is asked (a hung one would cost the connection timeout).
+    /// Process `pid`'s top-level windows, frames showing its content included.
     pub fn windows_of(&mut self, pid: u32) -> Result<Vec<RawElement>, UiaError> {
+        let windows = self.app_windows(pid)?;
+        if windows.is_empty() {
+            // Where the root lists no children (Wine), the system's list, as `top_level`.
+            let all = self.top_level()?;
+            return Ok(all.into_iter().filter(|w| w.owner() == pid).collect());
+        }
+        Ok(windows.into_iter().map(|w| self.keep(w)).collect())
+    }
+
+    /// The app's windows as elements. The search's condition names the process or the
+    /// frame's class, so no other app's provider is asked (a hung one would cost the
+    /// connection timeout); frames are kept where they show the app's content.
+    fn app_windows(&self, pid: u32) -> Result<Vec<IUIAutomationElement>, UiaError> {
         // SAFETY: COM calls on this thread's objects.
-        let condition = unsafe {
+        let found = unsafe {
             let by_pid = self
                 .automation
                 .CreatePropertyCondition(UIA_ProcessIdPropertyId, &variant::of_i32(pid as i32).0)
                 .map_err(com_error)?;
-            self.automation
-                .CreateAndCondition(&self.view, &by_pid)
-                .map_err(com_error)?
+            let frames = self
+                .automation
+                .CreatePropertyCondition(
+                    UIA_ClassNamePropertyId,
+                    &variant::of_str(crate::raw::frame::FRAME_CLASS).0,
+                )
+                .map_err(com_error)?;
+            let either = self
+                .automation
+                .CreateOrCondition(&by_pid, &frames)
+                .map_err(com_error)?;
+            let condition = self
+                .automation
+                .CreateAndCondition(&self.view, &either)
+                .map_err(com_error)?;
+            Self::found(
+                self.root
+                    .FindAllBuildCache(TreeScope_Children, &condition, &self.request),
+            )?
         };
-        // SAFETY: a COM call on this thread's objects.
-        let windows = Self::found(unsafe {
-            self.root
-                .FindAllBuildCache(TreeScope_Children, &condition, &self.request)
-        })?;
-        if windows.is_empty() {
-            // Where the root lists no children (Wine), the system's list, as `top_level`.
-            let all = self.top_level()?;
-            return Ok(all.into_iter().filter(|w| w.pid == pid).collect());
-        }
-        Ok(windows.into_iter().map(|w| self.keep(w)).collect())
+        let mine = |w: &IUIAutomationElement| with_content(props::raw(w)).owner() == pid;
+        Ok(found.into_iter().filter(mine).collect())
     }
 
     pub fn element(&mut self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {
@@ -479,4 +489,14 @@ impl Uia {
         chain.reverse();
         Ok(chain)
     }
+}
+
+/// `raw` with the process of the content it frames, where it is a UWP app's frame.
+fn with_content(mut raw: RawElement) -> RawElement {
+    if raw.class_name.as_deref() == Some(crate::raw::frame::FRAME_CLASS)
+        && let Some(frame) = raw.hwnd
+    {
+        raw.content_pid = super::desktop::hosted_content(frame);
+    }
+    raw
 }

@@ -94,7 +94,35 @@ impl FakeUia {
             }
             fake.processes.push((process.process, process.slow));
         }
+        for key in fake.top.clone() {
+            let content = fake.hosted_content(&key);
+            fake.elements[&key].w().raw.content_pid = content;
+        }
         fake
+    }
+
+    /// The process of a frame window's content, as user32 finds it: the frame's child
+    /// window of the content's class (`FindWindowEx`), its process.
+    fn hosted_content(&self, window: &RuntimeKey) -> Option<u32> {
+        use crate::raw::frame::{CONTENT_CLASS, FRAME_CLASS};
+        let element = &self.elements[window];
+        if element.w().raw.class_name.as_deref() != Some(FRAME_CLASS) {
+            return None;
+        }
+        element.children.iter().find_map(|k| {
+            let raw = &self.elements[k].w().raw;
+            let content = raw.class_name.as_deref() == Some(CONTENT_CLASS) && raw.hwnd.is_some();
+            content.then_some(raw.pid)
+        })
+    }
+
+    /// The app (process) an element belongs to: its top-level window's owner.
+    fn app_of(&self, key: &RuntimeKey) -> Option<u32> {
+        let mut at = key;
+        while let Some(parent) = &self.elements.get(at)?.parent {
+            at = parent;
+        }
+        Some(self.elements[at].w().raw.owner())
     }
 
     /// How many calls of `method` (`children`, `element`, ...) were made.
@@ -165,6 +193,7 @@ impl FakeUia {
                 control_type: raw.control_type,
                 name: raw.name.clone(),
                 pid: raw.pid,
+                content_pid: raw.content_pid,
                 hwnd: raw.hwnd,
                 bounds: raw.bounds,
                 ..RawElement::default()
@@ -256,7 +285,8 @@ impl FakeUia {
             return Err(com(hresult::E_ACCESSDENIED));
         }
         let element = self.elements.get(key).ok_or(UiaError::Unknown)?;
-        if element.w().raw.pid != pid {
+        // The worker finds elements under the app's own windows alone (`com/uia.rs`).
+        if self.app_of(key) != Some(pid) {
             return Err(UiaError::Unknown);
         }
         if let Some(code) = element.w().hresult {
@@ -325,7 +355,7 @@ impl UiaSource for FakeUia {
         let mine = self
             .top
             .iter()
-            .filter(|k| self.elements[*k].w().raw.pid == pid);
+            .filter(|k| self.elements[*k].w().raw.owner() == pid);
         Ok(mine.map(|key| self.window_view(key)).collect())
     }
 

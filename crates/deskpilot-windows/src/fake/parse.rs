@@ -14,7 +14,8 @@
 //! `text`, `bounds=x,y,w,h`, `default`, `toggle=on|off|mixed`, `expand=collapsed|expanded|leaf`,
 //! `sizeofset`, `heading`, `grid=rows:columns`, `range=value:min:max:step`, `caret=N`,
 //! `selection=start:end`, `hresult` (every call on it fails so), `rename` (what Invoke
-//! renames it to).
+//! renames it to). Its `pid` is its process and its descendants', where not its window's:
+//! a UWP app's content in `ApplicationFrameHost`'s frame, a WebView2's in its host.
 //! Flags: `password`, `disabled`, `offscreen`, `focused`, `focusable`, `selected`,
 //! `readonly`, `multiselect`, `dialog`, `modal`, `minimized`, `gone` (it vanishes once read), `slow`
 //! (calls on it never return), `inert` (takes pattern calls, does nothing), `blocks` (a pattern
@@ -47,6 +48,8 @@ pub struct Written {
     pub blocks: bool,
     /// What Invoke renames it to (an effect to read back).
     pub rename: Option<String>,
+    /// `pid=N`: its process, where not its window's (content another process draws).
+    pub pid: Option<u32>,
 }
 
 /// A process as written, with its flags.
@@ -123,7 +126,13 @@ pub fn parse(text: &str) -> Result<Vec<WrittenProcess>, String> {
         counter += 1;
         let mut written = element(&words, counter)?;
         written.depth = indent / 2 - 1;
-        written.raw.pid = process.process.pid;
+        // An element's process is its own `pid=`, else its parent's, else the process's.
+        let parent = process.elements[..]
+            .iter()
+            .rev()
+            .find(|e| e.depth < written.depth)
+            .map(|e| e.raw.pid);
+        written.raw.pid = written.pid.or(parent).unwrap_or(process.process.pid);
         process.elements.push(written);
     }
     Ok(processes)
@@ -197,6 +206,7 @@ fn element(words: &[String], counter: i32) -> Result<Written, String> {
             continue;
         };
         match key {
+            "pid" => w.pid = Some(number("pid", v)?),
             "rid" => {
                 let parts: Result<Vec<i32>, String> = v
                     .split('.')

@@ -5,6 +5,7 @@ mod acting;
 mod engine;
 mod events;
 mod faults;
+mod hosted;
 mod reading;
 
 use std::sync::Arc;
