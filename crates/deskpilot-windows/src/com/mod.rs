@@ -147,7 +147,12 @@ impl UiaSource for ComSource {
                 false
             }
         };
-        let handled = self.events.run(move |uia| uia.watch(pid, log)).await;
+        // The desktop's handlers on the events worker, once; the app's on its own worker.
+        let desktop = log.clone();
+        if let Err(why) = self.events.run(move |uia| uia.watch_desktop(desktop)).await {
+            tracing::warn!(%why, "no focus or window-opened handlers");
+        }
+        let handled = self.app(pid)?.run(move |uia| uia.watch_app(pid, log)).await;
         match handled {
             Ok(watched) => Ok(watched || hooked),
             Err(_) if hooked => Ok(true),

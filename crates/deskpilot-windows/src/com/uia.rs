@@ -62,6 +62,16 @@ pub struct Uia {
     watched: HashMap<u32, HashSet<RuntimeKey>>,
 }
 
+impl Drop for Uia {
+    /// An app's worker ends with its app's windows: the handlers it registered go with it.
+    fn drop(&mut self) {
+        if !self.watched.is_empty() || self.desktop_watched {
+            // SAFETY: a COM call on this thread's object, before it is released.
+            let _ = unsafe { self.automation.RemoveAllEventHandlers() };
+        }
+    }
+}
+
 impl Uia {
     /// A client on this thread, in the multithreaded apartment, aware of each monitor's DPI
     /// (bounds and input in physical pixels).
@@ -197,39 +207,38 @@ impl Uia {
         Ok(found)
     }
 
+    /// The cache request events are sent with: the sender's id and process.
+    fn event_request(&self) -> Result<IUIAutomationCacheRequest, UiaError> {
+        // SAFETY: COM calls on this thread's objects.
+        unsafe {
+            let request = self.automation.CreateCacheRequest().map_err(com_error)?;
+            for property in [UIA_RuntimeIdPropertyId, UIA_ProcessIdPropertyId] {
+                request.AddProperty(property).map_err(com_error)?;
+            }
+            Ok(request)
+        }
+    }
+
     /// Registers the event handlers of process `pid`'s windows (structure and watched
-    /// properties, their whole subtrees), and once the desktop's (focus, windows opened).
-    /// Windows the app opens later send their opening; a later watch adds their handlers,
-    /// never a window's twice.
-    pub fn watch(
+    /// properties, their whole subtrees), on the app's own worker: a hung app holds only its
+    /// own watch (review E2). Windows the app opens later send their opening; a later watch
+    /// adds their handlers, never a window's twice.
+    pub fn watch_app(
         &mut self,
         pid: u32,
         log: std::sync::Arc<crate::events::EventLog>,
     ) -> Result<bool, UiaError> {
         let handler: IUIAutomationStructureChangedEventHandler =
             super::events::Handler { log }.into();
+        let request = self.event_request()?;
+        let windows = self.app_windows(pid)?;
         // SAFETY: COM calls on this thread's objects; the handler outlives its registration
         // (UIA holds a reference).
         unsafe {
             let property: IUIAutomationPropertyChangedEventHandler =
                 handler.cast().map_err(com_error)?;
-            let request = self.automation.CreateCacheRequest().map_err(com_error)?;
-            request
-                .AddProperty(UIA_RuntimeIdPropertyId)
-                .map_err(com_error)?;
-            request
-                .AddProperty(UIA_ProcessIdPropertyId)
-                .map_err(com_error)?;
-            let by_pid = self
-                .automation
-                .CreatePropertyCondition(UIA_ProcessIdPropertyId, &variant::of_i32(pid as i32).0)
-                .map_err(com_error)?;
-            let windows = self
-                .root
-                .FindAllBuildCache(TreeScope_Children, &by_pid, &request)
-                .map_err(com_error)?;
             let registered = self.watched.entry(pid).or_default();
-            for window in Self::all(windows)? {
+            for window in windows {
                 let key = props::key(&window);
                 if registered.contains(&key) {
                     continue;
@@ -248,26 +257,39 @@ impl Uia {
                     .map_err(com_error)?;
                 registered.insert(key);
             }
-            if !self.desktop_watched {
-                let focus: IUIAutomationFocusChangedEventHandler =
-                    handler.cast().map_err(com_error)?;
-                let opened: IUIAutomationEventHandler = handler.cast().map_err(com_error)?;
-                self.automation
-                    .AddFocusChangedEventHandler(&request, &focus)
-                    .map_err(com_error)?;
-                self.automation
-                    .AddAutomationEventHandler(
-                        UIA_Window_WindowOpenedEventId,
-                        &self.root,
-                        TreeScope_Children,
-                        &request,
-                        &opened,
-                    )
-                    .map_err(com_error)?;
-                self.desktop_watched = true;
-            }
         }
         Ok(true)
+    }
+
+    /// Registers the desktop's handlers (focus, windows opened) once, for every app: no
+    /// app's provider is asked.
+    pub fn watch_desktop(
+        &mut self,
+        log: std::sync::Arc<crate::events::EventLog>,
+    ) -> Result<(), UiaError> {
+        if self.desktop_watched {
+            return Ok(());
+        }
+        let handler: IUIAutomationFocusChangedEventHandler = super::events::Handler { log }.into();
+        let request = self.event_request()?;
+        // SAFETY: COM calls on this thread's objects; the handler outlives its registration.
+        unsafe {
+            let opened: IUIAutomationEventHandler = handler.cast().map_err(com_error)?;
+            self.automation
+                .AddFocusChangedEventHandler(&request, &handler)
+                .map_err(com_error)?;
+            self.automation
+                .AddAutomationEventHandler(
+                    UIA_Window_WindowOpenedEventId,
+                    &self.root,
+                    TreeScope_Children,
+                    &request,
+                    &opened,
+                )
+                .map_err(com_error)?;
+        }
+        self.desktop_watched = true;
+        Ok(())
     }
 
     /// The desktop's top-level windows: the root's children, or (where the root lists none,
