@@ -27,6 +27,36 @@ fn offset(
     }
 }
 
+/// A selection's start and end in characters, from its own text's length and the caret
+/// where the caret is at either end (no text before it read again), else from the text
+/// before it. So the text before the caret is read once, not once per endpoint (review A6).
+fn selection(
+    document: &IUIAutomationTextRange,
+    caret: &IUIAutomationTextRange,
+    caret_at: u32,
+    selected: &IUIAutomationTextRange,
+) -> Result<Option<(u32, u32)>, UiaError> {
+    // SAFETY: COM calls on this thread's objects.
+    unsafe {
+        let at_caret = |endpoint| {
+            selected
+                .CompareEndpoints(endpoint, caret, TextPatternRangeEndpoint_Start)
+                .map(|apart| apart == 0)
+                .map_err(com_error)
+        };
+        let text = selected.GetText(-1).map_err(com_error)?.to_string();
+        let length = text.chars().count() as u32;
+        let start = if at_caret(TextPatternRangeEndpoint_Start)? {
+            caret_at
+        } else if at_caret(TextPatternRangeEndpoint_End)? {
+            caret_at.saturating_sub(length)
+        } else {
+            offset(document, selected, TextPatternRangeEndpoint_Start)?
+        };
+        Ok((length > 0).then_some((start, start + length)))
+    }
+}
+
 impl Uia {
     pub fn text(&mut self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
         let element = self.resolve(pid, key)?;
@@ -59,9 +89,7 @@ impl Uia {
                 0 => None,
                 _ => {
                     let first = selections.GetElement(0).map_err(com_error)?;
-                    let start = offset(&document, &first, TextPatternRangeEndpoint_Start)?;
-                    let end = offset(&document, &first, TextPatternRangeEndpoint_End)?;
-                    (end > start).then_some((start, end))
+                    selection(&document, &caret, at, &first)?
                 }
             };
             Ok(Some(Caret {
