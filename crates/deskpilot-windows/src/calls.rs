@@ -1,5 +1,5 @@
 //! Every call to UI Automation under the backend's deadline. An app's calls run one at a time
-//! (its worker, `com/worker.rs`), so each call's deadline counts from its turn, not from when
+//! (its worker, `worker.rs`), so each call's deadline counts from its turn, not from when
 //! it was queued behind slow ones. An app whose call timed out is stalled under the shared
 //! policy (`deskpilot_platform::stalls`): its later calls fail at once (one timeout is a
 //! frozen app's whole cost) until a probe finds it answering again; other apps' calls go on.

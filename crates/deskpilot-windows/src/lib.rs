@@ -16,6 +16,8 @@ pub mod error;
 pub mod events;
 #[cfg(any(test, feature = "fake"))]
 mod fake;
+#[cfg(any(windows, test))]
+mod hooks;
 pub mod identity;
 pub mod ids;
 pub mod input_plan;
@@ -29,6 +31,8 @@ pub mod system_windows;
 #[cfg(test)]
 mod tests;
 mod walk;
+#[cfg(any(windows, test))]
+mod worker;
 
 pub use backend::{CALL_TIMEOUT, WindowsBackend};
 #[cfg(windows)]

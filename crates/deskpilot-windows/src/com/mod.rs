@@ -16,7 +16,6 @@ mod session;
 mod uia;
 mod variant;
 mod win_events;
-mod worker;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -31,7 +30,8 @@ pub use uia::Timeouts;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 use crate::source::{Below, RawGrid, UiaSource};
-use worker::Worker;
+use crate::worker::Worker;
+use uia::Uia;
 
 /// This session's desktop: the backend over UI Automation, with the system's window list
 /// (shared with the engine, which raises and asks windows through it).
@@ -95,29 +95,31 @@ pub(crate) fn com_error(error: windows::core::Error) -> UiaError {
 /// UI Automation on this desktop.
 pub struct ComSource {
     timeouts: Timeouts,
-    desktop: Worker,
+    desktop: Worker<Uia>,
     /// Event handlers are added (and would be removed) on one thread, as UIA asks.
-    events: Worker,
-    apps: Mutex<HashMap<u32, Arc<Worker>>>,
+    events: Worker<Uia>,
+    apps: Mutex<HashMap<u32, Arc<Worker<Uia>>>>,
 }
 
 impl ComSource {
     pub fn new(timeouts: Timeouts) -> Result<Self, UiaError> {
         Ok(ComSource {
             timeouts,
-            desktop: Worker::spawn("uia-desktop".into(), timeouts)?,
-            events: Worker::spawn("uia-events".into(), timeouts)?,
+            desktop: Worker::spawn("uia-desktop".into(), move || Uia::start(timeouts))?,
+            events: Worker::spawn("uia-events".into(), move || Uia::start(timeouts))?,
             apps: Mutex::default(),
         })
     }
 
     /// The worker of process `pid` (started on its first call).
-    fn app(&self, pid: u32) -> Result<Arc<Worker>, UiaError> {
+    fn app(&self, pid: u32) -> Result<Arc<Worker<Uia>>, UiaError> {
         let mut apps = self.apps.lock().expect("uia workers");
         if let Some(worker) = apps.get(&pid) {
             return Ok(worker.clone());
         }
-        let worker = Arc::new(Worker::spawn(format!("uia-{pid}"), self.timeouts)?);
+        let timeouts = self.timeouts;
+        let worker = Worker::spawn(format!("uia-{pid}"), move || Uia::start(timeouts))?;
+        let worker = Arc::new(worker);
         apps.insert(pid, worker.clone());
         Ok(worker)
     }

@@ -2,7 +2,6 @@
 //! thread per watched process (`SetWinEventHook` out of context, delivered in that thread's
 //! message loop), which ends once the process has exited (checked on a timer).
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use windows::Win32::Foundation::{HANDLE, HWND, WAIT_OBJECT_0};
@@ -14,15 +13,21 @@ use windows::Win32::UI::WindowsAndMessaging::{
 };
 
 use crate::events::{EventLog, from_win_event};
+use crate::hooks::{Claim, HookTable};
 
 /// How often a hook thread checks that its process still runs, in milliseconds.
 const ALIVE_CHECK_MS: u32 = 5_000;
 
-/// Each hook's process and log, by hook handle.
-type Hooks = HashMap<usize, (u32, Arc<EventLog>)>;
-
 /// The hooks of every thread (a WinEvent callback gets no other context).
-static HOOKED: Mutex<Option<Hooks>> = Mutex::new(None);
+static HOOKED: Mutex<Option<HookTable>> = Mutex::new(None);
+
+/// Runs `f` on the table of hooks.
+fn hooks<T>(f: impl FnOnce(&mut HookTable) -> T) -> T {
+    f(HOOKED
+        .lock()
+        .expect("hooks")
+        .get_or_insert_with(HookTable::default))
+}
 
 unsafe extern "system" fn on_event(
     hook: HWINEVENTHOOK,
@@ -34,8 +39,8 @@ unsafe extern "system" fn on_event(
     _time: u32,
 ) {
     let hooked = HOOKED.lock().expect("hooks");
-    if let Some((pid, log)) = hooked.as_ref().and_then(|h| h.get(&(hook.0 as usize)))
-        && let Some(event) = from_win_event(*pid, event, window.0 as usize as u64, object, child)
+    if let Some((pid, log)) = hooked.as_ref().and_then(|h| h.of(hook.0 as usize))
+        && let Some(event) = from_win_event(pid, event, window.0 as usize as u64, object, child)
     {
         log.note(event);
     }
@@ -45,27 +50,30 @@ unsafe extern "system" fn on_event(
 const INSTALL_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Feeds `log` with process `pid`'s WinEvents until the process exits: one hook thread per
-/// process (a second call points the hook at `log`), answering once the hook is in place or
-/// why it is not.
+/// process (a second call, even while the first installs, points the hook at `log`),
+/// answering once the hook is in place or why it is not.
 pub fn hook(pid: u32, log: Arc<EventLog>) -> Result<(), String> {
-    if let Some(hooks) = HOOKED.lock().expect("hooks").as_mut()
-        && let Some(entry) = hooks.values_mut().find(|(p, _)| *p == pid)
-    {
-        entry.1 = log;
+    if hooks(|table| table.claim(pid, log)) == Claim::Repointed {
         return Ok(());
     }
     let (installed, answer) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
+    let spawned = std::thread::Builder::new()
         .name(format!("winevents-{pid}"))
-        .spawn(move || run_hook(pid, log, installed))
-        .map_err(|e| e.to_string())?;
-    answer
-        .recv_timeout(INSTALL_WAIT)
-        .unwrap_or_else(|_| Err("the hook thread did not answer".into()))
+        .spawn(move || run_hook(pid, installed));
+    let answered = match spawned {
+        Ok(_) => answer
+            .recv_timeout(INSTALL_WAIT)
+            .unwrap_or_else(|_| Err("the hook thread did not answer".into())),
+        Err(e) => Err(e.to_string()),
+    };
+    if answered.is_err() {
+        hooks(|table| table.failed(pid));
+    }
+    answered
 }
 
 /// The hook thread: installs the hook, says so, and runs its message loop.
-fn run_hook(pid: u32, log: Arc<EventLog>, installed: std::sync::mpsc::Sender<Result<(), String>>) {
+fn run_hook(pid: u32, installed: std::sync::mpsc::Sender<Result<(), String>>) {
     // SAFETY: the hook, the timer and the message loop belong to this thread; the
     // process handle is only waited on.
     unsafe {
@@ -91,11 +99,7 @@ fn run_hook(pid: u32, log: Arc<EventLog>, installed: std::sync::mpsc::Sender<Res
             return;
         }
         // Its events are dispatched only in the loop below, after this.
-        HOOKED
-            .lock()
-            .expect("hooks")
-            .get_or_insert_with(HashMap::new)
-            .insert(hook.0 as usize, (pid, log));
+        hooks(|table| table.installed(hook.0 as usize, pid));
         let _ = installed.send(Ok(()));
         SetTimer(None, 0, ALIVE_CHECK_MS, None);
         let mut message = MSG::default();
@@ -106,9 +110,7 @@ fn run_hook(pid: u32, log: Arc<EventLog>, installed: std::sync::mpsc::Sender<Res
             DispatchMessageW(&message);
         }
         let _ = UnhookWinEvent(hook);
-        if let Some(hooks) = HOOKED.lock().expect("hooks").as_mut() {
-            hooks.remove(&(hook.0 as usize));
-        }
+        hooks(|table| table.removed(hook.0 as usize));
         let _ = windows::Win32::Foundation::CloseHandle(process);
     }
 }

@@ -1,4 +1,4 @@
-//! The fake's stand-in for UI Automation's worker per app (`com/worker.rs`): an app's calls
+//! The fake's stand-in for UI Automation's worker per app (`worker.rs`): an app's calls
 //! run one at a time, in the order sent; each runs to its end even when its caller stopped
 //! waiting (a COM call is not cancelled); a call whose caller left before its turn is
 //! skipped, as the worker skips it. An app that does not answer holds its queue until it
