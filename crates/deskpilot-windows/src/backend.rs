@@ -22,7 +22,7 @@ use crate::identity::{Named, app_id, app_root, element_id, parse};
 use crate::mapping;
 use crate::mapping::text::line_feeds;
 use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey};
-use crate::source::UiaSource;
+use crate::source::{TextRead, UiaSource};
 use crate::walk::{Start, walk};
 
 /// How long one call may take before its app counts as not responding.
@@ -335,8 +335,12 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             return Err(unsupported(id, "reading a password field's text"));
         }
         let text = if raw.has(Pattern::Text) {
-            let read = self.calls.on(pid, Some(key), self.source().text(pid, key));
-            read.await.map_err(self.fail(id, "Text"))?
+            let read = self.source().text(pid, key, start, end);
+            let read = self.calls.on(pid, Some(key), read).await;
+            match read.map_err(self.fail(id, "Text"))? {
+                TextRead::Whole(text) => text,
+                TextRead::Page { text, total } => return Ok(page(text, start, total)),
+            }
         } else if raw.has(Pattern::Value) {
             let read = self.calls.on(pid, Some(key), self.source().value(pid, key));
             read.await
@@ -509,5 +513,17 @@ fn unsupported(id: &ElementId, what: &str) -> BackendError {
     BackendError::Unsupported {
         id: id.clone(),
         what: what.to_owned(),
+    }
+}
+
+/// A page read as asked, placed in its document of `total` characters.
+fn page(text: String, start: u32, total: u32) -> TextSlice {
+    let start = start.min(total);
+    let end = (start + text.chars().count() as u32).min(total);
+    TextSlice {
+        text,
+        start,
+        end,
+        total,
     }
 }

@@ -39,4 +39,4 @@ pub use backend::{CALL_TIMEOUT, WindowsBackend};
 pub use com::{ComSource, Timeouts, Win32Input, Win32Windows, link_count, session_desktop};
 #[cfg(any(test, feature = "fake"))]
 pub use fake::{FakeUia, FakeWindows};
-pub use source::{RawGrid, UiaSource};
+pub use source::{RawGrid, TextRead, UiaSource};

@@ -13,6 +13,17 @@ use crate::mapping::routes::PatternOp;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 
+/// What a `Text` pattern gave of its document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextRead {
+    /// Characters `start..end` (to its end where `None`) of a document that holds no CR LF,
+    /// and the document's length: no other text handed over.
+    Page { text: String, total: u32 },
+    /// The whole text of a document that holds a CR LF: its offsets as read (LF) need the
+    /// text before them.
+    Whole(String),
+}
+
 /// A grid's size and its column headers' names.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RawGrid {
@@ -82,8 +93,16 @@ pub trait UiaSource: Send + Sync + 'static {
     /// deepest element, asked on behalf of process `pid` (whose calls it queues with).
     async fn element_at(&self, pid: u32, x: i32, y: i32) -> Result<Vec<RawElement>, UiaError>;
 
-    /// The whole text of a `Text` pattern's document range; never asked of a secret.
-    async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError>;
+    /// Characters `start..end` of a `Text` pattern's document, in a few calls that hand
+    /// over the page alone (review A6), where the document holds no CR LF; else its whole
+    /// text. Never asked of a secret.
+    async fn text(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextRead, UiaError>;
 
     /// Calls a control pattern: the app took it (`Answered`), or the call has not returned
     /// and the app still answers others (`Running`: Invoke opened a modal dialog).

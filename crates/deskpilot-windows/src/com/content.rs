@@ -3,12 +3,12 @@
 
 use deskpilot_platform::Caret;
 use windows::Win32::UI::Accessibility::*;
-use windows::core::BOOL;
+use windows::core::{BOOL, BSTR, Interface};
 
 use super::uia::Uia;
 use super::{com_error, props, variant};
 use crate::raw::{RawElement, RuntimeKey, UiaError};
-use crate::source::RawGrid;
+use crate::source::{RawGrid, TextRead};
 
 /// How many characters of `document` lie before `at`'s `endpoint`.
 fn offset(
@@ -57,16 +57,94 @@ fn selection(
     }
 }
 
+/// The document's length in the provider's characters: a range moved from its start to
+/// its end counts them, handing no text over.
+fn length(document: &IUIAutomationTextRange) -> Result<u32, UiaError> {
+    // SAFETY: COM calls on this thread's objects.
+    unsafe {
+        let probe = document.Clone().map_err(com_error)?;
+        probe
+            .MoveEndpointByRange(
+                TextPatternRangeEndpoint_End,
+                &probe,
+                TextPatternRangeEndpoint_Start,
+            )
+            .map_err(com_error)?;
+        let moved = probe
+            .MoveEndpointByUnit(TextPatternRangeEndpoint_End, TextUnit_Character, i32::MAX)
+            .map_err(com_error)?;
+        Ok(moved.max(0) as u32)
+    }
+}
+
+/// Characters `start..end` of the document (to its end where `None`): a range moved there,
+/// then its text alone.
+fn page(
+    document: &IUIAutomationTextRange,
+    start: u32,
+    end: Option<u32>,
+) -> Result<String, UiaError> {
+    let clamp = |n: u32| n.min(i32::MAX as u32) as i32;
+    // SAFETY: COM calls on this thread's objects.
+    unsafe {
+        let range = document.Clone().map_err(com_error)?;
+        range
+            .MoveEndpointByUnit(
+                TextPatternRangeEndpoint_Start,
+                TextUnit_Character,
+                clamp(start),
+            )
+            .map_err(com_error)?;
+        if let Some(end) = end {
+            range
+                .MoveEndpointByRange(
+                    TextPatternRangeEndpoint_End,
+                    &range,
+                    TextPatternRangeEndpoint_Start,
+                )
+                .map_err(com_error)?;
+            let length = clamp(end.saturating_sub(start));
+            range
+                .MoveEndpointByUnit(TextPatternRangeEndpoint_End, TextUnit_Character, length)
+                .map_err(com_error)?;
+        }
+        Ok(range.GetText(-1).map_err(com_error)?.to_string())
+    }
+}
+
 impl Uia {
-    pub fn text(&mut self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
+    /// A page of the document, or its whole text where it holds a CR LF (`TextRead`).
+    pub fn text(
+        &mut self,
+        pid: u32,
+        key: &RuntimeKey,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextRead, UiaError> {
         let element = self.resolve(pid, key)?;
         // SAFETY: COM calls on this thread's objects.
         unsafe {
             let pattern: IUIAutomationTextPattern = element
                 .GetCurrentPatternAs(UIA_TextPatternId)
                 .map_err(com_error)?;
-            let range = pattern.DocumentRange().map_err(com_error)?;
-            Ok(range.GetText(-1).map_err(com_error)?.to_string())
+            let document = pattern.DocumentRange().map_err(com_error)?;
+            // The provider searches; no text comes back but a range where it found one.
+            let crlf = match document.FindText(&BSTR::from("\r\n"), false, false) {
+                Ok(found) => !found.as_raw().is_null(),
+                // Not found answers success and no range.
+                Err(e) if e.code().is_ok() => false,
+                // A provider that cannot search: its whole text, read as LF.
+                Err(_) => true,
+            };
+            if crlf {
+                let text = document.GetText(-1).map_err(com_error)?.to_string();
+                return Ok(TextRead::Whole(text));
+            }
+            let total = length(&document)?;
+            Ok(TextRead::Page {
+                text: page(&document, start, end)?,
+                total,
+            })
         }
     }
 

@@ -29,7 +29,7 @@ pub use pixels::{GdiPixels, parent_of};
 pub use uia::Timeouts;
 
 use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
-use crate::source::{Below, RawGrid, UiaSource};
+use crate::source::{Below, RawGrid, TextRead, UiaSource};
 use crate::worker::Worker;
 use uia::Uia;
 
@@ -218,9 +218,17 @@ impl UiaSource for ComSource {
         self.app(pid)?.run(move |uia| uia.element_at(x, y)).await
     }
 
-    async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
+    async fn text(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextRead, UiaError> {
         let key = key.clone();
-        self.app(pid)?.run(move |uia| uia.text(pid, &key)).await
+        self.app(pid)?
+            .run(move |uia| uia.text(pid, &key, start, end))
+            .await
     }
 
     async fn perform(

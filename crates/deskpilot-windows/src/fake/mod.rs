@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use crate::error::hresult;
 use crate::ids::control;
 use crate::raw::{Pattern, RawElement, RawProcess, RuntimeKey, UiaError};
-use crate::source::{Below, RawGrid, UiaSource};
+use crate::source::{Below, RawGrid, TextRead, UiaSource};
 
 struct Element {
     /// What a perform changes (states, values) with the rest of the element as written.
@@ -471,19 +471,44 @@ impl UiaSource for FakeUia {
         Ok(chain)
     }
 
-    async fn text(&self, pid: u32, key: &RuntimeKey) -> Result<String, UiaError> {
+    async fn text(
+        &self,
+        pid: u32,
+        key: &RuntimeKey,
+        start: u32,
+        end: Option<u32>,
+    ) -> Result<TextRead, UiaError> {
         self.count("text");
-        let element = self.lookup(pid, key, worker::PROPERTIES).await?;
+        let written = self.elements.get(key).map(|e| {
+            let w = e.w();
+            w.text.clone().or(w.value.clone()).unwrap_or_default()
+        });
+        let written = written.unwrap_or_default();
+        let total = written.chars().count() as u32;
+        let (start, end) = (start.min(total), end.unwrap_or(total).min(total));
+        let whole = written.contains("\r\n");
+        // Looking for CR LF, counting, moving to the page, then the page: four calls.
+        let (calls, handed) = match whole {
+            true => (2, total),
+            false => (4, end.saturating_sub(start)),
+        };
+        let marshalled = handed / worker::CHARS_PER_PROPERTY;
+        let element = self.lookup_all(pid, key, calls, 1 + marshalled).await?;
         if !element.w().raw.has(Pattern::Text) {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         }
         self.values.lock().unwrap().push(key.clone());
-        let written = element.w();
-        Ok(written
-            .text
-            .clone()
-            .or(written.value.clone())
-            .unwrap_or_default())
+        Ok(match whole {
+            true => TextRead::Whole(written),
+            false => TextRead::Page {
+                text: written
+                    .chars()
+                    .skip(start as usize)
+                    .take(end.saturating_sub(start) as usize)
+                    .collect(),
+                total,
+            },
+        })
     }
 
     async fn perform(

@@ -25,6 +25,10 @@ pub(super) const CONNECTION: Duration = Duration::from_secs(1);
 /// with the elements it returns.
 pub(super) const PROPERTIES: u32 = 52;
 
+/// Characters of text a call hands over for the cost of one property read: text is
+/// marshalled as one string, UTF-16, across processes (the fake's own measure).
+pub(super) const CHARS_PER_PROPERTY: u32 = 100;
+
 /// How often a waiting call looks whether its app answers again.
 const POLL: Duration = Duration::from_millis(50);
 

@@ -426,3 +426,23 @@ async fn a_grid_page_is_read_a_row_per_call() {
     assert_eq!(cells.cells[499].1, "r54c9");
     assert!(!backend.calls.stalled(7));
 }
+
+/// A long document (a 4 MB log) in an app whose calls cost 5 ms and 0.05 ms per property,
+/// 100 characters handed over costing a property. Its first page is read within the call
+/// deadline, with the document's length (review A6: the whole text took over 2 s).
+#[tokio::test(start_paused = true)]
+async fn a_long_documents_page_is_read_without_the_whole() {
+    let line = "0123456789 a line of a long log, with no carriage return in it.\\n";
+    let text = format!(
+        "process \"log.exe\" pid=9 started=1\n  Window \"Log\" hwnd=0x9100 patterns=Window\n    Document \"journal\" patterns=Text text=\"{}\"\n",
+        line.repeat(64_000)
+    );
+    let (fake, backend) = backend(&text);
+    let tree = tree_of(&backend, 9).await;
+    let log = named(&tree, "journal").id.clone();
+    fake.slow_down(9, Duration::from_millis(5));
+    fake.cost_per_property(9, Duration::from_micros(50));
+    let page = backend.text(&log, 10, Some(20)).await.unwrap();
+    assert_eq!((page.text.as_str(), page.total), (" a line of", 4_096_000));
+    assert!(!backend.calls.stalled(9));
+}
