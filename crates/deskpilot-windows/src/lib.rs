@@ -20,6 +20,8 @@ mod fake;
 mod hooks;
 pub mod identity;
 pub mod ids;
+#[cfg(any(windows, test))]
+mod image_path;
 pub mod input_plan;
 pub mod launch;
 pub mod mapping;

@@ -59,28 +59,22 @@ pub fn process(pid: u32) -> Result<RawProcess, UiaError> {
     }
 }
 
-/// The process's image path, however long: a buffer of 1,024 units first, then of the
-/// longest path Windows has (32,767 units, "Maximum Path Length Limitation").
+/// The process's image path, however long (`image_path.rs`).
 fn image_path(process: HANDLE) -> Result<String, UiaError> {
-    let mut failure = None;
-    for units in [1024, 32_768] {
-        let mut path = vec![0u16; units];
+    let read = |path: &mut [u16]| {
         let mut size = path.len() as u32;
         // SAFETY: the buffer holds `size` units; the call writes at most that many.
-        let read = unsafe {
+        unsafe {
             QueryFullProcessImageNameW(
                 process,
                 PROCESS_NAME_WIN32,
                 PWSTR(path.as_mut_ptr()),
                 &mut size,
             )
-        };
-        match read {
-            Ok(()) => return Ok(String::from_utf16_lossy(&path[..size as usize])),
-            Err(e) => failure = Some(e),
         }
-    }
-    Err(com_error(failure.expect("tried at least once")))
+        .map(|()| size as usize)
+    };
+    crate::image_path::read_path(read).map_err(com_error)
 }
 
 /// The integrity level (the mandatory label's last sub-authority) of a process.
