@@ -244,15 +244,17 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             }
             Named::Element(key) => Start::Element(self.read(root, pid, key).await?),
         };
-        let windows: Vec<u32> = match &start {
-            Start::App { windows, .. } => windows.iter().map(|w| w.pid).collect(),
-            Start::Element(_) => Vec::new(),
+        // The processes of the app's own windows, where the walk starts at them.
+        let windows: Option<Vec<u32>> = match &start {
+            Start::App { windows, .. } => Some(windows.iter().map(|w| w.pid).collect()),
+            Start::Element(_) => None,
         };
         let walked = walk(&self.calls, &root.app, pid, start, limits).await?;
         // Content another process draws inside the app's windows (a WebView2's): its
-        // events are the app's. A frame's own process hosts other apps: never adopted.
+        // events are the app's. A frame's own process hosts other apps: never adopted, so
+        // only a walk that knows the windows adopts.
         for guest in walked.raws.iter().map(|r| r.pid) {
-            if guest != pid && !windows.contains(&guest) {
+            if guest != pid && windows.as_ref().is_some_and(|w| !w.contains(&guest)) {
                 self.events.adopt(guest, pid);
             }
         }
@@ -339,7 +341,19 @@ impl<S: UiaSource> Backend for WindowsBackend<S> {
             let read = self.calls.on(pid, Some(key), read).await;
             match read.map_err(self.fail(id, "Text"))? {
                 TextRead::Whole(text) => text,
-                TextRead::Page { text, total } => return Ok(page(text, start, total)),
+                TextRead::Page {
+                    text,
+                    start,
+                    end,
+                    total,
+                } => {
+                    return Ok(TextSlice {
+                        text,
+                        start,
+                        end,
+                        total,
+                    });
+                }
             }
         } else if raw.has(Pattern::Value) {
             let read = self.calls.on(pid, Some(key), self.source().value(pid, key));
@@ -513,17 +527,5 @@ fn unsupported(id: &ElementId, what: &str) -> BackendError {
     BackendError::Unsupported {
         id: id.clone(),
         what: what.to_owned(),
-    }
-}
-
-/// A page read as asked, placed in its document of `total` characters.
-fn page(text: String, start: u32, total: u32) -> TextSlice {
-    let start = start.min(total);
-    let end = (start + text.chars().count() as u32).min(total);
-    TextSlice {
-        text,
-        start,
-        end,
-        total,
     }
 }

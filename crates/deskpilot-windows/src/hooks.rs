@@ -10,17 +10,19 @@ use crate::events::EventLog;
 /// What a watch of a process must do about its hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Claim {
-    /// Install it: no hook for the process is in place or being installed.
-    Install,
-    /// Nothing: its hook (in place or being installed) feeds the new log from now on.
+    /// Install it, under this claim: no hook for the process is in place or being installed.
+    Install(u64),
+    /// Nothing: its hook (in place or being installed) feeds the new log from now on. A
+    /// hook being installed may yet fail: a later watch tries again.
     Repointed,
 }
 
-/// The hooks by handle, and the processes whose hook is being installed.
+/// The hooks by handle, and the processes whose hook is being installed, with its claim.
 #[derive(Default)]
 pub struct HookTable {
     installed: HashMap<usize, (u32, Arc<EventLog>)>,
-    pending: HashMap<u32, Arc<EventLog>>,
+    pending: HashMap<u32, (u64, Arc<EventLog>)>,
+    claims: u64,
 }
 
 impl HookTable {
@@ -30,22 +32,34 @@ impl HookTable {
             entry.1 = log;
             return Claim::Repointed;
         }
-        match self.pending.insert(pid, log) {
-            Some(_) => Claim::Repointed,
-            None => Claim::Install,
+        if let Some(entry) = self.pending.get_mut(&pid) {
+            entry.1 = log;
+            return Claim::Repointed;
+        }
+        self.claims += 1;
+        self.pending.insert(pid, (self.claims, log));
+        Claim::Install(self.claims)
+    }
+
+    /// The hook `hook` of process `pid`, installed under `claim`, is in place: it feeds the
+    /// latest log claimed. False where the claim was given up since (its install answered
+    /// too late): the hook must go.
+    pub fn installed(&mut self, hook: usize, pid: u32, claim: u64) -> bool {
+        match self.pending.get(&pid) {
+            Some((current, _)) if *current == claim => {
+                let (_, log) = self.pending.remove(&pid).expect("just found");
+                self.installed.insert(hook, (pid, log));
+                true
+            }
+            _ => false,
         }
     }
 
-    /// The hook `hook` of process `pid` is in place: it feeds the latest log claimed.
-    pub fn installed(&mut self, hook: usize, pid: u32) {
-        if let Some(log) = self.pending.remove(&pid) {
-            self.installed.insert(hook, (pid, log));
+    /// The install under `claim` failed or did not answer: a later watch tries again.
+    pub fn failed(&mut self, pid: u32, claim: u64) {
+        if self.pending.get(&pid).is_some_and(|(c, _)| *c == claim) {
+            self.pending.remove(&pid);
         }
-    }
-
-    /// Process `pid`'s hook could not be installed: a later watch tries again.
-    pub fn failed(&mut self, pid: u32) {
-        self.pending.remove(&pid);
     }
 
     /// The hook is gone (its process exited).
@@ -72,20 +86,32 @@ mod tests {
         let mut table = HookTable::default();
         let (first, second) = (Arc::new(EventLog::default()), Arc::new(EventLog::default()));
         second.open(7);
-        assert_eq!(table.claim(7, first), Claim::Install);
-        assert_eq!(
-            table.claim(7, second.clone()),
-            Claim::Repointed,
-            "being installed"
-        );
-        table.installed(0x10, 7);
+        assert_eq!(table.claim(7, first), Claim::Install(1));
+        let again = table.claim(7, second.clone());
+        assert_eq!(again, Claim::Repointed, "being installed");
+        assert!(table.installed(0x10, 7, 1));
         let (pid, log) = table.of(0x10).unwrap();
         log.note(UiaEvent::Changed { pid, key: None });
         assert_eq!(*second.changes(7).unwrap().borrow(), 1, "the latest log");
         assert_eq!(table.claim(7, second.clone()), Claim::Repointed, "in place");
         table.removed(0x10);
-        assert_eq!(table.claim(7, second.clone()), Claim::Install);
-        table.failed(7);
-        assert_eq!(table.claim(7, second), Claim::Install, "tried again");
+        assert_eq!(table.claim(7, second.clone()), Claim::Install(2));
+        table.failed(7, 2);
+        assert_eq!(table.claim(7, second), Claim::Install(3), "tried again");
+    }
+
+    /// An install that answers after its claim was given up (and claimed anew) is told to
+    /// go; the new claim's install is the one kept.
+    #[test]
+    fn a_late_install_gives_way() {
+        let mut table = HookTable::default();
+        let log = Arc::new(EventLog::default());
+        assert_eq!(table.claim(7, log.clone()), Claim::Install(1));
+        table.failed(7, 1);
+        assert_eq!(table.claim(7, log), Claim::Install(2));
+        assert!(!table.installed(0x10, 7, 1), "the late one unhooks");
+        assert!(table.of(0x10).is_none());
+        table.failed(7, 1);
+        assert!(table.installed(0x20, 7, 2), "the new claim holds");
     }
 }

@@ -23,6 +23,8 @@ pub mod ids;
 #[cfg(any(windows, test))]
 mod image_path;
 pub mod input_plan;
+#[cfg(any(windows, test))]
+mod kept;
 pub mod launch;
 pub mod mapping;
 pub mod raw;

@@ -16,9 +16,14 @@ use crate::raw::{RawElement, RawProcess, RuntimeKey, UiaError};
 /// What a `Text` pattern gave of its document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TextRead {
-    /// Characters `start..end` (to its end where `None`) of a document that holds no CR LF,
-    /// and the document's length: no other text handed over.
-    Page { text: String, total: u32 },
+    /// Characters `start..end` of a document that holds no CR LF, and its length: no other
+    /// text handed over. All in the provider's characters, as its moves counted them.
+    Page {
+        text: String,
+        start: u32,
+        end: u32,
+        total: u32,
+    },
     /// The whole text of a document that holds a CR LF: its offsets as read (LF) need the
     /// text before them.
     Whole(String),
@@ -122,9 +127,10 @@ pub trait UiaSource: Send + Sync + 'static {
     async fn grid(&self, pid: u32, key: &RuntimeKey) -> Result<RawGrid, UiaError>;
 
     /// The cells of a grid's row, in column order, each read as an element: its first cell
-    /// (`GridPattern.GetItem`), then the row with its cells cached, in one call each. A page
-    /// is read a row per call, each call in the app's turn (review A5: a call per cell took
-    /// a page past the deadline).
+    /// (`GridPattern.GetItem`), its parent, then the row with its cells cached, a call each.
+    /// Cells straight under the grid, or under a group rather than a row, are read one by
+    /// one. A page is read a row per call, each in the app's turn (review A5: a call per
+    /// cell took a page past the deadline).
     async fn grid_row(
         &self,
         pid: u32,

@@ -48,6 +48,8 @@ struct Slot {
     unread: Vec<ElementId>,
     /// How many children it has, where its parent's count read says.
     known: Option<u32>,
+    /// Its children were listed (or counted none): what is below it was seen.
+    seen: bool,
 }
 
 /// What a walk read: the tree, and each element as read (for the patterns the routes use).
@@ -98,6 +100,7 @@ fn slot(
         secret,
         unread: Vec::new(),
         known: None,
+        seen: false,
     }
 }
 
@@ -193,6 +196,7 @@ async fn finish<S: UiaSource>(
             match read {
                 Ok(children) => {
                     answered = true;
+                    slots[index].seen = true;
                     adopt(&mut slots, index, children, app, limits);
                     learn(&mut slots, index, counts);
                 }
@@ -231,10 +235,17 @@ async fn finish<S: UiaSource>(
 /// says how many children an element has only by listing them: its parent's count read
 /// says it, where there was one.
 fn unlisted(slot: &Slot, limits: &WalkLimits) -> Option<Realization> {
+    let managed = slot
+        .raw
+        .as_ref()
+        .is_some_and(|r| r.has(Pattern::ItemContainer));
     let unlisted = Unlisted {
         depth: slot.depth,
         count: slot.known,
-        children: Children::Listed,
+        children: match managed {
+            true => Children::OnDemand,
+            false => Children::Listed,
+        },
     };
     before_listing(limits, &unlisted).or_else(|| {
         let rows = too_many_rows(slot, limits)?;
@@ -245,7 +256,9 @@ fn unlisted(slot: &Slot, limits: &WalkLimits) -> Option<Realization> {
 }
 
 /// Lists a container's children, then counts theirs where it found two or more (for a lone
-/// child the count costs what asking it costs) and they are above the depth limit.
+/// child the count costs what asking it costs) and they are above the depth limit. Never
+/// where a child is a grid or an item container: the count would list their items, past
+/// the budgets that keep a spreadsheet's cells unread (`too_many_rows`).
 async fn list<S: UiaSource>(
     calls: &Calls<S>,
     pid: u32,
@@ -256,8 +269,11 @@ async fn list<S: UiaSource>(
     let key = key.expect("only elements are asked");
     let children = calls.source().children(pid, &key);
     let children = calls.on(pid, Some(&key), children).await;
-    let many = children.as_ref().is_ok_and(|c| c.len() >= 2);
-    if !many || slot.depth + 1 >= limits.max_depth {
+    let countable = children.as_ref().is_ok_and(|c| {
+        let holds_items = |r: &RawElement| r.grid.is_some() || r.has(Pattern::ItemContainer);
+        c.len() >= 2 && !c.iter().any(holds_items)
+    });
+    if !countable || slot.depth + 1 >= limits.max_depth {
         return (children, HashMap::new());
     }
     let counts = calls.source().child_counts(pid, &key);
@@ -272,6 +288,7 @@ fn learn(slots: &mut [Slot], parent: usize, counts: HashMap<RuntimeKey, u32>) {
         let count = child.raw.as_ref().and_then(|r| counts.get(&r.key));
         if let Some(&count) = count {
             child.known = Some(count);
+            child.seen = count == 0;
             child.node.child_count = count;
         }
     }
@@ -315,18 +332,17 @@ async fn read_values<S: UiaSource>(
         .filter_map(std::future::ready)
         .collect()
         .await;
-    let by_key: HashMap<RuntimeKey, usize> = (0..slots.len())
-        .filter(|&i| holds[i])
-        .filter_map(|i| Some((slots[i].raw.as_ref()?.key.clone(), i)))
-        .collect();
+    let by_key = holders_by_key(slots, &holds);
     for (key, value) in answers.into_iter().flatten() {
-        if let Some(&i) = by_key.get(&key) {
+        if let Some(&Some(i)) = by_key.get(&key) {
             slots[i].node.value = Some(NodeValue::Text {
                 text: line_feeds(value),
             });
         }
     }
+    let in_time = std::time::Instant::now() < limits.deadline;
     if holds[0]
+        && in_time
         && let Some(key) = slots[0].raw.as_ref().map(|r| r.key.clone())
     {
         let value = calls
@@ -338,6 +354,22 @@ async fn read_values<S: UiaSource>(
             });
         }
     }
+}
+
+/// The holders by their `RuntimeId`; `None` for an id two of them share (a provider's bug:
+/// a value is never given to an element it may not be). An empty id names none.
+fn holders_by_key(slots: &[Slot], holds: &[bool]) -> HashMap<RuntimeKey, Option<usize>> {
+    let mut by_key = HashMap::new();
+    for i in (0..slots.len()).filter(|&i| holds[i]) {
+        let Some(raw) = slots[i].raw.as_ref().filter(|r| !r.key.0.is_empty()) else {
+            continue;
+        };
+        by_key
+            .entry(raw.key.clone())
+            .and_modify(|held| *held = None)
+            .or_insert(Some(i));
+    }
+    by_key
 }
 
 /// Which slots hold a value the walk may ask for: a `Value` pattern, admitted.
@@ -357,7 +389,8 @@ fn holders(slots: &[Slot], limits: &WalkLimits) -> Vec<bool> {
 
 /// The calls that read the held values: a subtree read whole with no password field in it
 /// is asked once for all its descendants' (where that spares a call); elsewhere each
-/// container whose children hold values is asked for theirs. Slots come parents first.
+/// container whose children hold values is asked for theirs. Read whole: each element's
+/// children listed or counted none, not one listing failed. Slots come parents first.
 fn value_reads(slots: &[Slot], holds: &[bool]) -> Vec<(usize, Below)> {
     let n = slots.len();
     // Whether the subtree was read whole with no secret in it, and how many of its
@@ -368,8 +401,10 @@ fn value_reads(slots: &[Slot], holds: &[bool]) -> Vec<(usize, Below)> {
         let slot = &slots[i];
         let has = slot.children.iter().any(|&c| holds[c]);
         holding[i] += usize::from(has);
-        clean[i] &=
-            slot.realization == Realization::Complete && slot.unread.is_empty() && !slot.secret;
+        clean[i] &= slot.seen
+            && slot.realization == Realization::Complete
+            && slot.unread.is_empty()
+            && !slot.secret;
         if let Some(p) = slot.parent {
             holding[p] += holding[i];
             clean[p] &= clean[i];

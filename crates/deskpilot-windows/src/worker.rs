@@ -7,7 +7,7 @@ use std::sync::mpsc;
 
 use crate::raw::UiaError;
 
-type Job<T> = Box<dyn FnOnce(&mut Result<T, UiaError>) + Send>;
+type Job<T> = Box<dyn FnOnce(&mut T) + Send>;
 
 /// The sending half of a worker's queue.
 pub struct Worker<T> {
@@ -15,16 +15,25 @@ pub struct Worker<T> {
 }
 
 impl<T: 'static> Worker<T> {
-    /// Starts a worker thread; `start` makes its client there (a failure answers every job).
+    /// Starts a worker thread once `start` has made its client there; a client that failed
+    /// to start is no worker (review D5: one kept answered every call with its failure).
     pub fn spawn(
         name: String,
         start: impl FnOnce() -> Result<T, UiaError> + Send + 'static,
     ) -> Result<Worker<T>, UiaError> {
         let (jobs, queue) = mpsc::channel::<Job<T>>();
+        let (ready, started) = mpsc::channel::<Result<(), UiaError>>();
         std::thread::Builder::new()
             .name(name)
             .spawn(move || {
-                let mut client = start();
+                let mut client = match start() {
+                    Ok(client) => client,
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = ready.send(Ok(()));
                 while let Ok(job) = queue.recv() {
                     job(&mut client);
                 }
@@ -33,6 +42,7 @@ impl<T: 'static> Worker<T> {
                 hresult: crate::error::hresult::E_OUTOFMEMORY,
                 message: format!("no worker thread: {e}"),
             })?;
+        started.recv().unwrap_or_else(|_| Err(ended()))?;
         Ok(Worker { jobs })
     }
 
@@ -49,26 +59,25 @@ impl<T: 'static> Worker<T> {
             }
             // A panicking call fails alone: the worker lives on for the app's next calls (a
             // dead worker would answer "gone" for a live app).
-            let result = match client {
-                Ok(client) => {
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(client)))
-                        .unwrap_or_else(|_| {
-                            Err(UiaError::Com {
-                                hresult: crate::error::hresult::E_FAIL,
-                                message: "deskpilot's call panicked on the worker".into(),
-                            })
-                        })
-                }
-                Err(e) => Err(e.clone()),
-            };
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(client)))
+                .unwrap_or_else(|_| {
+                    Err(UiaError::Com {
+                        hresult: crate::error::hresult::E_FAIL,
+                        message: "deskpilot's call panicked on the worker".into(),
+                    })
+                });
             let _ = answer.send(result);
         });
-        let gone = || UiaError::Com {
-            hresult: crate::error::hresult::RPC_E_DISCONNECTED,
-            message: "the UI Automation worker ended".into(),
-        };
-        self.jobs.send(job).map_err(|_| gone())?;
-        answered.await.map_err(|_| gone())?
+        self.jobs.send(job).map_err(|_| ended())?;
+        answered.await.map_err(|_| ended())?
+    }
+}
+
+/// What a call to a worker that ended answers.
+fn ended() -> UiaError {
+    UiaError::Com {
+        hresult: crate::error::hresult::RPC_E_DISCONNECTED,
+        message: "the UI Automation worker ended".into(),
     }
 }
 
@@ -89,10 +98,10 @@ mod tests {
         assert_eq!(next, Ok(1));
     }
 
-    /// Jobs run one at a time, in the order sent; a client that failed to start answers
-    /// every job with its failure.
+    /// Jobs run one at a time, in the order sent; a client that fails to start is no
+    /// worker (a later call starts another).
     #[tokio::test]
-    async fn jobs_run_in_order_and_a_failed_start_answers_each() {
+    async fn jobs_run_in_order_and_a_failed_start_is_no_worker() {
         let worker = Worker::spawn("test".into(), || Ok(Vec::new())).unwrap();
         let calls = (0..5).map(|i| {
             worker.run(move |seen: &mut Vec<u32>| {
@@ -102,7 +111,7 @@ mod tests {
         });
         let answers = futures_util::future::join_all(calls).await;
         assert_eq!(answers[4], Ok(vec![0, 1, 2, 3, 4]));
-        let broken = Worker::<u32>::spawn("test".into(), || Err(UiaError::Unknown)).unwrap();
-        assert_eq!(broken.run(|n| Ok(*n)).await, Err(UiaError::Unknown));
+        let broken = Worker::<u32>::spawn("test".into(), || Err(UiaError::Unknown));
+        assert_eq!(broken.err(), Some(UiaError::Unknown));
     }
 }

@@ -78,23 +78,26 @@ fn length(document: &IUIAutomationTextRange) -> Result<u32, UiaError> {
 }
 
 /// Characters `start..end` of the document (to its end where `None`): a range moved there,
-/// then its text alone.
+/// then its text alone; with where it starts and ends as the moves counted them (the
+/// provider's characters, whatever its unit).
 fn page(
     document: &IUIAutomationTextRange,
     start: u32,
     end: Option<u32>,
-) -> Result<String, UiaError> {
+) -> Result<(String, u32, Option<u32>), UiaError> {
     let clamp = |n: u32| n.min(i32::MAX as u32) as i32;
     // SAFETY: COM calls on this thread's objects.
     unsafe {
         let range = document.Clone().map_err(com_error)?;
-        range
+        let moved = range
             .MoveEndpointByUnit(
                 TextPatternRangeEndpoint_Start,
                 TextUnit_Character,
                 clamp(start),
             )
             .map_err(com_error)?;
+        let start = moved.max(0) as u32;
+        let mut ends = None;
         if let Some(end) = end {
             range
                 .MoveEndpointByRange(
@@ -104,12 +107,33 @@ fn page(
                 )
                 .map_err(com_error)?;
             let length = clamp(end.saturating_sub(start));
-            range
+            let moved = range
                 .MoveEndpointByUnit(TextPatternRangeEndpoint_End, TextUnit_Character, length)
                 .map_err(com_error)?;
+            ends = Some(start + moved.max(0) as u32);
         }
-        Ok(range.GetText(-1).map_err(com_error)?.to_string())
+        let text = range.GetText(-1).map_err(com_error)?.to_string();
+        Ok((text, start, ends))
     }
+}
+
+/// The cells of row `row` among `parent`'s cached children, in column order; `None` where
+/// they are not the row's `columns` cells (a group of rows, not a row), to read one by one.
+fn row_cells(
+    parent: &IUIAutomationElement,
+    row: u32,
+    columns: Option<i32>,
+) -> Result<Option<Vec<IUIAutomationElement>>, UiaError> {
+    let mut cells = Uia::found(
+        // SAFETY: reads the element's cache (no cross-process call).
+        unsafe { parent.GetCachedChildren() },
+    )?;
+    let at = |c: &IUIAutomationElement, p| props::cached(c, p).i32();
+    cells.retain(|c| at(c, UIA_GridItemRowPropertyId) == Some(row as i32));
+    cells.retain(|c| at(c, UIA_GridItemColumnPropertyId).is_some());
+    cells.sort_by_key(|c| at(c, UIA_GridItemColumnPropertyId));
+    let whole = columns.is_none_or(|n| cells.len() == n.max(0) as usize) && !cells.is_empty();
+    Ok(whole.then_some(cells))
 }
 
 impl Uia {
@@ -141,8 +165,11 @@ impl Uia {
                 return Ok(TextRead::Whole(text));
             }
             let total = length(&document)?;
+            let (text, start, end) = page(&document, start, end)?;
             Ok(TextRead::Page {
-                text: page(&document, start, end)?,
+                text,
+                start,
+                end: end.unwrap_or(total).max(start),
                 total,
             })
         }
@@ -258,23 +285,23 @@ impl Uia {
                 .GetCurrentPatternAs(UIA_GridPatternId)
                 .map_err(com_error)?;
             let first = grid.GetItem(row as i32, 0).map_err(com_error)?;
-            let parent = self
-                .walker
-                .GetParentElementBuildCache(&first, &self.rows)
-                .map_err(com_error)?;
+            // The parent alone first: where it is the grid, its children are every cell.
+            let parent = self.walker.GetParentElement(&first).map_err(com_error)?;
             let flat = self
                 .automation
                 .CompareElements(&parent, &element)
                 .map_err(com_error)?;
-            if flat.as_bool() {
-                self.cells_one_by_one(&grid, row)?
-            } else {
-                let mut cells = Self::found(parent.GetCachedChildren())?;
-                let column =
-                    |c: &IUIAutomationElement| props::cached(c, UIA_GridItemColumnPropertyId).i32();
-                cells.retain(|c| column(c).is_some());
-                cells.sort_by_key(column);
-                cells
+            let columns = props::cached(&element, UIA_GridColumnCountPropertyId).i32();
+            let cells = match flat.as_bool() {
+                true => None,
+                false => {
+                    let parent = parent.BuildUpdatedCache(&self.rows).map_err(com_error)?;
+                    row_cells(&parent, row, columns)?
+                }
+            };
+            match cells {
+                Some(cells) => cells,
+                None => self.cells_one_by_one(&grid, row)?,
             }
         };
         Ok(cells.into_iter().map(|c| self.keep(c)).collect())

@@ -26,6 +26,28 @@ fn hwnd(id: u64) -> HWND {
     HWND(id as usize as *mut _)
 }
 
+/// The process a window belongs to as an app: its top-level window's (`GetAncestor`), or
+/// that window's content's where it is a UWP frame. `None` for a gone window.
+pub fn app_of_window(id: u64) -> Option<u32> {
+    use windows::Win32::UI::WindowsAndMessaging::{GA_ROOT, GetAncestor};
+    // SAFETY: plain queries of window handles; a gone window fails them.
+    unsafe {
+        let root = GetAncestor(hwnd(id), GA_ROOT);
+        if root.0.is_null() {
+            return None;
+        }
+        let mut pid = 0;
+        GetWindowThreadProcessId(root, Some(&mut pid));
+        let mut class = vec![0u16; 256];
+        let n = GetClassNameW(root, &mut class).max(0) as usize;
+        let frame = String::from_utf16_lossy(&class[..n]) == crate::raw::frame::FRAME_CLASS;
+        let content = frame
+            .then(|| hosted_content(root.0 as usize as u64))
+            .flatten();
+        (pid != 0).then_some(content.unwrap_or(pid))
+    }
+}
+
 /// The process of the content a UWP frame window shows: its child window of the content's
 /// class (`FindWindowExW`, no message sent), that window's process. There is none for any other
 /// window. Nor is there for a frame whose app is suspended or minimized: Windows then takes

@@ -113,12 +113,13 @@ pub fn element_request(
 }
 
 /// The cache request of a grid's rows: element reads of a row and its cells, with each
-/// cell's column.
+/// cell's row and column.
 pub fn row_request(automation: &IUIAutomation) -> windows::core::Result<IUIAutomationCacheRequest> {
     let request = element_request(automation)?;
     // SAFETY: COM calls on this thread's MTA objects.
     unsafe {
         let _ = request.AddProperty(UIA_GridItemColumnPropertyId);
+        let _ = request.AddProperty(UIA_GridItemRowPropertyId);
         request.SetTreeScope(TreeScope(TreeScope_Element.0 | TreeScope_Children.0))?;
     }
     Ok(request)

@@ -3,10 +3,8 @@
 //! anything else by a search of its process's windows).
 
 use std::collections::{HashMap, HashSet};
-use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use lru::LruCache;
 use windows::Win32::Foundation::{HWND, POINT};
 use windows::Win32::System::Com::{
     CLSCTX_INPROC_SERVER, COINIT_MULTITHREADED, CoCreateInstance, CoInitializeEx,
@@ -18,11 +16,12 @@ use windows::Win32::UI::HiDpi::{
 use windows::core::Interface;
 
 use super::{com_error, props, variant};
+use crate::kept::Kept;
 use crate::raw::{RawElement, RuntimeKey, UiaError};
 use crate::source::Below;
 
-/// Elements kept per worker; past it the least recently used is forgotten.
-const MAX_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
+/// How many elements a worker keeps.
+const MAX_KEPT: std::num::NonZeroUsize = std::num::NonZeroUsize::new(50_000).expect("not zero");
 
 /// UIA's own bounds on a call into an app: how long to connect, and how long a whole
 /// transaction may take before UIA gives up (the backend answers sooner, on its deadline).
@@ -53,7 +52,7 @@ pub struct Uia {
     view: IUIAutomationCondition,
     pub(super) walker: IUIAutomationTreeWalker,
     root: IUIAutomationElement,
-    elements: LruCache<RuntimeKey, IUIAutomationElement>,
+    elements: Kept<IUIAutomationElement>,
     /// The desktop-wide handlers (focus, windows opened) are registered.
     desktop_watched: bool,
     /// The windows whose handlers are registered, by process: a second watch registers
@@ -109,7 +108,7 @@ impl Uia {
                 view,
                 walker,
                 root,
-                elements: LruCache::new(MAX_KEPT),
+                elements: Kept::new(MAX_KEPT),
                 desktop_watched: false,
                 watched: HashMap::new(),
             })
@@ -199,9 +198,15 @@ impl Uia {
                 }
             }
         };
-        // Found under the app's own windows: the app's, whichever process draws it.
+        // Found under the app's own windows, or a window that is one of them or inside one:
+        // the app's, whichever process draws it.
+        let window = match key.0.as_slice() {
+            [42, hwnd] => Some(*hwnd as u32 as u64),
+            _ => None,
+        };
+        let theirs = window.is_some_and(|w| super::desktop::app_of_window(w) != Some(pid));
         let raw = self.keep(found.clone());
-        if &raw.key != key {
+        if &raw.key != key || theirs {
             return Err(UiaError::Unknown);
         }
         Ok(found)
@@ -301,20 +306,7 @@ impl Uia {
                 .FindAllBuildCache(TreeScope_Children, &self.view, &self.request)
         })?;
         if windows.is_empty() {
-            use crate::system_windows::{WindowApi, client_windows};
-            let listed =
-                super::desktop::Win32Windows
-                    .windows()
-                    .map_err(|message| UiaError::Com {
-                        hresult: crate::error::hresult::E_FAIL,
-                        message,
-                    })?;
-            for window in client_windows(&listed) {
-                // A window gone since is skipped.
-                if let Ok(element) = self.window_element(HWND(window.id.0 as usize as *mut _)) {
-                    windows.push(element);
-                }
-            }
+            windows = self.listed_windows(|_| true)?;
         }
         Ok(windows.into_iter().map(|w| self.keep(w)).collect())
     }
@@ -322,46 +314,36 @@ impl Uia {
     /// Process `pid`'s top-level windows, frames showing its content included.
     pub fn windows_of(&mut self, pid: u32) -> Result<Vec<RawElement>, UiaError> {
         let windows = self.app_windows(pid)?;
-        if windows.is_empty() {
-            // Where the root lists no children (Wine), the system's list, as `top_level`.
-            let all = self.top_level()?;
-            return Ok(all.into_iter().filter(|w| w.owner() == pid).collect());
-        }
         Ok(windows.into_iter().map(|w| self.keep(w)).collect())
     }
 
-    /// The app's windows as elements. The search's condition names the process or the
-    /// frame's class, so no other app's provider is asked (a hung one would cost the
-    /// connection timeout); frames are kept where they show the app's content.
+    /// The app's windows as elements: the system's window list (user32, no message sent),
+    /// those of its process or showing its content, then each one's element by its handle.
+    /// Only the app's own providers are asked: a search of the root with a condition on the
+    /// process may ask every window's, and a hung one's costs the connection timeout.
     fn app_windows(&self, pid: u32) -> Result<Vec<IUIAutomationElement>, UiaError> {
-        // SAFETY: COM calls on this thread's objects.
-        let found = unsafe {
-            let by_pid = self
-                .automation
-                .CreatePropertyCondition(UIA_ProcessIdPropertyId, &variant::of_i32(pid as i32).0)
-                .map_err(com_error)?;
-            let frames = self
-                .automation
-                .CreatePropertyCondition(
-                    UIA_ClassNamePropertyId,
-                    &variant::of_str(crate::raw::frame::FRAME_CLASS).0,
-                )
-                .map_err(com_error)?;
-            let either = self
-                .automation
-                .CreateOrCondition(&by_pid, &frames)
-                .map_err(com_error)?;
-            let condition = self
-                .automation
-                .CreateAndCondition(&self.view, &either)
-                .map_err(com_error)?;
-            Self::found(
-                self.root
-                    .FindAllBuildCache(TreeScope_Children, &condition, &self.request),
-            )?
-        };
-        let mine = |w: &IUIAutomationElement| with_content(props::raw(w)).owner() == pid;
-        Ok(found.into_iter().filter(mine).collect())
+        self.listed_windows(|hwnd| super::desktop::app_of_window(hwnd) == Some(pid))
+    }
+
+    /// The elements of the windows a person sees (`client_windows`) that `wanted` takes, by
+    /// their handles; a window gone since it was listed is skipped.
+    fn listed_windows(
+        &self,
+        wanted: impl Fn(u64) -> bool,
+    ) -> Result<Vec<IUIAutomationElement>, UiaError> {
+        use crate::system_windows::{WindowApi, client_windows};
+        let listed = super::desktop::Win32Windows
+            .windows()
+            .map_err(|message| UiaError::Com {
+                hresult: crate::error::hresult::E_FAIL,
+                message,
+            })?;
+        let shown = client_windows(&listed);
+        Ok(shown
+            .iter()
+            .filter(|w| wanted(w.id.0))
+            .filter_map(|w| self.window_element(HWND(w.id.0 as usize as *mut _)).ok())
+            .collect())
     }
 
     pub fn element(&mut self, pid: u32, key: &RuntimeKey) -> Result<RawElement, UiaError> {

@@ -106,15 +106,6 @@ pub fn of_bool(b: bool) -> Owned {
     }))
 }
 
-/// A string (to search by `ClassName`).
-pub fn of_str(s: &str) -> Owned {
-    let bstr = std::mem::ManuallyDrop::new(windows::core::BSTR::from(s));
-    // SAFETY: the member the tag names; `VariantClear` frees the string.
-    Owned(tagged(VT_BSTR, |v| unsafe {
-        (*v.Anonymous.Anonymous).Anonymous.bstrVal = bstr;
-    }))
-}
-
 /// An array of 32-bit integers (to search by `RuntimeId`).
 pub fn of_i32s(values: &[i32]) -> Result<Owned, UiaError> {
     // SAFETY: a fresh vector of `values.len()` i32s, filled before the variant owns it.

@@ -53,13 +53,14 @@ const INSTALL_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// process (a second call, even while the first installs, points the hook at `log`),
 /// answering once the hook is in place or why it is not.
 pub fn hook(pid: u32, log: Arc<EventLog>) -> Result<(), String> {
-    if hooks(|table| table.claim(pid, log)) == Claim::Repointed {
-        return Ok(());
-    }
+    let claim = match hooks(|table| table.claim(pid, log)) {
+        Claim::Repointed => return Ok(()),
+        Claim::Install(claim) => claim,
+    };
     let (installed, answer) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name(format!("winevents-{pid}"))
-        .spawn(move || run_hook(pid, installed));
+        .spawn(move || run_hook(pid, claim, installed));
     let answered = match spawned {
         Ok(_) => answer
             .recv_timeout(INSTALL_WAIT)
@@ -67,13 +68,13 @@ pub fn hook(pid: u32, log: Arc<EventLog>) -> Result<(), String> {
         Err(e) => Err(e.to_string()),
     };
     if answered.is_err() {
-        hooks(|table| table.failed(pid));
+        hooks(|table| table.failed(pid, claim));
     }
     answered
 }
 
 /// The hook thread: installs the hook, says so, and runs its message loop.
-fn run_hook(pid: u32, installed: std::sync::mpsc::Sender<Result<(), String>>) {
+fn run_hook(pid: u32, claim: u64, installed: std::sync::mpsc::Sender<Result<(), String>>) {
     // SAFETY: the hook, the timer and the message loop belong to this thread; the
     // process handle is only waited on.
     unsafe {
@@ -98,8 +99,13 @@ fn run_hook(pid: u32, installed: std::sync::mpsc::Sender<Result<(), String>>) {
             let _ = windows::Win32::Foundation::CloseHandle(process);
             return;
         }
-        // Its events are dispatched only in the loop below, after this.
-        hooks(|table| table.installed(hook.0 as usize, pid));
+        // Its events are dispatched only in the loop below, after this. A claim given up
+        // since (this answered too late) leaves the hook to another thread's.
+        if !hooks(|table| table.installed(hook.0 as usize, pid, claim)) {
+            let _ = UnhookWinEvent(hook);
+            let _ = windows::Win32::Foundation::CloseHandle(process);
+            return;
+        }
         let _ = installed.send(Ok(()));
         SetTimer(None, 0, ALIVE_CHECK_MS, None);
         let mut message = MSG::default();

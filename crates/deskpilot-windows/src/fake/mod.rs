@@ -506,6 +506,8 @@ impl UiaSource for FakeUia {
                     .skip(start as usize)
                     .take(end.saturating_sub(start) as usize)
                     .collect(),
+                start,
+                end: end.max(start),
                 total,
             },
         })
@@ -576,9 +578,9 @@ impl UiaSource for FakeUia {
         });
         let cells = rows.and_then(|r| r.get(row as usize).map(|r| r.children.clone()));
         let cells = cells.unwrap_or_default();
-        // The pattern, the first cell, then the row with its cells cached.
+        // The pattern, the first cell, its parent, then the row with its cells cached.
         let read = cells.len() as u32 * worker::PROPERTIES;
-        let element = self.lookup_all(pid, key, 3, read).await?;
+        let element = self.lookup_all(pid, key, 4, read).await?;
         if element.w().raw.grid.is_none() {
             return Err(com(hresult::UIA_E_NOTSUPPORTED));
         }

@@ -276,8 +276,11 @@ process "liar.exe" pid=6 started=1
             logical: None
         }
     );
-    // The window and the list: never the grid; the items counted leaves, never asked.
+    // The window and the list: never the grid. The list's items are counted leaves; the
+    // window's children are not counted (that would list the grid's rows and the list's
+    // items, past the budgets).
     assert_eq!(fake.calls("children"), 2);
+    assert_eq!(fake.calls("child_counts"), 1);
 }
 
 /// An app answers one call at a time (its worker), each here in 300 ms: a walk that sends a

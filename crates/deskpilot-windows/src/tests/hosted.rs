@@ -26,7 +26,7 @@ process "msedgewebview2.exe" pid=401 started=4
 /// "ApplicationFrameHost"; what is inside is read, hit, climbed and read again as its own.
 #[tokio::test]
 async fn a_uwp_app_is_its_contents_process() {
-    let (_, backend) = backend(HOSTED);
+    let (fake, backend) = backend(HOSTED);
     let apps = backend.apps().await.unwrap();
     let names: Vec<(&str, Option<u32>)> = apps.iter().map(|a| (a.name.as_str(), a.pid)).collect();
     assert_eq!(names, [("Calculator", Some(301)), ("Outlook", Some(400))]);
@@ -40,11 +40,26 @@ async fn a_uwp_app_is_its_contents_process() {
     let content = backend.parent(&one).await.unwrap().unwrap();
     let frame = backend.toplevel(&one).await.unwrap();
     assert_eq!(backend.parent(&content).await.unwrap(), Some(frame.clone()));
-    assert_eq!(backend.parent(&frame).await.unwrap(), Some(root));
+    assert_eq!(backend.parent(&frame).await.unwrap(), Some(root.clone()));
     assert_eq!(
         backend.node(&one, Secrecy::Plain).await.unwrap().name,
         "One"
     );
+    // A walk from the frame never takes the frame host's events for the app's.
+    backend.app(&root).await.unwrap();
+    let changes = backend.events().changes(&root).await.unwrap();
+    let before = *changes.borrow();
+    let limits = deskpilot_platform::WalkLimits::default();
+    backend.snapshot(&frame, &limits).await.unwrap();
+    fake.emit(UiaEvent::Changed {
+        pid: 300,
+        key: None,
+    });
+    fake.emit(UiaEvent::Changed {
+        pid: 301,
+        key: None,
+    });
+    assert_eq!(*changes.borrow(), before + 1, "the app's own event alone");
 }
 
 /// A WebView2's content, another process inside the host's window, is the host's: read,
