@@ -25,16 +25,40 @@ pub trait PixelSource: Send + Sync + 'static {
     fn print(&self, window: u64) -> Result<(Rect, Vec<u8>), String>;
 }
 
+/// The class of a menu's window (`#32768`): a top-level window of the app that opened it.
+const MENU_CLASS: &str = "#32768";
+
 /// Whether a window shown above `window` in `stack` overlaps `rect`; `None` when `window`
-/// is not in the stack.
+/// is not in the stack. The app's own popups are part of what it shows, never a cover
+/// (review C1: a screenshot with a menu open was redrawn without the menu).
 pub fn covered(stack: &[RawWindow], window: u64, rect: Rect) -> Option<bool> {
     let at = stack.iter().position(|w| w.hwnd == window)?;
+    let target = &stack[at];
     Some(
         stack[..at]
             .iter()
             .filter(|w| w.visible && !w.cloaked && !w.minimized)
+            .filter(|w| !own_popup(stack, w, target))
             .any(|w| clip(w.frame, rect).is_some()),
     )
+}
+
+/// Whether `w` is `target`'s own popup: of its process, and a menu, a tool window (a
+/// drop-down, a tooltip) or a window it owns (a dialog), through the owners' chain.
+fn own_popup(stack: &[RawWindow], w: &RawWindow, target: &RawWindow) -> bool {
+    if w.pid != target.pid {
+        return false;
+    }
+    let mut owner = w.owner;
+    // Bounded by the stack: an owner chain has no cycle, a wrong list might.
+    for _ in 0..stack.len() {
+        match owner {
+            Some(o) if o == target.hwnd => return true,
+            Some(o) => owner = stack.iter().find(|x| x.hwnd == o).and_then(|x| x.owner),
+            None => break,
+        }
+    }
+    w.tool || w.class == MENU_CLASS
 }
 
 /// The `part` of a top-down BGRA bitmap that covers `drawn`, row by row.
@@ -284,6 +308,43 @@ mod tests {
             "below covers nothing"
         );
         assert_eq!(covered(&stack, 9, target), None);
+    }
+
+    /// The app's own menu, drop-down and owned dialog above its window cover nothing: they
+    /// are what it shows. Another app's window does, and so does the app's other main
+    /// window, which is not part of this one.
+    #[test]
+    fn an_apps_own_popups_never_cover() {
+        let target = Rect::new(0, 0, 40, 20);
+        let over = Rect::new(30, 10, 40, 20);
+        let of_app = |hwnd, edit: fn(&mut RawWindow)| {
+            let mut w = window(hwnd, over);
+            w.pid = 5;
+            edit(&mut w);
+            w
+        };
+        let mut main = window(2, target);
+        main.pid = 5;
+        let popups: [fn(&mut RawWindow); 3] = [
+            |w| w.class = "#32768".into(),
+            |w| w.tool = true,
+            |w| w.owner = Some(2),
+        ];
+        for popup in popups {
+            let stack = vec![of_app(1, popup), main.clone()];
+            assert_eq!(covered(&stack, 2, target), Some(false));
+        }
+        let dialog_of_dialog = vec![
+            of_app(3, |w| w.owner = Some(1)),
+            of_app(1, |w| w.owner = Some(2)),
+            main.clone(),
+        ];
+        assert_eq!(covered(&dialog_of_dialog, 2, target), Some(false));
+        let other_window = vec![of_app(1, |_| {}), main.clone()];
+        assert_eq!(covered(&other_window, 2, target), Some(true));
+        let mut foreign_menu = of_app(1, |w| w.class = "#32768".into());
+        foreign_menu.pid = 6;
+        assert_eq!(covered(&[foreign_menu, main], 2, target), Some(true));
     }
 
     /// A region is clipped to the virtual screen (left of the primary monitor included) and
