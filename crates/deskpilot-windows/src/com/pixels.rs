@@ -96,6 +96,9 @@ fn drawn(
         let bitmap = CreateCompatibleBitmap(screen, width, height);
         let previous = SelectObject(memory, bitmap.into());
         let copied = draw(screen, memory);
+        // GetDIBits reads a bitmap no device context holds (its documentation's rule;
+        // review C3): the bitmap is let go first.
+        SelectObject(memory, previous);
         let mut info = BITMAPINFO {
             bmiHeader: BITMAPINFOHEADER {
                 biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
@@ -117,7 +120,6 @@ fn drawn(
             &mut info,
             DIB_RGB_COLORS,
         );
-        SelectObject(memory, previous);
         let _ = DeleteObject(bitmap.into());
         let _ = DeleteDC(memory);
         ReleaseDC(None, screen);
