@@ -17,6 +17,16 @@ use crate::input_plan::{self, Record};
 /// Records sent at once while typing: a partial send then says how far it got.
 const BATCH: usize = 64;
 
+/// How long a drag holds the button down before it moves: an app sees the press on its
+/// own before any move, as from a hand (drag detection starts on the press).
+const DRAG_HOLD: Duration = Duration::from_millis(50);
+
+/// The pause after each of a drag's steps, so that the app reads the moves one by one.
+const DRAG_STEP: Duration = Duration::from_millis(15);
+
+/// The steps of a drag's path.
+const DRAG_STEPS: i32 = 8;
+
 /// The system calls behind the input device.
 pub trait InputSink: Send + Sync + 'static {
     /// The virtual screen (all monitors), in physical pixels.
@@ -65,6 +75,22 @@ impl<S: InputSink> SendInputDevice<S> {
                 "SendInput did not return in time".into(),
             )),
         }
+    }
+
+    /// A drag's path from `from` to `to`, a step a call, each followed by a pause.
+    async fn drag_path(
+        &self,
+        from: (i32, i32),
+        to: (i32, i32),
+        screen: Rect,
+    ) -> Result<(), InputError> {
+        for step in 1..=DRAG_STEPS {
+            let at = |a: i32, b: i32| a + (b - a) * step / DRAG_STEPS;
+            let point = input_plan::move_to(at(from.0, to.0), at(from.1, to.1), screen);
+            self.send_all(vec![point]).await?;
+            tokio::time::sleep(DRAG_STEP).await;
+        }
+        Ok(())
     }
 
     /// Sends `records` whole, or says the system took only part of them.
@@ -165,22 +191,22 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
         .await
     }
 
+    /// A drag as a hand makes it: the press, a pause, the path in steps with a pause after
+    /// each, the release. One burst let OLE's and WPF's drag detection see a press and a
+    /// release with no drag (review B4). A drag cut short still releases the button.
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
         let screen = self.sink.screen();
-        let mut records = vec![
+        let press = vec![
             input_plan::move_to(from.0, from.1, screen),
             input_plan::button(MouseButton::Left, false),
         ];
-        for step in 1..=8 {
-            let at = |a: i32, b: i32| a + (b - a) * step / 8;
-            records.push(input_plan::move_to(
-                at(from.0, to.0),
-                at(from.1, to.1),
-                screen,
-            ));
-        }
-        records.push(input_plan::button(MouseButton::Left, true));
-        self.send_all(records).await
+        self.send_all(press).await?;
+        tokio::time::sleep(DRAG_HOLD).await;
+        let moved = self.drag_path(from, to, screen).await;
+        let released = self
+            .send_all(vec![input_plan::button(MouseButton::Left, true)])
+            .await;
+        moved.and(released)
     }
 }
 
@@ -196,6 +222,8 @@ mod tests {
     #[derive(Default)]
     struct Log {
         sent: Mutex<Vec<Record>>,
+        /// Each `SendInput` call: when (the runtime's clock), the records, how many went.
+        calls: Mutex<Vec<(tokio::time::Instant, Vec<Record>, usize)>>,
         room: Option<usize>,
         elevated: bool,
     }
@@ -212,6 +240,8 @@ mod tests {
                 .map_or(records.len(), |r| r.saturating_sub(sent.len()));
             let n = room.min(records.len());
             sent.extend(&records[..n]);
+            let now = tokio::time::Instant::now();
+            self.calls.lock().unwrap().push((now, records.to_vec(), n));
             n
         }
 
@@ -310,5 +340,39 @@ mod tests {
                 .iter()
                 .all(|r| r.kind() == INPUT_KEYBOARD)
         );
+    }
+
+    /// A drag is paced as a person's: the button goes down in one call, the pointer moves in
+    /// steps of their own after a pause, the button comes up last. All in one burst, OLE's
+    /// and WPF's drag detection saw down and up with no drag (review B4).
+    #[tokio::test(start_paused = true)]
+    async fn a_drag_is_paced() {
+        let (log, input) = device(Log::default());
+        input.drag((10, 10), (90, 50)).await.unwrap();
+        let calls = log.calls.lock().unwrap().clone();
+        let sizes: Vec<usize> = calls.iter().map(|(_, r, _)| r.len()).collect();
+        assert_eq!(sizes, [2, 1, 1, 1, 1, 1, 1, 1, 1, 1], "down, 8 moves, up");
+        let pause = calls[1].0 - calls[0].0;
+        assert!(pause >= DRAG_HOLD, "{pause:?} after the button went down");
+        let sent = log.sent.lock().unwrap().clone();
+        assert_eq!(
+            sent.last(),
+            Some(&input_plan::button(MouseButton::Left, true))
+        );
+    }
+
+    /// A drag the system stops part way still lets the button go.
+    #[tokio::test(start_paused = true)]
+    async fn a_drag_cut_short_releases_the_button() {
+        let (log, input) = device(Log {
+            room: Some(4),
+            ..Log::default()
+        });
+        assert!(input.drag((10, 10), (90, 50)).await.is_err());
+        let calls = log.calls.lock().unwrap().clone();
+        let (_, last, _) = calls.last().unwrap();
+        let up = input_plan::button(MouseButton::Left, true);
+        assert_eq!(last, &vec![up], "the release was tried after the cut");
+        assert_eq!(calls.len(), 5, "down, two moves, the cut one, the release");
     }
 }
