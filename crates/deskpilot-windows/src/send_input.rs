@@ -27,15 +27,26 @@ const DRAG_STEP: Duration = Duration::from_millis(15);
 /// The steps of a drag's path.
 const DRAG_STEPS: i32 = 8;
 
+/// Where input lands, for the check that no elevated window gets it: keys at the foreground
+/// window, the pointer at the window under it (review B5: a click was checked against the
+/// foreground window, not the one it lands on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aim {
+    Foreground,
+    Point(i32, i32),
+    /// Nowhere a message goes: the pointer moved, or a drag's path after its checked press.
+    Nowhere,
+}
+
 /// The system calls behind the input device.
 pub trait InputSink: Send + Sync + 'static {
     /// The virtual screen (all monitors), in physical pixels.
     fn screen(&self) -> Rect;
     /// Sends records in order; answers how many went (`SendInput`'s count).
     fn send(&self, records: &[Record]) -> usize;
-    /// The foreground window when it belongs to a process above deskpilot's integrity level,
-    /// with why.
-    fn foreground_denied(&self) -> Option<(u64, String)>;
+    /// The window input at `aim` goes to, with why, when it belongs to a process above
+    /// deskpilot's integrity level.
+    fn denied(&self, aim: Aim) -> Option<(u64, String)>;
     /// The virtual key of a character on the current layout, and whether it needs Shift.
     fn vk_for(&self, c: char) -> Option<(u16, bool)>;
     /// Where the pointer is (`GetCursorPos`), in physical pixels.
@@ -53,14 +64,17 @@ impl<S: InputSink> SendInputDevice<S> {
         SendInputDevice { sink, timeout }
     }
 
-    /// Runs `call` on a blocking thread within the deadline.
+    /// Runs `call` on a blocking thread within the deadline, once the window at `aim` is
+    /// known to take input.
     async fn call<T: Send + 'static>(
         &self,
+        aim: Aim,
         call: impl FnOnce(&S) -> Result<T, InputError> + Send + 'static,
     ) -> Result<T, InputError> {
         let sink = self.sink.clone();
         let blocking = tokio::task::spawn_blocking(move || {
-            if let Some((window, why)) = sink.foreground_denied() {
+            let denied = (aim != Aim::Nowhere).then(|| sink.denied(aim)).flatten();
+            if let Some((window, why)) = denied {
                 return Err(InputError::Denied {
                     window: WindowId(window),
                     why,
@@ -87,15 +101,15 @@ impl<S: InputSink> SendInputDevice<S> {
         for step in 1..=DRAG_STEPS {
             let at = |a: i32, b: i32| a + (b - a) * step / DRAG_STEPS;
             let point = input_plan::move_to(at(from.0, to.0), at(from.1, to.1), screen);
-            self.send_all(vec![point]).await?;
+            self.send_all(Aim::Nowhere, vec![point]).await?;
             tokio::time::sleep(DRAG_STEP).await;
         }
         Ok(())
     }
 
-    /// Sends `records` whole, or says the system took only part of them.
-    async fn send_all(&self, records: Vec<Record>) -> Result<(), InputError> {
-        self.call(move |sink| {
+    /// Sends `records` (input at `aim`) whole, or says the system took only part of them.
+    async fn send_all(&self, aim: Aim, records: Vec<Record>) -> Result<(), InputError> {
+        self.call(aim, move |sink| {
             let sent = sink.send(&records);
             if sent == records.len() {
                 Ok(())
@@ -125,7 +139,7 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
             records.push(input_plan::button(button, false));
             records.push(input_plan::button(button, true));
         }
-        self.send_all(records).await
+        self.send_all(Aim::Point(x, y), records).await
     }
 
     async fn pointer(&self) -> Result<Option<(i32, i32)>, InputError> {
@@ -134,7 +148,8 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
 
     async fn move_pointer(&self, x: i32, y: i32) -> Result<(), InputError> {
         let screen = self.sink.screen();
-        self.send_all(vec![input_plan::move_to(x, y, screen)]).await
+        let to = vec![input_plan::move_to(x, y, screen)];
+        self.send_all(Aim::Nowhere, to).await
     }
 
     async fn scroll(
@@ -149,7 +164,7 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
             input_plan::move_to(x, y, screen),
             input_plan::wheel(direction, clicks),
         ];
-        self.send_all(records).await
+        self.send_all(Aim::Point(x, y), records).await
     }
 
     async fn press(&self, chord: &Chord) -> Result<(), InputError> {
@@ -158,13 +173,13 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
             let sink = self.sink.clone();
             input_plan::chord(&chord, move |c| sink.vk_for(c)).map_err(InputError::Untypable)?
         };
-        self.send_all(records).await
+        self.send_all(Aim::Foreground, records).await
     }
 
     async fn type_text(&self, text: &InputText) -> Result<(), InputError> {
         let planned = input_plan::text(text.expose());
         let total = planned.len();
-        self.call(move |sink| {
+        self.call(Aim::Foreground, move |sink| {
             let mut typed = 0;
             let mut batch: Vec<Record> = Vec::new();
             let mut in_batch = 0;
@@ -196,16 +211,17 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
     /// release with no drag (review B4). A drag cut short still releases the button.
     async fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), InputError> {
         let screen = self.sink.screen();
+        // The drop's window is checked before the press: a refusal then leaves no button down.
+        self.call(Aim::Point(to.0, to.1), |_| Ok(())).await?;
         let press = vec![
             input_plan::move_to(from.0, from.1, screen),
             input_plan::button(MouseButton::Left, false),
         ];
-        self.send_all(press).await?;
+        self.send_all(Aim::Point(from.0, from.1), press).await?;
         tokio::time::sleep(DRAG_HOLD).await;
         let moved = self.drag_path(from, to, screen).await;
-        let released = self
-            .send_all(vec![input_plan::button(MouseButton::Left, true)])
-            .await;
+        let up = vec![input_plan::button(MouseButton::Left, true)];
+        let released = self.send_all(Aim::Nowhere, up).await;
         moved.and(released)
     }
 }
@@ -225,7 +241,10 @@ mod tests {
         /// Each `SendInput` call: when (the runtime's clock), the records, how many went.
         calls: Mutex<Vec<(tokio::time::Instant, Vec<Record>, usize)>>,
         room: Option<usize>,
+        /// The foreground window runs elevated.
         elevated: bool,
+        /// An elevated window's area on screen.
+        elevated_at: Option<Rect>,
     }
 
     impl InputSink for Log {
@@ -245,9 +264,13 @@ mod tests {
             n
         }
 
-        fn foreground_denied(&self) -> Option<(u64, String)> {
-            self.elevated
-                .then(|| (0x77, "its process runs elevated".to_owned()))
+        fn denied(&self, aim: Aim) -> Option<(u64, String)> {
+            let elevated = match aim {
+                Aim::Foreground => self.elevated,
+                Aim::Point(x, y) => self.elevated_at.is_some_and(|r| r.contains(x, y)),
+                Aim::Nowhere => false,
+            };
+            elevated.then(|| (0x77, "its process runs elevated".to_owned()))
         }
 
         fn vk_for(&self, _c: char) -> Option<(u16, bool)> {
@@ -291,6 +314,7 @@ mod tests {
         );
         let (log, input) = device(Log {
             elevated: true,
+            elevated_at: Some(Rect::new(0, 0, 100, 100)),
             ..Log::default()
         });
         let error = input.type_text(&InputText::plain("hi")).await.unwrap_err();
@@ -374,5 +398,30 @@ mod tests {
         let up = input_plan::button(MouseButton::Left, true);
         assert_eq!(last, &vec![up], "the release was tried after the cut");
         assert_eq!(calls.len(), 5, "down, two moves, the cut one, the release");
+    }
+
+    /// The pointer's input is checked where it lands. A click on an elevated window behind
+    /// a normal foreground one is refused, a click beside an elevated foreground window is
+    /// not. A drag onto an elevated window is refused before the button goes down.
+    #[tokio::test(start_paused = true)]
+    async fn pointer_input_is_checked_where_it_lands() {
+        let (log, input) = device(Log {
+            elevated_at: Some(Rect::new(0, 0, 100, 100)),
+            ..Log::default()
+        });
+        let error = input.click(50, 50, MouseButton::Left, false).await;
+        assert!(matches!(error, Err(InputError::Denied { .. })), "{error:?}");
+        let error = input.drag((500, 500), (50, 50)).await;
+        assert!(matches!(error, Err(InputError::Denied { .. })), "{error:?}");
+        assert!(log.sent.lock().unwrap().is_empty());
+        let (log, input) = device(Log {
+            elevated: true,
+            ..Log::default()
+        });
+        input
+            .click(500, 500, MouseButton::Left, false)
+            .await
+            .unwrap();
+        assert_eq!(log.sent.lock().unwrap().len(), 3, "move, down, up");
     }
 }

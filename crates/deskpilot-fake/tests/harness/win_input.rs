@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use deskpilot_core::act::WindowAction;
 use deskpilot_core::model::Rect;
 use deskpilot_windows::input_plan::{self as plan, Record};
-use deskpilot_windows::send_input::InputSink;
+use deskpilot_windows::send_input::{Aim, InputSink};
 use deskpilot_windows::system_windows::{RawWindow, WindowApi};
 
 /// A screen, a window list, and a log of what was sent and asked, one line per call.
@@ -82,7 +82,7 @@ impl InputSink for Desk {
         records.len()
     }
 
-    fn foreground_denied(&self) -> Option<(u64, String)> {
+    fn denied(&self, _aim: Aim) -> Option<(u64, String)> {
         None
     }
 

@@ -1,19 +1,22 @@
 //! `SendInput`: the planned records copied into `INPUT`s unchanged, the virtual screen from
-//! the system's metrics, the layout's keys from `VkKeyScanW`, and the foreground window's
-//! integrity level checked before anything is sent.
+//! the system's metrics, the layout's keys from `VkKeyScanW`. The integrity level of the
+//! window input lands on is checked before anything is sent: the foreground's for keys, the
+//! one under the pointer for the pointer.
 
 use deskpilot_platform::model::Rect;
+use windows::Win32::Foundation::POINT;
 use windows::Win32::UI::Input::KeyboardAndMouse::{
     INPUT, INPUT_0, INPUT_TYPE, KEYBD_EVENT_FLAGS, KEYBDINPUT, MOUSE_EVENT_FLAGS, MOUSEINPUT,
     SendInput, VIRTUAL_KEY, VkKeyScanW,
 };
 use windows::Win32::UI::WindowsAndMessaging::{
-    GetCursorPos, GetForegroundWindow, GetSystemMetrics, GetWindowThreadProcessId,
-    SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
+    GA_ROOT, GetAncestor, GetCursorPos, GetForegroundWindow, GetSystemMetrics,
+    GetWindowThreadProcessId, SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN,
+    SM_YVIRTUALSCREEN, WindowFromPoint,
 };
 
 use crate::input_plan::Record;
-use crate::send_input::InputSink;
+use crate::send_input::{Aim, InputSink};
 
 /// The system's input queue.
 pub struct Win32Input;
@@ -80,14 +83,19 @@ impl InputSink for Win32Input {
         unsafe { SendInput(&inputs, std::mem::size_of::<INPUT>() as i32) as usize }
     }
 
-    fn foreground_denied(&self) -> Option<(u64, String)> {
-        // SAFETY: queries on the foreground window.
-        let (window, pid) = unsafe {
-            let window = GetForegroundWindow();
-            let mut pid = 0u32;
-            GetWindowThreadProcessId(window, Some(&mut pid));
-            (window, pid)
+    fn denied(&self, aim: Aim) -> Option<(u64, String)> {
+        // SAFETY: queries on window handles.
+        let window = unsafe {
+            match aim {
+                Aim::Foreground => GetForegroundWindow(),
+                // The top-level window under the point: where a click lands.
+                Aim::Point(x, y) => GetAncestor(WindowFromPoint(POINT { x, y }), GA_ROOT),
+                Aim::Nowhere => return None,
+            }
         };
+        let mut pid = 0u32;
+        // SAFETY: a query on a window handle (a null one answers 0).
+        unsafe { GetWindowThreadProcessId(window, Some(&mut pid)) };
         if window.0.is_null() || pid == 0 {
             return None;
         }
