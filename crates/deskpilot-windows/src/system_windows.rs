@@ -40,9 +40,15 @@ pub struct RawWindow {
 pub trait WindowApi: Send + Sync + 'static {
     fn windows(&self) -> Result<Vec<RawWindow>, String>;
     fn foreground(&self) -> Option<u64>;
-    /// Asks for `action` (`ShowWindowAsync`, `WM_CLOSE`, `SetForegroundWindow`); returns
-    /// once asked, not done.
+    /// Asks for `action` (`ShowWindowAsync`, `WM_CLOSE`, a plain `SetForegroundWindow`);
+    /// returns once asked, not done.
     fn ask(&self, hwnd: u64, action: WindowAction) -> Result<(), String>;
+    /// Asks for the foreground as Windows lets a background process have it: this thread's
+    /// input attached to the foreground window's thread (`AttachThreadInput`) while it calls
+    /// `SetForegroundWindow`, then detached. Only the foreground process, or one that had
+    /// the last input, may take the foreground plainly (`SetForegroundWindow`'s remarks),
+    /// and an MCP host's terminal or editor is neither (review B1).
+    fn activate(&self, hwnd: u64) -> Result<(), String>;
 }
 
 /// The windows a person sees: visible, not cloaked, with an area or minimized (an iconic
@@ -63,6 +69,15 @@ pub fn client_windows(raw: &[RawWindow]) -> Vec<ClientWindow> {
         })
         .collect()
 }
+
+/// How long an activation waits for a minimized window's restore.
+const RESTORE_WAIT: Duration = Duration::from_secs(1);
+
+/// How often an activation looks at the window again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// How many times an activation checks that the foreground moved, `POLL` apart.
+const FOREGROUND_CHECKS: usize = 10;
 
 /// The `WindowSystem` over `W`.
 pub struct SystemWindows<W> {
@@ -90,6 +105,20 @@ impl<W: WindowApi> SystemWindows<W> {
         }
     }
 
+    /// Waits, a bounded time, until `window` is no longer minimized; a window still
+    /// minimized then is activated as it is (the foreground check says whether it took).
+    async fn until_restored(&self, window: WindowId) -> Result<(), WindowError> {
+        let until = tokio::time::Instant::now() + RESTORE_WAIT;
+        while tokio::time::Instant::now() < until {
+            let state = self.window_state(window).await?;
+            if !state.is_some_and(|s| s.minimized) {
+                return Ok(());
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        Ok(())
+    }
+
     async fn raw(&self) -> Result<Vec<RawWindow>, WindowError> {
         self.call(|api| api.windows())
             .await?
@@ -107,24 +136,29 @@ impl<W: WindowApi> WindowSystem for SystemWindows<W> {
         Ok(self.call(|api| api.foreground()).await?.map(WindowId))
     }
 
-    /// Restores it if minimized, asks for the foreground, and checks it holds: Windows'
-    /// foreground lock may refuse a process that did not have the last input.
+    /// Restores it if minimized and waits until it is (the restore is asynchronous), takes
+    /// the foreground attached to the foreground thread (`WindowApi::activate`), and checks
+    /// a few times that it holds: the window's thread may take a moment.
     async fn activate_window(&self, window: WindowId) -> Result<(), WindowError> {
         let state = self.window_state(window).await?;
         if state.is_some_and(|s| s.minimized) {
             self.window_action(window, WindowAction::Restore).await?;
+            self.until_restored(window).await?;
         }
         let hwnd = window.0;
-        self.call(move |api| api.ask(hwnd, WindowAction::Activate))
+        self.call(move |api| api.activate(hwnd))
             .await?
             .map_err(|why| WindowError::NotForeground { window, why })?;
-        match self.active_window().await? {
-            Some(active) if active == window => Ok(()),
-            _ => Err(WindowError::NotForeground {
-                window,
-                why: "Windows kept another window in the foreground (its foreground lock)".into(),
-            }),
+        for _ in 0..FOREGROUND_CHECKS {
+            if self.active_window().await? == Some(window) {
+                return Ok(());
+            }
+            tokio::time::sleep(POLL).await;
         }
+        Err(WindowError::NotForeground {
+            window,
+            why: "Windows kept another window in the foreground (its foreground lock)".into(),
+        })
     }
 
     async fn window_action(
@@ -132,6 +166,9 @@ impl<W: WindowApi> WindowSystem for SystemWindows<W> {
         window: WindowId,
         action: WindowAction,
     ) -> Result<(), WindowError> {
+        if action == WindowAction::Activate {
+            return self.activate_window(window).await;
+        }
         let hwnd = window.0;
         self.call(move |api| api.ask(hwnd, action))
             .await?
@@ -159,25 +196,67 @@ mod tests {
     /// A desktop's windows, and what was asked of them.
     #[derive(Default)]
     struct Listed {
-        windows: Vec<RawWindow>,
+        windows: Mutex<Vec<RawWindow>>,
         foreground: Mutex<Option<u64>>,
         asked: Mutex<Vec<(u64, WindowAction)>>,
-        /// The foreground lock: activation is asked, never granted.
+        /// Nothing grants the foreground (a secure desktop, another app holding it).
         locked: bool,
+        /// A minimized window asked to restore is restored this long after
+        /// (`ShowWindowAsync` returns at once); `None`: at once.
+        restore_after: Option<Duration>,
+        restoring: Mutex<Vec<(u64, tokio::time::Instant)>>,
+        /// Whether each activation found its window minimized.
+        activated_minimized: Mutex<Vec<bool>>,
+    }
+
+    impl Listed {
+        /// Restores whose time has come.
+        fn settle(&self) {
+            let now = tokio::time::Instant::now();
+            let mut windows = self.windows.lock().unwrap();
+            self.restoring.lock().unwrap().retain(|(hwnd, at)| {
+                let due = *at <= now;
+                if let Some(w) = windows.iter_mut().filter(|_| due).find(|w| w.hwnd == *hwnd) {
+                    w.minimized = false;
+                }
+                !due
+            });
+        }
     }
 
     impl WindowApi for Listed {
         fn windows(&self) -> Result<Vec<RawWindow>, String> {
-            Ok(self.windows.clone())
+            self.settle();
+            Ok(self.windows.lock().unwrap().clone())
         }
 
         fn foreground(&self) -> Option<u64> {
             *self.foreground.lock().unwrap()
         }
 
+        /// A plain `SetForegroundWindow` from deskpilot, a background process: refused by
+        /// the foreground lock. A restore completes later.
         fn ask(&self, hwnd: u64, action: WindowAction) -> Result<(), String> {
             self.asked.lock().unwrap().push((hwnd, action));
-            if action == WindowAction::Activate && !self.locked {
+            if action == WindowAction::Restore {
+                let at = tokio::time::Instant::now() + self.restore_after.unwrap_or_default();
+                self.restoring.lock().unwrap().push((hwnd, at));
+            }
+            Ok(())
+        }
+
+        /// Attached to the foreground thread, the foreground is granted (unless nothing
+        /// grants it); a minimized window gets it without being restored.
+        fn activate(&self, hwnd: u64) -> Result<(), String> {
+            self.settle();
+            let minimized = self
+                .windows
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|w| w.hwnd == hwnd && w.minimized);
+            self.activated_minimized.lock().unwrap().push(minimized);
+            if !self.locked {
                 *self.foreground.lock().unwrap() = Some(hwnd);
             }
             Ok(())
@@ -208,7 +287,13 @@ mod tests {
         minimized.minimized = true;
         minimized.client = Rect::new(-32000, -32000, 0, 0);
         Listed {
-            windows: vec![window(1, "Editor"), dialog, palette, cloaked, minimized],
+            windows: Mutex::new(vec![
+                window(1, "Editor"),
+                dialog,
+                palette,
+                cloaked,
+                minimized,
+            ]),
             ..Listed::default()
         }
     }
@@ -225,16 +310,22 @@ mod tests {
         assert_eq!(windows[0].bounds.x, -1900);
     }
 
-    /// Activating restores a minimized window first, then checks the foreground; a refused
-    /// foreground is `NotForeground`, never success.
-    #[tokio::test]
-    async fn activation_is_checked_and_a_refusal_said() {
-        let api = Arc::new(listed());
+    /// Activating restores a minimized window and waits until it is restored, then takes
+    /// the foreground attached to the foreground thread (a plain request is refused by the
+    /// foreground lock) and checks it; a refused foreground is `NotForeground`.
+    #[tokio::test(start_paused = true)]
+    async fn activation_waits_for_the_restore_and_is_checked() {
+        let api = Arc::new(Listed {
+            restore_after: Some(Duration::from_millis(120)),
+            ..listed()
+        });
         let system = SystemWindows::new(api.clone(), Duration::from_secs(1));
         system.activate_window(WindowId(5)).await.unwrap();
+        assert_eq!(*api.asked.lock().unwrap(), [(5, WindowAction::Restore)]);
         assert_eq!(
-            *api.asked.lock().unwrap(),
-            [(5, WindowAction::Restore), (5, WindowAction::Activate)]
+            *api.activated_minimized.lock().unwrap(),
+            [false],
+            "restored first"
         );
         assert_eq!(system.active_window().await.unwrap(), Some(WindowId(5)));
         let locked = Arc::new(Listed {

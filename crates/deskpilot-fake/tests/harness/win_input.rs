@@ -54,15 +54,23 @@ impl WindowApi for Desk {
             return Err("no such window".into());
         };
         match action {
-            WindowAction::Activate if !self.locked => {
-                window.minimized = false;
-                *self.foreground.lock().unwrap() = Some(hwnd);
-            }
+            // A plain request from a background process: the foreground lock refuses it.
             WindowAction::Activate => {}
             WindowAction::Minimize => window.minimized = true,
             WindowAction::Maximize => window.maximized = true,
             WindowAction::Restore => (window.minimized, window.maximized) = (false, false),
             WindowAction::Close => windows.retain(|w| w.hwnd != hwnd),
+        }
+        Ok(())
+    }
+
+    fn activate(&self, hwnd: u64) -> Result<(), String> {
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("activate 0x{hwnd:x}"));
+        if !self.locked && self.windows.lock().unwrap().iter().any(|w| w.hwnd == hwnd) {
+            *self.foreground.lock().unwrap() = Some(hwnd);
         }
         Ok(())
     }

@@ -163,6 +163,31 @@ impl WindowApi for Win32Windows {
         (!window.0.is_null()).then_some(window.0 as usize as u64)
     }
 
+    fn activate(&self, id: u64) -> Result<(), String> {
+        use windows::Win32::System::Threading::{AttachThreadInput, GetCurrentThreadId};
+        use windows::Win32::UI::WindowsAndMessaging::BringWindowToTop;
+        let window = hwnd(id);
+        // SAFETY: queries and requests on window handles and thread ids; the input is
+        // detached again before returning.
+        let granted = unsafe {
+            let foreground = GetForegroundWindow();
+            let theirs = GetWindowThreadProcessId(foreground, None);
+            let ours = GetCurrentThreadId();
+            let attached =
+                theirs != 0 && theirs != ours && AttachThreadInput(ours, theirs, true).as_bool();
+            let _ = BringWindowToTop(window);
+            let granted = SetForegroundWindow(window).as_bool();
+            if attached {
+                let _ = AttachThreadInput(ours, theirs, false);
+            }
+            granted
+        };
+        match granted {
+            true => Ok(()),
+            false => Err(format!("window {id:#x} was refused the foreground")),
+        }
+    }
+
     fn ask(&self, id: u64, action: WindowAction) -> Result<(), String> {
         let window = hwnd(id);
         // SAFETY: requests to a window handle; a gone window answers false.

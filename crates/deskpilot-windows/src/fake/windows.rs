@@ -6,7 +6,8 @@ use deskpilot_platform::WindowAction;
 
 use crate::system_windows::{RawWindow, WindowApi};
 
-/// A fixed window list; activation always succeeds.
+/// A fixed window list; activation attached to the foreground thread succeeds, a plain
+/// request is refused (the foreground lock of a background process).
 pub struct FakeWindows {
     windows: Vec<RawWindow>,
     foreground: Mutex<Option<u64>>,
@@ -30,10 +31,12 @@ impl WindowApi for FakeWindows {
         *self.foreground.lock().unwrap()
     }
 
-    fn ask(&self, hwnd: u64, action: WindowAction) -> Result<(), String> {
-        if action == WindowAction::Activate {
-            *self.foreground.lock().unwrap() = Some(hwnd);
-        }
+    fn ask(&self, _hwnd: u64, _action: WindowAction) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn activate(&self, hwnd: u64) -> Result<(), String> {
+        *self.foreground.lock().unwrap() = Some(hwnd);
         Ok(())
     }
 }
