@@ -128,6 +128,34 @@ pub fn chord(
     Ok(records)
 }
 
+/// `records` with each virtual key's scan code from the layout (`scan_of`: the code, the
+/// extended prefix 0xE0 in its high byte), and the extended flag where the prefix says so.
+/// Apps that read scan codes (remote consoles, Chromium's `KeyboardEvent.code`) missed keys
+/// sent with none (review B2). Unicode records keep theirs.
+pub fn with_scans(records: Vec<Record>, scan_of: impl Fn(u16) -> Option<u16>) -> Vec<Record> {
+    records
+        .into_iter()
+        .map(|record| match record {
+            Record::Key { vk, scan: 0, flags } if flags & KEYEVENTF_UNICODE == 0 => {
+                let Some(code) = scan_of(vk) else {
+                    return record;
+                };
+                let extended = if code >> 8 == 0xE0 {
+                    KEYEVENTF_EXTENDEDKEY
+                } else {
+                    0
+                };
+                Record::Key {
+                    vk,
+                    scan: code & 0xFF,
+                    flags: flags | extended,
+                }
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// Text as records, with the number of records each character took (so that a partial send
 /// says how many characters went): Unicode key events per UTF-16 unit, a line break as
 /// Enter, a tab as Tab.

@@ -49,6 +49,9 @@ pub trait InputSink: Send + Sync + 'static {
     fn denied(&self, aim: Aim) -> Option<(u64, String)>;
     /// The virtual key of a character on the current layout, and whether it needs Shift.
     fn vk_for(&self, c: char) -> Option<(u16, bool)>;
+    /// A virtual key's scan code on the current layout, with the extended prefix (0xE0) in
+    /// its high byte (`MapVirtualKeyExW`, `MAPVK_VK_TO_VSC_EX`); `None` where it has none.
+    fn scan_of(&self, vk: u16) -> Option<u16>;
     /// Where the pointer is (`GetCursorPos`), in physical pixels.
     fn cursor(&self) -> Option<(i32, i32)>;
 }
@@ -171,7 +174,9 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
         let chord = chord.clone();
         let records = {
             let sink = self.sink.clone();
-            input_plan::chord(&chord, move |c| sink.vk_for(c)).map_err(InputError::Untypable)?
+            let planned = input_plan::chord(&chord, |c| sink.vk_for(c));
+            let planned = planned.map_err(InputError::Untypable)?;
+            input_plan::with_scans(planned, |vk| sink.scan_of(vk))
         };
         self.send_all(Aim::Foreground, records).await
     }
@@ -184,7 +189,9 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
             let mut batch: Vec<Record> = Vec::new();
             let mut in_batch = 0;
             for (i, (_, records)) in planned.iter().enumerate() {
-                batch.extend(records);
+                batch.extend(input_plan::with_scans(records.clone(), |vk| {
+                    sink.scan_of(vk)
+                }));
                 in_batch += 1;
                 if batch.len() < BATCH && i + 1 < total {
                     continue;
@@ -231,7 +238,9 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::input_plan::{INPUT_KEYBOARD, INPUT_MOUSE, KEYEVENTF_UNICODE};
+    use crate::input_plan::{
+        INPUT_KEYBOARD, INPUT_MOUSE, KEYEVENTF_EXTENDEDKEY, KEYEVENTF_KEYUP, KEYEVENTF_UNICODE,
+    };
 
     /// A sink that logs what it was given, takes at most `room` records in all, and can play
     /// an elevated foreground window.
@@ -275,6 +284,17 @@ mod tests {
 
         fn vk_for(&self, _c: char) -> Option<(u16, bool)> {
             None
+        }
+
+        /// A US layout's scan codes, for the keys the tests press.
+        fn scan_of(&self, vk: u16) -> Option<u16> {
+            match vk {
+                0x11 => Some(0x1D),   // Control
+                0x41 => Some(0x1E),   // A
+                0x0D => Some(0x1C),   // Enter
+                0x25 => Some(0xE04B), // Left: extended
+                _ => None,
+            }
         }
 
         fn cursor(&self) -> Option<(i32, i32)> {
@@ -423,5 +443,31 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(log.sent.lock().unwrap().len(), 3, "move, down, up");
+    }
+
+    /// Keys carry their scan codes from the layout, an extended one its flag (review B2:
+    /// with scan code 0, remote consoles and Chromium's `KeyboardEvent.code` missed keys).
+    #[tokio::test]
+    async fn keys_carry_their_scan_codes() {
+        let (log, input) = device(Log::default());
+        let chord = |text: &str| text.parse::<Chord>().unwrap();
+        input.press(&chord("ctrl+a")).await.unwrap();
+        input.press(&chord("Left")).await.unwrap();
+        let scans: Vec<(u16, u16, bool)> = log
+            .sent
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|r| match r {
+                Record::Key { vk, scan, flags } if flags & KEYEVENTF_KEYUP == 0 => {
+                    Some((*vk, *scan, flags & KEYEVENTF_EXTENDEDKEY != 0))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            scans,
+            [(0x11, 0x1D, false), (0x41, 0x1E, false), (0x25, 0x4B, true)]
+        );
     }
 }

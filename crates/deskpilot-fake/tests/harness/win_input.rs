@@ -99,6 +99,10 @@ impl InputSink for Desk {
             .then(|| (c.to_ascii_uppercase() as u16, c.is_ascii_uppercase()))
     }
 
+    fn scan_of(&self, _vk: u16) -> Option<u16> {
+        None
+    }
+
     fn cursor(&self) -> Option<(i32, i32)> {
         Some((0, 0))
     }

@@ -1,13 +1,15 @@
 //! `SendInput`: the planned records copied into `INPUT`s unchanged, the virtual screen from
-//! the system's metrics, the layout's keys from `VkKeyScanW`. The integrity level of the
+//! the system's metrics, keys and scan codes from the layout of the window they go to
+//! (`VkKeyScanExW`, `MapVirtualKeyExW`). The integrity level of the
 //! window input lands on is checked before anything is sent: the foreground's for keys, the
 //! one under the pointer for the pointer.
 
 use deskpilot_platform::model::Rect;
 use windows::Win32::Foundation::POINT;
 use windows::Win32::UI::Input::KeyboardAndMouse::{
-    INPUT, INPUT_0, INPUT_TYPE, KEYBD_EVENT_FLAGS, KEYBDINPUT, MOUSE_EVENT_FLAGS, MOUSEINPUT,
-    SendInput, VIRTUAL_KEY, VkKeyScanW,
+    GetKeyboardLayout, HKL, INPUT, INPUT_0, INPUT_TYPE, KEYBD_EVENT_FLAGS, KEYBDINPUT,
+    MAPVK_VK_TO_VSC_EX, MOUSE_EVENT_FLAGS, MOUSEINPUT, MapVirtualKeyExW, SendInput, VIRTUAL_KEY,
+    VkKeyScanExW,
 };
 use windows::Win32::UI::WindowsAndMessaging::{
     GA_ROOT, GetAncestor, GetCursorPos, GetForegroundWindow, GetSystemMetrics,
@@ -57,6 +59,16 @@ fn input(record: &Record) -> INPUT {
     }
 }
 
+/// The keyboard layout of the foreground window's thread, where keys go: deskpilot's own
+/// thread's layout is whatever it started with (review B3).
+fn target_layout() -> HKL {
+    // SAFETY: queries on the foreground window and its thread.
+    unsafe {
+        let thread = GetWindowThreadProcessId(GetForegroundWindow(), None);
+        GetKeyboardLayout(thread)
+    }
+}
+
 impl InputSink for Win32Input {
     fn screen(&self) -> Rect {
         // SAFETY: metric queries.
@@ -81,6 +93,13 @@ impl InputSink for Win32Input {
         let inputs: Vec<INPUT> = records.iter().map(input).collect();
         // SAFETY: a slice of initialized INPUTs and their size.
         unsafe { SendInput(&inputs, std::mem::size_of::<INPUT>() as i32) as usize }
+    }
+
+    fn scan_of(&self, vk: u16) -> Option<u16> {
+        // SAFETY: a layout query.
+        let code =
+            unsafe { MapVirtualKeyExW(u32::from(vk), MAPVK_VK_TO_VSC_EX, Some(target_layout())) };
+        (code != 0).then_some(code as u16)
     }
 
     fn denied(&self, aim: Aim) -> Option<(u64, String)> {
@@ -116,8 +135,8 @@ impl InputSink for Win32Input {
         let [unit] = c.encode_utf16(&mut units) else {
             return None;
         };
-        // SAFETY: a layout query.
-        let scan = unsafe { VkKeyScanW(*unit) };
+        // SAFETY: a layout query, on the layout of the window the keys go to.
+        let scan = unsafe { VkKeyScanExW(*unit, target_layout()) };
         if scan == -1 {
             return None;
         }
