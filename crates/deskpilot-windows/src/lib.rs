@@ -42,5 +42,5 @@ pub use backend::{CALL_TIMEOUT, WindowsBackend};
 #[cfg(windows)]
 pub use com::{ComSource, Timeouts, Win32Input, Win32Windows, link_count, session_desktop};
 #[cfg(any(test, feature = "fake"))]
-pub use fake::{FakeUia, FakeWindows};
+pub use fake::{FakeKeyboards, FakeUia, FakeWindows};
 pub use source::{RawGrid, TextRead, UiaSource};

@@ -38,6 +38,10 @@ pub enum Aim {
     Nowhere,
 }
 
+/// A keyboard layout, as the system names it (an `HKL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout(pub u64);
+
 /// The system calls behind the input device.
 pub trait InputSink: Send + Sync + 'static {
     /// The virtual screen (all monitors), in physical pixels.
@@ -47,11 +51,14 @@ pub trait InputSink: Send + Sync + 'static {
     /// The window input at `aim` goes to, with why, when it belongs to a process above
     /// deskpilot's integrity level.
     fn denied(&self, aim: Aim) -> Option<(u64, String)>;
-    /// The virtual key of a character on the current layout, and whether it needs Shift.
-    fn vk_for(&self, c: char) -> Option<(u16, bool)>;
-    /// A virtual key's scan code on the current layout, with the extended prefix (0xE0) in
-    /// its high byte (`MapVirtualKeyExW`, `MAPVK_VK_TO_VSC_EX`); `None` where it has none.
-    fn scan_of(&self, vk: u16) -> Option<u16>;
+    /// The keyboard layout of the thread owning the foreground window, where keys go
+    /// (`GetKeyboardLayout`). Each thread has its own: deskpilot's may differ (review B3).
+    fn target_layout(&self) -> Layout;
+    /// The virtual key of a character on `layout`, and whether it needs Shift (`VkKeyScanExW`).
+    fn vk_for(&self, c: char, layout: Layout) -> Option<(u16, bool)>;
+    /// A virtual key's scan code on `layout`, with the extended prefix (0xE0) in its high
+    /// byte (`MapVirtualKeyExW`, `MAPVK_VK_TO_VSC_EX`); `None` where it has none.
+    fn scan_of(&self, vk: u16, layout: Layout) -> Option<u16>;
     /// Where the pointer is (`GetCursorPos`), in physical pixels.
     fn cursor(&self) -> Option<(i32, i32)>;
 }
@@ -174,9 +181,10 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
         let chord = chord.clone();
         let records = {
             let sink = self.sink.clone();
-            let planned = input_plan::chord(&chord, |c| sink.vk_for(c));
+            let layout = sink.target_layout();
+            let planned = input_plan::chord(&chord, |c| sink.vk_for(c, layout));
             let planned = planned.map_err(InputError::Untypable)?;
-            input_plan::with_scans(planned, |vk| sink.scan_of(vk))
+            input_plan::with_scans(planned, |vk| sink.scan_of(vk, layout))
         };
         self.send_all(Aim::Foreground, records).await
     }
@@ -185,12 +193,13 @@ impl<S: InputSink> InputDevice for SendInputDevice<S> {
         let planned = input_plan::text(text.expose());
         let total = planned.len();
         self.call(Aim::Foreground, move |sink| {
+            let layout = sink.target_layout();
             let mut typed = 0;
             let mut batch: Vec<Record> = Vec::new();
             let mut in_batch = 0;
             for (i, (_, records)) in planned.iter().enumerate() {
                 batch.extend(input_plan::with_scans(records.clone(), |vk| {
-                    sink.scan_of(vk)
+                    sink.scan_of(vk, layout)
                 }));
                 in_batch += 1;
                 if batch.len() < BATCH && i + 1 < total {
@@ -238,6 +247,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+    use crate::fake::FakeKeyboards;
     use crate::input_plan::{
         INPUT_KEYBOARD, INPUT_MOUSE, KEYEVENTF_EXTENDEDKEY, KEYEVENTF_KEYUP, KEYEVENTF_UNICODE,
     };
@@ -254,6 +264,7 @@ mod tests {
         elevated: bool,
         /// An elevated window's area on screen.
         elevated_at: Option<Rect>,
+        keyboards: FakeKeyboards,
     }
 
     impl InputSink for Log {
@@ -282,19 +293,16 @@ mod tests {
             elevated.then(|| (0x77, "its process runs elevated".to_owned()))
         }
 
-        fn vk_for(&self, _c: char) -> Option<(u16, bool)> {
-            None
+        fn target_layout(&self) -> Layout {
+            Layout(self.keyboards.foreground)
         }
 
-        /// A US layout's scan codes, for the keys the tests press.
-        fn scan_of(&self, vk: u16) -> Option<u16> {
-            match vk {
-                0x11 => Some(0x1D),   // Control
-                0x41 => Some(0x1E),   // A
-                0x0D => Some(0x1C),   // Enter
-                0x25 => Some(0xE04B), // Left: extended
-                _ => None,
-            }
+        fn vk_for(&self, c: char, layout: Layout) -> Option<(u16, bool)> {
+            FakeKeyboards::vk_for(c, layout.0)
+        }
+
+        fn scan_of(&self, vk: u16, layout: Layout) -> Option<u16> {
+            FakeKeyboards::scan_of(vk, layout.0)
         }
 
         fn cursor(&self) -> Option<(i32, i32)> {
@@ -469,5 +477,43 @@ mod tests {
             scans,
             [(0x11, 0x1D, false), (0x41, 0x1E, false), (0x25, 0x4B, true)]
         );
+    }
+
+    /// The key downs sent so far: virtual key and scan code.
+    fn downs(log: &Log) -> Vec<(u16, u16)> {
+        let sent = log.sent.lock().unwrap();
+        sent.iter()
+            .filter_map(|r| match r {
+                Record::Key { vk, scan, flags } if flags & KEYEVENTF_KEYUP == 0 => {
+                    Some((*vk, *scan))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Keys are mapped on the layout of the thread owning the window they go to, not on
+    /// deskpilot's own (review B3: each thread has its own layout).
+    #[tokio::test]
+    async fn keys_are_mapped_on_the_target_windows_layout() {
+        let keyboards = FakeKeyboards {
+            own: FakeKeyboards::US,
+            foreground: FakeKeyboards::GERMAN,
+        };
+        let (log, input) = device(Log {
+            keyboards,
+            ..Log::default()
+        });
+        let chord = |text: &str| text.parse::<Chord>().unwrap();
+        input.press(&chord("ctrl+z")).await.unwrap();
+        input.press(&chord("ctrl+/")).await.unwrap();
+        let want = [
+            (0x11, 0x1D),
+            (0x5A, 0x15),
+            (0x11, 0x1D),
+            (0x10, 0x2A),
+            (0x37, 0x08),
+        ];
+        assert_eq!(downs(&log), want);
     }
 }

@@ -7,8 +7,9 @@ use std::sync::Mutex;
 
 use deskpilot_core::act::WindowAction;
 use deskpilot_core::model::Rect;
+use deskpilot_windows::FakeKeyboards;
 use deskpilot_windows::input_plan::{self as plan, Record};
-use deskpilot_windows::send_input::{Aim, InputSink};
+use deskpilot_windows::send_input::{Aim, InputSink, Layout};
 use deskpilot_windows::system_windows::{RawWindow, WindowApi};
 
 /// A screen, a window list, and a log of what was sent and asked, one line per call.
@@ -94,13 +95,16 @@ impl InputSink for Desk {
         None
     }
 
-    fn vk_for(&self, c: char) -> Option<(u16, bool)> {
-        c.is_ascii_alphanumeric()
-            .then(|| (c.to_ascii_uppercase() as u16, c.is_ascii_uppercase()))
+    fn target_layout(&self) -> Layout {
+        Layout(FakeKeyboards::US)
     }
 
-    fn scan_of(&self, _vk: u16) -> Option<u16> {
-        None
+    fn vk_for(&self, c: char, layout: Layout) -> Option<(u16, bool)> {
+        FakeKeyboards::vk_for(c, layout.0)
+    }
+
+    fn scan_of(&self, vk: u16, layout: Layout) -> Option<u16> {
+        FakeKeyboards::scan_of(vk, layout.0)
     }
 
     fn cursor(&self) -> Option<(i32, i32)> {

@@ -4,6 +4,8 @@
 //! window input lands on is checked before anything is sent: the foreground's for keys, the
 //! one under the pointer for the pointer.
 
+use std::ffi::c_void;
+
 use deskpilot_platform::model::Rect;
 use windows::Win32::Foundation::POINT;
 use windows::Win32::UI::Input::KeyboardAndMouse::{
@@ -18,7 +20,7 @@ use windows::Win32::UI::WindowsAndMessaging::{
 };
 
 use crate::input_plan::Record;
-use crate::send_input::{Aim, InputSink};
+use crate::send_input::{Aim, InputSink, Layout};
 
 /// The system's input queue.
 pub struct Win32Input;
@@ -59,16 +61,6 @@ fn input(record: &Record) -> INPUT {
     }
 }
 
-/// The keyboard layout of the foreground window's thread, where keys go: deskpilot's own
-/// thread's layout is whatever it started with (review B3).
-fn target_layout() -> HKL {
-    // SAFETY: queries on the foreground window and its thread.
-    unsafe {
-        let thread = GetWindowThreadProcessId(GetForegroundWindow(), None);
-        GetKeyboardLayout(thread)
-    }
-}
-
 impl InputSink for Win32Input {
     fn screen(&self) -> Rect {
         // SAFETY: metric queries.
@@ -95,10 +87,19 @@ impl InputSink for Win32Input {
         unsafe { SendInput(&inputs, std::mem::size_of::<INPUT>() as i32) as usize }
     }
 
-    fn scan_of(&self, vk: u16) -> Option<u16> {
+    fn target_layout(&self) -> Layout {
+        // SAFETY: queries on the foreground window and its thread.
+        let hkl = unsafe {
+            let thread = GetWindowThreadProcessId(GetForegroundWindow(), None);
+            GetKeyboardLayout(thread)
+        };
+        Layout(hkl.0 as u64)
+    }
+
+    fn scan_of(&self, vk: u16, layout: Layout) -> Option<u16> {
+        let hkl = HKL(layout.0 as *mut c_void);
         // SAFETY: a layout query.
-        let code =
-            unsafe { MapVirtualKeyExW(u32::from(vk), MAPVK_VK_TO_VSC_EX, Some(target_layout())) };
+        let code = unsafe { MapVirtualKeyExW(u32::from(vk), MAPVK_VK_TO_VSC_EX, Some(hkl)) };
         (code != 0).then_some(code as u16)
     }
 
@@ -130,13 +131,13 @@ impl InputSink for Win32Input {
         })
     }
 
-    fn vk_for(&self, c: char) -> Option<(u16, bool)> {
+    fn vk_for(&self, c: char, layout: Layout) -> Option<(u16, bool)> {
         let mut units = [0u16; 2];
         let [unit] = c.encode_utf16(&mut units) else {
             return None;
         };
         // SAFETY: a layout query, on the layout of the window the keys go to.
-        let scan = unsafe { VkKeyScanExW(*unit, target_layout()) };
+        let scan = unsafe { VkKeyScanExW(*unit, HKL(layout.0 as *mut c_void)) };
         if scan == -1 {
             return None;
         }

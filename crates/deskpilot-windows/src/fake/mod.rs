@@ -3,11 +3,13 @@
 //! It counts every call and logs every value it hands out, so tests can check what a read
 //! cost and that no secret's value was ever requested.
 
+mod keyboard;
 mod parse;
 mod perform;
 mod windows;
 mod worker;
 
+pub use keyboard::FakeKeyboards;
 pub use windows::FakeWindows;
 
 use std::collections::{HashMap, HashSet};

@@ -1,0 +1,54 @@
+//! `FakeKeyboards`: keyboard layouts per thread, as Windows keeps them. Each thread has its
+//! own layout (`GetKeyboardLayout(thread)`), and `VkKeyScanW` and `MapVirtualKeyW` map on the
+//! calling thread's; only the `Ex` forms map on a layout given. A few keys of two layouts
+//! are enough to show a key mapped on the wrong one.
+
+/// The layouts of deskpilot's own thread and of the foreground window's thread.
+pub struct FakeKeyboards {
+    pub own: u64,
+    pub foreground: u64,
+}
+
+impl Default for FakeKeyboards {
+    fn default() -> Self {
+        FakeKeyboards {
+            own: Self::US,
+            foreground: Self::US,
+        }
+    }
+}
+
+impl FakeKeyboards {
+    /// US English (`00000409`).
+    pub const US: u64 = 0x0409_0409;
+    /// German (`00000407`): Y and Z swapped, `/` on Shift+7.
+    pub const GERMAN: u64 = 0x0407_0407;
+
+    /// A character's virtual key on `layout`, and whether it needs Shift (`VkKeyScanExW`).
+    pub fn vk_for(c: char, layout: u64) -> Option<(u16, bool)> {
+        match (layout, c) {
+            (_, 'a'..='z') => Some((c.to_ascii_uppercase() as u16, false)),
+            (Self::US, '/') => Some((0xBF, false)),
+            (Self::GERMAN, '/') => Some((0x37, true)),
+            (Self::GERMAN, '#') => Some((0xBF, false)),
+            _ => None,
+        }
+    }
+
+    /// A virtual key's scan code on `layout` (`MapVirtualKeyExW`, `MAPVK_VK_TO_VSC_EX`).
+    pub fn scan_of(vk: u16, layout: u64) -> Option<u16> {
+        match (layout, vk) {
+            (_, 0x0D) => Some(0x1C),
+            (_, 0x10) => Some(0x2A),
+            (_, 0x11) => Some(0x1D),
+            (_, 0x37) => Some(0x08),
+            (_, 0x25) => Some(0xE04B),
+            (_, 0x41) => Some(0x1E),
+            (Self::US, 0x5A) | (Self::GERMAN, 0x59) => Some(0x2C),
+            (Self::US, 0x59) | (Self::GERMAN, 0x5A) => Some(0x15),
+            (Self::US, 0xBF) => Some(0x35),
+            (Self::GERMAN, 0xBF) => Some(0x2B),
+            _ => None,
+        }
+    }
+}
