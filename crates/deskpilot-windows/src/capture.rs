@@ -23,6 +23,29 @@ pub trait PixelSource: Send + Sync + 'static {
     /// `window` drawn by itself into a bitmap (`PrintWindow` with `PW_RENDERFULLCONTENT`):
     /// the screen rectangle it drew and its top-down BGRA pixels.
     fn print(&self, window: u64) -> Result<(Rect, Vec<u8>), String>;
+    /// `window`'s DPI and its monitor's (`GetDpiForWindow`, `GetDpiForMonitor`).
+    fn dpi(&self, window: u64) -> Result<Dpi, String>;
+}
+
+/// A window's DPI and the DPI of the monitor it is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dpi {
+    pub window: u32,
+    pub monitor: u32,
+}
+
+/// `window` drawn by itself, when it draws at the screen's scale. A window at another DPI
+/// than its monitor's (DPI-unaware, or system-aware on a monitor of another scale) draws at
+/// its own, which Windows stretches on screen only (review C2).
+fn printed<P: PixelSource>(pixels: &P, window: u64) -> Result<(Rect, Vec<u8>), String> {
+    let dpi = pixels.dpi(window)?;
+    if dpi.window != dpi.monitor {
+        return Err(format!(
+            "it draws at {} DPI on a monitor at {}",
+            dpi.window, dpi.monitor
+        ));
+    }
+    pixels.print(window)
 }
 
 /// The class of a menu's window (`#32768`): a top-level window of the app that opened it.
@@ -107,7 +130,7 @@ fn window_image<P: PixelSource>(
         None => None,
         Some(false) => Some(Cover::Clear),
         Some(true) => {
-            let drawn = pixels.print(window).and_then(|(drawn, bgra)| {
+            let drawn = printed(pixels, window).and_then(|(drawn, bgra)| {
                 let part = clip(rect, drawn).ok_or("the window drew nothing of its bounds")?;
                 image_of(&bgra, drawn, "PrintWindow")?;
                 image_of(&crop(&bgra, drawn, part), part, "PrintWindow")
@@ -209,6 +232,8 @@ mod tests {
         stack: Vec<RawWindow>,
         /// What `PrintWindow` draws: `None` fails.
         drawn: Option<Rect>,
+        /// The window's DPI and its monitor's; none is 96 and 96.
+        dpi: Option<(u32, u32)>,
     }
 
     impl PixelSource for Striped {
@@ -227,12 +252,27 @@ mod tests {
             Ok(self.stack.clone())
         }
 
+        /// A window at another DPI than its monitor's draws at its own scale, into the top
+        /// left of a bitmap of its size on screen; the rest stays black.
         fn print(&self, _window: u64) -> Result<(Rect, Vec<u8>), String> {
             let drawn = self.drawn.ok_or("PrintWindow failed")?;
+            let (window, monitor) = self.dpi.unwrap_or((96, 96));
+            let scaled = |n: i32| n * window as i32 / monitor as i32;
+            let (w, h) = (scaled(drawn.width), scaled(drawn.height));
             let pixels = (0..drawn.height)
-                .flat_map(|y| (0..drawn.width).flat_map(move |x| [0, y as u8, x as u8, 255]))
+                .flat_map(|y| {
+                    (0..drawn.width).flat_map(move |x| match x < w && y < h {
+                        true => [0, y as u8, x as u8, 255],
+                        false => [0, 0, 0, 255],
+                    })
+                })
                 .collect();
             Ok((drawn, pixels))
+        }
+
+        fn dpi(&self, _window: u64) -> Result<Dpi, String> {
+            let (window, monitor) = self.dpi.unwrap_or((96, 96));
+            Ok(Dpi { window, monitor })
         }
     }
 
@@ -250,6 +290,7 @@ mod tests {
         Striped {
             stack: vec![window(1, above), window(2, Rect::new(0, 0, 40, 20))],
             drawn,
+            dpi: None,
         }
     }
 
@@ -283,6 +324,24 @@ mod tests {
         let shown = shoot(desk(over, None)).await;
         assert_eq!(shown.cover, Some(Cover::Shown));
         assert_eq!(&shown.image.rgb[..3], &[3, 2, 1]);
+    }
+
+    /// A covered window at another DPI than its monitor's draws itself at its own scale.
+    /// So it is not redrawn, and the screen's pixels say they show the cover (review C2:
+    /// its drawing was cropped as if at the screen's scale).
+    #[tokio::test]
+    async fn a_window_at_another_scale_is_not_redrawn() {
+        let over = Rect::new(30, 10, 40, 20);
+        let unaware = Striped {
+            dpi: Some((96, 144)),
+            ..desk(over, Some(Rect::new(-5, -5, 50, 30)))
+        };
+        let shot = shoot(unaware).await;
+        let last = shot.image.rgb.len() - 3;
+        assert_eq!(
+            (shot.cover, &shot.image.rgb[last..]),
+            (Some(Cover::Shown), &[3, 2, 1][..])
+        );
     }
 
     /// What cannot be seen covers nothing (minimized, cloaked, hidden windows); a window not

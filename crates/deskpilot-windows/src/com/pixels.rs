@@ -6,20 +6,21 @@ use deskpilot_platform::model::Rect;
 use windows::Win32::Foundation::{CloseHandle, HWND, RECT};
 use windows::Win32::Graphics::Gdi::{
     BI_RGB, BITMAPINFO, BITMAPINFOHEADER, BitBlt, CAPTUREBLT, CreateCompatibleBitmap,
-    CreateCompatibleDC, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, GetDIBits, HDC, ReleaseDC,
-    SRCCOPY, SelectObject,
+    CreateCompatibleDC, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, GetDIBits, HDC,
+    MONITOR_DEFAULTTONEAREST, MonitorFromWindow, ReleaseDC, SRCCOPY, SelectObject,
 };
 use windows::Win32::Storage::Xps::{PRINT_WINDOW_FLAGS, PrintWindow};
 use windows::Win32::System::Diagnostics::ToolHelp::{
     CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW, TH32CS_SNAPPROCESS,
 };
+use windows::Win32::UI::HiDpi::{GetDpiForMonitor, GetDpiForWindow, MDT_EFFECTIVE_DPI};
 use windows::Win32::UI::WindowsAndMessaging::{
     GetSystemMetrics, GetWindowRect, PW_RENDERFULLCONTENT, SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN,
     SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
 };
 
 use super::desktop::{Win32Windows, rect_of};
-use crate::capture::PixelSource;
+use crate::capture::{Dpi, PixelSource};
 use crate::system_windows::{RawWindow, WindowApi};
 
 /// The screen through GDI.
@@ -74,6 +75,21 @@ impl PixelSource for GdiPixels {
                 .map_err(|e| e.message())
         })?;
         Ok((bounds, pixels))
+    }
+
+    fn dpi(&self, window: u64) -> Result<Dpi, String> {
+        let handle = HWND(window as usize as *mut _);
+        let (mut x, mut y) = (0u32, 0u32);
+        // SAFETY: queries on a window handle and its monitor, into two integers.
+        unsafe {
+            let monitor = MonitorFromWindow(handle, MONITOR_DEFAULTTONEAREST);
+            GetDpiForMonitor(monitor, MDT_EFFECTIVE_DPI, &mut x, &mut y)
+                .map_err(|e| e.message())?;
+            Ok(Dpi {
+                window: GetDpiForWindow(handle),
+                monitor: x,
+            })
+        }
     }
 }
 
