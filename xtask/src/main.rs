@@ -13,6 +13,7 @@ mod imports;
 mod install;
 mod layers;
 mod lexed;
+mod manifests;
 mod matrix;
 mod methods;
 mod node;
@@ -64,6 +65,22 @@ enum Command {
     },
     /// Lint the GitHub workflows (`.github/workflows`) with actionlint.
     LintWorkflows,
+    /// Write a release's winget and Scoop manifests, each validated against its published
+    /// schema (packaging/schemas/), from the version and the SHA-256 of its two zips.
+    Manifests {
+        /// The release's version, without the tag's `v`.
+        #[arg(long)]
+        version: String,
+        /// The SHA-256 of the x86_64-pc-windows-msvc zip.
+        #[arg(long)]
+        x64_sha256: String,
+        /// The SHA-256 of the aarch64-pc-windows-msvc zip.
+        #[arg(long)]
+        arm64_sha256: String,
+        /// Where to write them (winget/ and scoop/ inside).
+        #[arg(long, default_value = "target/manifests")]
+        out: std::path::PathBuf,
+    },
     /// On demand, root only: build deskpilot.exe and the Windows fixture, and run the CLI's
     /// reads against the fixture under Wine 10 in a Debian trixie chroot (target/wine-chroot).
     WineSmoke,
@@ -113,6 +130,18 @@ fn main() -> anyhow::Result<()> {
         Command::Conformance => conformance::run(),
         Command::CheckWindows => check_windows::run(),
         Command::LintWorkflows => workflows::run(),
+        Command::Manifests {
+            version,
+            x64_sha256,
+            arm64_sha256,
+            out,
+        } => manifests::run(
+            &manifests::Release {
+                version,
+                sha256: [x64_sha256, arm64_sha256],
+            },
+            &out,
+        ),
         Command::UnderLoad { runs } => under_load::run(runs),
         Command::WineSmoke => wine_smoke::run(),
         Command::Demo => demo::run(),
