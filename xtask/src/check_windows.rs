@@ -100,3 +100,38 @@ pub fn debian_cargo(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The crates each `cargo clippy` line of `workflow` names, line by line.
+    fn clippy_lines(workflow: &str) -> Vec<Vec<String>> {
+        workflow
+            .lines()
+            .map(str::trim)
+            .filter(|line| line.starts_with("cargo clippy"))
+            .map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                words
+                    .windows(2)
+                    .filter(|pair| pair[0] == "-p")
+                    .map(|pair| pair[1].to_owned())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The Windows runner lints for MSVC the crates this check lints for GNU, and its live
+    /// tests' feature: one list kept in two places, held equal here.
+    #[test]
+    fn the_runner_lints_the_crates_checked_here() {
+        let path = crate::root().join(".github/workflows/windows.yml");
+        let workflow = std::fs::read_to_string(path).unwrap();
+        assert_eq!(
+            clippy_lines(&workflow),
+            [ALL_TARGETS.to_vec(), LIB_AND_BINS.to_vec()]
+        );
+        assert!(workflow.contains("--all-targets --features deskpilot-windows/live"));
+    }
+}

@@ -9,9 +9,12 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
+use deskpilot_core::act::WindowAction;
 use deskpilot_core::{Action, ConnectTarget, Engine, InputText, Selector, Target};
 use windows::Win32::Foundation::{HWND, LPARAM, WPARAM};
-use windows::Win32::UI::WindowsAndMessaging::{FindWindowExW, SendMessageW, WM_GETTEXT};
+use windows::Win32::UI::WindowsAndMessaging::{
+    FindWindowExW, GetForegroundWindow, SendMessageW, WM_GETTEXT,
+};
 use windows::core::w;
 
 use serde_json::{Value, json};
@@ -66,16 +69,55 @@ fn notepad_text(window: u64) -> Option<String> {
     }
 }
 
-/// Notepad starts, reads as an app with a window, and takes typed text, which its own edit
-/// control then holds.
+/// A process a test started, killed when the test ends well; a failed test leaves it open,
+/// so the runner's screenshot shows the desktop as it failed.
+struct Running(u32);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = Command::new("taskkill")
+                .args(["/F", "/PID", &self.0.to_string()])
+                .status();
+        }
+    }
+}
+
+/// The window in the foreground, as Win32 says.
+fn foreground() -> u64 {
+    // SAFETY: a query with no argument.
+    unsafe { GetForegroundWindow().0 as u64 }
+}
+
+fn fixture_path() -> String {
+    std::env::var("DESKPILOT_WINFIXTURE")
+        .expect("DESKPILOT_WINFIXTURE names the built deskpilot-winfixture.exe")
+}
+
+/// Notepad starts and reads as an app with a window. The fixture is then brought to the
+/// front as deskpilot activates a window (this test's process is not the foreground one:
+/// the runner's console is, and Windows' foreground lock refuses a plain request). Typing
+/// into Notepad takes the foreground back the same way; Win32 says which window is in front
+/// each time, and Notepad's own edit control holds the text.
 #[tokio::test(flavor = "multi_thread")]
 async fn notepad_is_read_and_typed_into() {
     let engine = engine();
     let (launched, session) = started(&engine, &["notepad.exe".to_owned()]).await;
+    let _notepad = Running(launched.app.pid.expect("a pid"));
     let window = launched.app.windows[0]
         .system_id
         .expect("its window has a handle");
-    let pid = launched.app.pid.expect("a pid");
+    let (other, other_session) = started(&engine, &[fixture_path()]).await;
+    let _fixture = Running(other.app.pid.expect("a pid"));
+    let activated = engine
+        .session(&other_session)
+        .unwrap()
+        .window_action(WindowAction::Activate)
+        .await
+        .unwrap();
+    eprintln!("{}", deskpilot_core::present::action(&activated));
+    let fixture_window = other.app.windows[0].system_id.expect("a handle");
+    assert_eq!(foreground(), fixture_window.0, "the fixture is in front");
     let editor = Target::Selector(Selector::parse("*[capability=text]").unwrap());
     let report = engine
         .session(&session)
@@ -87,10 +129,8 @@ async fn notepad_is_read_and_typed_into() {
         .await
         .unwrap();
     eprintln!("{}", deskpilot_core::present::action(&report));
+    assert_eq!(foreground(), window.0, "Notepad is back in front");
     let text = notepad_text(window.0).expect("Notepad's edit control");
-    let _ = std::process::Command::new("taskkill")
-        .args(["/F", "/PID", &pid.to_string()])
-        .status();
     assert!(text.contains("hello from deskpilot"), "{text:?}");
 }
 
@@ -98,8 +138,7 @@ async fn notepad_is_read_and_typed_into() {
 /// Automation and the fixture's own record says it happened; a password never shows.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_fixture_is_read_and_acted_on() {
-    let fixture = std::env::var("DESKPILOT_WINFIXTURE")
-        .expect("DESKPILOT_WINFIXTURE names the built deskpilot-winfixture.exe");
+    let fixture = fixture_path();
     let oracle = std::env::temp_dir().join(format!("deskpilot-oracle-{}.txt", std::process::id()));
     let _ = std::fs::remove_file(&oracle);
     let engine = engine();
