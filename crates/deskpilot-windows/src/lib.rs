@@ -27,6 +27,8 @@ pub mod input_plan;
 mod kept;
 pub mod launch;
 pub mod mapping;
+#[cfg(any(windows, test))]
+mod offscreen;
 pub mod raw;
 pub mod send_input;
 pub mod session;

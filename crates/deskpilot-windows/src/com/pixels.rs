@@ -6,8 +6,8 @@ use deskpilot_platform::model::Rect;
 use windows::Win32::Foundation::{CloseHandle, HWND, RECT};
 use windows::Win32::Graphics::Gdi::{
     BI_RGB, BITMAPINFO, BITMAPINFOHEADER, BitBlt, CAPTUREBLT, CreateCompatibleBitmap,
-    CreateCompatibleDC, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, GetDIBits, HDC,
-    MONITOR_DEFAULTTONEAREST, MonitorFromWindow, ReleaseDC, SRCCOPY, SelectObject,
+    CreateCompatibleDC, DIB_RGB_COLORS, DeleteDC, DeleteObject, GetDC, GetDIBits, HBITMAP, HDC,
+    HGDIOBJ, MONITOR_DEFAULTTONEAREST, MonitorFromWindow, ReleaseDC, SRCCOPY, SelectObject,
 };
 use windows::Win32::Storage::Xps::{PRINT_WINDOW_FLAGS, PrintWindow};
 use windows::Win32::System::Diagnostics::ToolHelp::{
@@ -21,6 +21,7 @@ use windows::Win32::UI::WindowsAndMessaging::{
 
 use super::desktop::{Win32Windows, rect_of};
 use crate::capture::{Dpi, PixelSource};
+use crate::offscreen::{Gdi, drawn};
 use crate::system_windows::{RawWindow, WindowApi};
 
 /// The screen through GDI.
@@ -41,20 +42,25 @@ impl PixelSource for GdiPixels {
 
     fn grab(&self, rect: Rect) -> Result<Vec<u8>, String> {
         // SAFETY: `memory` is a device context compatible with the screen, made by `drawn`.
-        drawn(rect.width, rect.height, |screen, memory| unsafe {
-            BitBlt(
-                memory,
-                0,
-                0,
-                rect.width,
-                rect.height,
-                Some(screen),
-                rect.x,
-                rect.y,
-                SRCCOPY | CAPTUREBLT,
-            )
-            .map_err(|e| e.message())
-        })
+        drawn(
+            &Win32Gdi,
+            rect.width,
+            rect.height,
+            |screen, memory| unsafe {
+                BitBlt(
+                    memory,
+                    0,
+                    0,
+                    rect.width,
+                    rect.height,
+                    Some(screen),
+                    rect.x,
+                    rect.y,
+                    SRCCOPY | CAPTUREBLT,
+                )
+                .map_err(|e| e.message())
+            },
+        )
     }
 
     fn stack(&self) -> Result<Vec<RawWindow>, String> {
@@ -69,7 +75,7 @@ impl PixelSource for GdiPixels {
         let bounds = rect_of(bounds);
         // SAFETY: `memory` is a device context compatible with the screen, made by `drawn`;
         // the window draws into it (its own thread answers, or the call fails).
-        let pixels = drawn(bounds.width, bounds.height, |_, memory| unsafe {
+        let pixels = drawn(&Win32Gdi, bounds.width, bounds.height, |_, memory| unsafe {
             PrintWindow(handle, memory, PRINT_WINDOW_FLAGS(PW_RENDERFULLCONTENT))
                 .ok()
                 .map_err(|e| e.message())
@@ -93,32 +99,46 @@ impl PixelSource for GdiPixels {
     }
 }
 
-/// A `width` x `height` bitmap that `draw` fills through a memory device context (given the
-/// screen's too), read back top-down BGRA.
-fn drawn(
-    width: i32,
-    height: i32,
-    draw: impl FnOnce(HDC, HDC) -> Result<(), String>,
-) -> Result<Vec<u8>, String> {
-    if width <= 0 || height <= 0 {
-        return Err(format!("nothing to draw: {width}x{height}"));
+/// GDI itself behind `offscreen::drawn`, which keeps the order its rules ask.
+struct Win32Gdi;
+
+impl Gdi for Win32Gdi {
+    type Dc = HDC;
+    type Bitmap = HBITMAP;
+    type Held = HGDIOBJ;
+
+    fn screen_dc(&self) -> HDC {
+        // SAFETY: the screen's device context, released by `free`.
+        unsafe { GetDC(None) }
     }
-    let mut pixels = vec![0u8; width as usize * height as usize * 4];
-    // SAFETY: every GDI object made here is released below; the bitmap is read into a
-    // buffer of exactly its size (32 bits a pixel, top-down: a negative height).
-    unsafe {
-        let screen = GetDC(None);
-        let memory = CreateCompatibleDC(Some(screen));
-        let bitmap = CreateCompatibleBitmap(screen, width, height);
-        let previous = SelectObject(memory, bitmap.into());
-        let copied = draw(screen, memory);
-        // GetDIBits reads a bitmap no device context holds (its documentation's rule;
-        // review C3): the bitmap is let go first.
-        SelectObject(memory, previous);
+
+    fn memory_dc(&self, screen: HDC) -> HDC {
+        // SAFETY: a device context, deleted by `free`.
+        unsafe { CreateCompatibleDC(Some(screen)) }
+    }
+
+    fn bitmap(&self, screen: HDC, width: i32, height: i32) -> HBITMAP {
+        // SAFETY: a bitmap, deleted by `free`.
+        unsafe { CreateCompatibleBitmap(screen, width, height) }
+    }
+
+    fn hold(&self, dc: HDC, bitmap: HBITMAP) -> HGDIOBJ {
+        // SAFETY: both handles were made by this type.
+        unsafe { SelectObject(dc, bitmap.into()) }
+    }
+
+    fn let_go(&self, dc: HDC, held: HGDIOBJ) {
+        // SAFETY: `held` is what `dc` held before.
+        unsafe { SelectObject(dc, held) };
+    }
+
+    fn read(&self, dc: HDC, bitmap: HBITMAP, size: (i32, i32), pixels: &mut [u8]) -> i32 {
+        let (width, height) = size;
         let mut info = BITMAPINFO {
             bmiHeader: BITMAPINFOHEADER {
                 biSize: std::mem::size_of::<BITMAPINFOHEADER>() as u32,
                 biWidth: width,
+                // Top-down: a negative height.
                 biHeight: -height,
                 biPlanes: 1,
                 biBitCount: 32,
@@ -127,24 +147,29 @@ fn drawn(
             },
             ..Default::default()
         };
-        let lines = GetDIBits(
-            memory,
-            bitmap,
-            0,
-            height as u32,
-            Some(pixels.as_mut_ptr().cast()),
-            &mut info,
-            DIB_RGB_COLORS,
-        );
-        let _ = DeleteObject(bitmap.into());
-        let _ = DeleteDC(memory);
-        ReleaseDC(None, screen);
-        copied?;
-        if lines != height {
-            return Err(format!("GetDIBits read {lines} of {height} lines"));
+        debug_assert_eq!(pixels.len(), width as usize * height as usize * 4);
+        // SAFETY: `pixels` holds exactly the bitmap at 32 bits a pixel.
+        unsafe {
+            GetDIBits(
+                dc,
+                bitmap,
+                0,
+                height as u32,
+                Some(pixels.as_mut_ptr().cast()),
+                &mut info,
+                DIB_RGB_COLORS,
+            )
         }
     }
-    Ok(pixels)
+
+    fn free(&self, screen: HDC, memory: HDC, bitmap: HBITMAP) {
+        // SAFETY: each was made by this type and is freed once.
+        unsafe {
+            let _ = DeleteObject(bitmap.into());
+            let _ = DeleteDC(memory);
+            ReleaseDC(None, screen);
+        }
+    }
 }
 
 /// A process's parent, from the system's process list.
