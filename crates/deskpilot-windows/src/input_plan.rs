@@ -137,13 +137,11 @@ pub fn with_scans(records: Vec<Record>, scan_of: impl Fn(u16) -> Option<u16>) ->
         .into_iter()
         .map(|record| match record {
             Record::Key { vk, scan: 0, flags } if flags & KEYEVENTF_UNICODE == 0 => {
-                let Some(code) = scan_of(vk) else {
-                    return record;
-                };
-                let extended = if code >> 8 == 0xE0 {
-                    KEYEVENTF_EXTENDEDKEY
-                } else {
-                    0
+                let (code, extended) = match scan_of(vk).map(|code| (code, code >> 8)) {
+                    Some((code, 0)) => (code, 0),
+                    Some((code, 0xE0)) => (code, KEYEVENTF_EXTENDEDKEY),
+                    // No code, or a prefix one record cannot carry (0xE1: Pause).
+                    _ => return record,
                 };
                 Record::Key {
                     vk,
@@ -317,6 +315,31 @@ mod tests {
         assert_eq!(shifted[0], key(0x10, false, false));
         assert_eq!(shifted[1], key(0xBF, false, false));
         assert!(chord(&question, |_| None).is_err());
+    }
+
+    /// A scan code goes with its key, an E0 prefix as the extended flag; a key with no code
+    /// or an E1 prefix (Pause: one record cannot carry it) keeps none, never a wrong one.
+    #[test]
+    fn scan_codes_carry_their_prefix_or_are_left_out() {
+        let keys = vec![
+            key(0x41, false, false),
+            key(0x25, false, false),
+            key(0x13, false, false),
+        ];
+        let codes = |vk| match vk {
+            0x41 => Some(0x1E),
+            0x25 => Some(0xE04B),
+            0x13 => Some(0xE11D),
+            _ => None,
+        };
+        let scans: Vec<(u16, bool)> = with_scans(keys, codes)
+            .iter()
+            .map(|r| match r {
+                Record::Key { scan, flags, .. } => (*scan, flags & KEYEVENTF_EXTENDEDKEY != 0),
+                _ => unreachable!("keys only"),
+            })
+            .collect();
+        assert_eq!(scans, [(0x1E, false), (0x4B, true), (0, false)]);
     }
 
     /// The pointer lands on the virtual screen's absolute scale, a monitor left of the

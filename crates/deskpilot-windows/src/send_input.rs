@@ -406,6 +406,11 @@ mod tests {
         assert_eq!(sizes, [2, 1, 1, 1, 1, 1, 1, 1, 1, 1], "down, 8 moves, up");
         let pause = calls[1].0 - calls[0].0;
         assert!(pause >= DRAG_HOLD, "{pause:?} after the button went down");
+        let steps: Vec<Duration> = calls[1..].windows(2).map(|w| w[1].0 - w[0].0).collect();
+        assert!(
+            steps.iter().all(|d| *d >= DRAG_STEP),
+            "{steps:?} between moves"
+        );
         let sent = log.sent.lock().unwrap().clone();
         assert_eq!(
             sent.last(),
@@ -492,12 +497,11 @@ mod tests {
             .collect()
     }
 
-    /// Keys are mapped on the layout of the thread owning the window they go to, not on
-    /// deskpilot's own (review B3: each thread has its own layout).
+    /// Keys and their scan codes are mapped on the target's layout, asked once a press
+    /// (review B3: each thread has its own layout; a German target's `/` is Shift+7).
     #[tokio::test]
     async fn keys_are_mapped_on_the_target_windows_layout() {
         let keyboards = FakeKeyboards {
-            own: FakeKeyboards::US,
             foreground: FakeKeyboards::GERMAN,
         };
         let (log, input) = device(Log {

@@ -165,17 +165,23 @@ impl WindowApi for Win32Windows {
 
     fn activate(&self, id: u64) -> Result<(), String> {
         use windows::Win32::System::Threading::{AttachThreadInput, GetCurrentThreadId};
-        use windows::Win32::UI::WindowsAndMessaging::BringWindowToTop;
+        use windows::Win32::UI::WindowsAndMessaging::IsHungAppWindow;
         let window = hwnd(id);
+        // A hung window would hold the activation, with our input attached to the user's
+        // foreground thread meanwhile.
+        // SAFETY: a query on a window handle.
+        if unsafe { IsHungAppWindow(window) }.as_bool() {
+            return Err(format!("window {id:#x} does not answer (hung)"));
+        }
         // SAFETY: queries and requests on window handles and thread ids; the input is
-        // detached again before returning.
+        // detached again before returning. `SetForegroundWindow` raises the window itself:
+        // `BringWindowToTop` could block on the window's thread, attached meanwhile.
         let granted = unsafe {
             let foreground = GetForegroundWindow();
             let theirs = GetWindowThreadProcessId(foreground, None);
             let ours = GetCurrentThreadId();
             let attached =
                 theirs != 0 && theirs != ours && AttachThreadInput(ours, theirs, true).as_bool();
-            let _ = BringWindowToTop(window);
             let granted = SetForegroundWindow(window).as_bool();
             if attached {
                 let _ = AttachThreadInput(ours, theirs, false);

@@ -1,18 +1,16 @@
-//! `FakeKeyboards`: keyboard layouts per thread, as Windows keeps them. Each thread has its
-//! own layout (`GetKeyboardLayout(thread)`), and `VkKeyScanW` and `MapVirtualKeyW` map on the
-//! calling thread's; only the `Ex` forms map on a layout given. A few keys of two layouts
-//! are enough to show a key mapped on the wrong one.
+//! `FakeKeyboards`: keyboard layouts as Windows keeps them, one per thread
+//! (`GetKeyboardLayout(thread)`); the `Ex` mappings map on a layout given. A few keys of two
+//! layouts are enough to show a key mapped on the wrong one. Which thread's layout is asked
+//! (the foreground window's) is the COM sink's, compiled only.
 
-/// The layouts of deskpilot's own thread and of the foreground window's thread.
+/// The layout of the foreground window's thread, where keys go.
 pub struct FakeKeyboards {
-    pub own: u64,
     pub foreground: u64,
 }
 
 impl Default for FakeKeyboards {
     fn default() -> Self {
         FakeKeyboards {
-            own: Self::US,
             foreground: Self::US,
         }
     }
