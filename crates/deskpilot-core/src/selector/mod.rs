@@ -237,4 +237,7 @@ impl Selector {
     }
 }
 
+mod locate;
 mod text;
+
+pub use locate::{Basis, Locator, locate, quote};
