@@ -59,6 +59,7 @@ pub const TABLES: &[Layers] = &[
             &["condition"],
             &["catalog"],
             &["pipeline"],
+            &["packs"],
             &["clients"],
             &["call"],
             &["runner"],

@@ -19,6 +19,7 @@ pub mod http;
 mod jsonrpc;
 mod outcome;
 pub mod output;
+pub mod packs;
 mod pipeline;
 mod resources;
 mod runner;

@@ -46,6 +46,17 @@ pub fn validate(
     known: &dyn Fn(&str) -> Option<Known>,
     granted: &dyn Fn(Capability) -> bool,
 ) -> Vec<Problem> {
+    validate_with(spec, known, granted, &[])
+}
+
+/// `validate`, where every step may also refer to the names `bound` (a pack workflow's
+/// `${inputs.x}`, `${pack.id}`, `${env.NAME}`, `${session}`).
+pub fn validate_with(
+    spec: &RunStepsArgs,
+    known: &dyn Fn(&str) -> Option<Known>,
+    granted: &dyn Fn(Capability) -> bool,
+    bound: &[&str],
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     if spec.steps.is_empty() {
         problems.push(Problem::new(None, "too_many_steps", "a run needs a step"));
@@ -90,6 +101,7 @@ pub fn validate(
         } else {
             main_ids[..index].to_vec()
         };
+        let earlier: Vec<&str> = earlier.into_iter().chain(bound.iter().copied()).collect();
         check_step(step, &earlier, known, granted, &mut problems);
         if spec.background()
             && let Some(why) = safety::needs_foreground(&step.tool, &step.args)

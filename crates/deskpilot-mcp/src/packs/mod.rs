@@ -1,0 +1,16 @@
+//! App packs: an application described once as data (how to start it, its main window, its
+//! controls by name, what acting on them means, named workflows), validated and loaded whole
+//! (`docs/app-packs.md`). The files' types and schemas are `format.rs`'s; reading them
+//! `read.rs`'s; what a schema cannot say `check.rs`'s and `literals.rs`'s; the active set
+//! `set.rs`'s.
+
+pub mod check;
+pub mod format;
+mod literals;
+pub mod read;
+pub mod report;
+pub mod set;
+
+#[cfg(test)]
+#[path = "packs_tests.rs"]
+mod tests;

@@ -1,0 +1,305 @@
+//! Packs on disk, good and bad: each bad one is refused with its file, JSON path and code,
+//! and the set active before stays active.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::report::{Finding, Report};
+use super::set::{Registry, Sources};
+use crate::catalog::Catalog;
+use crate::grants::{FilesDir, Grants};
+
+/// Every tool, as a pack's workflows are checked against.
+fn tools() -> Catalog {
+    let every = Grants {
+        input: true,
+        launch: true,
+        files: Some(FilesDir::Anywhere),
+        apps: None,
+    };
+    Catalog::new(crate::tools::SPECS, &every)
+}
+
+/// A pack a user would write for an editor: two controls, a contract, a workflow.
+fn good() -> Vec<(&'static str, Value)> {
+    vec![
+        ("manifest.json", json!({"id": "editor", "version": "1.0.0"})),
+        (
+            "profile.json",
+            json!({"launch": {"programs": ["mousepad"]}, "main_window": {"app": "mousepad"}}),
+        ),
+        (
+            "controls.json",
+            json!({"controls": {
+                "main": {"selectors": ["window"]},
+                "text": {"selectors": ["textbox"], "within": "main"}
+            }}),
+        ),
+        (
+            "actions.json",
+            json!({"contracts": [{"control": "text", "tool": "type_text", "safe_to_repeat": false}]}),
+        ),
+        (
+            "workflows.json",
+            json!({"workflows": [{
+                "id": "write",
+                "inputs": {"type": "object", "properties": {"words": {"type": "string"}}},
+                "steps": [{"id": "typed", "tool": "type_text",
+                    "args": {"session": "${session}", "target": "textbox", "text": "${inputs.words}"}}]
+            }]}),
+        ),
+    ]
+}
+
+fn write(dir: &Path, files: &[(&str, Value)]) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (name, value) in files {
+        std::fs::write(dir.join(name), serde_json::to_string_pretty(value).unwrap()).unwrap();
+    }
+}
+
+/// `good()` with `file` replaced by `value`.
+fn with(file: &str, value: Value) -> Vec<(&'static str, Value)> {
+    let mut files = good();
+    for (name, v) in &mut files {
+        if *name == file {
+            *v = value.clone();
+        }
+    }
+    files
+}
+
+fn sources(root: &Path) -> Sources {
+    Sources {
+        roots: vec![root.to_owned()],
+        shipped: Vec::new(),
+    }
+}
+
+/// A registry over a root holding the good pack, then `spoil` applied and a reload tried:
+/// its errors, and whether the good pack is still the active one.
+fn reload_after(spoil: impl FnOnce(&Path)) -> (Vec<Finding>, bool) {
+    let root = tempfile::tempdir().unwrap();
+    write(&root.path().join("editor"), &good());
+    let (registry, report) = Registry::new(sources(root.path()), tools());
+    assert!(report.valid(), "{report:?}");
+    assert!(registry.current().get("editor").is_some());
+    spoil(root.path());
+    let errors = registry
+        .reload()
+        .map(|_| Vec::new())
+        .unwrap_or_else(|r: Report| r.errors);
+    let still = registry
+        .current()
+        .get("editor")
+        .is_some_and(|p| p.pack.workflows.workflows.len() == 1);
+    (errors, still)
+}
+
+/// The one error of a reload after `spoil`, as (file, path, code); the good set stays.
+fn refused(spoil: impl FnOnce(&Path)) -> (String, String, String) {
+    let (errors, still) = reload_after(spoil);
+    assert!(still, "the previous pack set is no longer active");
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0];
+    (e.file.clone(), e.path.clone(), e.code.clone())
+}
+
+fn triple(file: &str, path: &str, code: &str) -> (String, String, String) {
+    (file.into(), path.into(), code.into())
+}
+
+#[test]
+fn a_good_pack_loads_with_no_finding() {
+    let (errors, still) = reload_after(|_| {});
+    assert_eq!(errors, []);
+    assert!(still);
+}
+
+#[test]
+fn a_schema_error_names_its_file_and_path() {
+    let spoil = |root: &Path| {
+        write(
+            &root.join("editor"),
+            &with("manifest.json", json!({"id": "Ed.itor", "version": "1"})),
+        )
+    };
+    assert_eq!(refused(spoil), triple("manifest.json", "/id", "schema"));
+}
+
+#[test]
+fn a_control_within_an_unknown_control_is_refused() {
+    let controls = json!({"controls": {"text": {"selectors": ["textbox"], "within": "nowhere"}},});
+    let mut files = with("controls.json", controls);
+    files.retain(|(name, _)| *name != "actions.json");
+    let spoil = |root: &Path| write(&root.join("editor"), &files);
+    assert_eq!(
+        refused(spoil),
+        triple("controls.json", "/controls/text/within", "unknown_control")
+    );
+}
+
+#[test]
+fn a_cycle_of_within_is_refused() {
+    let controls = json!({"controls": {
+        "main": {"selectors": ["window"], "within": "text"},
+        "text": {"selectors": ["textbox"], "within": "main"}
+    }});
+    let (errors, still) =
+        reload_after(|root| write(&root.join("editor"), &with("controls.json", controls)));
+    assert!(still);
+    let codes: Vec<&str> = errors.iter().map(|e| e.code.as_str()).collect();
+    assert_eq!(codes, ["within_cycle", "within_cycle"], "{errors:#?}");
+}
+
+#[test]
+fn a_workflow_naming_an_unknown_tool_is_refused() {
+    let workflows = json!({"workflows": [{"id": "w", "steps": [{"id": "a", "tool": "teleport"}]}]});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
+    let (errors, still) = reload_after(spoil);
+    assert!(still);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(
+        (errors[0].file.as_str(), errors[0].code.as_str()),
+        ("workflows.json", "step")
+    );
+    assert!(
+        errors[0].message.contains("unknown_tool"),
+        "{}",
+        errors[0].message
+    );
+}
+
+#[test]
+fn a_reserved_step_id_is_refused() {
+    let workflows = json!({"workflows": [{"id": "w", "steps": [
+        {"id": "inputs", "tool": "list_apps"}
+    ]}]});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
+    assert_eq!(
+        refused(spoil),
+        triple("workflows.json", "/workflows/0/steps", "reserved_id")
+    );
+}
+
+#[test]
+fn a_reference_to_an_undeclared_input_is_refused() {
+    let workflows = json!({"workflows": [{"id": "w", "steps": [
+        {"id": "a", "tool": "connect", "args": {"app": "${inputs.nope}"}}
+    ]}]});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
+    let (file, _, code) = refused(spoil);
+    assert_eq!(
+        (file.as_str(), code.as_str()),
+        ("workflows.json", "dangling_reference")
+    );
+}
+
+#[test]
+fn a_contract_cannot_widen_the_retry_rule() {
+    let actions =
+        json!({"contracts": [{"control": "text", "tool": "type_text", "safe_to_repeat": true}]});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("actions.json", actions));
+    assert_eq!(
+        refused(spoil),
+        triple(
+            "actions.json",
+            "/contracts/0/safe_to_repeat",
+            "unsafe_retry"
+        )
+    );
+}
+
+#[test]
+fn an_absolute_program_path_is_refused() {
+    let profile = json!({"launch": {"programs": ["/usr/bin/mousepad"]}, "main_window": {}});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("profile.json", profile));
+    assert_eq!(
+        refused(spoil),
+        triple("profile.json", "/launch/programs/0", "literal")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pack_directory_linked_out_of_its_root_is_refused() {
+    let outside = tempfile::tempdir().unwrap();
+    let mut other = good();
+    other[0].1 = json!({"id": "other", "version": "1"});
+    write(&outside.path().join("other"), &other);
+    let spoil = |root: &Path| {
+        std::os::unix::fs::symlink(outside.path().join("other"), root.join("other")).unwrap()
+    };
+    let (file, path, code) = refused(spoil);
+    assert_eq!(
+        (file.as_str(), path.as_str(), code.as_str()),
+        ("", "", "escape")
+    );
+}
+
+#[test]
+fn a_file_over_a_mebibyte_is_refused() {
+    let spoil = |root: &Path| {
+        let big = format!(
+            "{{\"controls\": {{}}, \"pad\": \"{}\"}}",
+            "x".repeat(2 << 20)
+        );
+        std::fs::write(root.join("editor/controls.json"), big).unwrap();
+    };
+    assert_eq!(refused(spoil), triple("controls.json", "", "too_large"));
+}
+
+#[test]
+fn two_packs_of_one_id_are_refused_naming_both() {
+    let spoil = |root: &Path| write(&root.join("zz-copy"), &good());
+    let (errors, still) = reload_after(spoil);
+    assert!(still);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, "duplicate_id");
+    assert!(errors[0].pack.ends_with("zz-copy"), "{:?}", errors[0]);
+    assert!(
+        errors[0].message.contains("/editor"),
+        "{}",
+        errors[0].message
+    );
+}
+
+#[test]
+fn a_credential_in_a_workflow_is_a_warning() {
+    let workflows = json!({"workflows": [{"id": "login", "steps": [
+        {"id": "a", "tool": "set_value", "args": {"session": "${session}", "target": "password",
+            "value": "hunter2", "secret": true}}
+    ]}]});
+    let root = tempfile::tempdir().unwrap();
+    write(
+        &root.path().join("editor"),
+        &with("workflows.json", workflows),
+    );
+    let (_, report) = Registry::new(sources(root.path()), tools());
+    assert!(report.valid(), "{report:#?}");
+    let codes: Vec<&str> = report.warnings.iter().map(|w| w.code.as_str()).collect();
+    assert_eq!(codes, ["secret"], "{report:#?}");
+}
+
+/// Each pack file's JSON Schema, as committed in `schemas/pack/` for editors and people, is
+/// the one the validator uses (`DESKPILOT_UPDATE_SCHEMAS=1` writes them anew).
+#[test]
+fn the_committed_schemas_are_the_validators() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/pack");
+    let update = std::env::var_os("DESKPILOT_UPDATE_SCHEMAS").is_some();
+    for file in super::format::FILES {
+        let path = dir.join(file.name.replace(".json", ".schema.json"));
+        let text = serde_json::to_string_pretty(&(file.schema)()).unwrap() + "\n";
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "{} is not the validator's schema: DESKPILOT_UPDATE_SCHEMAS=1 cargo test -p deskpilot-mcp packs",
+            path.display()
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! The set of packs a server uses, loaded whole or not at all. User packs come from pack
+//! roots (`--packs`, `DESKPILOT_PACKS`, the user's config directory), each root's immediate
+//! subdirectories; shipped packs come from the binary. A user pack overrides a shipped one
+//! of its id and says so; two user packs of one id are an error naming both.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use super::check::check;
+use super::format::Pack;
+use super::read::{self, RawPack};
+use super::report::{Notes, Report};
+use crate::catalog::Catalog;
+
+/// A pack in the set, and where it came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub pack: Pack,
+    pub place: String,
+    pub shipped: bool,
+}
+
+/// Packs by id, with the warnings their loading gave.
+#[derive(Debug, Clone, Default)]
+pub struct PackSet {
+    pub packs: BTreeMap<String, Loaded>,
+    pub warnings: Report,
+}
+
+impl PackSet {
+    pub fn get(&self, id: &str) -> Option<&Loaded> {
+        self.packs.get(id)
+    }
+}
+
+/// Where a server's packs come from.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// Pack roots, in order.
+    pub roots: Vec<PathBuf>,
+    /// Packs as files by name, each `(dir name, files)`: the binary's own.
+    pub shipped: Vec<RawPack>,
+}
+
+/// Every pack of `sources`, checked; `Err` with every error when any pack has one.
+pub fn load(sources: &Sources, tools: &Catalog) -> Result<PackSet, Report> {
+    let mut report = Report::default();
+    let mut user: Vec<(Pack, String)> = Vec::new();
+    for root in &sources.roots {
+        for dir in subdirectories(root, &mut report) {
+            if let Some(pack) = read::from_dir(root, &dir, &mut report)
+                .and_then(|raw| parsed(&raw, tools, &mut report))
+            {
+                user.push((pack, dir.display().to_string()));
+            }
+        }
+    }
+    let shipped: Vec<(Pack, String)> = sources
+        .shipped
+        .iter()
+        .filter_map(|raw| Some((parsed(raw, tools, &mut report)?, raw.place.clone())))
+        .collect();
+    let set = assemble(user, shipped, &mut report);
+    if report.valid() {
+        Ok(PackSet {
+            packs: set,
+            warnings: report,
+        })
+    } else {
+        Err(report)
+    }
+}
+
+/// The pack in `raw`, read and checked; `None` when it has an error.
+pub fn parsed(raw: &RawPack, tools: &Catalog, report: &mut Report) -> Option<Pack> {
+    let pack = read::parse(raw, report)?;
+    let found = check(&raw.place, &pack, tools);
+    let valid = found.valid();
+    report.extend(found);
+    valid.then_some(pack)
+}
+
+/// A root's immediate subdirectories, sorted; a root that cannot be read is an error.
+fn subdirectories(root: &Path, report: &mut Report) -> Vec<PathBuf> {
+    match std::fs::read_dir(root) {
+        Ok(entries) => {
+            let mut dirs: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect();
+            dirs.sort();
+            dirs
+        }
+        Err(e) => {
+            let place = root.display().to_string();
+            let mut notes = Notes {
+                pack: &place,
+                file: "",
+                report,
+            };
+            notes.error(
+                "",
+                "missing_file",
+                format!("the pack root cannot be read: {e}"),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// User packs over shipped ones: one id twice among the user's is an error.
+fn assemble(
+    user: Vec<(Pack, String)>,
+    shipped: Vec<(Pack, String)>,
+    report: &mut Report,
+) -> BTreeMap<String, Loaded> {
+    let mut set: BTreeMap<String, Loaded> = BTreeMap::new();
+    for (pack, place) in shipped {
+        let loaded = Loaded {
+            pack,
+            place,
+            shipped: true,
+        };
+        set.insert(loaded.pack.manifest.id.clone(), loaded);
+    }
+    for (pack, place) in user {
+        let id = pack.manifest.id.clone();
+        let mut notes = Notes {
+            pack: &place,
+            file: "manifest.json",
+            report,
+        };
+        match set.get(&id) {
+            Some(other) if !other.shipped => {
+                let message = format!(
+                    "the pack {id:?} is also at {}: one id, one pack",
+                    other.place
+                );
+                notes.error("/id", "duplicate_id", message);
+                continue;
+            }
+            Some(other) => {
+                let message = format!("overrides the shipped pack {id:?} ({})", other.place);
+                notes.warn("/id", "overrides", message);
+            }
+            None => {}
+        }
+        set.insert(
+            id,
+            Loaded {
+                pack,
+                place,
+                shipped: false,
+            },
+        );
+    }
+    set
+}
+
+/// The active pack set, replaced whole by a reload that finds no error. A run holds the
+/// set it started with (an `Arc`), whatever reloads meanwhile.
+pub struct Registry {
+    sources: Sources,
+    /// Every tool, for checking workflows' steps.
+    tools: Catalog,
+    active: RwLock<Arc<PackSet>>,
+}
+
+impl Registry {
+    /// The set `sources` give now; an error leaves the server with no pack, and says why.
+    pub fn new(sources: Sources, tools: Catalog) -> (Self, Report) {
+        let (set, report) = match load(&sources, &tools) {
+            Ok(set) => {
+                let warnings = set.warnings.clone();
+                (set, warnings)
+            }
+            Err(report) => (PackSet::default(), report),
+        };
+        let registry = Registry {
+            sources,
+            tools,
+            active: RwLock::new(Arc::new(set)),
+        };
+        (registry, report)
+    }
+
+    pub fn current(&self) -> Arc<PackSet> {
+        self.active.read().map(|a| a.clone()).unwrap_or_default()
+    }
+
+    /// Loads the sources again: the new set replaces the active one only if it has no error.
+    pub fn reload(&self) -> Result<Arc<PackSet>, Report> {
+        let set = Arc::new(load(&self.sources, &self.tools)?);
+        if let Ok(mut active) = self.active.write() {
+            *active = set.clone();
+        }
+        Ok(set)
+    }
+}
