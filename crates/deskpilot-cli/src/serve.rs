@@ -27,6 +27,10 @@ pub struct McpArgs {
     /// Sessions may be opened on these apps only (their names as list_apps shows them).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     apps: Vec<String>,
+    /// A directory of app packs, one per subdirectory (repeatable; before DESKPILOT_PACKS
+    /// and the user's config directory's deskpilot/packs).
+    #[arg(long = "packs", value_name = "DIR")]
+    packs: Vec<PathBuf>,
     #[command(flatten)]
     http: HttpArgs,
 }
@@ -72,8 +76,9 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
         Grants::parse(&args.allow, args.files_dir.as_deref()).map_err(|e| anyhow!(e))?
     }
     .only_apps(args.apps);
+    let packs = deskpilot_mcp::packs::set::Sources::for_server(args.packs);
     let Some(addr) = args.http.http else {
-        deskpilot_mcp::serve_stdio(Arc::new(engine), grants).await?;
+        deskpilot_mcp::serve_stdio(Arc::new(engine), grants, packs).await?;
         return Ok(ExitCode::SUCCESS);
     };
     let http = args.http;
@@ -89,6 +94,7 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
     options.origins = http.allow_origin;
     options.remote_launch = http.allow_remote_launch;
     options.idle = Duration::from_secs(http.idle_timeout);
+    options.packs = packs;
     let server = HttpServer::bind(Arc::new(engine), grants, options).await?;
     eprintln!(
         "deskpilot: serving MCP at http://{}/mcp",

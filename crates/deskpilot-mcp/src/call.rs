@@ -80,6 +80,8 @@ pub trait Steps: Send + Sync {
 pub struct Cx<'a> {
     pub engine: &'a Engine,
     pub grants: &'a Grants,
+    /// The server's app packs.
+    pub packs: &'a crate::packs::set::Registry,
     pub call: Call,
     pub wire: Wire,
     pub steps: &'a dyn Steps,

@@ -14,21 +14,29 @@ use crate::catalog::{Catalog, Known};
 use crate::clients::Client;
 use crate::grants::Grants;
 use crate::outcome::ToolOutcome;
+use crate::packs::set::{Registry, Sources};
 
-/// The tools of one server: its engine, its grants and what it lists.
+/// The tools of one server: its engine, its grants, what it lists and its app packs.
 pub struct Dispatcher {
     engine: Arc<Engine>,
     grants: Grants,
     catalog: Catalog,
+    packs: Arc<Registry>,
 }
 
 impl Dispatcher {
+    /// With the shipped packs alone.
     pub fn new(engine: Arc<Engine>, grants: Grants) -> Self {
+        Self::with_packs(engine, grants, registry(Sources::shipped_only()))
+    }
+
+    pub fn with_packs(engine: Arc<Engine>, grants: Grants, packs: Arc<Registry>) -> Self {
         let catalog = Catalog::new(crate::tools::SPECS, &grants);
         Dispatcher {
             engine,
             grants,
             catalog,
+            packs,
         }
     }
 
@@ -62,6 +70,7 @@ impl Dispatcher {
         let cx = Cx {
             engine: &self.engine,
             grants: &self.grants,
+            packs: &self.packs,
             call,
             wire,
             steps: self,
@@ -102,4 +111,28 @@ pub async fn call_in_process(
     dispatcher
         .dispatch(Call::of(client), tool, args, Wire::default())
         .await
+}
+
+/// The packs of `sources`, loaded; what their loading found goes to the log (stderr).
+pub fn registry(sources: Sources) -> Arc<Registry> {
+    let (registry, report) = Registry::new(sources, crate::tools::every_tool());
+    for finding in &report.errors {
+        tracing::warn!(
+            "app pack {} {}{}: {} (none of the packs is loaded)",
+            finding.pack,
+            finding.file,
+            finding.path,
+            finding.message
+        );
+    }
+    for finding in &report.warnings {
+        tracing::info!(
+            "app pack {} {}{}: {}",
+            finding.pack,
+            finding.file,
+            finding.path,
+            finding.message
+        );
+    }
+    Arc::new(registry)
 }

@@ -17,6 +17,7 @@ use crate::call::{Call, Progress, Unknown, Wire};
 use crate::clients::{Client, TokenClients};
 use crate::dispatch::Dispatcher;
 use crate::grants::Grants;
+use crate::packs::set::Sources;
 use crate::subscriptions::Subscriptions;
 
 /// What the server tells a model about how to use it (every failure code named).
@@ -71,11 +72,17 @@ impl DeskpilotServer {
         Self::with_grants(engine, grants)
     }
 
-    /// A server with exactly these capabilities.
+    /// A server with exactly these capabilities, and the shipped app packs.
     pub fn with_grants(engine: Arc<Engine>, grants: Grants) -> Self {
+        Self::with_packs(engine, grants, Sources::shipped_only())
+    }
+
+    /// A server with these capabilities and the app packs of `packs`.
+    pub fn with_packs(engine: Arc<Engine>, grants: Grants, packs: Sources) -> Self {
+        let packs = crate::dispatch::registry(packs);
         DeskpilotServer {
             client: Client::sole(engine.clone()),
-            dispatcher: Arc::new(Dispatcher::new(engine, grants)),
+            dispatcher: Arc::new(Dispatcher::with_packs(engine, grants, packs)),
             subscriptions: Subscriptions::default(),
             stateless: None,
         }

@@ -24,8 +24,12 @@ const MAX_LINE: usize = 4 << 20;
 const PIPE: usize = 4 << 20;
 
 /// Serves MCP on stdin/stdout until the client closes stdin. Input tools only with
-/// the capabilities in `grants`.
-pub async fn serve_stdio(engine: Arc<Engine>, grants: Grants) -> Result<(), ServeError> {
+/// the capabilities in `grants`; the app packs of `packs`.
+pub async fn serve_stdio(
+    engine: Arc<Engine>,
+    grants: Grants,
+    packs: crate::packs::set::Sources,
+) -> Result<(), ServeError> {
     let (mut to_server, server_in) = tokio::io::duplex(PIPE);
     let (server_out, from_server) = tokio::io::duplex(PIPE);
     let (errors, mut error_lines) = mpsc::channel::<String>(16);
@@ -91,7 +95,7 @@ pub async fn serve_stdio(engine: Arc<Engine>, grants: Grants) -> Result<(), Serv
         }
     });
 
-    let service = DeskpilotServer::with_grants(engine, grants)
+    let service = DeskpilotServer::with_packs(engine, grants, packs)
         .serve((server_in, server_out))
         .await
         .map_err(|e| ServeError(e.to_string()))?;

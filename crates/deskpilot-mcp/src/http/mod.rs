@@ -49,6 +49,8 @@ pub struct HttpOptions {
     /// On a non-loopback address, `launch` and `files` may be granted (remote code execution;
     /// files on a disk the client cannot read).
     pub remote_launch: bool,
+    /// Where the server's app packs come from.
+    pub packs: crate::packs::set::Sources,
 }
 
 impl HttpOptions {
@@ -64,6 +66,7 @@ impl HttpOptions {
             read_timeout: Duration::from_secs(10),
             desktop,
             remote_launch: false,
+            packs: crate::packs::set::Sources::shipped_only(),
         }
     }
 }
@@ -132,7 +135,7 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
             .local_addr()
             .map_err(|e| ServeError(e.to_string()))?;
         let clients = TokenClients::new(engine.clone(), options.idle);
-        let template = DeskpilotServer::with_grants(engine, grants);
+        let template = DeskpilotServer::with_packs(engine, grants, options.packs.clone());
         let factory_clients = clients.clone();
         let mut sessions = SessionConfig::default();
         sessions.keep_alive = Some(options.idle);

@@ -10,6 +10,7 @@ mod literals;
 pub mod read;
 pub mod report;
 pub mod set;
+pub mod sources;
 
 #[cfg(test)]
 #[path = "packs_tests.rs"]

@@ -303,3 +303,36 @@ fn the_committed_schemas_are_the_validators() {
         );
     }
 }
+
+/// A user's pack of a shipped pack's id replaces it, with a warning naming the shipped one.
+#[test]
+fn a_user_pack_overrides_a_shipped_one_and_says_so() {
+    let root = tempfile::tempdir().unwrap();
+    write(&root.path().join("editor"), &good());
+    let files = good()
+        .into_iter()
+        .map(|(name, value)| (name, value.to_string()))
+        .collect();
+    let shipped = super::read::RawPack {
+        place: "shipped:editor".into(),
+        files,
+    };
+    let sources = Sources {
+        roots: vec![root.path().to_owned()],
+        shipped: vec![shipped],
+    };
+    let (registry, report) = Registry::new(sources, tools());
+    let warnings: Vec<(&str, &str)> = report
+        .warnings
+        .iter()
+        .map(|w| (w.code.as_str(), w.message.as_str()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            "overrides",
+            "overrides the shipped pack \"editor\" (shipped:editor)"
+        )]
+    );
+    assert!(!registry.current().get("editor").unwrap().shipped);
+}

@@ -197,4 +197,35 @@ impl Registry {
         }
         Ok(set)
     }
+
+    /// The pack roots, in order.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.sources.roots
+    }
+
+    /// What the pack at `dir` inside `root` gets wrong, read anew; nothing is loaded.
+    pub fn check_dir(&self, root: &Path, dir: &Path) -> Report {
+        let mut report = Report::default();
+        if let Some(raw) = read::from_dir(root, dir, &mut report) {
+            parsed(&raw, &self.tools, &mut report);
+        }
+        report
+    }
+
+    /// What the loaded pack `id` gets wrong, read anew from where it came from.
+    pub fn check_loaded(&self, id: &str) -> Option<Report> {
+        let loaded = self.current().get(id)?.clone();
+        if loaded.shipped {
+            let raw = self
+                .sources
+                .shipped
+                .iter()
+                .find(|r| r.place == loaded.place)?;
+            let mut report = Report::default();
+            parsed(raw, &self.tools, &mut report);
+            return Some(report);
+        }
+        let dir = PathBuf::from(&loaded.place);
+        Some(self.check_dir(dir.parent()?, &dir))
+    }
 }

@@ -6,6 +6,7 @@
 mod files;
 mod input;
 mod launch;
+mod packs;
 mod pipeline;
 mod read;
 mod windows;
@@ -25,6 +26,9 @@ use crate::output::*;
 use crate::pipeline::report::RunOut;
 use crate::pipeline::spec::RunStepsArgs;
 use crate::schema::{input_schema, output_schema};
+use packs::{
+    PacksArgs, PacksOut, ReloadPacksArgs, ReloadPacksOut, ValidatePackArgs, ValidatePackOut,
+};
 use pipeline::{ContinueRunArgs, ValidateOut, ValidateStepsArgs};
 
 /// The table: `SPECS`, and `run`, which decodes a call's arguments and calls its tool.
@@ -105,6 +109,24 @@ tools! {
         "Continue a failed run from its failed step (or `from`) if its apps and windows are unchanged.");
     validate_steps(pipeline: ValidateStepsArgs => ValidateOut, ReadsHere, None,
         "Checks run_steps arguments without running them.");
+    packs(packs: PacksArgs => PacksOut, ReadsHere, None,
+        "App packs (apps as data): list, or describe one's controls, contracts, workflows.");
+    validate_pack(packs: ValidatePackArgs => ValidatePackOut, ReadsHere, None,
+        "Check a pack (loaded, or a directory) without installing it.");
+    reload_packs(packs: ReloadPacksArgs => ReloadPacksOut, Adds, Some(Capability::Files),
+        "Load the app packs again; any error keeps the old ones.");
+}
+
+/// Every tool listed, whatever a server was granted: what a pack's workflows are checked
+/// against.
+pub(crate) fn every_tool() -> crate::catalog::Catalog {
+    let every = crate::grants::Grants {
+        input: true,
+        launch: true,
+        files: Some(crate::grants::FilesDir::Anywhere),
+        apps: None,
+    };
+    crate::catalog::Catalog::new(SPECS, &every)
 }
 
 /// `body`, ended early (dropped) when the client cancels the request.

@@ -1,0 +1,288 @@
+//! The app pack tools: `packs` (list, or describe one), `validate_pack` (a loaded pack, or a
+//! directory under a pack root or the files directory, never installed) and `reload_packs`
+//! (the `files` capability: it changes the set every client sees).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use deskpilot_core::{Code, Error};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::success;
+use crate::call::Cx;
+use crate::grants::FilesDir;
+use crate::outcome::ToolOutcome;
+use crate::packs::format::{Confidence, Contract, MainWindow, Pages, Visibility};
+use crate::packs::report::{Finding, Report};
+use crate::packs::set::Loaded;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PacksArgs {
+    /// One to describe; none: list them.
+    pub pack: Option<String>,
+}
+
+/// Listed packs, or one described: its `PackDetail` as an object (its schema would cost
+/// every client's catalog 2 KB).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PacksOut {
+    pub packs: Vec<PackLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack: Option<Value>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PackLine {
+    pub id: String,
+    pub version: String,
+    pub shipped: bool,
+    pub controls: usize,
+    pub workflows: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PackDetail {
+    pub id: String,
+    pub place: String,
+    pub main_window: MainWindow,
+    pub controls: BTreeMap<String, ControlLine>,
+    pub contracts: Vec<Contract>,
+    pub workflows: Vec<WorkflowLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<Pages>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ControlLine {
+    /// The first selector tried.
+    pub selector: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    pub confidence: Confidence,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WorkflowLine {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The inputs' JSON Schema.
+    pub inputs: Value,
+}
+
+pub(crate) async fn packs(cx: &Cx<'_>, a: PacksArgs) -> Result<ToolOutcome, Error> {
+    let set = cx.packs.current();
+    let lines: Vec<PackLine> = set
+        .packs
+        .values()
+        .filter(|p| p.pack.manifest.visibility == Visibility::Listed)
+        .map(line)
+        .collect();
+    let Some(id) = a.pack else {
+        let text = lines
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {} ({} controls, {} workflows)",
+                    l.id, l.version, l.controls, l.workflows
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let text = if text.is_empty() {
+            "no app pack is loaded".to_owned()
+        } else {
+            text
+        };
+        return Ok(success(
+            text,
+            PacksOut {
+                packs: lines,
+                pack: None,
+            },
+        ));
+    };
+    let loaded = set.get(&id).ok_or_else(|| no_pack(&id))?;
+    let detail = serde_json::to_value(detail(loaded)).unwrap_or_default();
+    let text = detail.to_string();
+    Ok(success(
+        text,
+        PacksOut {
+            packs: Vec::new(),
+            pack: Some(detail),
+        },
+    ))
+}
+
+fn no_pack(id: &str) -> Error {
+    Error::new(
+        Code::NotFound,
+        format!("no app pack {id:?} is loaded"),
+        "`packs` lists them",
+    )
+}
+
+fn line(loaded: &Loaded) -> PackLine {
+    let pack = &loaded.pack;
+    PackLine {
+        id: pack.manifest.id.clone(),
+        version: pack.manifest.version.clone(),
+        shipped: loaded.shipped,
+        controls: pack.controls.controls.len(),
+        workflows: pack.workflows.workflows.len(),
+    }
+}
+
+fn detail(loaded: &Loaded) -> PackDetail {
+    let pack = &loaded.pack;
+    let controls = pack.controls.controls.iter().map(|(name, c)| {
+        let line = ControlLine {
+            selector: c.selectors.first().cloned().unwrap_or_default(),
+            within: c.within.clone(),
+            aliases: c.aliases.clone(),
+            confidence: c.confidence,
+        };
+        (name.clone(), line)
+    });
+    let workflows = pack
+        .workflows
+        .workflows
+        .iter()
+        .filter(|w| w.visibility == Visibility::Listed)
+        .map(|w| WorkflowLine {
+            id: w.id.clone(),
+            description: w.description.clone(),
+            inputs: w.inputs.clone(),
+        });
+    PackDetail {
+        id: pack.manifest.id.clone(),
+        place: loaded.place.clone(),
+        main_window: pack.profile.main_window.clone(),
+        controls: controls.collect(),
+        contracts: pack.actions.contracts.clone(),
+        workflows: workflows.collect(),
+        pages: pack.pages.clone(),
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValidatePackArgs {
+    /// A loaded pack's id.
+    pub pack: Option<String>,
+    /// Or a pack directory in a pack root or the files dir.
+    pub dir: Option<String>,
+}
+
+/// Findings as objects: pack, file, path (a JSON pointer), code, message.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ValidatePackOut {
+    pub valid: bool,
+    pub errors: Vec<Value>,
+    pub warnings: Vec<Value>,
+}
+
+fn objects(findings: Vec<Finding>) -> Vec<Value> {
+    findings
+        .into_iter()
+        .map(|f| serde_json::to_value(f).unwrap_or_default())
+        .collect()
+}
+
+pub(crate) async fn validate_pack(cx: &Cx<'_>, a: ValidatePackArgs) -> Result<ToolOutcome, Error> {
+    let report = match (a.pack, a.dir) {
+        (Some(id), None) => cx.packs.check_loaded(&id).ok_or_else(|| no_pack(&id))?,
+        (None, Some(dir)) => {
+            let dir = PathBuf::from(dir);
+            let root = allowed_root(cx, &dir)?;
+            cx.packs.check_dir(&root, &dir)
+        }
+        _ => {
+            return Err(Error::new(
+                Code::InvalidArguments,
+                "give pack or dir, not both or neither",
+                "pack: a loaded pack's id; dir: a pack directory",
+            ));
+        }
+    };
+    let text = findings_text(&report);
+    let out = ValidatePackOut {
+        valid: report.valid(),
+        errors: objects(report.errors),
+        warnings: objects(report.warnings),
+    };
+    Ok(success(text, out))
+}
+
+/// The pack root or files directory `dir` is directly inside.
+fn allowed_root(cx: &Cx<'_>, dir: &Path) -> Result<PathBuf, Error> {
+    let mut roots: Vec<PathBuf> = cx.packs.roots().to_vec();
+    if let Some(FilesDir::Under(files)) = &cx.grants.files {
+        roots.push(files.clone());
+    }
+    let parent = dir.parent().and_then(|p| p.canonicalize().ok());
+    roots.into_iter().find(|root| root.canonicalize().ok() == parent).ok_or_else(|| {
+        Error::new(Code::InvalidArguments, format!("{} is not in a pack root", dir.display()), "validate a directory directly inside --packs, DESKPILOT_PACKS, the user's packs or --files-dir")
+    })
+}
+
+fn findings_text(report: &Report) -> String {
+    let lines: Vec<String> = report
+        .errors
+        .iter()
+        .map(|f| ("error", f))
+        .chain(report.warnings.iter().map(|f| ("warning", f)))
+        .map(|(kind, f)| {
+            format!(
+                "{kind} {} {}{}: {} ({})",
+                f.pack, f.file, f.path, f.message, f.code
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        "valid: no finding".to_owned()
+    } else {
+        lines.join("\n")
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReloadPacksArgs {}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReloadPacksOut {
+    /// False: an error was found and the packs before stay active.
+    pub reloaded: bool,
+    pub packs: Vec<String>,
+    pub errors: Vec<Value>,
+    pub warnings: Vec<Value>,
+}
+
+pub(crate) async fn reload_packs(cx: &Cx<'_>, _: ReloadPacksArgs) -> Result<ToolOutcome, Error> {
+    let (reloaded, report) = match cx.packs.reload() {
+        Ok(set) => (true, set.warnings.clone()),
+        Err(report) => (false, report),
+    };
+    let packs: Vec<String> = cx.packs.current().packs.keys().cloned().collect();
+    let head = if reloaded {
+        "reloaded"
+    } else {
+        "not reloaded: the packs before stay active"
+    };
+    let text = format!("{head}: {}\n{}", packs.join(", "), findings_text(&report));
+    Ok(success(
+        text,
+        ReloadPacksOut {
+            reloaded,
+            packs,
+            errors: objects(report.errors),
+            warnings: objects(report.warnings),
+        },
+    ))
+}
