@@ -99,3 +99,28 @@ async fn a_reload_with_an_error_keeps_the_packs_before() {
     assert_eq!(reload["reloaded"], true, "{reload}");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_probe_drafts_a_pack_that_validates() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("packs");
+    std::fs::create_dir_all(&root).unwrap();
+    let client = server(&root).await;
+    let connected = structured(&call(&client, "connect", json!({"app": "Editor"})).await);
+    let session = connected["session"].as_str().unwrap().to_owned();
+    let draft_dir = home.path().join("draft");
+    let probe = json!({"session": session, "dir": draft_dir});
+    let drafted = structured(&call(&client, "probe_app", probe).await);
+    let controls = &drafted["files"]["controls.json"]["controls"];
+    assert_eq!(
+        controls["textbox_text"]["selectors"][0], r#"textbox[id="text"]"#,
+        "{drafted}"
+    );
+    assert_eq!(
+        drafted["files"]["manifest.json"]["id"], "editor",
+        "{drafted}"
+    );
+    let checked = call(&client, "validate_pack", json!({"dir": draft_dir})).await;
+    assert_eq!(structured(&checked)["valid"], true, "{checked:?}");
+    client.cancel().await.unwrap();
+}

@@ -7,6 +7,7 @@
 pub mod check;
 pub mod format;
 mod literals;
+pub mod probe;
 pub mod read;
 pub mod report;
 pub mod set;

@@ -27,7 +27,8 @@ use crate::pipeline::report::RunOut;
 use crate::pipeline::spec::RunStepsArgs;
 use crate::schema::{input_schema, output_schema};
 use packs::{
-    PacksArgs, PacksOut, ReloadPacksArgs, ReloadPacksOut, ValidatePackArgs, ValidatePackOut,
+    PacksArgs, PacksOut, ProbeAppArgs, ProbeAppOut, ReloadPacksArgs, ReloadPacksOut,
+    ValidatePackArgs, ValidatePackOut,
 };
 use pipeline::{ContinueRunArgs, ValidateOut, ValidateStepsArgs};
 
@@ -115,6 +116,8 @@ tools! {
         "Check a pack (loaded, or a directory) without installing it.");
     reload_packs(packs: ReloadPacksArgs => ReloadPacksOut, Adds, Some(Capability::Files),
         "Load the app packs again; any error keeps the old ones.");
+    probe_app(packs: ProbeAppArgs => ProbeAppOut, Reads, None,
+        "Draft an app pack from the session's app: its controls with selectors.");
 }
 
 /// Every tool listed, whatever a server was granted: what a pack's workflows are checked

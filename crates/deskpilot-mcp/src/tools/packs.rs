@@ -1,11 +1,12 @@
-//! The app pack tools: `packs` (list, or describe one), `validate_pack` (a loaded pack, or a
-//! directory under a pack root or the files directory, never installed) and `reload_packs`
-//! (the `files` capability: it changes the set every client sees).
+//! The app pack tools. The first lists packs or describes one (`packs`). Another checks a
+//! loaded pack, or a directory in a pack root or the files directory, never installing it
+//! (`validate_pack`). Reloading needs `files`, since it changes the set every client sees
+//! (`reload_packs`). The probe drafts a pack from a running app (`probe_app`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use deskpilot_core::{Code, Error};
+use deskpilot_core::{Code, Error, Filter, SnapshotRequest};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,6 +16,7 @@ use crate::call::Cx;
 use crate::grants::FilesDir;
 use crate::outcome::ToolOutcome;
 use crate::packs::format::{Confidence, Contract, MainWindow, Pages, Visibility};
+use crate::packs::probe;
 use crate::packs::report::{Finding, Report};
 use crate::packs::set::Loaded;
 
@@ -25,16 +27,17 @@ pub struct PacksArgs {
     pub pack: Option<String>,
 }
 
-/// Listed packs, or one described: its `PackDetail` as an object (its schema would cost
-/// every client's catalog 2 KB).
+// Listed packs, or one described: its `PackDetail` as an object (its schema would cost
+// every client's catalog 2 KB).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct PacksOut {
-    pub packs: Vec<PackLine>,
+    // Each a `PackLine`: id, version, shipped, controls, workflows.
+    pub packs: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pack: Option<Value>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize)]
 pub struct PackLine {
     pub id: String,
     pub version: String,
@@ -102,7 +105,10 @@ pub(crate) async fn packs(cx: &Cx<'_>, a: PacksArgs) -> Result<ToolOutcome, Erro
         return Ok(success(
             text,
             PacksOut {
-                packs: lines,
+                packs: lines
+                    .iter()
+                    .filter_map(|l| serde_json::to_value(l).ok())
+                    .collect(),
                 pack: None,
             },
         ));
@@ -179,7 +185,7 @@ pub struct ValidatePackArgs {
     pub dir: Option<String>,
 }
 
-/// Findings as objects: pack, file, path (a JSON pointer), code, message.
+// Findings as objects: pack, file, path (a JSON pointer), code, message.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ValidatePackOut {
     pub valid: bool,
@@ -257,7 +263,6 @@ pub struct ReloadPacksArgs {}
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ReloadPacksOut {
-    /// False: an error was found and the packs before stay active.
     pub reloaded: bool,
     pub packs: Vec<String>,
     pub errors: Vec<Value>,
@@ -285,4 +290,81 @@ pub(crate) async fn reload_packs(cx: &Cx<'_>, _: ReloadPacksArgs) -> Result<Tool
             warnings: objects(report.warnings),
         },
     ))
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProbeAppArgs {
+    pub session: String,
+    /// A new directory to write it in (needs files).
+    pub dir: Option<String>,
+}
+
+// The draft's files by name, and what could not be read.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProbeAppOut {
+    pub files: BTreeMap<String, Value>,
+    pub unread: Vec<String>,
+}
+
+pub(crate) async fn probe_app(cx: &Cx<'_>, a: ProbeAppArgs) -> Result<ToolOutcome, Error> {
+    let session = cx.session(&a.session)?;
+    let request = SnapshotRequest {
+        filter: Filter::All,
+        max_nodes: 5000,
+        ..SnapshotRequest::default()
+    };
+    let snapshot = session.snapshot(&request).await?;
+    let cut = snapshot
+        .truncated
+        .as_ref()
+        .map(|t| format!("the walk stopped: {t:?}"));
+    let draft = probe::draft(&session.info()?.app, &snapshot.tree, cut);
+    if let Some(dir) = &a.dir {
+        write_draft(cx, dir, &draft)?;
+    }
+    let files: BTreeMap<String, Value> = draft
+        .files()
+        .into_iter()
+        .map(|(n, v)| (n.to_owned(), v))
+        .collect();
+    let mut text = format!(
+        "a draft of pack {:?}: {} controls",
+        draft.manifest.id,
+        draft.controls.controls.len()
+    );
+    if let Some(dir) = &a.dir {
+        text.push_str(&format!(", written to {dir}"));
+    }
+    for line in &draft.unread {
+        text.push_str(&format!("\nnot read: {line}"));
+    }
+    Ok(success(
+        text,
+        ProbeAppOut {
+            files,
+            unread: draft.unread,
+        },
+    ))
+}
+
+/// The draft's files in the new directory `dir`, inside the files directory.
+fn write_draft(cx: &Cx<'_>, dir: &str, draft: &probe::Draft) -> Result<(), Error> {
+    let dir = cx.grants.file_path(dir)?;
+    let failed = |e: std::io::Error| {
+        Error::new(
+            Code::InvalidArguments,
+            format!("cannot write the draft in {}: {e}", dir.display()),
+            "give a new directory inside the files directory",
+        )
+    };
+    std::fs::create_dir(&dir).map_err(failed)?;
+    for (name, value) in draft.files() {
+        let path = cx.grants.file_path(&dir.join(name).to_string_lossy())?;
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        cx.grants
+            .write_file(&path, text.as_bytes())
+            .map_err(failed)?;
+    }
+    Ok(())
 }
