@@ -17,6 +17,7 @@ mod manifests;
 mod matrix;
 mod methods;
 mod node;
+mod probe;
 mod sentences;
 mod source;
 mod structure;
@@ -110,6 +111,14 @@ enum Command {
     /// Check the layout rules: files of at most 500 lines, no import cycles within a crate,
     /// no platform names in deskpilot-core (also run by `test`).
     Structure,
+    /// Start PROGRAM on a new headless desktop with a clean home and draft an app pack from
+    /// it with `deskpilot probe` (written to target/probe/NAME).
+    Probe {
+        program: String,
+        /// The app's name as `deskpilot apps` lists it, when not the program's.
+        #[arg(long)]
+        name: Option<String>,
+    },
     /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
     /// keeps it up until Ctrl-C.
     Desktop {
@@ -149,6 +158,7 @@ fn main() -> anyhow::Result<()> {
         Command::Tasks => tasks::run(),
         Command::Bench { which, filter } => bench::run(&which, &filter),
         Command::Structure => structure::run(&root()),
+        Command::Probe { program, name } => probe::run(&program, name.as_deref()),
         Command::Desktop { fixtures } => desktop::run(&fixtures),
     }
 }

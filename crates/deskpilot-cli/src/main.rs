@@ -31,6 +31,7 @@ mod act;
 mod desktop;
 mod files;
 mod pipeline;
+mod probe;
 mod read;
 mod serve;
 mod since;
@@ -62,6 +63,9 @@ enum Command {
     Mcp(serve::McpArgs),
     /// Run a pipeline: many steps in one go, each judged, with cleanup (see `run_steps`).
     Run(pipeline::RunArgs),
+    /// Draft an app pack from a running app: its controls under logical names, each with a
+    /// selector (docs/app-packs.md).
+    Probe(probe::ProbeArgs),
 }
 
 /// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
@@ -113,6 +117,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Act(command) => act::run(&engine, command).await,
         Command::Files(command) => files::run(&engine, command).await,
         Command::Run(args) => pipeline::run(engine, args).await,
+        Command::Probe(args) => probe::run(&engine, args).await,
     }
 }
 

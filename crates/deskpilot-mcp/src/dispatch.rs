@@ -136,3 +136,11 @@ pub fn registry(sources: Sources) -> Arc<Registry> {
     }
     Arc::new(registry)
 }
+
+/// What the pack in `raw` gets wrong, its workflows checked against every tool; nothing is
+/// loaded (`deskpilot probe` checks its draft so).
+pub fn check_pack(raw: &crate::packs::read::RawPack) -> crate::packs::report::Report {
+    let mut report = crate::packs::report::Report::default();
+    crate::packs::set::parsed(raw, &crate::tools::every_tool(), &mut report);
+    report
+}

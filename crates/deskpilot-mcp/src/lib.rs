@@ -31,7 +31,7 @@ mod tools;
 mod write;
 
 pub use call::Unknown;
-pub use dispatch::call_in_process;
+pub use dispatch::{call_in_process, check_pack};
 pub use grants::{Capability, FilesDir, Grants};
 pub use outcome::{Acted, ToolOutcome};
 pub use resources::{session_of, tree_uri};

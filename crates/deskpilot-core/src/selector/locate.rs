@@ -4,7 +4,7 @@
 //! checked against the tree it was made from: the selector given always selects the element.
 
 use super::Selector;
-use crate::model::{Node, Tree};
+use crate::model::{Node, Role, Tree};
 
 /// A name longer than this is matched by its first characters (`*=`).
 const NAME_CHARS: usize = 60;
@@ -23,6 +23,8 @@ pub enum Basis {
     Id,
     /// Its role and name, alone or within a named ancestor.
     Name,
+    /// Its role alone: no other element has it.
+    Role,
     /// Its position among like elements: it breaks when they move.
     Position,
 }
@@ -62,6 +64,16 @@ pub fn locate(tree: &Tree, index: usize) -> Locator {
         }
     }
     let step = step_of(node);
+    // An element alone of its role needs no name: a window's is its document's title, which
+    // changes; an unnamed field has none.
+    let by_role = node.role.name();
+    let titled = node.role == Role::Window;
+    if (titled || !node_named(node)) && selects_alone(tree, by_role, index) {
+        return Locator {
+            selector: by_role.to_owned(),
+            basis: Basis::Role,
+        };
+    }
     if node_named(node) {
         if selects_alone(tree, &step, index) {
             return named(step);
@@ -98,25 +110,28 @@ fn step_of(node: &Node) -> String {
     format!("{role}[name={}]", quote(name))
 }
 
-/// `step` within the nearest named ancestor whose own locator is steady, when that selects
-/// the element alone.
-fn within_named_ancestor(tree: &Tree, index: usize, step: &str) -> Option<String> {
+/// The locators of `index`'s ancestors that are steady, nearest first.
+fn steady_scopes(tree: &Tree, index: usize) -> impl Iterator<Item = Locator> + '_ {
     tree.ancestors(index)
-        .filter(|&a| a != index && node_named(&tree.nodes[a].node))
-        .find_map(|a| {
-            let scope = locate(tree, a);
-            let scoped = format!("{} >> {step}", scope.selector);
-            (!scope.basis.fragile() && selects_alone(tree, &scoped, index)).then_some(scoped)
-        })
+        .map(|a| locate(tree, a))
+        .filter(|scope| !scope.basis.fragile())
 }
 
-/// `step:nth(k)`, within the nearest named ancestor where one is steady, else in the tree.
+/// `step` within the nearest ancestor whose own locator is steady, when that selects the
+/// element alone: one found by id or name first, then one alone of its role.
+fn within_named_ancestor(tree: &Tree, index: usize, step: &str) -> Option<String> {
+    let scopes: Vec<Locator> = steady_scopes(tree, index).collect();
+    let (named, by_role): (Vec<_>, Vec<_>) = scopes.iter().partition(|s| s.basis != Basis::Role);
+    named.into_iter().chain(by_role).find_map(|scope| {
+        let scoped = format!("{} >> {step}", scope.selector);
+        selects_alone(tree, &scoped, index).then_some(scoped)
+    })
+}
+
+/// `step:nth(k)`, within the nearest ancestor with a steady locator, else in the tree.
 fn by_position(tree: &Tree, index: usize, step: &str) -> Locator {
-    let scope = tree
-        .ancestors(index)
-        .filter(|&a| a != index && node_named(&tree.nodes[a].node))
-        .map(|a| locate(tree, a))
-        .find(|scope| !scope.basis.fragile())
+    let scope = steady_scopes(tree, index)
+        .next()
         .map(|scope| format!("{} >> ", scope.selector))
         .unwrap_or_default();
     let all = format!("{scope}{step}");
@@ -140,7 +155,7 @@ fn selects_alone(tree: &Tree, text: &str, index: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ElementId, Role};
+    use crate::model::ElementId;
 
     /// A tree written as (depth, role, name, accessible id) rows in document order.
     fn tree(rows: &[(usize, Role, &str, Option<&str>)]) -> Tree {
@@ -262,6 +277,29 @@ mod tests {
         let found = locate(&tree, 1).selector;
         assert!(found.starts_with("paragraph[name*=\"word word"), "{found}");
         assert!(found.len() < 90, "{found}");
+        each_selects_alone(&tree);
+    }
+
+    /// An element alone of its role is found by it: an unnamed field, and a window (its
+    /// title is its document's, which changes), which then scopes its children.
+    #[test]
+    fn an_element_alone_of_its_role_needs_no_name() {
+        let tree = tree(&[
+            (0, Role::Window, "Untitled 1 - Editor", None),
+            (1, Role::Toolbar, "", None),
+            (2, Role::Button, "", None),
+            (2, Role::Button, "", None),
+            (1, Role::TextBox, "", None),
+        ]);
+        assert_eq!(locate(&tree, 0).selector, "window");
+        assert_eq!(
+            locate(&tree, 4),
+            Locator {
+                selector: "textbox".into(),
+                basis: Basis::Role
+            }
+        );
+        assert_eq!(locate(&tree, 3).selector, "toolbar >> button:nth(1)");
         each_selects_alone(&tree);
     }
 }

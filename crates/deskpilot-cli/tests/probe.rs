@@ -1,0 +1,93 @@
+//! `deskpilot probe` drafts an app pack from apps nobody tuned for: Mousepad, and GTK 4's
+//! print editor, which the suite drives nowhere else. The command checks its draft as a pack
+//! is checked and fails when it does not validate. The names it gives controls are the
+//! app's own: pyatspi, a second AT-SPI client, sees a node of each name.
+
+#[path = "support/agent.rs"]
+mod agent;
+#[path = "support/cli.rs"]
+mod cli;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use agent::{eventually, launch};
+use cli::deskpilot;
+use deskpilot_testkit::{SYSTEM_PYTHON, VirtualDesktop, pyatspi_nodes};
+use serde_json::Value;
+
+/// `app` (its process `program`) probed on a new desktop: the draft's controls, and the
+/// names pyatspi sees in the app.
+fn probed(program: &str, app: &str) -> (serde_json::Map<String, Value>, BTreeSet<String>) {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _app = launch(&desktop, program);
+    let listed = || String::from_utf8_lossy(&deskpilot(&desktop, &["apps"]).stdout).contains(app);
+    assert!(
+        eventually(Duration::from_secs(20), listed),
+        "{app} never listed"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("draft");
+    let probe = deskpilot(&desktop, &["probe", app, "--out", dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&probe.stderr);
+    assert!(probe.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(dir.join("controls.json")).unwrap();
+    let controls: Value = serde_json::from_str(&text).unwrap();
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["id"], app);
+    let names = pyatspi_nodes(desktop.command(SYSTEM_PYTHON), app)
+        .iter()
+        .filter_map(|n| n["name"].as_str().map(str::to_owned))
+        .collect();
+    (controls["controls"].as_object().unwrap().clone(), names)
+}
+
+/// The names a draft's selectors match by (`[name="..."]`), unescaped.
+fn selector_names(controls: &serde_json::Map<String, Value>) -> Vec<String> {
+    controls
+        .values()
+        .filter_map(|c| c["selectors"][0].as_str())
+        .filter_map(|s| {
+            s.split("[name=\"")
+                .nth(1)?
+                .strip_suffix("\"]")
+                .map(str::to_owned)
+        })
+        .map(|s| s.replace("\\\"", "\"").replace("\\\\", "\\"))
+        .collect()
+}
+
+#[test]
+fn mousepads_draft_validates_and_names_its_own_controls() {
+    let (controls, names) = probed("mousepad", "mousepad");
+    assert!(controls.len() > 50, "{} controls", controls.len());
+    for wanted in ["textbox", "menubar", "button_save", "menuitem_undo"] {
+        assert!(
+            controls.contains_key(wanted),
+            "{wanted} not in {:?}",
+            controls.keys()
+        );
+    }
+    let named = selector_names(&controls);
+    let unknown: Vec<&String> = named.iter().filter(|n| !names.contains(*n)).collect();
+    assert!(unknown.is_empty(), "pyatspi sees none of {unknown:?}");
+    let fragile = controls
+        .values()
+        .filter(|c| c["confidence"] == "fragile")
+        .count();
+    assert_eq!(fragile, 0, "{controls:?}");
+}
+
+#[test]
+fn gtk4_print_editors_draft_validates_and_names_its_own_controls() {
+    let (controls, names) = probed("gtk4-print-editor", "gtk4-print-editor");
+    let keys: Vec<&str> = controls.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["menubar", "menuitem_file", "menuitem_help", "textbox"]
+    );
+    for name in selector_names(&controls) {
+        assert!(names.contains(&name), "pyatspi sees no {name:?}");
+    }
+}
