@@ -334,5 +334,47 @@ fn a_user_pack_overrides_a_shipped_one_and_says_so() {
             "overrides the shipped pack \"editor\" (shipped:editor)"
         )]
     );
-    assert!(!registry.current().get("editor").unwrap().shipped);
+    let loaded = registry.current().get("editor").unwrap().clone();
+    assert_eq!(
+        (loaded.shipped, loaded.overrides.as_deref()),
+        (false, Some("shipped:editor"))
+    );
+}
+
+/// The example pack of docs/app-packs.md: each block after `<!-- pack file: NAME -->`.
+fn docs_example() -> super::read::RawPack {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/app-packs.md");
+    let text = std::fs::read_to_string(docs).unwrap();
+    let mut files = std::collections::BTreeMap::new();
+    for part in text.split("<!-- pack file: ").skip(1) {
+        let (name, rest) = part.split_once(" -->").unwrap();
+        let block = rest
+            .split("```json")
+            .nth(1)
+            .unwrap()
+            .split("```")
+            .next()
+            .unwrap();
+        let name = super::format::FILES
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap()
+            .name;
+        files.insert(name, block.to_owned());
+    }
+    super::read::RawPack {
+        place: "docs/app-packs.md".into(),
+        files,
+    }
+}
+
+/// The docs' example pack validates with no finding, every file of it there.
+#[test]
+fn docs_example_validates() {
+    let raw = docs_example();
+    assert_eq!(raw.files.len(), 5, "{:?}", raw.files.keys());
+    let mut report = Report::default();
+    let pack = super::set::parsed(&raw, &tools(), &mut report);
+    assert!(pack.is_some(), "{report:#?}");
+    assert_eq!(report, Report::default());
 }

@@ -19,6 +19,8 @@ pub struct Loaded {
     pub pack: Pack,
     pub place: String,
     pub shipped: bool,
+    /// The shipped pack of its id this one replaces.
+    pub overrides: Option<String>,
 }
 
 /// Packs by id, with the warnings their loading gave.
@@ -121,6 +123,7 @@ fn assemble(
             pack,
             place,
             shipped: true,
+            overrides: None,
         };
         set.insert(loaded.pack.manifest.id.clone(), loaded);
     }
@@ -131,6 +134,7 @@ fn assemble(
             file: "manifest.json",
             report,
         };
+        let mut overrides = None;
         match set.get(&id) {
             Some(other) if !other.shipped => {
                 let message = format!(
@@ -143,6 +147,7 @@ fn assemble(
             Some(other) => {
                 let message = format!("overrides the shipped pack {id:?} ({})", other.place);
                 notes.warn("/id", "overrides", message);
+                overrides = Some(other.place.clone());
             }
             None => {}
         }
@@ -152,6 +157,7 @@ fn assemble(
                 pack,
                 place,
                 shipped: false,
+                overrides,
             },
         );
     }

@@ -42,6 +42,9 @@ pub struct PackLine {
     pub id: String,
     pub version: String,
     pub shipped: bool,
+    /// The shipped pack this user pack replaces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overrides: Option<String>,
     pub controls: usize,
     pub workflows: usize,
 }
@@ -139,6 +142,7 @@ fn line(loaded: &Loaded) -> PackLine {
         id: pack.manifest.id.clone(),
         version: pack.manifest.version.clone(),
         shipped: loaded.shipped,
+        overrides: loaded.overrides.clone(),
         controls: pack.controls.controls.len(),
         workflows: pack.workflows.workflows.len(),
     }
