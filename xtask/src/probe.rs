@@ -15,6 +15,9 @@ pub fn run(program: &str, name: Option<&str>) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     crate::cargo::cargo(&["build", "--package", "deskpilot-cli"])?;
     let name = name.unwrap_or(program);
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        bail!("{name:?} is not an app name: give --name as `deskpilot apps` lists it");
+    }
     let out = crate::root().join("target/probe").join(name);
     if out.exists() {
         std::fs::remove_dir_all(&out).with_context(|| format!("removing {}", out.display()))?;

@@ -71,6 +71,10 @@ pub async fn run(engine: &Engine, args: ProbeArgs) -> anyhow::Result<ExitCode> {
         bail!("the draft does not validate");
     }
     if let Some(dir) = &args.out {
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
         std::fs::create_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
         for (name, text) in &texts {
             std::fs::write(dir.join(name), text).with_context(|| format!("writing {name}"))?;

@@ -116,6 +116,28 @@ async fn the_catalog_stays_within_26_kib() {
     client.cancel().await.unwrap();
 }
 
+/// Every property of every tool's schemas is itself an object schema, never `true`: MCP's
+/// schema (2025-11-25) says so, and the conformance suite refused `packs` for it.
+#[tokio::test]
+async fn every_schema_property_is_an_object() {
+    let dir = std::env::temp_dir();
+    let all = Grants::parse(&["all".to_owned()], Some(&dir)).unwrap();
+    let client = server_with(all).await;
+    for tool in client.list_all_tools().await.unwrap() {
+        let schemas = [
+            Some(tool.input_schema.as_ref().clone()),
+            tool.output_schema.as_deref().cloned(),
+        ];
+        for schema in schemas.into_iter().flatten() {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for (name, property) in properties.into_iter().flatten() {
+                assert!(property.is_object(), "{}: {name} is {property}", tool.name);
+            }
+        }
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn each_tool_is_listed_and_callable_exactly_under_its_capability() {
     let dir = std::env::temp_dir();

@@ -39,6 +39,7 @@ async fn server(root: &Path) -> rmcp::service::RunningService<rmcp::RoleClient, 
     let grants = Grants::parse(&["files".to_owned()], Some(files)).unwrap();
     let packs = Sources {
         roots: vec![root.to_owned()],
+        user: None,
         shipped: Vec::new(),
     };
     support::client_for(DeskpilotServer::with_packs(Arc::new(engine), grants, packs)).await
@@ -122,5 +123,8 @@ async fn a_probe_drafts_a_pack_that_validates() {
     );
     let checked = call(&client, "validate_pack", json!({"dir": draft_dir})).await;
     assert_eq!(structured(&checked)["valid"], true, "{checked:?}");
+    // As probe_app takes it: relative to the files directory.
+    let relative = call(&client, "validate_pack", json!({"dir": "draft"})).await;
+    assert_eq!(structured(&relative)["valid"], true, "{relative:?}");
     client.cancel().await.unwrap();
 }

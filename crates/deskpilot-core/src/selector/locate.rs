@@ -3,6 +3,8 @@
 //! unique, and its position only when nothing else is unique (said fragile). Each candidate is
 //! checked against the tree it was made from: the selector given always selects the element.
 
+use std::collections::HashMap;
+
 use super::Selector;
 use crate::model::{Node, Role, Tree};
 
@@ -53,36 +55,110 @@ pub fn quote(text: &str) -> String {
 
 /// The steadiest selector that selects `tree.nodes[index]` alone in `tree`.
 pub fn locate(tree: &Tree, index: usize) -> Locator {
-    let node = &tree.nodes[index].node;
-    if let Some(id) = node.accessible_id.as_deref().filter(|id| !id.is_empty()) {
-        let by_id = format!("{}[id={}]", node.role.name(), quote(id));
-        if selects_alone(tree, &by_id, index) {
+    Locating::new(tree).locate(index)
+}
+
+/// Locators for many elements of one tree, each element's (ancestors' included) made once:
+/// without the memo, a run of unnamed ancestors made the work double at each.
+pub struct Locating<'a> {
+    tree: &'a Tree,
+    memo: HashMap<usize, Locator>,
+}
+
+impl<'a> Locating<'a> {
+    pub fn new(tree: &'a Tree) -> Self {
+        Locating {
+            tree,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The steadiest selector that selects `tree.nodes[index]` alone.
+    pub fn locate(&mut self, index: usize) -> Locator {
+        if let Some(found) = self.memo.get(&index) {
+            return found.clone();
+        }
+        let found = self.fresh(index);
+        self.memo.insert(index, found.clone());
+        found
+    }
+
+    fn fresh(&mut self, index: usize) -> Locator {
+        let tree = self.tree;
+        let node = &tree.nodes[index].node;
+        if let Some(id) = node.accessible_id.as_deref().filter(|id| !id.is_empty()) {
+            let by_id = format!("{}[id={}]", node.role.name(), quote(id));
+            if selects_alone(tree, &by_id, index) {
+                return Locator {
+                    selector: by_id,
+                    basis: Basis::Id,
+                };
+            }
+        }
+        let step = step_of(node);
+        // An element alone of its role needs no name: a window's is its document's title,
+        // which changes; an unnamed field has none.
+        let by_role = node.role.name();
+        let titled = node.role == Role::Window;
+        if (titled || !node_named(node)) && selects_alone(tree, by_role, index) {
             return Locator {
-                selector: by_id,
-                basis: Basis::Id,
+                selector: by_role.to_owned(),
+                basis: Basis::Role,
             };
         }
-    }
-    let step = step_of(node);
-    // An element alone of its role needs no name: a window's is its document's title, which
-    // changes; an unnamed field has none.
-    let by_role = node.role.name();
-    let titled = node.role == Role::Window;
-    if (titled || !node_named(node)) && selects_alone(tree, by_role, index) {
-        return Locator {
-            selector: by_role.to_owned(),
-            basis: Basis::Role,
-        };
-    }
-    if node_named(node) {
-        if selects_alone(tree, &step, index) {
-            return named(step);
+        if node_named(node) {
+            if selects_alone(tree, &step, index) {
+                return named(step);
+            }
+            if let Some(scoped) = self.within_named_ancestor(index, &step) {
+                return named(scoped);
+            }
         }
-        if let Some(scoped) = within_named_ancestor(tree, index, &step) {
-            return named(scoped);
+        self.by_position(index, &step)
+    }
+
+    /// The locators of `index`'s ancestors that are steady, nearest first.
+    fn steady_scopes(&mut self, index: usize) -> Vec<Locator> {
+        let ancestors: Vec<usize> = self.tree.ancestors(index).collect();
+        ancestors
+            .into_iter()
+            .map(|a| self.locate(a))
+            .filter(|scope| !scope.basis.fragile())
+            .collect()
+    }
+
+    /// `step` within the nearest ancestor whose own locator is steady, when that selects
+    /// the element alone: one found by id or name first, then one alone of its role.
+    fn within_named_ancestor(&mut self, index: usize, step: &str) -> Option<String> {
+        let scopes = self.steady_scopes(index);
+        let (named, by_role): (Vec<_>, Vec<_>) =
+            scopes.iter().partition(|s| s.basis != Basis::Role);
+        named.into_iter().chain(by_role).find_map(|scope| {
+            let scoped = format!("{} >> {step}", scope.selector);
+            selects_alone(self.tree, &scoped, index).then_some(scoped)
+        })
+    }
+
+    /// `step:nth(k)`, within the nearest ancestor with a steady locator, else in the tree.
+    fn by_position(&mut self, index: usize, step: &str) -> Locator {
+        let scope = self
+            .steady_scopes(index)
+            .into_iter()
+            .next()
+            .map(|scope| format!("{} >> ", scope.selector))
+            .unwrap_or_default();
+        let all = format!("{scope}{step}");
+        let nth = Selector::parse(&all)
+            .map(|s| s.select(self.tree))
+            .unwrap_or_default()
+            .iter()
+            .position(|&(i, _)| i == index)
+            .unwrap_or(0);
+        Locator {
+            selector: format!("{all}:nth({nth})"),
+            basis: Basis::Position,
         }
     }
-    by_position(tree, index, &step)
 }
 
 fn named(selector: String) -> Locator {
@@ -108,43 +184,6 @@ fn step_of(node: &Node) -> String {
         return format!("{role}[name*={}]", quote(&start));
     }
     format!("{role}[name={}]", quote(name))
-}
-
-/// The locators of `index`'s ancestors that are steady, nearest first.
-fn steady_scopes(tree: &Tree, index: usize) -> impl Iterator<Item = Locator> + '_ {
-    tree.ancestors(index)
-        .map(|a| locate(tree, a))
-        .filter(|scope| !scope.basis.fragile())
-}
-
-/// `step` within the nearest ancestor whose own locator is steady, when that selects the
-/// element alone: one found by id or name first, then one alone of its role.
-fn within_named_ancestor(tree: &Tree, index: usize, step: &str) -> Option<String> {
-    let scopes: Vec<Locator> = steady_scopes(tree, index).collect();
-    let (named, by_role): (Vec<_>, Vec<_>) = scopes.iter().partition(|s| s.basis != Basis::Role);
-    named.into_iter().chain(by_role).find_map(|scope| {
-        let scoped = format!("{} >> {step}", scope.selector);
-        selects_alone(tree, &scoped, index).then_some(scoped)
-    })
-}
-
-/// `step:nth(k)`, within the nearest ancestor with a steady locator, else in the tree.
-fn by_position(tree: &Tree, index: usize, step: &str) -> Locator {
-    let scope = steady_scopes(tree, index)
-        .next()
-        .map(|scope| format!("{} >> ", scope.selector))
-        .unwrap_or_default();
-    let all = format!("{scope}{step}");
-    let nth = Selector::parse(&all)
-        .map(|s| s.select(tree))
-        .unwrap_or_default()
-        .iter()
-        .position(|&(i, _)| i == index)
-        .unwrap_or(0);
-    Locator {
-        selector: format!("{all}:nth({nth})"),
-        basis: Basis::Position,
-    }
 }
 
 /// Whether `text` parses and selects exactly `index` in `tree`.
@@ -301,5 +340,21 @@ mod tests {
         );
         assert_eq!(locate(&tree, 3).selector, "toolbar >> button:nth(1)");
         each_selects_alone(&tree);
+    }
+
+    /// A deep chain of unnamed containers, each beside a twin, is located once per element:
+    /// made anew for each ancestor, the work doubled at every level (2^40 here).
+    #[test]
+    fn a_deep_chain_of_unnamed_containers_is_located_once_each() {
+        let mut rows = vec![(0, Role::Window, "App", None)];
+        for depth in 1..=40 {
+            rows.push((depth, Role::Generic, "", None));
+            rows.push((depth, Role::Generic, "", None));
+        }
+        rows.push((41, Role::Button, "", None));
+        let tree = tree(&rows);
+        let last = tree.len() - 1;
+        let found = locate(&tree, last);
+        assert!(selects_alone(&tree, &found.selector, last), "{found:?}");
     }
 }

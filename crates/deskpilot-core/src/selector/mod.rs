@@ -240,4 +240,4 @@ impl Selector {
 mod locate;
 mod text;
 
-pub use locate::{Basis, Locator, locate, quote};
+pub use locate::{Basis, Locating, Locator, locate, quote};

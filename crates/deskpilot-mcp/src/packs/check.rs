@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use deskpilot_core::Selector;
 use serde_json::Value;
 
 use super::format::{Contract, ContractTool, Control, Pack, Workflow};
@@ -13,7 +14,7 @@ use super::report::{Notes, Report};
 use crate::catalog::Catalog;
 use crate::pipeline::refs;
 use crate::pipeline::safety;
-use crate::pipeline::spec::RunStepsArgs;
+use crate::pipeline::spec::{RunStepsArgs, Step};
 use crate::pipeline::validate::validate_with;
 
 /// Names a workflow's steps refer to beside earlier steps; no step may take one as its id.
@@ -34,11 +35,17 @@ pub fn check(place: &str, pack: &Pack, tools: &Catalog) -> Report {
         tools,
         &mut notes(place, "workflows.json", &mut report),
     );
-    literals::profile(
-        &pack.profile,
-        &mut notes(place, "profile.json", &mut report),
-    );
+    profile(pack, &mut notes(place, "profile.json", &mut report));
     report
+}
+
+fn profile(pack: &Pack, notes: &mut Notes<'_>) {
+    if let Some(title) = &pack.profile.main_window.title
+        && let Err(e) = deskpilot_core::selector::Regex::new(title)
+    {
+        notes.error("/main_window/title", "bad_selector", e.message);
+    }
+    literals::profile(&pack.profile, notes);
 }
 
 fn is_name(name: &str) -> bool {
@@ -64,6 +71,11 @@ fn controls(pack: &Pack, notes: &mut Notes<'_>) {
                 "unknown_control",
                 no_control(within),
             );
+        }
+        for (n, selector) in control.selectors.iter().enumerate() {
+            if let Err(e) = Selector::parse(selector) {
+                notes.error(&format!("{at}/selectors/{n}"), "bad_selector", e.message);
+            }
         }
         if within_cycle(all, name) {
             let message = format!("{name} is within itself through `within`");
@@ -153,6 +165,11 @@ fn contracts(pack: &Pack, notes: &mut Notes<'_>) {
             (ContractTool::Act, Some(_)) | (_, None) => {}
             (tool, Some(_)) => notes.error(&at, "verb", format!("{} takes no verb", tool.name())),
         }
+        if let Some(expect) = &contract.expect
+            && let Err(e) = Selector::parse(&expect.0.selector)
+        {
+            notes.error(&format!("{at}/expect/selector"), "bad_selector", e.message);
+        }
         if contract.safe_to_repeat == Some(true)
             && let Err(why) = repeatable(contract)
         {
@@ -202,17 +219,20 @@ fn inputs(workflow: &Workflow, at: &str, notes: &mut Notes<'_>) {
 }
 
 fn steps(workflow: &Workflow, at: &str, tools: &Catalog, notes: &mut Notes<'_>) {
-    let all = workflow.steps.iter().chain(&workflow.finally);
-    for step in all.clone().filter(|s| RESERVED.contains(&s.id.as_str())) {
+    let placed = workflow.placed(at);
+    for (path, step) in placed
+        .iter()
+        .filter(|(_, s)| RESERVED.contains(&s.id.as_str()))
+    {
         let message = format!(
             "{:?} is reserved: {} are not step ids",
             step.id,
             RESERVED.join(", ")
         );
-        notes.error(&format!("{at}/steps"), "reserved_id", message);
+        notes.error(&format!("{path}/id"), "reserved_id", message);
     }
-    for step in all {
-        reserved_references(workflow, step, at, notes);
+    for (path, step) in &placed {
+        reserved_references(workflow, step, path, notes);
     }
     let spec = RunStepsArgs {
         steps: workflow.steps.clone(),
@@ -221,22 +241,34 @@ fn steps(workflow: &Workflow, at: &str, tools: &Catalog, notes: &mut Notes<'_>) 
         mode: None,
     };
     for problem in validate_with(&spec, &|name| tools.known(name), &|_| true, &RESERVED) {
-        let step = problem.step.unwrap_or_default();
-        let message = format!("step {step:?}: {} ({})", problem.message, problem.problem);
-        notes.error(&format!("{at}/steps"), "step", message);
+        let path = placed
+            .iter()
+            .find(|(_, s)| Some(&s.id) == problem.step.as_ref())
+            .map_or(format!("{at}/steps"), |(path, _)| path.clone());
+        let message = format!("{} ({})", problem.message, problem.problem);
+        notes.error(&path, "step", message);
     }
 }
 
-/// `${inputs.X}` names a declared input, `${pack.X}` is `${pack.id}`, `${env.X}` one name.
-fn reserved_references(
-    workflow: &Workflow,
-    step: &crate::pipeline::spec::Step,
-    at: &str,
-    notes: &mut Notes<'_>,
-) {
+/// `${inputs.X}` names a declared input, `${pack.X}` is `${pack.id}`, `${env.X}` one name;
+/// wherever a step holds references (its arguments, its expect, what it captures).
+fn reserved_references(workflow: &Workflow, step: &Step, path: &str, notes: &mut Notes<'_>) {
     let declared = workflow.inputs.get("properties").and_then(Value::as_object);
-    let holder = Value::Object(step.args.clone());
-    for r in refs::references(&holder).unwrap_or_default() {
+    let mut holders = vec![Value::Object(step.args.clone())];
+    holders.extend(
+        step.expect
+            .as_ref()
+            .and_then(|e| serde_json::to_value(e).ok()),
+    );
+    holders.extend(
+        step.capture_before
+            .as_ref()
+            .map(|c| Value::String(c.target.clone())),
+    );
+    let found = holders
+        .iter()
+        .flat_map(|h| refs::references(h).unwrap_or_default());
+    for r in found {
         let wrong = match (r.step.as_str(), r.path.as_slice()) {
             ("inputs", [name, ..]) => !declared.is_some_and(|d| d.contains_key(name)),
             ("pack", [field]) => field != "id",
@@ -246,10 +278,9 @@ fn reserved_references(
         };
         if wrong {
             let message = format!(
-                "step {:?}: {r} refers to nothing (declare the input, or use ${{pack.id}}, ${{env.NAME}}, ${{session}})",
-                step.id
+                "{r} refers to nothing (declare the input, or use ${{pack.id}}, ${{env.NAME}}, ${{session}})"
             );
-            notes.error(&format!("{at}/steps"), "dangling_reference", message);
+            notes.error(path, "dangling_reference", message);
         }
     }
 }

@@ -207,6 +207,17 @@ pub struct Workflow {
     pub timeout_ms: Option<u64>,
 }
 
+impl Workflow {
+    /// Each step with its JSON path: `{at}/steps/N`, then `{at}/finally/N`.
+    pub fn placed(&self, at: &str) -> Vec<(String, &Step)> {
+        let main = self.steps.iter().enumerate();
+        let cleanup = self.finally.iter().enumerate();
+        main.map(|(n, s)| (format!("{at}/steps/{n}"), s))
+            .chain(cleanup.map(|(n, s)| (format!("{at}/finally/{n}"), s)))
+            .collect()
+    }
+}
+
 fn no_inputs() -> Value {
     serde_json::json!({ "type": "object", "properties": {}, "additionalProperties": false })
 }

@@ -33,11 +33,15 @@ pub fn profile(profile: &Profile, notes: &mut Notes<'_>) {
 }
 
 pub fn workflow(workflow: &Workflow, at: &str, notes: &mut Notes<'_>) {
-    let steps = workflow.steps.iter().chain(&workflow.finally);
-    for (index, step) in steps.enumerate() {
-        let at = format!("{at}/steps/{index}/args");
+    for (path, step) in workflow.placed(at) {
         for (key, value) in &step.args {
-            judge(&format!("{at}/{key}"), key, value, notes);
+            let bound = MACHINE_BOUND.contains(&key.as_str()) && literal_value(value);
+            if bound {
+                let message = format!("{key} belongs to one run: take it from an earlier step");
+                notes.error(&format!("{path}/args/{key}"), "literal", message);
+            } else {
+                judge(&format!("{path}/args/{key}"), key, value, notes);
+            }
         }
         for key in ["text", "value"].into_iter().filter(|_| step.secret()) {
             if let Some(Value::String(text)) = step.args.get(key)
@@ -45,7 +49,7 @@ pub fn workflow(workflow: &Workflow, at: &str, notes: &mut Notes<'_>) {
             {
                 let message =
                     "secret text written in the pack: take it from ${env.NAME} or an input";
-                notes.warn(&format!("{at}/{key}"), "secret", message);
+                notes.warn(&format!("{path}/args/{key}"), "secret", message);
             }
         }
     }
@@ -54,23 +58,43 @@ pub fn workflow(workflow: &Workflow, at: &str, notes: &mut Notes<'_>) {
         let at = format!("{at}/inputs/properties/{name}");
         for field in ["default", "const", "examples", "enum"] {
             if let Some(value) = property.get(field) {
-                judge(&format!("{at}/{field}"), name, value, notes);
+                secrets(&format!("{at}/{field}"), name, value, notes);
             }
         }
     }
 }
 
-/// A value at `at`, under the argument or input `key`.
+/// A number, or text with no reference in it.
+fn literal_value(value: &Value) -> bool {
+    match value {
+        Value::Number(_) => true,
+        Value::String(text) => literal(text),
+        _ => false,
+    }
+}
+
+/// Credential-like literals in `value` (an input's default or examples), a warning each.
+fn secrets(at: &str, key: &str, value: &Value, notes: &mut Notes<'_>) {
+    match value {
+        Value::String(text) if literal(text) && secret_like(key, text) => {
+            let message = "this looks like a credential: take it from ${env.NAME} or an input";
+            notes.warn(at, "secret", message);
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                secrets(&format!("{at}/{index}"), key, item, notes);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Arguments whose text is the app's or the user's words, not a place on this machine.
+const WORDS: [&str; 4] = ["text", "key", "selector", "target"];
+
+/// A value at `at`, under the argument `key`.
 fn judge(at: &str, key: &str, value: &Value, notes: &mut Notes<'_>) {
     match value {
-        Value::Number(_) if MACHINE_BOUND.contains(&key) => {
-            let message = format!("{key} belongs to one run: take it from an earlier step");
-            notes.error(at, "literal", message);
-        }
-        Value::String(text) if MACHINE_BOUND.contains(&key) && literal(text) => {
-            let message = format!("{key} belongs to one run: take it from an earlier step");
-            notes.error(at, "literal", message);
-        }
         Value::String(text) => judge_text(at, key, text, notes),
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
@@ -90,18 +114,23 @@ fn judge_text(at: &str, key: &str, text: &str, notes: &mut Notes<'_>) {
     if !literal(text) {
         return;
     }
-    if absolute(text) {
+    if absolute(text) && !WORDS.contains(&key) {
         notes.error(
             at,
             "literal",
             "an absolute path belongs to one machine: take it from an input",
         );
     }
-    let key = key.to_ascii_lowercase();
-    if SECRET_WORDS.iter().any(|w| key.contains(w)) || looks_like_a_credential(text) {
+    if secret_like(key, text) {
         let message = "this looks like a credential: take it from ${env.NAME} or an input";
         notes.warn(at, "secret", message);
     }
+}
+
+/// A credential by its name (`password`) or its look (a long word of letters and digits).
+fn secret_like(key: &str, text: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    SECRET_WORDS.iter().any(|w| key.contains(w)) || looks_like_a_credential(text)
 }
 
 /// Text with no `${...}` in it.
@@ -109,13 +138,17 @@ fn literal(text: &str) -> bool {
     !text.is_empty() && !text.contains("${")
 }
 
+/// A path from a file system's root: `/usr/bin/x` (two parts at least, so `/` and `/help`
+/// are not), a drive's (`C:` and a slash), a share's (two backslashes), `file:///x`.
 fn absolute(text: &str) -> bool {
     let bytes = text.as_bytes();
     let drive = bytes.len() >= 3
         && bytes[0].is_ascii_alphabetic()
         && bytes[1] == b':'
         && matches!(bytes[2], b'\\' | b'/');
-    text.starts_with('/') || text.starts_with("\\\\") || text.starts_with('~') || drive
+    let rooted =
+        text.starts_with('/') && text[1..].contains('/') && !text.contains(char::is_whitespace);
+    rooted || drive || text.starts_with("\\\\") || text.starts_with("file:///")
 }
 
 /// A long word of letters and digits mixed, with no space: how keys and tokens look.
@@ -123,5 +156,5 @@ fn looks_like_a_credential(text: &str) -> bool {
     let word = text.len() >= 24 && !text.contains(char::is_whitespace);
     let letters = text.chars().filter(char::is_ascii_alphabetic).count();
     let digits = text.chars().filter(char::is_ascii_digit).count();
-    word && letters >= 6 && digits >= 4 && !text.contains('/') && !text.contains('[')
+    word && letters >= 6 && digits >= 4 && !text.contains(['/', '[', '.'])
 }

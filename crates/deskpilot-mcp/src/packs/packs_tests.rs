@@ -73,34 +73,32 @@ fn with(file: &str, value: Value) -> Vec<(&'static str, Value)> {
 fn sources(root: &Path) -> Sources {
     Sources {
         roots: vec![root.to_owned()],
+        user: None,
         shipped: Vec::new(),
     }
 }
 
 /// A registry over a root holding the good pack, then `spoil` applied and a reload tried:
-/// its errors, and whether the good pack is still the active one.
+/// its errors, and whether the set active before is still the active one (the same `Arc`).
 fn reload_after(spoil: impl FnOnce(&Path)) -> (Vec<Finding>, bool) {
     let root = tempfile::tempdir().unwrap();
     write(&root.path().join("editor"), &good());
     let (registry, report) = Registry::new(sources(root.path()), tools());
     assert!(report.valid(), "{report:?}");
-    assert!(registry.current().get("editor").is_some());
+    let before = registry.current();
+    assert!(before.get("editor").is_some());
     spoil(root.path());
     let errors = registry
         .reload()
         .map(|_| Vec::new())
         .unwrap_or_else(|r: Report| r.errors);
-    let still = registry
-        .current()
-        .get("editor")
-        .is_some_and(|p| p.pack.workflows.workflows.len() == 1);
-    (errors, still)
+    (errors, std::sync::Arc::ptr_eq(&before, &registry.current()))
 }
 
-/// The one error of a reload after `spoil`, as (file, path, code); the good set stays.
+/// The one error of a reload after `spoil`, as (file, path, code); the set before stays.
 fn refused(spoil: impl FnOnce(&Path)) -> (String, String, String) {
-    let (errors, still) = reload_after(spoil);
-    assert!(still, "the previous pack set is no longer active");
+    let (errors, kept) = reload_after(spoil);
+    assert!(kept, "the previous pack set is no longer active");
     assert_eq!(errors.len(), 1, "{errors:#?}");
     let e = &errors[0];
     (e.file.clone(), e.path.clone(), e.code.clone())
@@ -111,10 +109,10 @@ fn triple(file: &str, path: &str, code: &str) -> (String, String, String) {
 }
 
 #[test]
-fn a_good_pack_loads_with_no_finding() {
-    let (errors, still) = reload_after(|_| {});
+fn a_good_pack_loads_with_no_finding_and_replaces_the_set() {
+    let (errors, kept) = reload_after(|_| {});
     assert_eq!(errors, []);
-    assert!(still);
+    assert!(!kept, "a reload with no error replaces the set");
 }
 
 #[test]
@@ -146,9 +144,9 @@ fn a_cycle_of_within_is_refused() {
         "main": {"selectors": ["window"], "within": "text"},
         "text": {"selectors": ["textbox"], "within": "main"}
     }});
-    let (errors, still) =
+    let (errors, kept) =
         reload_after(|root| write(&root.join("editor"), &with("controls.json", controls)));
-    assert!(still);
+    assert!(kept);
     let codes: Vec<&str> = errors.iter().map(|e| e.code.as_str()).collect();
     assert_eq!(codes, ["within_cycle", "within_cycle"], "{errors:#?}");
 }
@@ -157,18 +155,13 @@ fn a_cycle_of_within_is_refused() {
 fn a_workflow_naming_an_unknown_tool_is_refused() {
     let workflows = json!({"workflows": [{"id": "w", "steps": [{"id": "a", "tool": "teleport"}]}]});
     let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
-    let (errors, still) = reload_after(spoil);
-    assert!(still);
+    let (errors, kept) = reload_after(spoil);
+    assert!(kept);
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(
-        (errors[0].file.as_str(), errors[0].code.as_str()),
-        ("workflows.json", "step")
-    );
-    assert!(
-        errors[0].message.contains("unknown_tool"),
-        "{}",
-        errors[0].message
-    );
+    let e = &errors[0];
+    let found = (e.file.as_str(), e.path.as_str(), e.code.as_str());
+    assert_eq!(found, ("workflows.json", "/workflows/0/steps/0", "step"));
+    assert!(e.message.contains("unknown_tool"), "{}", e.message);
 }
 
 #[test]
@@ -179,7 +172,7 @@ fn a_reserved_step_id_is_refused() {
     let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
     assert_eq!(
         refused(spoil),
-        triple("workflows.json", "/workflows/0/steps", "reserved_id")
+        triple("workflows.json", "/workflows/0/steps/0/id", "reserved_id")
     );
 }
 
@@ -189,10 +182,13 @@ fn a_reference_to_an_undeclared_input_is_refused() {
         {"id": "a", "tool": "connect", "args": {"app": "${inputs.nope}"}}
     ]}]});
     let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
-    let (file, _, code) = refused(spoil);
     assert_eq!(
-        (file.as_str(), code.as_str()),
-        ("workflows.json", "dangling_reference")
+        refused(spoil),
+        triple(
+            "workflows.json",
+            "/workflows/0/steps/0",
+            "dangling_reference"
+        )
     );
 }
 
@@ -253,8 +249,8 @@ fn a_file_over_a_mebibyte_is_refused() {
 #[test]
 fn two_packs_of_one_id_are_refused_naming_both() {
     let spoil = |root: &Path| write(&root.join("zz-copy"), &good());
-    let (errors, still) = reload_after(spoil);
-    assert!(still);
+    let (errors, kept) = reload_after(spoil);
+    assert!(kept);
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert_eq!(errors[0].code, "duplicate_id");
     assert!(errors[0].pack.ends_with("zz-copy"), "{:?}", errors[0]);
@@ -319,6 +315,7 @@ fn a_user_pack_overrides_a_shipped_one_and_says_so() {
     };
     let sources = Sources {
         roots: vec![root.path().to_owned()],
+        user: None,
         shipped: vec![shipped],
     };
     let (registry, report) = Registry::new(sources, tools());
@@ -376,5 +373,85 @@ fn docs_example_validates() {
     let mut report = Report::default();
     let pack = super::set::parsed(&raw, &tools(), &mut report);
     assert!(pack.is_some(), "{report:#?}");
+    assert_eq!(report, Report::default());
+}
+
+/// A selector that does not parse is refused where it is written.
+#[test]
+fn a_selector_that_does_not_parse_is_refused() {
+    let controls = json!({"controls": {"main": {"selectors": ["window"]}, "text": {"selectors": ["textbox[nmae=x"]}}});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("controls.json", controls));
+    assert_eq!(
+        refused(spoil),
+        triple(
+            "controls.json",
+            "/controls/text/selectors/0",
+            "bad_selector"
+        )
+    );
+}
+
+/// A root kept in version control holds other directories: `.git` is passed over, one
+/// without a manifest is a warning, and the packs load.
+#[test]
+fn directories_that_are_not_packs_are_passed_over() {
+    let root = tempfile::tempdir().unwrap();
+    write(&root.path().join("editor"), &good());
+    std::fs::create_dir_all(root.path().join(".git/objects")).unwrap();
+    std::fs::create_dir_all(root.path().join("docs")).unwrap();
+    let (registry, report) = Registry::new(sources(root.path()), tools());
+    assert!(report.valid(), "{report:#?}");
+    let codes: Vec<&str> = report.warnings.iter().map(|w| w.code.as_str()).collect();
+    assert_eq!(codes, ["not_a_pack"]);
+    assert!(registry.current().get("editor").is_some());
+}
+
+/// Every broken pack says what is wrong with it, not only the first.
+#[test]
+fn every_broken_pack_is_reported() {
+    let root = tempfile::tempdir().unwrap();
+    let broken = with("manifest.json", json!({"id": "Bad", "version": "1"}));
+    write(&root.path().join("a"), &broken);
+    write(&root.path().join("b"), &broken);
+    let (_, report) = Registry::new(sources(root.path()), tools());
+    let packs: Vec<&str> = report
+        .errors
+        .iter()
+        .map(|e| e.pack.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(packs, ["a", "b"], "{report:#?}");
+}
+
+/// A pack file that is a link out of its pack is refused.
+#[cfg(unix)]
+#[test]
+fn a_file_linked_out_of_its_pack_is_refused() {
+    let outside = tempfile::tempdir().unwrap();
+    let controls = outside.path().join("controls.json");
+    std::fs::write(&controls, good()[2].1.to_string()).unwrap();
+    let spoil = |root: &Path| {
+        let inside = root.join("editor/controls.json");
+        std::fs::remove_file(&inside).unwrap();
+        std::os::unix::fs::symlink(&controls, inside).unwrap();
+    };
+    assert_eq!(refused(spoil), triple("controls.json", "", "escape"));
+}
+
+/// Keys, typed text and one-part paths are the user's words, not places on a machine; a
+/// number in an input's schema is no pid.
+#[test]
+fn words_that_look_like_paths_are_not_refused() {
+    let workflows = json!({"workflows": [{"id": "w",
+    "inputs": {"type": "object", "properties": {"x": {"type": "integer", "default": 3}}},
+    "steps": [
+        {"id": "slash", "tool": "press_key", "args": {"session": "${session}", "key": "/"}},
+        {"id": "help", "tool": "type_text", "args": {"session": "${session}", "text": "/usr/share/doc"}}
+    ]}]});
+    let root = tempfile::tempdir().unwrap();
+    write(
+        &root.path().join("editor"),
+        &with("workflows.json", workflows),
+    );
+    let (_, report) = Registry::new(sources(root.path()), tools());
     assert_eq!(report, Report::default());
 }

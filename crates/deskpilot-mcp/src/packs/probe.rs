@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use deskpilot_core::AppInfo;
 use deskpilot_core::model::{Role, Tree};
-use deskpilot_core::selector::locate;
+use deskpilot_core::selector::Locating;
 use serde_json::Value;
 
 use super::format::{Confidence, Control, Controls, MainWindow, Manifest, Profile, Visibility};
@@ -38,12 +38,13 @@ impl Draft {
 /// before the end.
 pub fn draft(app: &AppInfo, tree: &Tree, cut: Option<String>) -> Draft {
     let mut controls = BTreeMap::new();
+    let mut locating = Locating::new(tree);
     for index in 0..tree.len() {
         let node = &tree.nodes[index].node;
         if !wanted(node.role) {
             continue;
         }
-        let found = locate(tree, index);
+        let found = locating.locate(index);
         let confidence = match found.basis.fragile() {
             true => Confidence::Fragile,
             false => Confidence::Drafted,

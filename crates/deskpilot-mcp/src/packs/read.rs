@@ -23,23 +23,24 @@ pub struct RawPack {
     pub files: BTreeMap<&'static str, String>,
 }
 
-/// The pack directory `dir` inside `root`, its files read; `None` (said in `report`) when
-/// it or a file is reached through a link out of where it belongs or a file is too large.
+/// The pack directory `dir` inside `root`, its files read. It is `None` (said in `report`)
+/// when it or a file leads out of where it belongs, or a file is not plain or too large.
 pub fn from_dir(root: &Path, dir: &Path, report: &mut Report) -> Option<RawPack> {
     let place = dir.display().to_string();
+    let before = report.errors.len();
     let mut notes = Notes {
         pack: &place,
         file: "",
         report,
     };
-    let inside = |path: &Path, within: &Path| {
-        let within = within.canonicalize().ok();
-        path.canonicalize()
-            .ok()
-            .zip(within)
-            .is_some_and(|(p, w)| p.starts_with(w))
+    // Each path is made canonical once and the files are read through it: a directory
+    // swapped for a link after the check is not followed anew.
+    let canonical = |path: &Path| path.canonicalize().ok();
+    let (Some(root), Some(dir)) = (canonical(root), canonical(dir)) else {
+        notes.error("", "escape", "the pack directory cannot be resolved");
+        return None;
     };
-    if !inside(dir, root) {
+    if !dir.starts_with(&root) || dir == root {
         notes.error(
             "",
             "escape",
@@ -50,25 +51,47 @@ pub fn from_dir(root: &Path, dir: &Path, report: &mut Report) -> Option<RawPack>
     let mut files = BTreeMap::new();
     for name in format::FILES.map(|f| f.name) {
         let path = dir.join(name);
-        let Ok(meta) = std::fs::metadata(&path) else {
+        if std::fs::symlink_metadata(&path).is_err() {
             continue;
-        };
+        }
         notes.file = name;
-        if !inside(&path, dir) {
-            notes.error("", "escape", "the file leads out of its pack (a link)");
-        } else if meta.len() > MAX_FILE_BYTES {
-            let message = format!("{} bytes: a pack file is at most 1 MiB", meta.len());
-            notes.error("", "too_large", message);
-        } else {
-            match std::fs::read_to_string(&path) {
-                Ok(text) => {
-                    files.insert(name, text);
-                }
-                Err(e) => notes.error("", "not_json", format!("cannot be read: {e}")),
+        match read_inside(&dir, &path) {
+            Ok(text) => {
+                files.insert(name, text);
             }
+            Err((code, message)) => notes.error("", code, message),
         }
     }
-    notes.report.valid().then_some(RawPack { place, files })
+    (notes.report.errors.len() == before).then_some(RawPack { place, files })
+}
+
+/// The text of the plain file `path`, which must lead to a file inside `dir`; at most
+/// `MAX_FILE_BYTES` are read.
+fn read_inside(dir: &Path, path: &Path) -> Result<String, (&'static str, String)> {
+    let real = path
+        .canonicalize()
+        .map_err(|e| ("not_json", format!("cannot be read: {e}")))?;
+    if !real.starts_with(dir) {
+        return Err(("escape", "the file leads out of its pack (a link)".into()));
+    }
+    if !real.is_file() {
+        return Err(("not_json", "not a plain file".into()));
+    }
+    let file =
+        std::fs::File::open(&real).map_err(|e| ("not_json", format!("cannot be read: {e}")))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(|e| ("not_json", format!("cannot be read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err((
+            "too_large",
+            "over 1 MiB: a pack file is at most 1 MiB".into(),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| ("not_json", "not UTF-8".into()))
 }
 
 /// The pack in `raw`, each file checked against its schema; `None` when any file is wrong

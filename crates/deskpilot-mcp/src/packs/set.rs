@@ -39,8 +39,10 @@ impl PackSet {
 /// Where a server's packs come from.
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
-    /// Pack roots, in order.
+    /// Pack roots, in order; one that cannot be read is an error.
     pub roots: Vec<PathBuf>,
+    /// The user's pack root, read when it exists (at each load).
+    pub user: Option<PathBuf>,
     /// Packs as files by name, each `(dir name, files)`: the binary's own.
     pub shipped: Vec<RawPack>,
 }
@@ -49,7 +51,8 @@ pub struct Sources {
 pub fn load(sources: &Sources, tools: &Catalog) -> Result<PackSet, Report> {
     let mut report = Report::default();
     let mut user: Vec<(Pack, String)> = Vec::new();
-    for root in &sources.roots {
+    let existing_user_root = sources.user.iter().filter(|root| root.is_dir());
+    for root in sources.roots.iter().chain(existing_user_root) {
         for dir in subdirectories(root, &mut report) {
             if let Some(pack) = read::from_dir(root, &dir, &mut report)
                 .and_then(|raw| parsed(&raw, tools, &mut report))
@@ -83,32 +86,45 @@ pub fn parsed(raw: &RawPack, tools: &Catalog, report: &mut Report) -> Option<Pac
     valid.then_some(pack)
 }
 
-/// A root's immediate subdirectories, sorted; a root that cannot be read is an error.
+/// A root's immediate subdirectories that hold a `manifest.json`, sorted; a root that cannot
+/// be read is an error. Hidden directories (`.git`) are passed over, and other directories
+/// without a manifest with a warning.
 fn subdirectories(root: &Path, report: &mut Report) -> Vec<PathBuf> {
-    match std::fs::read_dir(root) {
-        Ok(entries) => {
-            let mut dirs: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_dir())
-                .collect();
-            dirs.sort();
-            dirs
-        }
+    let place = root.display().to_string();
+    let mut notes = Notes {
+        pack: &place,
+        file: "",
+        report,
+    };
+    let entries = match std::fs::read_dir(root) {
+        Ok(entries) => entries,
         Err(e) => {
-            let place = root.display().to_string();
-            let mut notes = Notes {
-                pack: &place,
-                file: "",
-                report,
-            };
             notes.error(
                 "",
                 "missing_file",
                 format!("the pack root cannot be read: {e}"),
             );
-            Vec::new()
+            return Vec::new();
         }
-    }
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    dirs.sort();
+    dirs.retain(|dir| {
+        let pack = dir.join("manifest.json").exists();
+        if !pack {
+            let message = format!("{} has no manifest.json: not a pack", dir.display());
+            notes.warn("", "not_a_pack", message);
+        }
+        pack
+    });
+    dirs
 }
 
 /// User packs over shipped ones: one id twice among the user's is an error.
@@ -168,6 +184,8 @@ fn assemble(
 /// set it started with (an `Arc`), whatever reloads meanwhile.
 pub struct Registry {
     sources: Sources,
+    /// Held by a reload from reading to replacing: two reloads end in the newer set.
+    reloading: std::sync::Mutex<()>,
     /// Every tool, for checking workflows' steps.
     tools: Catalog,
     active: RwLock<Arc<PackSet>>,
@@ -185,6 +203,7 @@ impl Registry {
         };
         let registry = Registry {
             sources,
+            reloading: std::sync::Mutex::new(()),
             tools,
             active: RwLock::new(Arc::new(set)),
         };
@@ -192,21 +211,29 @@ impl Registry {
     }
 
     pub fn current(&self) -> Arc<PackSet> {
-        self.active.read().map(|a| a.clone()).unwrap_or_default()
+        self.active
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Loads the sources again: the new set replaces the active one only if it has no error.
     pub fn reload(&self) -> Result<Arc<PackSet>, Report> {
+        let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
         let set = Arc::new(load(&self.sources, &self.tools)?);
-        if let Ok(mut active) = self.active.write() {
-            *active = set.clone();
-        }
+        let mut active = self.active.write().unwrap_or_else(|e| e.into_inner());
+        *active = set.clone();
         Ok(set)
     }
 
-    /// The pack roots, in order.
-    pub fn roots(&self) -> &[PathBuf] {
-        &self.sources.roots
+    /// The pack roots, in order, the user's last.
+    pub fn roots(&self) -> Vec<PathBuf> {
+        self.sources
+            .roots
+            .iter()
+            .chain(&self.sources.user)
+            .cloned()
+            .collect()
     }
 
     /// What the pack at `dir` inside `root` gets wrong, read anew; nothing is loaded.

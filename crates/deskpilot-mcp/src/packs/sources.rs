@@ -18,19 +18,20 @@ impl Sources {
     pub fn shipped_only() -> Self {
         Sources {
             roots: Vec::new(),
+            user: None,
             shipped: shipped(),
         }
     }
 
-    /// A server's: `roots` first, then `DESKPILOT_PACKS`'s, then the user's, and the
-    /// shipped packs.
+    /// A server's: `roots` first, then `DESKPILOT_PACKS`'s, then the user's (read once it
+    /// exists, a reload included), and the shipped packs.
     pub fn for_server(mut roots: Vec<PathBuf>) -> Self {
         if let Some(list) = std::env::var_os("DESKPILOT_PACKS") {
             roots.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
         }
-        roots.extend(user_root().filter(|dir| dir.is_dir()));
         Sources {
             roots,
+            user: user_root(),
             shipped: shipped(),
         }
     }

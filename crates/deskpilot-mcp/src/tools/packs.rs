@@ -32,8 +32,10 @@ pub struct PacksArgs {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct PacksOut {
     // Each a `PackLine`: id, version, shipped, controls, workflows.
+    #[schemars(schema_with = "objects")]
     pub packs: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "object")]
     pub pack: Option<Value>,
 }
 
@@ -193,11 +195,23 @@ pub struct ValidatePackArgs {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ValidatePackOut {
     pub valid: bool,
+    #[schemars(schema_with = "objects")]
     pub errors: Vec<Value>,
+    #[schemars(schema_with = "objects")]
     pub warnings: Vec<Value>,
 }
 
-fn objects(findings: Vec<Finding>) -> Vec<Value> {
+/// The schema of an object, its fields unsaid (MCP wants an object schema, never `true`).
+fn object(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "object"})
+}
+
+/// The schema of a list of objects.
+fn objects(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "array", "items": {"type": "object"}})
+}
+
+fn as_objects(findings: Vec<Finding>) -> Vec<Value> {
     findings
         .into_iter()
         .map(|f| serde_json::to_value(f).unwrap_or_default())
@@ -208,8 +222,7 @@ pub(crate) async fn validate_pack(cx: &Cx<'_>, a: ValidatePackArgs) -> Result<To
     let report = match (a.pack, a.dir) {
         (Some(id), None) => cx.packs.check_loaded(&id).ok_or_else(|| no_pack(&id))?,
         (None, Some(dir)) => {
-            let dir = PathBuf::from(dir);
-            let root = allowed_root(cx, &dir)?;
+            let (root, dir) = allowed_root(cx, Path::new(&dir))?;
             cx.packs.check_dir(&root, &dir)
         }
         _ => {
@@ -223,22 +236,36 @@ pub(crate) async fn validate_pack(cx: &Cx<'_>, a: ValidatePackArgs) -> Result<To
     let text = findings_text(&report);
     let out = ValidatePackOut {
         valid: report.valid(),
-        errors: objects(report.errors),
-        warnings: objects(report.warnings),
+        errors: as_objects(report.errors),
+        warnings: as_objects(report.warnings),
     };
     Ok(success(text, out))
 }
 
-/// The pack root or files directory `dir` is directly inside.
-fn allowed_root(cx: &Cx<'_>, dir: &Path) -> Result<PathBuf, Error> {
-    let mut roots: Vec<PathBuf> = cx.packs.roots().to_vec();
-    if let Some(FilesDir::Under(files)) = &cx.grants.files {
-        roots.push(files.clone());
-    }
+/// `dir` (relative: to the files directory, as `probe_app` writes) and the pack root or
+/// files directory it is directly inside.
+fn allowed_root(cx: &Cx<'_>, dir: &Path) -> Result<(PathBuf, PathBuf), Error> {
+    let files = match &cx.grants.files {
+        Some(FilesDir::Under(files)) => Some(files.clone()),
+        _ => None,
+    };
+    let dir = match &files {
+        Some(files) if dir.is_relative() => files.join(dir),
+        _ => dir.to_path_buf(),
+    };
+    let roots = cx.packs.roots().into_iter().chain(files);
     let parent = dir.parent().and_then(|p| p.canonicalize().ok());
-    roots.into_iter().find(|root| root.canonicalize().ok() == parent).ok_or_else(|| {
-        Error::new(Code::InvalidArguments, format!("{} is not in a pack root", dir.display()), "validate a directory directly inside --packs, DESKPILOT_PACKS, the user's packs or --files-dir")
-    })
+    let found = roots
+        .filter_map(|root| root.canonicalize().ok())
+        .find(|root| parent.as_ref() == Some(root));
+    match found {
+        Some(root) => Ok((root, dir)),
+        None => Err(Error::new(
+            Code::InvalidArguments,
+            format!("{} is not in a pack root", dir.display()),
+            "validate a directory directly inside --packs, DESKPILOT_PACKS, the user's packs or --files-dir",
+        )),
+    }
 }
 
 fn findings_text(report: &Report) -> String {
@@ -269,7 +296,9 @@ pub struct ReloadPacksArgs {}
 pub struct ReloadPacksOut {
     pub reloaded: bool,
     pub packs: Vec<String>,
+    #[schemars(schema_with = "objects")]
     pub errors: Vec<Value>,
+    #[schemars(schema_with = "objects")]
     pub warnings: Vec<Value>,
 }
 
@@ -290,8 +319,8 @@ pub(crate) async fn reload_packs(cx: &Cx<'_>, _: ReloadPacksArgs) -> Result<Tool
         ReloadPacksOut {
             reloaded,
             packs,
-            errors: objects(report.errors),
-            warnings: objects(report.warnings),
+            errors: as_objects(report.errors),
+            warnings: as_objects(report.warnings),
         },
     ))
 }
