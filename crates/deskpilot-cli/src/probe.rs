@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
-use deskpilot_core::{Engine, Filter, SnapshotRequest};
+use deskpilot_core::Engine;
 use deskpilot_mcp::packs::probe;
 use deskpilot_mcp::packs::read::RawPack;
 
@@ -26,21 +26,9 @@ pub async fn run(engine: &Engine, args: ProbeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let handle = engine.session(&session)?;
-    let request = SnapshotRequest {
-        filter: Filter::All,
-        max_nodes: 5000,
-        ..SnapshotRequest::default()
-    };
-    let snapshot = handle
-        .snapshot(&request)
+    let draft = probe::probe(&handle)
         .await
         .map_err(|e| anyhow!("{}", e.message))?;
-    let cut = snapshot
-        .truncated
-        .as_ref()
-        .map(|t| format!("the walk stopped: {t:?}"));
-    let app = handle.info().map_err(|e| anyhow!("{}", e.message))?.app;
-    let draft = probe::draft(&app, &snapshot.tree, cut);
     let texts: BTreeMap<&'static str, String> = draft
         .files()
         .into_iter()

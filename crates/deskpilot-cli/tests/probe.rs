@@ -16,16 +16,26 @@ use cli::deskpilot;
 use deskpilot_testkit::{SYSTEM_PYTHON, VirtualDesktop, pyatspi_nodes};
 use serde_json::Value;
 
-/// `app` (its process `program`) probed on a new desktop: the draft's controls, and the
-/// names pyatspi sees in the app.
-fn probed(program: &str, app: &str) -> (serde_json::Map<String, Value>, BTreeSet<String>) {
+/// `app` (its process `program`) probed on a new desktop, after `keys` pressed in it and
+/// the window `then` listed: the draft's controls, and the names pyatspi sees in the app.
+fn probed_after(
+    program: &str,
+    app: &str,
+    keys: Option<(&str, &str)>,
+) -> (serde_json::Map<String, Value>, BTreeSet<String>) {
     let desktop = VirtualDesktop::start().unwrap();
     let _app = launch(&desktop, program);
-    let listed = || String::from_utf8_lossy(&deskpilot(&desktop, &["apps"]).stdout).contains(app);
-    assert!(
-        eventually(Duration::from_secs(20), listed),
-        "{app} never listed"
-    );
+    let shows =
+        |text: &str| String::from_utf8_lossy(&deskpilot(&desktop, &["apps"]).stdout).contains(text);
+    let listed = eventually(Duration::from_secs(20), || shows(app));
+    assert!(listed, "{app} never listed");
+    if let Some((key, then)) = keys {
+        let pressed = deskpilot(&desktop, &["press", app, key]);
+        let stderr = String::from_utf8_lossy(&pressed.stderr);
+        assert!(pressed.status.success(), "{stderr}");
+        let opened = eventually(Duration::from_secs(20), || shows(then));
+        assert!(opened, "{then} never listed");
+    }
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("draft");
     let probe = deskpilot(&desktop, &["probe", app, "--out", dir.to_str().unwrap()]);
@@ -82,6 +92,10 @@ fn unseen(wanted: Vec<(bool, String)>, names: &BTreeSet<String>) -> Vec<String> 
         .collect()
 }
 
+fn probed(program: &str, app: &str) -> (serde_json::Map<String, Value>, BTreeSet<String>) {
+    probed_after(program, app, None)
+}
+
 #[test]
 fn mousepads_draft_validates_and_names_its_own_controls() {
     let (controls, names) = probed("mousepad", "mousepad");
@@ -112,6 +126,27 @@ fn gtk4_print_editors_draft_validates_and_names_its_own_controls() {
         keys,
         ["menubar", "menuitem_file", "menuitem_help", "textbox"]
     );
+    let unknown = unseen(selector_names(&controls), &names);
+    assert!(unknown.is_empty(), "pyatspi sees none of {unknown:?}");
+}
+
+/// A dialog open in its own window is drafted too, its controls found within it by its
+/// title (before, only the shown window was walked).
+#[test]
+fn a_dialog_in_its_own_window_is_drafted_within_it() {
+    let (controls, names) = probed_after("mousepad", "mousepad", Some(("ctrl+shift+s", "Save As")));
+    let in_dialog: Vec<&str> = controls
+        .values()
+        .filter_map(|c| c["selectors"][0].as_str())
+        .filter(|s| s.contains("[name=\"Save As\"] >> "))
+        .collect();
+    assert!(in_dialog.len() > 5, "{in_dialog:?}");
+    println!(
+        "{} controls in the dialog, e.g. {:?}",
+        in_dialog.len(),
+        &in_dialog[..3]
+    );
+    assert!(controls.contains_key("textbox"), "the main window's too");
     let unknown = unseen(selector_names(&controls), &names);
     assert!(unknown.is_empty(), "pyatspi sees none of {unknown:?}");
 }

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use deskpilot_core::{Code, Error, Filter, SnapshotRequest};
+use deskpilot_core::{Code, Error};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -342,17 +342,7 @@ pub struct ProbeAppOut {
 
 pub(crate) async fn probe_app(cx: &Cx<'_>, a: ProbeAppArgs) -> Result<ToolOutcome, Error> {
     let session = cx.session(&a.session)?;
-    let request = SnapshotRequest {
-        filter: Filter::All,
-        max_nodes: 5000,
-        ..SnapshotRequest::default()
-    };
-    let snapshot = session.snapshot(&request).await?;
-    let cut = snapshot
-        .truncated
-        .as_ref()
-        .map(|t| format!("the walk stopped: {t:?}"));
-    let draft = probe::draft(&session.info()?.app, &snapshot.tree, cut);
+    let draft = probe::probe(&session).await?;
     if let Some(dir) = &a.dir {
         write_draft(cx, dir, &draft)?;
     }
