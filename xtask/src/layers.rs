@@ -53,7 +53,7 @@ pub const TABLES: &[Layers] = &[
     Layers {
         src: "crates/deskpilot-mcp/src",
         layers: &[
-            &["write", "jsonrpc", "output"],
+            &["write", "jsonrpc", "output", "named"],
             &["grants", "outcome"],
             &["args", "schema"],
             &["condition"],
@@ -62,6 +62,7 @@ pub const TABLES: &[Layers] = &[
             &["packs"],
             &["clients"],
             &["call"],
+            &["controls"],
             &["runner"],
             &["tools"],
             &["dispatch"],

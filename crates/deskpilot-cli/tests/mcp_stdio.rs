@@ -46,9 +46,9 @@ fn an_agent_session_over_stdio() {
     let tools = list["result"]["tools"].as_array().unwrap();
     let catalog = serde_json::to_string(&list["result"]).unwrap().len();
     println!("tools/list: {} tools, {catalog} bytes", tools.len());
-    // Read-only: at most 18 KiB (21,838 bytes before issue 40; the read-only app pack tools
-    // take under 2 KiB of it, issue 45).
-    assert!(catalog <= 18 * 1024, "catalog is {catalog} bytes");
+    // Read-only: at most 19 KiB (21,838 bytes before issue 40; the read-only app pack tools
+    // take under 2 KiB of it, issue 45, and run_workflow 1 KiB more, issue 46).
+    assert!(catalog <= 19 * 1024, "catalog is {catalog} bytes");
     for tool in tools {
         let name = tool["name"].as_str().unwrap();
         assert_eq!(tool["outputSchema"]["type"], "object", "{name}");

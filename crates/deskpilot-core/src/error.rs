@@ -61,6 +61,14 @@ pub enum Code {
     UnknownRun,
     /// A run cannot go on: the window it worked in is gone or replaced.
     WindowChanged,
+    /// No app pack, workflow or pack control has this name.
+    UnknownPack,
+    /// A workflow's inputs do not match its schema (the message gives each JSON path).
+    WorkflowInputInvalid,
+    /// A workflow's app is not running, and this server may not start it.
+    AppNotRunning,
+    /// A pack's control or workflow was used in a session of another app.
+    PackMismatch,
 }
 
 impl Code {
@@ -95,6 +103,10 @@ impl Code {
         Code::StepPostconditionTimeout,
         Code::UnknownRun,
         Code::WindowChanged,
+        Code::UnknownPack,
+        Code::WorkflowInputInvalid,
+        Code::AppNotRunning,
+        Code::PackMismatch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -128,6 +140,10 @@ impl Code {
             Code::StepPostconditionTimeout => "step_postcondition_timeout",
             Code::UnknownRun => "unknown_run",
             Code::WindowChanged => "window_changed",
+            Code::UnknownPack => "unknown_pack",
+            Code::WorkflowInputInvalid => "workflow_input_invalid",
+            Code::AppNotRunning => "app_not_running",
+            Code::PackMismatch => "pack_mismatch",
         }
     }
 

@@ -101,6 +101,9 @@ pub struct FakeBackend {
     flavour: Flavour,
     /// The elements whose values a UIA-flavoured read fetched, in order.
     value_requests: Mutex<Vec<ElementId>>,
+    /// Apps added so far: a bus's unique names are never given twice (D-Bus specification,
+    /// "Message Bus": a unique name is never reused), so an app started again is another.
+    added: std::sync::atomic::AtomicUsize,
 }
 
 impl FakeBackend {
@@ -122,10 +125,15 @@ impl FakeBackend {
         self.value_requests.lock().unwrap().clone()
     }
 
-    /// Adds an app written in the text format; its bus name is `:1.<n>`.
+    /// Adds an app written in the text format; its bus name is `:1.<n>`, `n` counting every
+    /// app added (those that quit too).
     pub fn add_app(&self, text: &str) -> ElementId {
         let mut apps = self.apps.lock().unwrap();
-        let bus = format!(":1.{}", apps.len() + 1);
+        let n = self
+            .added
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        let bus = format!(":1.{n}");
         let mut app = parse_app(text, &bus).unwrap_or_else(|e| panic!("bad fake app: {e}"));
         if self.flavour == Flavour::Uia {
             uia::translate(&mut app.root);

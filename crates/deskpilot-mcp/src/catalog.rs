@@ -99,7 +99,7 @@ impl Catalog {
 /// `spec` as listed. A server that may do nothing but read runs pipelines that only read:
 /// its hosts may treat them as reads.
 fn tool(spec: &Spec, reads_only: bool) -> Tool {
-    let pipeline = matches!(spec.name, "run_steps" | "continue_run");
+    let pipeline = matches!(spec.name, "run_steps" | "continue_run" | "run_workflow");
     let hints = match spec.hints {
         Hints::Destroys if pipeline && reads_only => Hints::Reads,
         other => other,

@@ -78,7 +78,7 @@ impl ConditionArgs {
 }
 
 /// A pipeline step's `expect`: wait_for's condition, its fields described in wait_for's
-/// schema alone (the catalog is a budget: 18 KiB read-only, `mcp_stdio.rs`).
+/// schema alone (the catalog is a budget: 19 KiB read-only, `mcp_stdio.rs`).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(transparent)]
 pub struct Expect(pub ConditionArgs);

@@ -67,6 +67,15 @@ impl Dispatcher {
             return Ok(ToolOutcome::failure(&unknown));
         }
         let _busy = call.client.busy();
+        let mut args = args;
+        let mut resolved = Vec::new();
+        if crate::controls::names_any(&args) {
+            let packs = self.packs.current();
+            match crate::controls::resolve_args(&self.engine, &call, &packs, &mut args).await {
+                Ok(found) => resolved = found,
+                Err(error) => return Ok(ToolOutcome::failure(&error)),
+            }
+        }
         let cx = Cx {
             engine: &self.engine,
             grants: &self.grants,
@@ -75,10 +84,12 @@ impl Dispatcher {
             wire,
             steps: self,
         };
-        match crate::tools::run(&cx, tool, args).await? {
-            Ok(outcome) => Ok(outcome),
-            Err(error) => Ok(ToolOutcome::failure(&error)),
-        }
+        let mut outcome = match crate::tools::run(&cx, tool, args).await? {
+            Ok(outcome) => outcome,
+            Err(error) => ToolOutcome::failure(&error),
+        };
+        crate::controls::report(&mut outcome, &resolved);
+        Ok(outcome)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Tool schemas as the catalog shows them: what a model reads to call a tool (inputs, with
 //! their descriptions) and what a program checks a result against (outputs, without). Every
 //! agent reads the catalog before its first call: its size is a budget
-//! (`the_catalog_stays_within_26_kib`, and 18 KiB read-only in `mcp_stdio.rs`).
+//! (`the_catalog_stays_within_26_kib`, and 19 KiB read-only in `mcp_stdio.rs`).
 
 use std::sync::Arc;
 
@@ -221,6 +221,17 @@ fn inline_enums(schema: &mut JsonObject) {
     if !text.contains("#/$defs/") {
         schema.remove("$defs");
     }
+}
+
+/// The schema of an object whose fields a tool's description names (MCP wants an object
+/// schema for every property, never `true`).
+pub(crate) fn object(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "object"})
+}
+
+/// The schema of a list of such objects.
+pub(crate) fn objects(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "array", "items": {"type": "object"}})
 }
 
 #[cfg(test)]

@@ -38,7 +38,9 @@ within keeps a search inside an element (ref or selector); an action's timeout_m
 waits for its element to be actionable (default 2000); secret keeps the text out of results (its \
 length only). Selectors: role[key op value] steps, `>>` searching inside the previous match; keys \
 name, label, id, description, value, action, capability, state; ops = exact, *= contains, ~= regex; \
-[checked] or [!checked] for a state; :nth(N). E.g. `dialog[name=Confirm] >> button[name=OK]`.",
+[checked] or [!checked] for a state; :nth(N). E.g. `dialog[name=Confirm] >> button[name=OK]`. \
+An app pack's control is `@pack/control` in a target or selector (packs lists them); run_workflow \
+runs a pack's workflow.",
         codes.join(", ")
     )
 }

@@ -33,6 +33,7 @@ const READ: &[&str] = &[
     "read_table",
     "read_text",
     "run_steps",
+    "run_workflow",
     "screenshot",
     "snapshot",
     "validate_pack",
@@ -78,6 +79,7 @@ fn call_of(tool: &str) -> Value {
         "packs" | "reload_packs" => json!({}),
         "validate_pack" => json!({"pack": "none"}),
         "probe_app" => json!({"session": s}),
+        "run_workflow" => json!({"pack": "none", "workflow": "w"}),
         other => panic!("no call for {other}"),
     }
 }
@@ -113,6 +115,9 @@ async fn the_catalog_stays_within_26_kib() {
         .map(|t| serde_json::to_string(t).unwrap().len())
         .sum();
     assert!(packs <= 2 * 1024, "the app pack tools are {packs} bytes");
+    let workflow = tools.iter().find(|t| t.name == "run_workflow").unwrap();
+    let workflow = serde_json::to_string(workflow).unwrap().len();
+    assert!(workflow <= 1024, "run_workflow is {workflow} bytes");
     client.cancel().await.unwrap();
 }
 

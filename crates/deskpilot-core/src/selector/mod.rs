@@ -48,6 +48,10 @@ impl Regex {
     pub fn as_str(&self) -> &str {
         &self.source
     }
+
+    pub fn is_match(&self, text: &str) -> bool {
+        self.compiled.is_match(text)
+    }
 }
 
 impl TextMatch {

@@ -11,7 +11,9 @@ use serde_json::Value;
 use super::format::{Contract, ContractTool, Control, Pack, Workflow};
 use super::literals;
 use super::report::{Notes, Report};
-use crate::catalog::Catalog;
+use super::run;
+use crate::catalog::{Catalog, Known};
+use crate::named;
 use crate::pipeline::refs;
 use crate::pipeline::safety;
 use crate::pipeline::spec::{RunStepsArgs, Step};
@@ -165,10 +167,9 @@ fn contracts(pack: &Pack, notes: &mut Notes<'_>) {
             (ContractTool::Act, Some(_)) | (_, None) => {}
             (tool, Some(_)) => notes.error(&at, "verb", format!("{} takes no verb", tool.name())),
         }
-        if let Some(expect) = &contract.expect
-            && let Err(e) = Selector::parse(&expect.0.selector)
-        {
-            notes.error(&format!("{at}/expect/selector"), "bad_selector", e.message);
+        if let Some(expect) = &contract.expect {
+            let at = format!("{at}/expect/selector");
+            own_selector(pack, &expect.0.selector, &at, notes);
         }
         if contract.safe_to_repeat == Some(true)
             && let Err(why) = repeatable(contract)
@@ -202,7 +203,7 @@ fn workflows(pack: &Pack, tools: &Catalog, notes: &mut Notes<'_>) {
         }
         seen.push(&workflow.id);
         inputs(workflow, &at, notes);
-        steps(workflow, &at, tools, notes);
+        steps(pack, workflow, &at, tools, notes);
         literals::workflow(workflow, &at, notes);
     }
 }
@@ -218,7 +219,7 @@ fn inputs(workflow: &Workflow, at: &str, notes: &mut Notes<'_>) {
     }
 }
 
-fn steps(workflow: &Workflow, at: &str, tools: &Catalog, notes: &mut Notes<'_>) {
+fn steps(pack: &Pack, workflow: &Workflow, at: &str, tools: &Catalog, notes: &mut Notes<'_>) {
     let placed = workflow.placed(at);
     for (path, step) in placed
         .iter()
@@ -233,6 +234,7 @@ fn steps(workflow: &Workflow, at: &str, tools: &Catalog, notes: &mut Notes<'_>) 
     }
     for (path, step) in &placed {
         reserved_references(workflow, step, path, notes);
+        inside_the_app(pack, step, path, tools, notes);
     }
     let spec = RunStepsArgs {
         steps: workflow.steps.clone(),
@@ -254,21 +256,7 @@ fn steps(workflow: &Workflow, at: &str, tools: &Catalog, notes: &mut Notes<'_>) 
 /// wherever a step holds references (its arguments, its expect, what it captures).
 fn reserved_references(workflow: &Workflow, step: &Step, path: &str, notes: &mut Notes<'_>) {
     let declared = workflow.inputs.get("properties").and_then(Value::as_object);
-    let mut holders = vec![Value::Object(step.args.clone())];
-    holders.extend(
-        step.expect
-            .as_ref()
-            .and_then(|e| serde_json::to_value(e).ok()),
-    );
-    holders.extend(
-        step.capture_before
-            .as_ref()
-            .map(|c| Value::String(c.target.clone())),
-    );
-    let found = holders
-        .iter()
-        .flat_map(|h| refs::references(h).unwrap_or_default());
-    for r in found {
+    for r in run::references(step) {
         let wrong = match (r.step.as_str(), r.path.as_slice()) {
             ("inputs", [name, ..]) => !declared.is_some_and(|d| d.contains_key(name)),
             ("pack", [field]) => field != "id",
@@ -283,4 +271,74 @@ fn reserved_references(workflow: &Workflow, step: &Step, path: &str, notes: &mut
             notes.error(path, "dangling_reference", message);
         }
     }
+}
+
+/// A workflow stays in its app: each step's tool works in a session, and that session is
+/// the workflow's (`${session}`); a control it names is its own pack's.
+fn inside_the_app(pack: &Pack, step: &Step, path: &str, tools: &Catalog, notes: &mut Notes<'_>) {
+    let takes_session = match tools.known(&step.tool) {
+        Some(Known::Listed { schema, .. }) => schema
+            .get("properties")
+            .and_then(|p| p.get("session"))
+            .is_some(),
+        // An unknown tool is the step check's to report.
+        _ => true,
+    };
+    let session = step.args.get("session").and_then(Value::as_str);
+    let unknown = tools.known(&step.tool).is_none();
+    if !unknown && (!takes_session || session != Some("${session}")) {
+        let message = format!(
+            "{} works outside the workflow's app: a step's tool takes `session`, and it is \"${{session}}\"",
+            step.tool
+        );
+        notes.error(path, "outside_app", message);
+    }
+    for text in selector_texts(step) {
+        names_own_controls(pack, &text, path, notes);
+    }
+}
+
+/// A selector of the pack: it parses, or names only the pack's own controls.
+fn own_selector(pack: &Pack, text: &str, at: &str, notes: &mut Notes<'_>) {
+    if named::named(text).is_empty() {
+        if let Err(e) = Selector::parse(text) {
+            notes.error(at, "bad_selector", e.message);
+        }
+    } else {
+        names_own_controls(pack, text, at, notes);
+    }
+}
+
+/// Each control `text` names is one of the pack's own.
+fn names_own_controls(pack: &Pack, text: &str, at: &str, notes: &mut Notes<'_>) {
+    let id = pack.manifest.id.as_str();
+    for n in named::named(text) {
+        match n.pack {
+            Some(other) if other != id => {
+                let message = format!("@{other}/{} is another pack's control", n.control);
+                notes.error(at, "outside_app", message);
+            }
+            _ if !pack.controls.controls.contains_key(n.control) => {
+                notes.error(at, "unknown_control", no_control(n.control));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The texts of a step that hold selectors: its selector arguments, its expect's, what it
+/// captures.
+fn selector_texts(step: &Step) -> Vec<String> {
+    let args = run::SELECTOR_ARGS
+        .iter()
+        .filter_map(|k| step.args.get(*k).and_then(Value::as_str));
+    let expect = step
+        .expect
+        .iter()
+        .flat_map(|e| std::iter::once(&e.0.selector).chain(&e.0.within));
+    let capture = step.capture_before.iter().map(|c| &c.target);
+    args.chain(expect.map(String::as_str))
+        .chain(capture.map(String::as_str))
+        .map(str::to_owned)
+        .collect()
 }

@@ -2,7 +2,8 @@
 //! controls by name, what acting on them means, named workflows), validated and loaded whole
 //! (`docs/app-packs.md`). The files' types and schemas are `format.rs`'s; reading them
 //! `read.rs`'s; what a schema cannot say `check.rs`'s and `literals.rs`'s; the active set
-//! `set.rs`'s.
+//! `set.rs`'s; a workflow made a pipeline `run.rs`'s, a control named in a selector
+//! `crate::named`'s.
 
 pub mod check;
 pub mod format;
@@ -10,6 +11,7 @@ mod literals;
 pub mod probe;
 pub mod read;
 pub mod report;
+pub mod run;
 pub mod set;
 pub mod sources;
 

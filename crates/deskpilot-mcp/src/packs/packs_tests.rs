@@ -167,7 +167,7 @@ fn a_workflow_naming_an_unknown_tool_is_refused() {
 #[test]
 fn a_reserved_step_id_is_refused() {
     let workflows = json!({"workflows": [{"id": "w", "steps": [
-        {"id": "inputs", "tool": "list_apps"}
+        {"id": "inputs", "tool": "snapshot", "args": {"session": "${session}"}}
     ]}]});
     let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
     assert_eq!(
@@ -179,7 +179,7 @@ fn a_reserved_step_id_is_refused() {
 #[test]
 fn a_reference_to_an_undeclared_input_is_refused() {
     let workflows = json!({"workflows": [{"id": "w", "steps": [
-        {"id": "a", "tool": "connect", "args": {"app": "${inputs.nope}"}}
+        {"id": "a", "tool": "find", "args": {"session": "${session}", "selector": "${inputs.nope}"}}
     ]}]});
     let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
     assert_eq!(
@@ -190,6 +190,42 @@ fn a_reference_to_an_undeclared_input_is_refused() {
             "dangling_reference"
         )
     );
+}
+
+/// A workflow stays in its pack's app: every step works in `${session}`, and names only
+/// its own pack's controls; a control it names exists; a contract's expect may name one.
+#[test]
+fn a_workflow_stays_in_its_app() {
+    let cases = [
+        (
+            json!({"id": "a", "tool": "connect", "args": {"app": "Other"}}),
+            "outside_app",
+        ),
+        (
+            json!({"id": "a", "tool": "snapshot", "args": {"session": "s1"}}),
+            "outside_app",
+        ),
+        (
+            json!({"id": "a", "tool": "click", "args": {"session": "${session}", "target": "@other/ok"}}),
+            "outside_app",
+        ),
+        (
+            json!({"id": "a", "tool": "click", "args": {"session": "${session}", "target": "@nothing"}}),
+            "unknown_control",
+        ),
+    ];
+    for (step, code) in cases {
+        let workflows = json!({"workflows": [{"id": "w", "steps": [step]}]});
+        let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
+        assert_eq!(
+            refused(spoil),
+            triple("workflows.json", "/workflows/0/steps/0", code)
+        );
+    }
+    let named = json!({"contracts": [{"control": "text", "tool": "type_text",
+        "expect": {"selector": "@main >> @text", "value": "x"}}]});
+    let spoil = |root: &Path| write(&root.join("editor"), &with("actions.json", named));
+    assert_eq!(reload_after(spoil).0, []);
 }
 
 #[test]

@@ -197,6 +197,50 @@ pub fn resolve(value: &Value, results: &HashMap<String, Value>) -> Result<Value,
     })
 }
 
+/// `value` with the references to `given`'s names replaced by their values; the others
+/// (to steps that have not run yet) are kept as written, and so is a literal `$${`.
+pub fn fill(value: &Value, given: &HashMap<String, Value>) -> Result<Value, RefError> {
+    Ok(match value {
+        Value::String(text) => {
+            let pieces = pieces(text)?;
+            match pieces.as_slice() {
+                [Piece::Ref(r)] if given.contains_key(&r.step) => lookup(r, given)?.clone(),
+                _ => {
+                    let mut out = String::new();
+                    for piece in pieces {
+                        match piece {
+                            Piece::Text(t) => out.push_str(&t.replace("${", "$${")),
+                            Piece::Ref(r) if given.contains_key(&r.step) => {
+                                match lookup(&r, given)? {
+                                    Value::String(s) => out.push_str(&s.replace("${", "$${")),
+                                    v @ (Value::Number(_) | Value::Bool(_)) => {
+                                        out.push_str(&v.to_string())
+                                    }
+                                    _ => return Err(RefError::NotScalar(r)),
+                                }
+                            }
+                            Piece::Ref(r) => out.push_str(&r.to_string()),
+                        }
+                    }
+                    Value::String(out)
+                }
+            }
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|v| fill(v, given))
+                .collect::<Result<_, _>>()?,
+        ),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| Ok((k.clone(), fill(v, given)?)))
+                .collect::<Result<_, RefError>>()?,
+        ),
+        other => other.clone(),
+    })
+}
+
 /// Whether `value` is exactly one reference (its type is the referenced value's).
 pub fn whole_reference(value: &Value) -> Option<Reference> {
     let text = value.as_str()?;
@@ -263,5 +307,28 @@ mod tests {
             "${find.total}"
         );
         assert_eq!(whole_reference(&json!("n=${find.total}")), None);
+    }
+
+    /// Filling in given names keeps later steps' references and literal `$${` as written;
+    /// a given text holding `${` stays literal when the step later resolves.
+    #[test]
+    fn filling_in_keeps_what_is_not_given() {
+        let given = HashMap::from([
+            ("inputs".to_owned(), json!({"name": "a${b}", "n": 3})),
+            ("session".to_owned(), json!("s1")),
+        ]);
+        let args = json!({
+            "session": "${session}",
+            "n": "${inputs.n}",
+            "text": "${inputs.name} at ${open.pid} costs $${x}",
+        });
+        let filled = fill(&args, &given).unwrap();
+        assert_eq!(
+            filled,
+            json!({"session": "s1", "n": 3, "text": "a$${b} at ${open.pid} costs $${x}"})
+        );
+        let later = resolve(&filled, &results()).unwrap();
+        assert_eq!(later["text"], "a${b} at 42 costs ${x}");
+        assert!(fill(&json!("${inputs.gone}"), &given).is_err());
     }
 }

@@ -20,7 +20,12 @@ pub const MAX_ATTEMPTS: u32 = 5;
 pub const DEFAULT_DELAY_MS: u64 = 250;
 
 /// The tools that run steps: never a step themselves.
-pub const PIPELINE_TOOLS: [&str; 3] = ["run_steps", "continue_run", "validate_steps"];
+pub const PIPELINE_TOOLS: [&str; 4] = [
+    "run_steps",
+    "continue_run",
+    "validate_steps",
+    "run_workflow",
+];
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -220,10 +220,10 @@ fn check_step(
 /// The expectation's selector and condition, checked as `wait_for` would (references in
 /// them are taken as they will be: text).
 fn check_expect(expect: &ConditionArgs) -> Result<(), String> {
-    if refs::references(&Value::String(expect.selector.clone()))
-        .map(|r| r.is_empty())
-        .unwrap_or(false)
-    {
+    // A control by name is resolved when the step runs.
+    let literal =
+        refs::references(&Value::String(expect.selector.clone())).is_ok_and(|r| r.is_empty());
+    if literal && crate::named::named(&expect.selector).is_empty() {
         Selector::parse(&expect.selector).map_err(|e| e.message)?;
     }
     expect.condition().map(|_| ()).map_err(|e| e.message)

@@ -189,8 +189,10 @@ impl<'a> Runner<'a> {
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_else(|| capture.target.clone());
+        let mut target = target;
+        let named = self.named(session, &mut target).await;
         // Another client's session is not read (nor, then, restored): unknown here.
-        let state = match self.call.session(self.cx.engine, session) {
+        let state = match named.and_then(|()| self.call.session(self.cx.engine, session)) {
             Ok(handle) => state::read(&handle, &target).await,
             Err(unknown) => Err(unknown),
         };
@@ -387,7 +389,12 @@ impl<'a> Runner<'a> {
         session: &str,
         deadline: Instant,
     ) -> Result<String, Error> {
-        let wait = self.resolved(expect)?.wait()?;
+        let mut expect = self.resolved(expect)?;
+        self.named(session, &mut expect.selector).await?;
+        if let Some(within) = &mut expect.within {
+            self.named(session, within).await?;
+        }
+        let wait = expect.wait()?;
         let timeout = wait
             .timeout
             .min(deadline.saturating_duration_since(Instant::now()));
@@ -408,6 +415,19 @@ impl<'a> Runner<'a> {
             )),
             Err(e) => Err(e),
         }
+    }
+
+    /// `selector` with the controls it names resolved in `session`.
+    async fn named(&self, session: &str, selector: &mut String) -> Result<(), Error> {
+        if crate::named::named(selector).is_empty() {
+            return Ok(());
+        }
+        let packs = self.cx.packs.current();
+        let engine = self.cx.engine;
+        let (resolved, _) =
+            crate::controls::resolve_text(engine, &self.call, &packs, session, selector).await?;
+        *selector = resolved;
+        Ok(())
     }
 
     /// `expect` with the references in its texts replaced by their values.

@@ -10,6 +10,7 @@ mod packs;
 mod pipeline;
 mod read;
 mod windows;
+mod workflow;
 
 use deskpilot_core::{ActionReport, Code, Error};
 use rmcp::model::JsonObject;
@@ -31,6 +32,7 @@ use packs::{
     ValidatePackArgs, ValidatePackOut,
 };
 use pipeline::{ContinueRunArgs, ValidateOut, ValidateStepsArgs};
+use workflow::{RunWorkflowArgs, WorkflowOut};
 
 /// The table: `SPECS`, and `run`, which decodes a call's arguments and calls its tool.
 macro_rules! tools {
@@ -118,6 +120,8 @@ tools! {
         "Load the app packs again; any error keeps the old ones.");
     probe_app(packs: ProbeAppArgs => ProbeAppOut, Reads, None,
         "Draft an app pack from the session's app: its controls with selectors.");
+    run_workflow(workflow: RunWorkflowArgs => WorkflowOut, Destroys, None,
+        "Run a pack's workflow with inputs in its app (started if need be, with launch), as run_steps.");
 }
 
 /// Every tool listed, whatever a server was granted: what a pack's workflows are checked

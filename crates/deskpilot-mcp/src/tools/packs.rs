@@ -32,10 +32,10 @@ pub struct PacksArgs {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct PacksOut {
     // Each a `PackLine`: id, version, shipped, controls, workflows.
-    #[schemars(schema_with = "objects")]
+    #[schemars(schema_with = "crate::schema::objects")]
     pub packs: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "object")]
+    #[schemars(schema_with = "crate::schema::object")]
     pub pack: Option<Value>,
 }
 
@@ -195,20 +195,10 @@ pub struct ValidatePackArgs {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ValidatePackOut {
     pub valid: bool,
-    #[schemars(schema_with = "objects")]
+    #[schemars(schema_with = "crate::schema::objects")]
     pub errors: Vec<Value>,
-    #[schemars(schema_with = "objects")]
+    #[schemars(schema_with = "crate::schema::objects")]
     pub warnings: Vec<Value>,
-}
-
-/// The schema of an object, its fields unsaid (MCP wants an object schema, never `true`).
-fn object(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "object"})
-}
-
-/// The schema of a list of objects.
-fn objects(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "array", "items": {"type": "object"}})
 }
 
 fn as_objects(findings: Vec<Finding>) -> Vec<Value> {
@@ -296,9 +286,9 @@ pub struct ReloadPacksArgs {}
 pub struct ReloadPacksOut {
     pub reloaded: bool,
     pub packs: Vec<String>,
-    #[schemars(schema_with = "objects")]
+    #[schemars(schema_with = "crate::schema::objects")]
     pub errors: Vec<Value>,
-    #[schemars(schema_with = "objects")]
+    #[schemars(schema_with = "crate::schema::objects")]
     pub warnings: Vec<Value>,
 }
 

@@ -158,7 +158,7 @@ fn problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Vec<Problem> {
 }
 
 /// `invalid_arguments` listing the problems, before any step runs.
-fn refuse_problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Result<(), Error> {
+pub(super) fn refuse_problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Result<(), Error> {
     let problems = problems(cx, spec);
     if problems.is_empty() {
         return Ok(());
@@ -238,9 +238,17 @@ fn problem_lines(problems: &[Problem]) -> String {
 /// A run's result: a success when every step passed, else a failure with the first
 /// failure's code (or the cancel's, or the deadline's) and the whole run.
 fn answer(out: RunOut) -> ToolOutcome {
+    answered(out, |run| run)
+}
+
+/// `answer`, its structured content `wrap`'s of the run.
+pub(super) fn answered<T: Serialize + JsonSchema>(
+    out: RunOut,
+    wrap: impl FnOnce(RunOut) -> T,
+) -> ToolOutcome {
     let text = report::text(&out);
     if out.passed {
-        return success(text, out);
+        return success(text, wrap(out));
     }
     let failure: Failure = out
         .failed_step
@@ -259,5 +267,5 @@ fn answer(out: RunOut) -> ToolOutcome {
                 "continue the run (`continue_run`)",
             ))
         });
-    ToolOutcome::failure_with(failure, text, out)
+    ToolOutcome::failure_with(failure, text, wrap(out))
 }

@@ -1,0 +1,270 @@
+//! A workflow made ready to run. Its inputs are checked against their schema, its defaults
+//! filled in first. The names it refers to beside earlier steps are filled in, its own
+//! control names given its pack's, and the pack's contracts applied to its steps. What
+//! comes out is a pipeline `run_steps` runs.
+
+use std::collections::HashMap;
+
+use deskpilot_core::app::AppInfo;
+use deskpilot_core::{Code, Error};
+use serde_json::{Map, Value};
+
+use super::format::{Contract, MainWindow, Pack, Workflow};
+use crate::condition::Expect;
+use crate::named;
+use crate::pipeline::refs;
+use crate::pipeline::spec::{Mode, RunStepsArgs, Step};
+
+/// The arguments that hold a selector or a target, where a control may be named.
+pub const SELECTOR_ARGS: [&str; 5] = ["target", "selector", "within", "from", "to"];
+
+/// One input that does not match the schema: where, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputProblem {
+    /// A JSON pointer into the inputs (`/path`, `` for the whole).
+    pub path: String,
+    pub message: String,
+}
+
+/// `given` with the schema's defaults for the properties left out, checked against it.
+pub fn inputs(
+    workflow: &Workflow,
+    mut given: Map<String, Value>,
+) -> Result<Map<String, Value>, Vec<InputProblem>> {
+    let declared = workflow.inputs.get("properties").and_then(Value::as_object);
+    for (name, property) in declared.into_iter().flatten() {
+        if let Some(default) = property.get("default")
+            && !given.contains_key(name)
+        {
+            given.insert(name.clone(), default.clone());
+        }
+    }
+    let instance = Value::Object(given);
+    let validator = jsonschema::draft202012::new(&workflow.inputs).map_err(|e| {
+        vec![InputProblem {
+            path: String::new(),
+            message: format!("the workflow's input schema does not compile: {e}"),
+        }]
+    })?;
+    let problems: Vec<InputProblem> = validator
+        .iter_errors(&instance)
+        .map(|e| InputProblem {
+            path: e.instance_path().to_string(),
+            message: e.to_string(),
+        })
+        .collect();
+    match instance {
+        Value::Object(map) if problems.is_empty() => Ok(map),
+        _ => Err(problems),
+    }
+}
+
+/// Whether `app` is the app `main` describes: every criterion given holds.
+pub fn recognises(main: &MainWindow, app: &AppInfo) -> bool {
+    let name = main
+        .app
+        .as_ref()
+        .is_none_or(|want| app.name.eq_ignore_ascii_case(want));
+    let toolkit = main.toolkit.as_ref().is_none_or(|want| {
+        let have = app
+            .toolkit
+            .as_deref()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        have.starts_with(&want.to_ascii_lowercase())
+    });
+    let title = main.title.as_ref().is_none_or(|pattern| {
+        deskpilot_core::selector::Regex::new(pattern)
+            .is_ok_and(|re| app.windows.iter().any(|w| re.is_match(&w.title)))
+    });
+    name && toolkit && title
+}
+
+/// What a run of a workflow is given: its inputs, its session, how it runs.
+pub struct Given {
+    pub inputs: Map<String, Value>,
+    pub session: String,
+    pub timeout_ms: Option<u64>,
+    pub mode: Option<Mode>,
+}
+
+/// `workflow` of `pack` as the pipeline `run_steps` runs; `env` reads the server's
+/// environment (only the names the workflow refers to are read).
+pub fn pipeline(
+    pack: &Pack,
+    workflow: &Workflow,
+    given: Given,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<RunStepsArgs, Error> {
+    let values = values(pack, workflow, given.inputs, &given.session, env)?;
+    let id = &pack.manifest.id;
+    let fill_step = |step: &Step| -> Result<Step, Error> {
+        let mut step = fill(step, &values, id).map_err(|e| not_filled(&step.id, e))?;
+        apply_contract(&mut step, pack);
+        Ok(step)
+    };
+    Ok(RunStepsArgs {
+        steps: workflow
+            .steps
+            .iter()
+            .map(fill_step)
+            .collect::<Result<_, _>>()?,
+        finally: workflow
+            .finally
+            .iter()
+            .map(fill_step)
+            .collect::<Result<_, _>>()?,
+        timeout_ms: given.timeout_ms.or(workflow.timeout_ms),
+        mode: given.mode.or(pack.profile.interaction),
+    })
+}
+
+fn not_filled(step: &str, e: refs::RefError) -> Error {
+    Error::new(
+        Code::WorkflowInputInvalid,
+        format!("step {step:?}: {e}"),
+        "give the input the step needs (`packs {pack}` shows the workflow's inputs)",
+    )
+}
+
+/// The values of `inputs`, `pack`, `session` and the environment names the steps refer to.
+fn values(
+    pack: &Pack,
+    workflow: &Workflow,
+    inputs: Map<String, Value>,
+    session: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<HashMap<String, Value>, Error> {
+    let mut environment = Map::new();
+    for (_, step) in workflow.placed("") {
+        for r in references(step).into_iter().filter(|r| r.step == "env") {
+            let [name] = r.path.as_slice() else { continue };
+            let value = env(name).ok_or_else(|| {
+                Error::new(
+                    Code::InvalidArguments,
+                    format!("step {:?} needs the environment variable {name}", step.id),
+                    "set it in the server's environment and run the workflow again",
+                )
+            })?;
+            environment.insert(name.clone(), Value::String(value));
+        }
+    }
+    Ok(HashMap::from([
+        ("inputs".to_owned(), Value::Object(inputs)),
+        (
+            "pack".to_owned(),
+            serde_json::json!({"id": pack.manifest.id}),
+        ),
+        ("session".to_owned(), Value::String(session.to_owned())),
+        ("env".to_owned(), Value::Object(environment)),
+    ]))
+}
+
+/// Every reference a step holds: its arguments, its expect, what it captures.
+pub fn references(step: &Step) -> Vec<refs::Reference> {
+    let mut holders = vec![Value::Object(step.args.clone())];
+    holders.extend(
+        step.expect
+            .as_ref()
+            .and_then(|e| serde_json::to_value(e).ok()),
+    );
+    holders.extend(
+        step.capture_before
+            .as_ref()
+            .map(|c| Value::String(c.target.clone())),
+    );
+    holders
+        .iter()
+        .flat_map(|h| refs::references(h).unwrap_or_default())
+        .collect()
+}
+
+/// `step` with `values` filled in and its control names given `pack`'s.
+fn fill(step: &Step, values: &HashMap<String, Value>, pack: &str) -> Result<Step, refs::RefError> {
+    let mut step = step.clone();
+    let text = |t: &str| -> Result<String, refs::RefError> {
+        match refs::fill(&Value::String(t.to_owned()), values)? {
+            Value::String(s) => Ok(s),
+            other => Ok(other.to_string()),
+        }
+    };
+    let mut args = match refs::fill(&Value::Object(step.args), values)? {
+        Value::Object(args) => args,
+        _ => Map::new(),
+    };
+    for key in SELECTOR_ARGS {
+        if let Some(Value::String(selector)) = args.get_mut(key) {
+            *selector = named::qualify(selector, pack);
+        }
+    }
+    step.args = args;
+    if let Some(Expect(expect)) = &mut step.expect {
+        expect.selector = named::qualify(&text(&expect.selector)?, pack);
+        let fields = [
+            &mut expect.within,
+            &mut expect.state,
+            &mut expect.value,
+            &mut expect.value_contains,
+        ];
+        for t in fields.into_iter().flatten() {
+            *t = text(t)?;
+        }
+        if let Some(within) = &mut expect.within {
+            *within = named::qualify(within, pack);
+        }
+    }
+    if let Some(capture) = &mut step.capture_before {
+        capture.target = named::qualify(&text(&capture.target)?, pack);
+    }
+    Ok(step)
+}
+
+/// The pack's contract for what `step` does, applied: its expect when the step has none,
+/// and no second try when it may not be sent again.
+fn apply_contract(step: &mut Step, pack: &Pack) {
+    let Some(contract) = pack
+        .actions
+        .contracts
+        .iter()
+        .find(|c| about(c, step, &pack.manifest.id))
+    else {
+        return;
+    };
+    if step.expect.is_none()
+        && let Some(Expect(expect)) = &contract.expect
+    {
+        let mut expect = expect.clone();
+        expect.selector = named::qualify(&expect.selector, &pack.manifest.id);
+        step.expect = Some(Expect(expect));
+    }
+    if contract.safe_to_repeat == Some(false) {
+        step.retry = None;
+    }
+}
+
+/// Whether `contract` is about what `step` does: its tool (and verb) on its control.
+fn about(contract: &Contract, step: &Step, pack: &str) -> bool {
+    let control = format!("@{pack}/{}", contract.control);
+    let target = step
+        .args
+        .get("target")
+        .or_else(|| step.args.get("from"))
+        .and_then(Value::as_str);
+    let verb = match &contract.verb {
+        Some(verb) => serde_json::to_value(verb).ok() == step.args.get("verb").cloned(),
+        None => true,
+    };
+    step.tool == contract.tool.name() && target == Some(control.as_str()) && verb
+}
+
+/// `pack`'s control or workflow used in a session of `app`.
+pub fn mismatch(pack: &Pack, app: &str) -> Error {
+    Error::new(
+        Code::PackMismatch,
+        format!(
+            "the session is on {app:?}, not the app of pack {:?}",
+            pack.manifest.id
+        ),
+        "give a session on the pack's app (`packs {pack}` shows how it is recognised)",
+    )
+}
