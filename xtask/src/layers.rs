@@ -60,6 +60,7 @@ pub const TABLES: &[Layers] = &[
             &["catalog"],
             &["pipeline"],
             &["packs"],
+            &["prompts"],
             &["clients"],
             &["call"],
             &["controls"],

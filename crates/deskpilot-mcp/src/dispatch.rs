@@ -48,6 +48,10 @@ impl Dispatcher {
         &self.catalog
     }
 
+    pub fn packs(&self) -> &Arc<Registry> {
+        &self.packs
+    }
+
     /// Calls `tool` for `call`'s client; `Unknown` when no tool has that name.
     pub async fn dispatch(
         &self,

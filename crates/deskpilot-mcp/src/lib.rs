@@ -23,6 +23,7 @@ mod outcome;
 pub mod output;
 pub mod packs;
 mod pipeline;
+mod prompts;
 mod resources;
 mod runner;
 mod schema;

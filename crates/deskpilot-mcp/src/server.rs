@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use deskpilot_core::Engine;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ResultType, ServerCapabilities, ServerConfig, SetLevelRequestMethod, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -175,6 +176,27 @@ impl ServerHandler for DeskpilotServer {
         self.dispatcher.catalog().get(name).cloned()
     }
 
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let set = self.dispatcher.packs().current();
+        Ok(ListPromptsResult::with_all_items(crate::prompts::listed(
+            &set,
+        )))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let set = self.dispatcher.packs().current();
+        let got = crate::prompts::get(&set, &request.name, request.arguments)?;
+        Ok(got.into())
+    }
+
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -249,8 +271,8 @@ impl ServerHandler for DeskpilotServer {
             .enable_tools()
             .enable_resources()
             .enable_resources_subscribe()
-            // No prompts and no log messages yet: both are declared so that a host asking
-            // gets an answer (the conformance suite's caching and logging scenarios ask).
+            // Prompts are the app packs' workflows. No log messages yet: logging is declared
+            // so that a host asking gets an answer (the conformance suite's logging asks).
             .enable_prompts()
             .enable_logging();
         let mut config = ServerConfig::new(capabilities.build()).with_instructions(instructions());

@@ -70,7 +70,13 @@ fn write_pack(dir: &Path) {
                 {"id": "quiet",
                  "steps": [{"id": "off", "tool": "click", "args": {"session": "${session}", "target": "@notify"}}]},
                 {"id": "confirm",
-                 "steps": [{"id": "ok", "tool": "click", "args": {"session": "${session}", "target": "@ok"}}]}
+                 "steps": [{"id": "ok", "tool": "click", "args": {"session": "${session}", "target": "@ok"}}]},
+                {"id": "count", "description": "Count the buttons.",
+                 "inputs": {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1, "default": 5}}},
+                 "steps": [{"id": "found", "tool": "find",
+                            "args": {"session": "${session}", "selector": "button", "limit": "${inputs.limit}"}}]},
+                {"id": "secretly", "visibility": "hidden",
+                 "steps": [{"id": "look", "tool": "snapshot", "args": {"session": "${session}"}}]}
             ]}),
         ),
     ];
@@ -303,4 +309,52 @@ async fn an_app_not_running_is_started_only_with_launch() {
             assert_eq!(run["code"], "app_not_running", "{run}");
         }
     }
+}
+
+/// Each listed workflow is a prompt whose arguments are its inputs; `prompts/get` converts
+/// text to the input's type (a number that does not parse is refused) and answers with the
+/// message asking for `run_workflow`, which then runs as asked.
+#[tokio::test]
+async fn workflows_are_prompts() {
+    let (_fake, client, _home) = server(&["input"]).await;
+    let prompts = client.list_all_prompts().await.unwrap();
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "editor.rename",
+            "editor.quiet",
+            "editor.confirm",
+            "editor.count"
+        ]
+    );
+    let rename = &prompts[0].arguments.as_ref().unwrap()[0];
+    assert_eq!(
+        (rename.name.as_str(), rename.required),
+        ("name", Some(true))
+    );
+    let get = |arguments: Value| {
+        let mut params = rmcp::model::GetPromptRequestParams::new("editor.count");
+        params.arguments = arguments.as_object().cloned();
+        client.get_prompt(params)
+    };
+    let refused = get(json!({"limit": "many"})).await.unwrap_err().to_string();
+    assert!(
+        refused.contains("argument limit: \"many\" is not an integer"),
+        "{refused}"
+    );
+    let refused = get(json!({"limit": "0"})).await.unwrap_err().to_string();
+    assert!(
+        refused.contains("/limit: 0 is less than the minimum of 1"),
+        "{refused}"
+    );
+    let got = get(json!({"limit": "2"})).await.unwrap();
+    let rmcp::model::ContentBlock::Text(text) = &got.messages[0].content else {
+        panic!("{got:?}")
+    };
+    let asked = r#"run_workflow with {"inputs":{"limit":2},"pack":"editor","workflow":"count"}"#;
+    assert!(text.text.contains(asked), "{}", text.text);
+    let args = json!({"inputs": {"limit": 2}, "pack": "editor", "workflow": "count"});
+    let run = call(&client, "run_workflow", args).await;
+    assert_eq!(content(&run)["passed"], true, "{run:?}");
 }

@@ -26,6 +26,16 @@ pub struct InputProblem {
     pub message: String,
 }
 
+/// Problems, `path: message` each (at most 10), joined by `; `.
+pub fn problem_lines(problems: &[InputProblem]) -> String {
+    let line = |p: &InputProblem| {
+        let path = if p.path.is_empty() { "/" } else { &p.path };
+        format!("{path}: {}", p.message)
+    };
+    let lines: Vec<String> = problems.iter().take(10).map(line).collect();
+    lines.join("; ")
+}
+
 /// `given` with the schema's defaults for the properties left out, checked against it.
 pub fn inputs(
     workflow: &Workflow,

@@ -101,22 +101,11 @@ fn unknown(message: String) -> Error {
 }
 
 fn invalid_inputs(problems: Vec<InputProblem>) -> Error {
-    let lines: Vec<String> = problems
-        .iter()
-        .take(10)
-        .map(|p| {
-            format!(
-                "{}: {}",
-                if p.path.is_empty() { "/" } else { &p.path },
-                p.message
-            )
-        })
-        .collect();
     Error::new(
         Code::WorkflowInputInvalid,
         format!(
             "the inputs do not match the workflow's schema: {}",
-            lines.join("; ")
+            run::problem_lines(&problems)
         ),
         "fix the inputs (`packs {pack}` shows the workflow's input schema) and run it again",
     )
