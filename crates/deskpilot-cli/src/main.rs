@@ -30,6 +30,7 @@ macro_rules! outln {
 mod act;
 mod desktop;
 mod files;
+mod packs;
 mod pipeline;
 mod probe;
 mod read;
@@ -66,6 +67,10 @@ enum Command {
     /// Draft an app pack from a running app: its controls under logical names, each with a
     /// selector (docs/app-packs.md).
     Probe(probe::ProbeArgs),
+    /// List the app packs, or describe one (docs/app-packs.md).
+    Packs(packs::PacksArgs),
+    /// Run an app pack's workflow: PACK/WORKFLOW --input NAME=VALUE (docs/app-packs.md).
+    Workflow(packs::WorkflowArgs),
 }
 
 /// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
@@ -109,6 +114,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprintln!("deskpilot: {missing}; serving anyway, every tool fails no_desktop");
             missing.engine()
         }
+        // Packs are read from disk and the binary: no desktop needed.
+        Err(missing) if matches!(cli.command, Command::Packs(_)) => missing.engine(),
         Err(missing) => anyhow::bail!("{missing}"),
     };
     match cli.command {
@@ -118,6 +125,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Files(command) => files::run(&engine, command).await,
         Command::Run(args) => pipeline::run(engine, args).await,
         Command::Probe(args) => probe::run(&engine, args).await,
+        Command::Packs(args) => packs::list(engine, args).await,
+        Command::Workflow(args) => packs::workflow(engine, args).await,
     }
 }
 

@@ -116,6 +116,32 @@ fn mousepads_draft_validates_and_names_its_own_controls() {
         .filter(|c| c["confidence"] == "fragile")
         .count();
     assert_eq!(fragile, 0, "{controls:?}");
+    shipped_pack_is_mostly_the_draft(&controls);
+}
+
+/// At least 80% of the shipped Mousepad pack's controls are this draft's verbatim: the same
+/// name, selectors and scope (issue 46). A control the app drifted from fails it.
+fn shipped_pack_is_mostly_the_draft(draft: &serde_json::Map<String, Value>) {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../packs/mousepad/controls.json");
+    let shipped: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let shipped = shipped["controls"].as_object().unwrap();
+    let same = |name: &String, control: &Value| {
+        draft.get(name).is_some_and(|d| {
+            d["selectors"] == control["selectors"] && d.get("within") == control.get("within")
+        })
+    };
+    let (verbatim, written): (Vec<_>, Vec<_>) = shipped.iter().partition(|(n, c)| same(n, c));
+    let written: Vec<&String> = written.into_iter().map(|(n, _)| n).collect();
+    println!(
+        "the shipped pack: {} of {} controls the draft's verbatim; written: {written:?}",
+        verbatim.len(),
+        shipped.len()
+    );
+    assert!(
+        verbatim.len() * 5 >= shipped.len() * 4,
+        "written: {written:?}"
+    );
 }
 
 #[test]

@@ -25,11 +25,6 @@ pub struct Dispatcher {
 }
 
 impl Dispatcher {
-    /// With the shipped packs alone.
-    pub fn new(engine: Arc<Engine>, grants: Grants) -> Self {
-        Self::with_packs(engine, grants, registry(Sources::shipped_only()))
-    }
-
     pub fn with_packs(engine: Arc<Engine>, grants: Grants, packs: Arc<Registry>) -> Self {
         let catalog = Catalog::new(crate::tools::SPECS, &grants);
         Dispatcher {
@@ -121,8 +116,20 @@ pub async fn call_in_process(
     tool: &str,
     args: JsonObject,
 ) -> Result<ToolOutcome, Unknown> {
+    let packs = registry(Sources::shipped_only());
+    call_in_process_with(engine, grants, packs, tool, args).await
+}
+
+/// `call_in_process` with the app packs of `packs`.
+pub async fn call_in_process_with(
+    engine: Arc<Engine>,
+    grants: Grants,
+    packs: Arc<Registry>,
+    tool: &str,
+    args: JsonObject,
+) -> Result<ToolOutcome, Unknown> {
     let client = Client::sole(engine.clone());
-    let dispatcher = Dispatcher::new(engine, grants);
+    let dispatcher = Dispatcher::with_packs(engine, grants, packs);
     dispatcher
         .dispatch(Call::of(client), tool, args, Wire::default())
         .await

@@ -23,7 +23,7 @@ mod outcome;
 pub mod output;
 pub mod packs;
 mod pipeline;
-mod prompts;
+pub mod prompts;
 mod resources;
 mod runner;
 mod schema;
@@ -34,7 +34,7 @@ mod tools;
 mod write;
 
 pub use call::Unknown;
-pub use dispatch::{call_in_process, check_pack};
+pub use dispatch::{call_in_process, call_in_process_with, check_pack, registry};
 pub use grants::{Capability, FilesDir, Grants};
 pub use outcome::{Acted, ToolOutcome};
 pub use resources::{session_of, tree_uri};

@@ -76,50 +76,72 @@ pub fn get(
     name: &str,
     arguments: Option<JsonObject>,
 ) -> Result<GetPromptResult, ErrorData> {
-    let unknown = || {
-        ErrorData::invalid_params(
-            format!("no prompt {name:?} (prompts/list lists them)"),
-            None,
-        )
-    };
-    let (pack_id, workflow_id) = name.split_once('.').ok_or_else(unknown)?;
-    let pack = &set.get(pack_id).ok_or_else(unknown)?.pack;
-    let workflow = pack
-        .workflows
-        .workflows
-        .iter()
-        .find(|w| w.id == workflow_id)
-        .ok_or_else(unknown)?;
-    let mut inputs = Map::new();
-    for (key, value) in arguments.unwrap_or_default() {
-        let property = workflow.inputs.get("properties").and_then(|p| p.get(&key));
-        inputs.insert(key.clone(), converted(&key, value, property)?);
-    }
-    let inputs = run::inputs(workflow, inputs).map_err(|problems| {
-        let lines = run::problem_lines(&problems);
-        let message = format!("the arguments do not match the workflow's inputs: {lines}");
-        ErrorData::invalid_params(message, None)
-    })?;
+    let invalid = |message: String| ErrorData::invalid_params(message, None);
+    let (pack_id, workflow_id) = name
+        .split_once('.')
+        .ok_or_else(|| invalid(format!("no prompt {name:?} (prompts/list lists them)")))?;
+    let (_, workflow) = find(set, pack_id, workflow_id).map_err(invalid)?;
+    let inputs = typed(workflow, arguments.unwrap_or_default()).map_err(invalid)?;
     let call = serde_json::json!({"pack": pack_id, "workflow": workflow_id, "inputs": inputs});
     let what = workflow.description.as_deref().unwrap_or(&workflow.id);
     let text = format!(
         "Run the workflow {workflow_id:?} of the app pack {pack_id:?} ({what}): call the tool run_workflow with {call}. If it fails, read its failure's hint; continue_run goes on from the failed step."
     );
-    Ok(
-        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
-            .with_description(what.to_owned()),
-    )
+    let message = PromptMessage::new_text(Role::User, text);
+    Ok(GetPromptResult::new(vec![message]).with_description(what.to_owned()))
+}
+
+/// The pack `pack_id` and its workflow `workflow_id`.
+fn find<'a>(
+    set: &'a PackSet,
+    pack_id: &str,
+    workflow_id: &str,
+) -> Result<(&'a Pack, &'a Workflow), String> {
+    let pack = &set
+        .get(pack_id)
+        .ok_or_else(|| format!("no app pack {pack_id:?}"))?
+        .pack;
+    let workflow = pack
+        .workflows
+        .workflows
+        .iter()
+        .find(|w| w.id == workflow_id)
+        .ok_or_else(|| format!("pack {pack_id:?} has no workflow {workflow_id:?}"))?;
+    Ok((pack, workflow))
+}
+
+/// The inputs of `pack_id`'s `workflow_id` from text (a prompt's arguments, the CLI's
+/// `--input NAME=VALUE`), each converted to its input's type and all checked by the schema.
+pub fn text_inputs(
+    set: &PackSet,
+    pack_id: &str,
+    workflow_id: &str,
+    texts: JsonObject,
+) -> Result<JsonObject, String> {
+    let (_, workflow) = find(set, pack_id, workflow_id)?;
+    typed(workflow, texts)
+}
+
+/// `arguments` converted to their inputs' types and checked by the input schema.
+fn typed(workflow: &Workflow, arguments: JsonObject) -> Result<JsonObject, String> {
+    let mut inputs = Map::new();
+    for (key, value) in arguments {
+        let property = workflow.inputs.get("properties").and_then(|p| p.get(&key));
+        inputs.insert(key.clone(), converted(&key, value, property)?);
+    }
+    run::inputs(workflow, inputs).map_err(|problems| {
+        let lines = run::problem_lines(&problems);
+        format!("the inputs do not match the workflow's schema: {lines}")
+    })
 }
 
 /// An argument as its input's type: MCP sends prompt arguments as text.
-fn converted(key: &str, value: Value, property: Option<&Value>) -> Result<Value, ErrorData> {
+fn converted(key: &str, value: Value, property: Option<&Value>) -> Result<Value, String> {
     let Value::String(text) = value else {
         return Ok(value);
     };
     let kind = property.and_then(|p| p.get("type")).and_then(Value::as_str);
-    let refused = |what: &str| {
-        ErrorData::invalid_params(format!("argument {key}: {text:?} is not {what}"), None)
-    };
+    let refused = |what: &str| format!("argument {key}: {text:?} is not {what}");
     Ok(match kind {
         Some("integer") => text
             .trim()

@@ -13,6 +13,7 @@ pub mod read;
 pub mod report;
 pub mod run;
 pub mod set;
+mod shipped;
 pub mod sources;
 
 #[cfg(test)]

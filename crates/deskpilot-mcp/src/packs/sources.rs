@@ -5,14 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use include_dir::{Dir, include_dir};
-
-use super::format::FILES;
 use super::read::RawPack;
 use super::set::Sources;
-
-// Cargo does not see a change under packs/ by itself: touch this file after one.
-static SHIPPED: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../packs");
+use super::shipped::SHIPPED;
 
 impl Sources {
     /// The shipped packs alone (a server made in code; tests).
@@ -56,20 +51,52 @@ pub fn user_root() -> Option<PathBuf> {
 
 /// The packs built into the binary, as files by name.
 fn shipped() -> Vec<RawPack> {
-    SHIPPED
-        .dirs()
-        .map(|dir| {
-            let files: BTreeMap<&'static str, String> = FILES
-                .iter()
-                .filter_map(|file| {
-                    let text = dir.get_file(dir.path().join(file.name))?.contents_utf8()?;
-                    Some((file.name, text.to_owned()))
-                })
-                .collect();
-            RawPack {
-                place: format!("shipped:{}", dir.path().display()),
-                files,
-            }
+    let mut packs: BTreeMap<&str, BTreeMap<&'static str, String>> = BTreeMap::new();
+    for (dir, file, text) in SHIPPED {
+        packs
+            .entry(dir)
+            .or_default()
+            .insert(file, (*text).to_owned());
+    }
+    packs
+        .into_iter()
+        .map(|(dir, files)| RawPack {
+            place: format!("shipped:{dir}"),
+            files,
         })
         .collect()
+}
+
+/// `shipped.rs` as it should be for the packs under `packs/` (`root`): each pack file by
+/// `include_str!`, which makes cargo rebuild when one changes.
+pub fn shipped_source(root: &std::path::Path) -> std::io::Result<String> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let mut out = String::from(
+        "//! The packs under `packs/`, built into the binary: (directory, file, text).\n\
+         //! Generated: `DESKPILOT_UPDATE_SHIPPED=1 cargo test -p deskpilot-mcp shipped`.\n\n\
+         #[rustfmt::skip]\n\
+         pub const SHIPPED: &[(&str, &str, &str)] = &[\n",
+    );
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for file in super::format::FILES
+            .iter()
+            .filter(|f| dir.join(f.name).is_file())
+        {
+            out.push_str(&format!(
+                "    (\n        \"{name}\",\n        \"{0}\",\n        include_str!(\"../../../../packs/{name}/{0}\"),\n    ),\n",
+                file.name
+            ));
+        }
+    }
+    out.push_str("];\n");
+    Ok(out)
 }
