@@ -60,7 +60,7 @@ pub const TABLES: &[Layers] = &[
             &["catalog"],
             &["pipeline"],
             &["packs"],
-            &["prompts"],
+            &["prompts", "runs"],
             &["clients"],
             &["call"],
             &["controls"],

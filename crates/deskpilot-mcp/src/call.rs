@@ -14,6 +14,7 @@ use crate::catalog::Known;
 use crate::clients::Client;
 use crate::grants::Grants;
 use crate::outcome::ToolOutcome;
+use crate::packs::set::PackSet;
 
 /// Whose call this is, and in which mode.
 #[derive(Clone)]
@@ -22,6 +23,9 @@ pub struct Call {
     pub client: Arc<Client>,
     /// A background pipeline's step: no action raises a window or moves the pointer.
     pub background: bool,
+    /// The app packs a run started with: its steps name controls by them, whatever a
+    /// reload did meanwhile (`None`: the server's current set).
+    pub packs: Option<Arc<PackSet>>,
 }
 
 impl Call {
@@ -30,6 +34,7 @@ impl Call {
         Call {
             client,
             background: false,
+            packs: None,
         }
     }
 

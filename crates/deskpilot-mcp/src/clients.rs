@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use deskpilot_core::{Engine, Error};
 
-use crate::pipeline::store::Runs;
+use crate::runs::Runs;
 
 /// Which configured token a request carried (its place in the list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -69,7 +69,7 @@ impl Dispatcher {
         let mut args = args;
         let mut resolved = Vec::new();
         if crate::controls::names_any(&args) {
-            let packs = self.packs.current();
+            let packs = call.packs.clone().unwrap_or_else(|| self.packs.current());
             match crate::controls::resolve_args(&self.engine, &call, &packs, &mut args).await {
                 Ok(found) => resolved = found,
                 Err(error) => return Ok(ToolOutcome::failure(&error)),

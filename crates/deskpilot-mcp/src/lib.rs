@@ -26,6 +26,7 @@ mod pipeline;
 pub mod prompts;
 mod resources;
 mod runner;
+mod runs;
 mod schema;
 mod server;
 mod stdio;

@@ -21,6 +21,24 @@ fn name_char(c: char) -> bool {
 /// Every control `text` names, in order.
 pub fn named(text: &str) -> Vec<Named<'_>> {
     let mut found = Vec::new();
+    scan(text, |at, c, previous, depth| {
+        if c == '@' && depth == 0 && previous.is_none_or(|p| p.is_whitespace() || p == '>') {
+            found.extend(one(text, at));
+        }
+    });
+    found
+}
+
+/// Whether the byte at `at` of `text` is inside a quoted value.
+pub fn quoted(text: &str, at: usize) -> bool {
+    let mut outside = Vec::new();
+    scan(text, |i, _, _, _| outside.push(i));
+    !outside.contains(&at)
+}
+
+/// Calls `each(at, char, previous char, bracket depth)` for every character of `text`
+/// outside quotes (the quotes themselves included).
+fn scan(text: &str, mut each: impl FnMut(usize, char, Option<char>, usize)) {
     let mut quote: Option<char> = None;
     let mut depth = 0usize;
     let mut escaped = false;
@@ -34,19 +52,16 @@ pub fn named(text: &str) -> Vec<Named<'_>> {
                 _ => {}
             }
         } else {
+            each(at, c, previous, depth);
             match c {
                 '"' | '\'' => quote = Some(c),
                 '[' => depth += 1,
                 ']' => depth = depth.saturating_sub(1),
-                '@' if depth == 0 && previous.is_none_or(|p| p.is_whitespace() || p == '>') => {
-                    found.extend(one(text, at));
-                }
                 _ => {}
             }
         }
         previous = Some(c);
     }
-    found
 }
 
 /// The name at `at` (an `@`), if one is there.
@@ -77,11 +92,13 @@ pub fn qualify(text: &str, pack: &str) -> String {
     out
 }
 
-/// `text` with each name replaced by what `with` gives for it.
+/// `text` with each name replaced by what `with` gives for it, asked in order.
 pub fn replace<'a>(text: &'a str, mut with: impl FnMut(&Named<'a>) -> String) -> String {
+    let names = named(text);
+    let replacements: Vec<String> = names.iter().map(&mut with).collect();
     let mut out = text.to_owned();
-    for n in named(text).iter().rev() {
-        out.replace_range(n.range.clone(), &with(n));
+    for (n, replacement) in names.iter().zip(&replacements).rev() {
+        out.replace_range(n.range.clone(), replacement);
     }
     out
 }
@@ -105,9 +122,18 @@ mod tests {
             "@mousepad/file_name >> @p/q"
         );
         assert!(named("@ >> @p/").is_empty());
+        let text = r#"button[name="x ${a}"] >> ${b}"#;
+        assert!(quoted(text, text.find("${a}").unwrap()));
+        assert!(!quoted(text, text.find("${b}").unwrap()));
         assert_eq!(
             replace("@p/a >> @b", |n| n.control.to_uppercase()),
             "A >> B"
+        );
+        // Asked in order, whatever order the text is rewritten in.
+        let mut asked = ["first", "second"].into_iter();
+        assert_eq!(
+            replace("@p/a >> @p/b", |_| asked.next().unwrap().to_owned()),
+            "first >> second"
         );
     }
 }

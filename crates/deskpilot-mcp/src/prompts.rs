@@ -16,11 +16,8 @@ pub fn listed(set: &PackSet) -> Vec<Prompt> {
     let mut prompts = Vec::new();
     for loaded in set.packs.values() {
         let pack = &loaded.pack;
-        if pack.manifest.visibility == Visibility::Hidden {
-            continue;
-        }
-        let listed = pack.workflows.workflows.iter();
-        for workflow in listed.filter(|w| w.visibility == Visibility::Listed) {
+        let workflows = pack.workflows.workflows.iter();
+        for workflow in workflows.filter(|w| listed_workflow(pack, w)) {
             prompts.push(prompt(pack, workflow));
         }
     }
@@ -80,7 +77,12 @@ pub fn get(
     let (pack_id, workflow_id) = name
         .split_once('.')
         .ok_or_else(|| invalid(format!("no prompt {name:?} (prompts/list lists them)")))?;
-    let (_, workflow) = find(set, pack_id, workflow_id).map_err(invalid)?;
+    let (pack, workflow) = find(set, pack_id, workflow_id).map_err(invalid)?;
+    if !listed_workflow(pack, workflow) {
+        return Err(invalid(format!(
+            "no prompt {name:?} (prompts/list lists them)"
+        )));
+    }
     let inputs = typed(workflow, arguments.unwrap_or_default()).map_err(invalid)?;
     let call = serde_json::json!({"pack": pack_id, "workflow": workflow_id, "inputs": inputs});
     let what = workflow.description.as_deref().unwrap_or(&workflow.id);
@@ -108,6 +110,11 @@ fn find<'a>(
         .find(|w| w.id == workflow_id)
         .ok_or_else(|| format!("pack {pack_id:?} has no workflow {workflow_id:?}"))?;
     Ok((pack, workflow))
+}
+
+/// Whether a workflow is a prompt: it and its pack are listed.
+fn listed_workflow(pack: &Pack, workflow: &Workflow) -> bool {
+    pack.manifest.visibility == Visibility::Listed && workflow.visibility == Visibility::Listed
 }
 
 /// The inputs of `pack_id`'s `workflow_id` from text (a prompt's arguments, the CLI's
@@ -141,7 +148,8 @@ fn converted(key: &str, value: Value, property: Option<&Value>) -> Result<Value,
         return Ok(value);
     };
     let kind = property.and_then(|p| p.get("type")).and_then(Value::as_str);
-    let refused = |what: &str| format!("argument {key}: {text:?} is not {what}");
+    // The text is not echoed: it may be a secret.
+    let refused = |what: &str| format!("argument {key} is not {what}");
     Ok(match kind {
         Some("integer") => text
             .trim()

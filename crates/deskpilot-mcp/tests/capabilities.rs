@@ -94,11 +94,11 @@ fn code(result: &CallToolResult) -> Option<String> {
     content["code"].as_str().map(str::to_owned)
 }
 
-/// tools/list's `tools` array, as compact JSON, with every capability: at most 26 KiB (a
+/// tools/list's `tools` array, as compact JSON, with every capability: at most 27 KiB (a
 /// host reads it whole, and tokens cost; 32,548 bytes before issue 40, 23,576 after). The
-/// app pack tools take at most 2 KiB of it (issue 45).
+/// app pack tools take at most 2 KiB of it (issue 45), run_workflow 1 KiB (issue 46).
 #[tokio::test]
-async fn the_catalog_stays_within_26_kib() {
+async fn the_catalog_stays_within_27_kib() {
     let dir = std::env::temp_dir();
     let all = Grants::parse(&["all".to_owned()], Some(&dir)).unwrap();
     let client = server_with(all).await;
@@ -108,7 +108,7 @@ async fn the_catalog_stays_within_26_kib() {
         "tools/list with every capability: {} tools, {bytes} bytes",
         tools.len()
     );
-    assert!(bytes <= 26 * 1024, "the catalog is {bytes} bytes");
+    assert!(bytes <= 27 * 1024, "the catalog is {bytes} bytes");
     let packs: usize = tools
         .iter()
         .filter(|t| ["packs", "validate_pack", "reload_packs", "probe_app"].contains(&&*t.name))

@@ -75,6 +75,10 @@ fn write_pack(dir: &Path) {
                  "inputs": {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1, "default": 5}}},
                  "steps": [{"id": "found", "tool": "find",
                             "args": {"session": "${session}", "selector": "button", "limit": "${inputs.limit}"}}]},
+                {"id": "secret_name",
+                 "steps": [{"id": "named", "tool": "set_value",
+                            "args": {"session": "${session}", "target": "@name", "value": "${env.CARGO_PKG_NAME}", "secret": true}},
+                           {"id": "ok", "tool": "click", "args": {"session": "${session}", "target": "@ok"}}]},
                 {"id": "secretly", "visibility": "hidden",
                  "steps": [{"id": "look", "tool": "snapshot", "args": {"session": "${session}"}}]}
             ]}),
@@ -174,6 +178,36 @@ async fn a_workflow_runs_by_name_in_its_app() {
         text.contains("@editor/name: found by its selector 2"),
         "{text}"
     );
+    // A second run uses the session the first opened: none is opened twice.
+    let args = json!({"pack": "editor", "workflow": "rename", "inputs": {"name": "Ada"}});
+    let again = call(&client, "run_workflow", args).await;
+    let again = content(&again);
+    assert_eq!(
+        (&again["session"], &again["opened"]),
+        (&run["session"], &json!(false))
+    );
+}
+
+/// `${env.NAME}` in a secret step is the run's value, not kept text: a continued run
+/// resolves it again instead of asking the client for a secret it never knew.
+#[tokio::test]
+async fn an_environment_value_is_read_again_when_a_run_continues() {
+    let (fake, client, _home) = server(&["input"]).await;
+    let args = json!({"pack": "editor", "workflow": "secret_name"});
+    let failed = call(&client, "run_workflow", args).await;
+    let run = content(&failed);
+    assert_eq!(run["code"], "step_postcondition_timeout", "{run}");
+    assert_eq!(value_of(&fake).as_deref(), Some("deskpilot-mcp"));
+    fake.edit(&id(":1.1", "/name"), |n| {
+        n.node.value = Some(NodeValue::Text {
+            text: "edited".into(),
+        })
+    });
+    let args = json!({"run_id": run["run_id"], "from": "named"});
+    let continued = call(&client, "continue_run", args).await;
+    let run = content(&continued);
+    assert_eq!(run["steps"][0]["status"], "passed", "{run}");
+    assert_eq!(value_of(&fake).as_deref(), Some("deskpilot-mcp"));
 }
 
 /// Inputs that do not match the schema are refused with their JSON paths, before any
@@ -183,7 +217,7 @@ async fn inputs_are_checked_by_their_schema() {
     let (fake, client, _home) = server(&["input"]).await;
     let cases = [
         (json!({}), "/: \"name\" is a required property"),
-        (json!({"name": 5}), "/name: 5 is not of type \"string\""),
+        (json!({"name": 5}), "/name: value is not of type \"string\""),
         (json!({"name": "x", "extra": 1}), "/: Additional properties"),
     ];
     for (inputs, says) in cases {
@@ -211,6 +245,12 @@ async fn inputs_are_checked_by_their_schema() {
         "{refused:?}"
     );
     assert_eq!(value_of(&fake).as_deref(), Some("Ada"), "nothing ran");
+    let none = call(&read_only, "disconnect", json!({"session": "s1"})).await;
+    assert_eq!(
+        content(&none)["code"],
+        "unknown_session",
+        "no session was opened"
+    );
 }
 
 /// A step with no expect of its own gets its contract's: `quiet` holds only once the
@@ -264,11 +304,14 @@ async fn controls_by_name_stay_in_their_app() {
     let found = call(
         &client,
         "find",
-        json!({"session": editor, "selector": "@editor/main >> button"}),
+        json!({"session": editor, "selector": "@editor/main >> @editor/ok"}),
     )
     .await;
     let found = content(&found);
-    assert_eq!(found["total"], 1, "{found}");
+    assert_eq!(
+        found["total"], 1,
+        "each name is replaced by its own selector: {found}"
+    );
     let used = &found["controls"][0];
     assert_eq!(used["control"], "@editor/main");
     assert_eq!(
@@ -325,7 +368,8 @@ async fn workflows_are_prompts() {
             "editor.rename",
             "editor.quiet",
             "editor.confirm",
-            "editor.count"
+            "editor.count",
+            "editor.secret_name"
         ]
     );
     let rename = &prompts[0].arguments.as_ref().unwrap()[0];
@@ -340,13 +384,18 @@ async fn workflows_are_prompts() {
     };
     let refused = get(json!({"limit": "many"})).await.unwrap_err().to_string();
     assert!(
-        refused.contains("argument limit: \"many\" is not an integer"),
+        refused.contains("argument limit is not an integer"),
         "{refused}"
     );
     let refused = get(json!({"limit": "0"})).await.unwrap_err().to_string();
     assert!(
-        refused.contains("/limit: 0 is less than the minimum of 1"),
+        refused.contains("/limit: value is less than the minimum of 1"),
         "{refused}"
+    );
+    let hidden = rmcp::model::GetPromptRequestParams::new("editor.secretly");
+    assert!(
+        client.get_prompt(hidden).await.is_err(),
+        "a hidden workflow is no prompt"
     );
     let got = get(json!({"limit": "2"})).await.unwrap();
     let rmcp::model::ContentBlock::Text(text) = &got.messages[0].content else {

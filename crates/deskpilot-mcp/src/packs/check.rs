@@ -295,6 +295,26 @@ fn inside_the_app(pack: &Pack, step: &Step, path: &str, tools: &Catalog, notes: 
     }
     for text in selector_texts(step) {
         names_own_controls(pack, &text, path, notes);
+        inputs_quoted(&text, path, notes);
+    }
+}
+
+/// An input written into a selector is inside a quoted value (`[name="${inputs.x}"]`), where
+/// it is escaped, unless it is the whole selector: elsewhere it could add steps or criteria.
+fn inputs_quoted(text: &str, path: &str, notes: &mut Notes<'_>) {
+    if refs::whole_reference(&Value::String(text.to_owned())).is_some() {
+        return;
+    }
+    let written = text
+        .match_indices("${inputs.")
+        .filter(|(at, _)| !text[..*at].ends_with('$'));
+    for (at, _) in written {
+        if !named::quoted(text, at) {
+            let message = format!(
+                "an input written into the selector `{text}` outside a quoted value: write [name=\"${{inputs.x}}\"]"
+            );
+            notes.error(path, "unquoted_input", message);
+        }
     }
 }
 

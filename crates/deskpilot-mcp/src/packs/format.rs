@@ -68,13 +68,14 @@ pub struct Launch {
     pub args: Vec<String>,
 }
 
-/// Which window is the app's main one; every given criterion must hold.
+/// Which app is the pack's, and its main window; every criterion given must hold. The
+/// app's name is always given: a pack never takes another app for its own.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MainWindow {
-    /// The app's name as `list_apps` shows it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub app: Option<String>,
+    /// The app's name as `list_apps` shows it (any case).
+    #[schemars(length(min = 1))]
+    pub app: String,
     /// A regular expression its title matches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,

@@ -213,9 +213,14 @@ fn a_workflow_stays_in_its_app() {
             json!({"id": "a", "tool": "click", "args": {"session": "${session}", "target": "@nothing"}}),
             "unknown_control",
         ),
+        (
+            json!({"id": "a", "tool": "click", "args": {"session": "${session}", "target": "button[name=${inputs.words}]"}}),
+            "unquoted_input",
+        ),
     ];
     for (step, code) in cases {
-        let workflows = json!({"workflows": [{"id": "w", "steps": [step]}]});
+        let inputs = json!({"type": "object", "properties": {"words": {"type": "string"}}});
+        let workflows = json!({"workflows": [{"id": "w", "inputs": inputs, "steps": [step]}]});
         let spoil = |root: &Path| write(&root.join("editor"), &with("workflows.json", workflows));
         assert_eq!(
             refused(spoil),
@@ -245,7 +250,8 @@ fn a_contract_cannot_widen_the_retry_rule() {
 
 #[test]
 fn an_absolute_program_path_is_refused() {
-    let profile = json!({"launch": {"programs": ["/usr/bin/mousepad"]}, "main_window": {}});
+    let profile =
+        json!({"launch": {"programs": ["/usr/bin/mousepad"]}, "main_window": {"app": "mousepad"}});
     let spoil = |root: &Path| write(&root.join("editor"), &with("profile.json", profile));
     assert_eq!(
         refused(spoil),

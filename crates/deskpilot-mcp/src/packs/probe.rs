@@ -98,7 +98,7 @@ pub fn draft(app: &AppInfo, pages: &[Page]) -> Draft {
         profile: Profile {
             launch: None,
             main_window: MainWindow {
-                app: Some(app.name.clone()),
+                app: app.name.clone(),
                 title: None,
                 toolkit: app.toolkit.clone(),
             },

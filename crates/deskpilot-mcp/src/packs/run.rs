@@ -58,9 +58,10 @@ pub fn inputs(
     })?;
     let problems: Vec<InputProblem> = validator
         .iter_errors(&instance)
+        // Masked: an input may be a secret, and its value is never echoed.
         .map(|e| InputProblem {
             path: e.instance_path().to_string(),
-            message: e.to_string(),
+            message: e.masked().to_string(),
         })
         .collect();
     match instance {
@@ -71,10 +72,7 @@ pub fn inputs(
 
 /// Whether `app` is the app `main` describes: every criterion given holds.
 pub fn recognises(main: &MainWindow, app: &AppInfo) -> bool {
-    let name = main
-        .app
-        .as_ref()
-        .is_none_or(|want| app.name.eq_ignore_ascii_case(want));
+    let name = app.name.eq_ignore_ascii_case(&main.app);
     let toolkit = main.toolkit.as_ref().is_none_or(|want| {
         let have = app
             .toolkit
@@ -90,40 +88,39 @@ pub fn recognises(main: &MainWindow, app: &AppInfo) -> bool {
     name && toolkit && title
 }
 
-/// What a run of a workflow is given: its inputs, its session, how it runs.
+/// What a run of a workflow is given: its inputs, how it runs.
 pub struct Given {
     pub inputs: Map<String, Value>,
-    pub session: String,
     pub timeout_ms: Option<u64>,
     pub mode: Option<Mode>,
 }
 
-/// `workflow` of `pack` as the pipeline `run_steps` runs; `env` reads the server's
-/// environment (only the names the workflow refers to are read).
-pub fn pipeline(
-    pack: &Pack,
-    workflow: &Workflow,
-    given: Given,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Result<RunStepsArgs, Error> {
-    let values = values(pack, workflow, given.inputs, &given.session, env)?;
+/// The names a workflow's steps refer to that the run is given when it starts (its
+/// session, once known, and the environment), not filled in beforehand: a continued run
+/// resolves them again, and a secret step keeps no environment value.
+pub const AT_RUN: [&str; 2] = ["session", "env"];
+
+/// `workflow` of `pack` as the pipeline `run_steps` runs: its inputs and pack filled in,
+/// `${session}` and `${env.NAME}` left for the run (`AT_RUN`).
+pub fn pipeline(pack: &Pack, workflow: &Workflow, given: Given) -> Result<RunStepsArgs, Error> {
+    let values = HashMap::from([
+        ("inputs".to_owned(), Value::Object(given.inputs)),
+        (
+            "pack".to_owned(),
+            serde_json::json!({"id": pack.manifest.id}),
+        ),
+    ]);
     let id = &pack.manifest.id;
     let fill_step = |step: &Step| -> Result<Step, Error> {
         let mut step = fill(step, &values, id).map_err(|e| not_filled(&step.id, e))?;
         apply_contract(&mut step, pack);
         Ok(step)
     };
+    let steps = workflow.steps.iter().map(fill_step);
+    let finally = workflow.finally.iter().map(fill_step);
     Ok(RunStepsArgs {
-        steps: workflow
-            .steps
-            .iter()
-            .map(fill_step)
-            .collect::<Result<_, _>>()?,
-        finally: workflow
-            .finally
-            .iter()
-            .map(fill_step)
-            .collect::<Result<_, _>>()?,
+        steps: steps.collect::<Result<_, _>>()?,
+        finally: finally.collect::<Result<_, _>>()?,
         timeout_ms: given.timeout_ms.or(workflow.timeout_ms),
         mode: given.mode.or(pack.profile.interaction),
     })
@@ -137,14 +134,12 @@ fn not_filled(step: &str, e: refs::RefError) -> Error {
     )
 }
 
-/// The values of `inputs`, `pack`, `session` and the environment names the steps refer to.
-fn values(
-    pack: &Pack,
+/// The environment variables `workflow`'s steps refer to, read with `env`; a missing one is
+/// an error naming the step.
+pub fn environment(
     workflow: &Workflow,
-    inputs: Map<String, Value>,
-    session: &str,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<HashMap<String, Value>, Error> {
+) -> Result<Map<String, Value>, Error> {
     let mut environment = Map::new();
     for (_, step) in workflow.placed("") {
         for r in references(step).into_iter().filter(|r| r.step == "env") {
@@ -159,15 +154,7 @@ fn values(
             environment.insert(name.clone(), Value::String(value));
         }
     }
-    Ok(HashMap::from([
-        ("inputs".to_owned(), Value::Object(inputs)),
-        (
-            "pack".to_owned(),
-            serde_json::json!({"id": pack.manifest.id}),
-        ),
-        ("session".to_owned(), Value::String(session.to_owned())),
-        ("env".to_owned(), Value::Object(environment)),
-    ]))
+    Ok(environment)
 }
 
 /// Every reference a step holds: its arguments, its expect, what it captures.
@@ -189,42 +176,54 @@ pub fn references(step: &Step) -> Vec<refs::Reference> {
         .collect()
 }
 
-/// `step` with `values` filled in and its control names given `pack`'s.
+/// `step` with `values` filled in (text put in a selector escaped as a quoted value's)
+/// and its control names given `pack`'s.
 fn fill(step: &Step, values: &HashMap<String, Value>, pack: &str) -> Result<Step, refs::RefError> {
     let mut step = step.clone();
-    let text = |t: &str| -> Result<String, refs::RefError> {
-        match refs::fill(&Value::String(t.to_owned()), values)? {
+    let filled = |t: &str, escape: &dyn Fn(&str) -> String| -> Result<String, refs::RefError> {
+        match refs::fill(&Value::String(t.to_owned()), values, escape)? {
             Value::String(s) => Ok(s),
             other => Ok(other.to_string()),
         }
     };
-    let mut args = match refs::fill(&Value::Object(step.args), values)? {
-        Value::Object(args) => args,
-        _ => Map::new(),
+    // A whole selector given as an input is the caller's; one written into a quoted value
+    // stays inside the quotes (the validator refuses one written in elsewhere).
+    let selector = |t: &str| -> Result<String, refs::RefError> {
+        let whole = refs::whole_reference(&Value::String(t.to_owned())).is_some();
+        let escape: &dyn Fn(&str) -> String = if whole {
+            &refs::as_text
+        } else {
+            &refs::in_selector
+        };
+        Ok(named::qualify(&filled(t, escape)?, pack))
     };
-    for key in SELECTOR_ARGS {
-        if let Some(Value::String(selector)) = args.get_mut(key) {
-            *selector = named::qualify(selector, pack);
-        }
+    let mut args = Map::new();
+    for (key, value) in &step.args {
+        let value = match value {
+            Value::String(t) if SELECTOR_ARGS.contains(&key.as_str()) => {
+                Value::String(selector(t)?)
+            }
+            other => refs::fill(other, values, &refs::as_text)?,
+        };
+        args.insert(key.clone(), value);
     }
     step.args = args;
     if let Some(Expect(expect)) = &mut step.expect {
-        expect.selector = named::qualify(&text(&expect.selector)?, pack);
-        let fields = [
-            &mut expect.within,
+        expect.selector = selector(&expect.selector)?;
+        if let Some(within) = &mut expect.within {
+            *within = selector(within)?;
+        }
+        let texts = [
             &mut expect.state,
             &mut expect.value,
             &mut expect.value_contains,
         ];
-        for t in fields.into_iter().flatten() {
-            *t = text(t)?;
-        }
-        if let Some(within) = &mut expect.within {
-            *within = named::qualify(within, pack);
+        for t in texts.into_iter().flatten() {
+            *t = filled(t, &refs::as_text)?;
         }
     }
     if let Some(capture) = &mut step.capture_before {
-        capture.target = named::qualify(&text(&capture.target)?, pack);
+        capture.target = selector(&capture.target)?;
     }
     Ok(step)
 }

@@ -7,6 +7,5 @@ pub mod refs;
 pub mod report;
 pub mod safety;
 pub mod spec;
-pub mod store;
 pub mod trace;
 pub mod validate;

@@ -1,7 +1,8 @@
 //! References to earlier steps' results in a step's arguments: `${id.path}`, where the path
 //! is dot-separated field names and list indices (`${find.matches.0.ref}`). A string that is
 //! one reference takes the value's own type; a reference inside a longer string is written
-//! in (a text, a number or a boolean only). `$${` is a literal `${`.
+//! in (a text, a number or a boolean only). `$$` is a literal `$` (so `$${` is a literal
+//! `${`).
 
 use std::collections::HashMap;
 
@@ -82,8 +83,8 @@ fn pieces(text: &str) -> Result<Vec<Piece>, RefError> {
     while let Some(at) = rest.find('$') {
         literal.push_str(&rest[..at]);
         let after = &rest[at..];
-        if let Some(tail) = after.strip_prefix("$${") {
-            literal.push_str("${");
+        if let Some(tail) = after.strip_prefix("$$") {
+            literal.push('$');
             rest = tail;
         } else if let Some(tail) = after.strip_prefix("${") {
             let end = tail
@@ -198,21 +199,29 @@ pub fn resolve(value: &Value, results: &HashMap<String, Value>) -> Result<Value,
 }
 
 /// `value` with the references to `given`'s names replaced by their values; the others
-/// (to steps that have not run yet) are kept as written, and so is a literal `$${`.
-pub fn fill(value: &Value, given: &HashMap<String, Value>) -> Result<Value, RefError> {
+/// (to steps that have not run yet) are kept as written. What is written in is escaped
+/// (`escape`, then each `$` doubled), so that it stays text when the step runs.
+pub fn fill(
+    value: &Value,
+    given: &HashMap<String, Value>,
+    escape: &dyn Fn(&str) -> String,
+) -> Result<Value, RefError> {
+    let text = |t: &str| escape(t).replace('$', "$$");
     Ok(match value {
-        Value::String(text) => {
-            let pieces = pieces(text)?;
+        Value::String(s) => {
+            let pieces = pieces(s)?;
             match pieces.as_slice() {
-                [Piece::Ref(r)] if given.contains_key(&r.step) => lookup(r, given)?.clone(),
+                [Piece::Ref(r)] if given.contains_key(&r.step) => {
+                    escaped(lookup(r, given)?, &|t: &str| text(t))
+                }
                 _ => {
                     let mut out = String::new();
                     for piece in pieces {
                         match piece {
-                            Piece::Text(t) => out.push_str(&t.replace("${", "$${")),
+                            Piece::Text(t) => out.push_str(&t.replace('$', "$$")),
                             Piece::Ref(r) if given.contains_key(&r.step) => {
                                 match lookup(&r, given)? {
-                                    Value::String(s) => out.push_str(&s.replace("${", "$${")),
+                                    Value::String(s) => out.push_str(&text(s)),
                                     v @ (Value::Number(_) | Value::Bool(_)) => {
                                         out.push_str(&v.to_string())
                                     }
@@ -229,16 +238,41 @@ pub fn fill(value: &Value, given: &HashMap<String, Value>) -> Result<Value, RefE
         Value::Array(items) => Value::Array(
             items
                 .iter()
-                .map(|v| fill(v, given))
+                .map(|v| fill(v, given, escape))
                 .collect::<Result<_, _>>()?,
         ),
         Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(k, v)| Ok((k.clone(), fill(v, given)?)))
+                .map(|(k, v)| Ok((k.clone(), fill(v, given, escape)?)))
                 .collect::<Result<_, RefError>>()?,
         ),
         other => other.clone(),
     })
+}
+
+/// `value` with `text` applied to every string in it.
+fn escaped(value: &Value, text: &dyn Fn(&str) -> String) -> Value {
+    match value {
+        Value::String(s) => Value::String(text(s)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| escaped(v, text)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), escaped(v, text)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// No escape beyond `fill`'s own: for arguments that are plain text.
+pub fn as_text(text: &str) -> String {
+    text.to_owned()
+}
+
+/// Text written into a selector's quoted value: `\` and `"` escaped, so that it cannot end
+/// the quote (an input never adds a step or a criterion).
+pub fn in_selector(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Whether `value` is exactly one reference (its type is the referenced value's).
@@ -309,26 +343,40 @@ mod tests {
         assert_eq!(whole_reference(&json!("n=${find.total}")), None);
     }
 
-    /// Filling in given names keeps later steps' references and literal `$${` as written;
-    /// a given text holding `${` stays literal when the step later resolves.
+    /// Filling in given names keeps later steps' references and literal text as written.
+    /// A given text holding `$` or `${` stays literal when the step later resolves, whole
+    /// or written in, and so does a `$` it ends in before the template's `{`.
     #[test]
     fn filling_in_keeps_what_is_not_given() {
         let given = HashMap::from([
-            ("inputs".to_owned(), json!({"name": "a${b}", "n": 3})),
+            (
+                "inputs".to_owned(),
+                json!({"name": "a${b}", "n": 3, "cost": "5$"}),
+            ),
             ("session".to_owned(), json!("s1")),
         ]);
         let args = json!({
             "session": "${session}",
             "n": "${inputs.n}",
-            "text": "${inputs.name} at ${open.pid} costs $${x}",
+            "whole": "${inputs.name}",
+            "text": "${inputs.name} at ${open.pid} costs $${x} and ${inputs.cost}{y}",
         });
-        let filled = fill(&args, &given).unwrap();
-        assert_eq!(
-            filled,
-            json!({"session": "s1", "n": 3, "text": "a$${b} at ${open.pid} costs $${x}"})
-        );
+        let filled = fill(&args, &given, &as_text).unwrap();
         let later = resolve(&filled, &results()).unwrap();
-        assert_eq!(later["text"], "a${b} at 42 costs ${x}");
-        assert!(fill(&json!("${inputs.gone}"), &given).is_err());
+        assert_eq!(
+            later,
+            json!({"session": "s1", "n": 3, "whole": "a${b}",
+                   "text": "a${b} at 42 costs ${x} and 5${y}"})
+        );
+        assert!(fill(&json!("${inputs.gone}"), &given, &as_text).is_err());
+        let quoted = json!({"inputs": {"x": "a\"] >> @p/c"}});
+        let quoted: HashMap<String, Value> = serde_json::from_value(quoted).unwrap();
+        let selector = fill(
+            &json!("button[name=\"${inputs.x}\"]"),
+            &quoted,
+            &in_selector,
+        );
+        let selector = resolve(&selector.unwrap(), &results()).unwrap();
+        assert_eq!(selector, json!(r#"button[name="a\"] >> @p/c"]"#));
     }
 }

@@ -40,17 +40,8 @@ impl Problem {
 }
 
 /// The problems of `spec` for a server that knows tools as `known` says and holds the
-/// capabilities `granted` says.
-pub fn validate(
-    spec: &RunStepsArgs,
-    known: &dyn Fn(&str) -> Option<Known>,
-    granted: &dyn Fn(Capability) -> bool,
-) -> Vec<Problem> {
-    validate_with(spec, known, granted, &[])
-}
-
-/// `validate`, where every step may also refer to the names `bound` (a pack workflow's
-/// `${inputs.x}`, `${pack.id}`, `${env.NAME}`, `${session}`).
+/// capabilities `granted` says; every step may also refer to the names `bound` (a pack
+/// workflow's `${session}` and `${env.NAME}`, a pack's `${inputs.x}` and `${pack.id}`).
 pub fn validate_with(
     spec: &RunStepsArgs,
     known: &dyn Fn(&str) -> Option<Known>,

@@ -5,6 +5,7 @@
 //! failure, a cancel (at a step boundary) or the deadline; the cleanup keeps a share of the
 //! deadline for itself.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 pub mod state;
@@ -18,6 +19,7 @@ use crate::call::{Call, Cx, Unknown, Wire};
 use crate::catalog::Known;
 use crate::condition::ConditionArgs;
 use crate::outcome::{Failure, ToolOutcome};
+use crate::packs::set::PackSet;
 use crate::pipeline::refs;
 use crate::pipeline::report::{RestoreOut, RunOut, StepOut, StepStatus};
 use crate::pipeline::spec::{Capture, DEFAULT_DELAY_MS, Restore, RunStepsArgs, Step};
@@ -51,11 +53,15 @@ pub struct Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    pub fn new(cx: &'a Cx<'a>, timeout_ms: u64, trace: Trace) -> Self {
+    /// A run of `cx`'s call; its steps name controls by `packs` (the set the run started
+    /// with), whatever a reload does meanwhile.
+    pub fn new(cx: &'a Cx<'a>, timeout_ms: u64, trace: Trace, packs: Arc<PackSet>) -> Self {
         let started = Instant::now();
+        let mut call = cx.call.clone();
+        call.packs = Some(packs);
         Runner {
             cx,
-            call: cx.call.clone(),
+            call,
             started,
             deadline: started + Duration::from_millis(timeout_ms),
             trace,
@@ -422,7 +428,11 @@ impl<'a> Runner<'a> {
         if crate::named::named(selector).is_empty() {
             return Ok(());
         }
-        let packs = self.cx.packs.current();
+        let packs = self
+            .call
+            .packs
+            .clone()
+            .unwrap_or_else(|| self.cx.packs.current());
         let engine = self.cx.engine;
         let (resolved, _) =
             crate::controls::resolve_text(engine, &self.call, &packs, session, selector).await?;

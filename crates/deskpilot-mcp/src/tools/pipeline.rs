@@ -16,7 +16,7 @@ use crate::outcome::{Failure, ToolOutcome, invalid_arguments};
 use crate::pipeline::report::{self, RunOut};
 use crate::pipeline::spec::RunStepsArgs;
 use crate::pipeline::trace::Trace;
-use crate::pipeline::validate::{Problem, validate};
+use crate::pipeline::validate::{Problem, validate_with};
 use crate::runner::Runner;
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -49,11 +49,12 @@ pub struct ValidateOut {
 
 pub(crate) async fn run_steps(cx: &Cx<'_>, a: RunStepsArgs) -> Result<ToolOutcome, Error> {
     let spec = a;
-    refuse_problems(cx, &spec)?;
+    refuse_problems(cx, &spec, &[])?;
     let run_id = cx.call.client.runs().issue();
-    let runner = Runner::new(cx, spec.timeout_ms(), Trace::default());
+    let packs = cx.packs.current();
+    let runner = Runner::new(cx, spec.timeout_ms(), Trace::default(), packs.clone());
     let (out, trace) = runner.run(&run_id, &spec, 0).await;
-    cx.call.client.runs().keep(&run_id, &spec, trace);
+    cx.call.client.runs().keep(&run_id, &spec, trace, packs);
     Ok(answer(out))
 }
 
@@ -107,15 +108,18 @@ pub(crate) async fn continue_run(cx: &Cx<'_>, a: ContinueRunArgs) -> Result<Tool
         step.args.insert((*arg).into(), Value::String(text.clone()));
     }
     unchanged(cx, &kept.trace).await?;
-    refuse_problems(cx, &spec)?;
+    refuse_problems(cx, &spec, &kept.trace.bound())?;
     let mut trace = kept.trace.clone();
     let earlier: Vec<&str> = spec.steps[..from].iter().map(|s| s.id.as_str()).collect();
-    trace.results.retain(|id, _| earlier.contains(&id.as_str()));
+    let given = trace.given.clone();
+    trace
+        .results
+        .retain(|id, _| earlier.contains(&id.as_str()) || given.contains(id));
     let timeout = a.timeout_ms.map_or_else(
         || spec.timeout_ms(),
         |t| t.clamp(1, crate::pipeline::spec::MAX_TIMEOUT_MS),
     );
-    let runner = Runner::new(cx, timeout, trace);
+    let runner = Runner::new(cx, timeout, trace, kept.packs.clone());
     let (out, trace) = runner.run(&a.run_id, &spec, from).await;
     cx.call.client.runs().update(&a.run_id, trace);
     Ok(answer(out))
@@ -132,7 +136,7 @@ pub(crate) async fn validate_steps(
         "mode": a.mode,
     });
     let problems = match serde_json::from_value::<RunStepsArgs>(raw) {
-        Ok(spec) => problems(cx, &spec),
+        Ok(spec) => problems(cx, &spec, &[]),
         Err(e) => vec![Problem {
             step: None,
             problem: "invalid".into(),
@@ -153,13 +157,23 @@ pub(crate) async fn validate_steps(
     ))
 }
 
-fn problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Vec<Problem> {
-    validate(spec, &|name| cx.steps.known(name), &|c| cx.grants.has(c))
+fn problems(cx: &Cx<'_>, spec: &RunStepsArgs, bound: &[&str]) -> Vec<Problem> {
+    validate_with(
+        spec,
+        &|name| cx.steps.known(name),
+        &|c| cx.grants.has(c),
+        bound,
+    )
 }
 
-/// `invalid_arguments` listing the problems, before any step runs.
-pub(super) fn refuse_problems(cx: &Cx<'_>, spec: &RunStepsArgs) -> Result<(), Error> {
-    let problems = problems(cx, spec);
+/// `invalid_arguments` listing the problems, before any step runs; steps may refer to
+/// `bound` beside earlier steps.
+pub(super) fn refuse_problems(
+    cx: &Cx<'_>,
+    spec: &RunStepsArgs,
+    bound: &[&str],
+) -> Result<(), Error> {
+    let problems = problems(cx, spec, bound);
     if problems.is_empty() {
         return Ok(());
     }

@@ -6,8 +6,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::spec::RunStepsArgs;
-use super::trace::Trace;
+use crate::packs::set::PackSet;
+use crate::pipeline::spec::RunStepsArgs;
+use crate::pipeline::trace::Trace;
 
 /// Runs kept, and for how long (docs/failures.md `unknown_run` says so).
 pub const KEPT_RUNS: usize = 20;
@@ -24,6 +25,8 @@ pub struct KeptRun {
     /// The steps whose secret text was dropped, with the argument that held it.
     pub secret_steps: Vec<(String, &'static str)>,
     pub trace: Trace,
+    /// The app packs the run started with.
+    pub packs: Arc<PackSet>,
     kept_at: Instant,
 }
 
@@ -45,16 +48,22 @@ impl Runs {
         format!("run{}", kept.issued)
     }
 
-    /// Keeps `spec` and `trace` under `id` (replacing what it held), without secrets.
-    pub fn keep(&self, id: &str, spec: &RunStepsArgs, trace: Trace) {
+    /// Keeps `spec`, `trace` and `packs` under `id` (replacing what it held), without
+    /// secrets.
+    pub fn keep(&self, id: &str, spec: &RunStepsArgs, trace: Trace, packs: Arc<PackSet>) {
         let mut spec = spec.clone();
         let mut secret_steps = Vec::new();
         for step in spec.steps.iter_mut().chain(spec.finally.iter_mut()) {
+            // A reference holds no secret (`${env.PIN}` is resolved again when continued).
+            let literal = |a: &str| {
+                step.args
+                    .get(a)
+                    .is_some_and(|v| crate::pipeline::refs::whole_reference(v).is_none())
+            };
             if step.secret()
-                && let Some(arg) = SECRET_ARGS
-                    .into_iter()
-                    .find(|a| step.args.remove(*a).is_some())
+                && let Some(arg) = SECRET_ARGS.into_iter().find(|a| literal(a))
             {
+                step.args.remove(arg);
                 secret_steps.push((step.id.clone(), arg));
             }
         }
@@ -62,6 +71,7 @@ impl Runs {
             spec,
             secret_steps,
             trace,
+            packs,
             kept_at: Instant::now(),
         };
         let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -110,7 +120,7 @@ mod tests {
         .unwrap();
         let runs = Runs::default();
         let id = runs.issue();
-        runs.keep(&id, &spec, Trace::default());
+        runs.keep(&id, &spec, Trace::default(), Default::default());
         let kept = runs.get(&id).unwrap();
         assert_eq!(kept.secret_steps, [("pin".to_owned(), "text")]);
         let text = format!("{:?}", kept.spec);
@@ -118,7 +128,7 @@ mod tests {
         assert!(text.contains("Ada"));
         for _ in 0..KEPT_RUNS {
             let other = runs.issue();
-            runs.keep(&other, &spec, Trace::default());
+            runs.keep(&other, &spec, Trace::default(), Default::default());
         }
         assert!(runs.get(&id).is_none(), "the oldest run is dropped");
     }
