@@ -1,8 +1,8 @@
 //! The shipped app packs on the apps they describe, through `deskpilot mcp --allow
 //! input,launch` driven by the official MCP Python SDK (tests/python/sdk_packs.py). The
-//! server starts Mousepad and gnome-calculator from their packs' profiles; every workflow is
-//! judged by an oracle that is not deskpilot: the file Mousepad writes, pyatspi reading
-//! Mousepad and the calculator, the GTK 3 fixture's event file.
+//! server starts Mousepad, gnome-calculator and LibreOffice Writer from their packs'
+//! profiles. Every workflow is judged by an oracle that is not deskpilot: the files Mousepad
+//! and Writer write, pyatspi reading Mousepad and the calculator, the GTK 3 fixture's events.
 
 #[path = "support/agent.rs"]
 mod agent;
@@ -37,12 +37,38 @@ fn drifted_pack(root: &std::path::Path) {
     }
 }
 
+/// The member `name` of the zip file at `path` (a Word or ODF document), read by Python's
+/// zipfile once the file is whole.
+fn zipped(desktop: &VirtualDesktop, path: &std::path::Path, name: &str) -> String {
+    let read = || {
+        let output = desktop
+            .command(SYSTEM_PYTHON)
+            .args(["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())"])
+            .arg(path)
+            .arg(name)
+            .output()
+            .unwrap();
+        output
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let mut text = None;
+    let whole = agent::eventually(std::time::Duration::from_secs(20), || {
+        text = read();
+        text.is_some()
+    });
+    assert!(whole, "{} never became a document", path.display());
+    text.unwrap_or_default()
+}
+
 #[test]
 fn shipped_packs_run_their_workflows_judged_by_their_apps() {
     let python = deskpilot_testkit::sdk_python();
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let diary = desktop.dir().join("diary.txt");
+    let minutes = desktop.dir().join("minutes.docx");
     let user_packs = desktop.dir().join("user-packs");
     drifted_pack(&user_packs);
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/sdk_packs.py");
@@ -53,7 +79,11 @@ fn shipped_packs_run_their_workflows_judged_by_their_apps() {
             env!("CARGO_BIN_EXE_deskpilot"),
             diary.to_str().unwrap(),
             user_packs.to_str().unwrap(),
+            minutes.to_str().unwrap(),
         ])
+        // LibreOffice shows itself on AT-SPI with its GTK 3 toolkit only; no desktop
+        // environment here tells it which to pick. The server passes this on to it.
+        .env("SAL_USE_VCLPLUGIN", "gtk3")
         .output()
         .unwrap();
     assert!(
@@ -126,6 +156,23 @@ fn shipped_packs_run_their_workflows_judged_by_their_apps() {
     );
     assert!(desktop.pyatspi_shows("gnome-calculator", "42"));
     assert_eq!(report["clear"], json!([false, ["passed"]]));
+
+    // LibreOffice Writer, started by the server: a format it does not offer is refused by
+    // the schema; the paragraph typed is in the Word file it wrote (read by Python's zipfile).
+    assert_eq!(
+        report["type_paragraph"],
+        json!([false, true, ["passed", "passed"]])
+    );
+    assert_eq!(
+        report["writer_refused"],
+        json!([true, "workflow_input_invalid"])
+    );
+    assert_eq!(
+        report["writer_save_as"],
+        json!([false, ["passed", "passed", "passed", "passed", "passed"]])
+    );
+    let document = zipped(&desktop, &minutes, "word/document.xml");
+    assert!(document.contains("Minutes of the meeting."), "{document}");
 
     // The fixture (already running): the form filled; the failed run continued once the
     // dialog was open, which the drifted user pack's second selector found.

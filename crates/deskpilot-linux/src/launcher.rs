@@ -30,6 +30,9 @@ pub const LAUNCH_ENV: &[&str] = &[
     "GSETTINGS_*",
     "QT_*",
     "LIBGL_*",
+    // LibreOffice's toolkit (`gtk3`): only the GTK one shows it on AT-SPI where no desktop
+    // environment tells LibreOffice which to pick (a headless session).
+    "SAL_USE_VCLPLUGIN",
     // Marks the processes of deskpilot's own headless desktops, which are torn down by it
     // (`procs::MARKER_VAR`); no other of deskpilot's variables (a token) ever passes.
     "DESKPILOT_DESKTOP",

@@ -535,3 +535,43 @@ async fn the_deadline_the_limits_and_a_password_are_kept() {
     let many = call(&client, "validate_steps", json!({"steps": steps})).await;
     assert_eq!(content(&many)["problems"][0]["problem"], "too_many_steps");
 }
+
+/// A step with a `when` runs only if its condition holds: clicking the dialog's OK is
+/// skipped while no dialog is open (the run still passes, nothing clicked), and done once
+/// one is (the fake's dialog is gone: the oracle).
+#[tokio::test]
+async fn a_step_runs_only_when_its_condition_holds() {
+    let (fake, _, client) = acting().await;
+    let steps = |session: &str| {
+        json!({"steps": [
+            {"id": "confirm", "tool": "click",
+             "args": {"session": session, "target": "dialog[name=Saved] >> button[name=OK]"},
+             "when": {"selector": "dialog[name=Saved]", "timeout_ms": 200}},
+            {"id": "after", "tool": "get_focus", "args": {"session": session}}
+        ]})
+    };
+    let connected = call(&client, "connect", json!({"app": "Editor"})).await;
+    let session = content(&connected)["session"].as_str().unwrap().to_owned();
+    let skipped = call(&client, "run_steps", steps(&session)).await;
+    let run = content(&skipped);
+    assert_eq!(run["passed"], true, "{run}");
+    assert_eq!(statuses(run, "steps"), ["confirm=skipped", "after=passed"]);
+    let dialog = r#"
+application "Editor" pid=42 toolkit=GTK
+  dialog "Saved" path=/saved bounds=100,100,200,100
+    button "OK" path=/saved-ok actions=click bounds=120,150,60,30
+"#;
+    let mut parsed = deskpilot_fake::parse_app(dialog, ":1.1").unwrap();
+    let saved = parsed.root.children.remove(0);
+    fake.edit(&id(":1.1", "/win"), |window| window.children.push(saved));
+    let clicked = call(&client, "run_steps", steps(&session)).await;
+    let run = content(&clicked);
+    assert_eq!(
+        statuses(run, "steps"),
+        ["confirm=passed", "after=passed"],
+        "{run}"
+    );
+    let performed = fake.performed();
+    let ok = id(":1.1", "/saved-ok");
+    assert!(performed.iter().any(|(at, _)| at == &ok), "{performed:?}");
+}

@@ -2,7 +2,7 @@
 official MCP Python SDK (PyPI `mcp`), while the Rust test judges every effect by an oracle
 that is not deskpilot (the file Mousepad writes, pyatspi, the GTK 3 fixture's event file).
 
-Usage: python sdk_packs.py <deskpilot> <diary path> <user pack root>
+Usage: python sdk_packs.py <deskpilot> <diary path> <user pack root> <minutes path>
 
 The server gets this process's environment (the test's headless desktop, a clean home), so
 the apps it starts are the desktop's. Prints one JSON object with what it saw; exits
@@ -74,6 +74,20 @@ async def calculator(session, report):
     report["clear"] = [cleared.is_error, statuses(out)]
 
 
+async def writer(session, minutes, report):
+    # Not running: the server starts LibreOffice Writer from its profile.
+    typed, out = await run(session, "libreoffice-writer", "type_paragraph",
+                           inputs={"text": "Minutes of the meeting."})
+    report["type_paragraph"] = [typed.is_error, out.get("opened"), statuses(out)]
+    sid = out["session"]
+    refused, out = await run(session, "libreoffice-writer", "save_as", session=sid,
+                             inputs={"path": minutes, "format": "PDF"})
+    report["writer_refused"] = [refused.is_error, out.get("code")]
+    saved, out = await run(session, "libreoffice-writer", "save_as", session=sid,
+                           inputs={"path": minutes, "format": "Word 2007–365 (.docx)"})
+    report["writer_save_as"] = [saved.is_error, statuses(out)]
+
+
 async def fixture(session, report):
     filled, out = await run(session, "gtk3-fixture", "fill_form",
                             inputs={"name": "Ada", "notify": "on"})
@@ -92,7 +106,7 @@ async def fixture(session, report):
     report["continued"] = [continued.is_error, statuses(content(continued))]
 
 
-async def main(binary, diary, user_packs):
+async def main(binary, diary, user_packs, minutes):
     params = StdioServerParameters(
         command=binary,
         args=["mcp", "--allow", "input,launch", "--packs", user_packs],
@@ -106,8 +120,9 @@ async def main(binary, diary, user_packs):
             await fixture(session, report)
             await mousepad(session, diary, report)
             await calculator(session, report)
+            await writer(session, minutes, report)
     print(json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":
-    anyio.run(main, *sys.argv[1:4])
+    anyio.run(main, *sys.argv[1:5])

@@ -355,6 +355,7 @@ fn selector_texts(step: &Step) -> Vec<String> {
     let expect = step
         .expect
         .iter()
+        .chain(&step.when)
         .flat_map(|e| std::iter::once(&e.0.selector).chain(&e.0.within));
     let capture = step.capture_before.iter().map(|c| &c.target);
     args.chain(expect.map(String::as_str))

@@ -522,5 +522,13 @@ fn the_shipped_packs_load() {
     let (registry, report) = Registry::new(Sources::shipped_only(), tools());
     assert_eq!(report.errors, [], "{report:#?}");
     let names: Vec<String> = registry.current().packs.keys().cloned().collect();
-    assert_eq!(names, ["gnome-calculator", "gtk3-fixture", "mousepad"]);
+    assert_eq!(
+        names,
+        [
+            "gnome-calculator",
+            "gtk3-fixture",
+            "libreoffice-writer",
+            "mousepad"
+        ]
+    );
 }

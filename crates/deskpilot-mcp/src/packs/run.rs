@@ -160,11 +160,8 @@ pub fn environment(
 /// Every reference a step holds: its arguments, its expect, what it captures.
 pub fn references(step: &Step) -> Vec<refs::Reference> {
     let mut holders = vec![Value::Object(step.args.clone())];
-    holders.extend(
-        step.expect
-            .as_ref()
-            .and_then(|e| serde_json::to_value(e).ok()),
-    );
+    let conditions = step.expect.iter().chain(&step.when);
+    holders.extend(conditions.filter_map(|e| serde_json::to_value(e).ok()));
     holders.extend(
         step.capture_before
             .as_ref()
@@ -208,7 +205,7 @@ fn fill(step: &Step, values: &HashMap<String, Value>, pack: &str) -> Result<Step
         args.insert(key.clone(), value);
     }
     step.args = args;
-    if let Some(Expect(expect)) = &mut step.expect {
+    for Expect(expect) in step.expect.iter_mut().chain(step.when.iter_mut()) {
         expect.selector = selector(&expect.selector)?;
         if let Some(within) = &mut expect.within {
             *within = selector(within)?;

@@ -54,6 +54,31 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         include_str!("../../../../packs/gtk3-fixture/workflows.json"),
     ),
     (
+        "libreoffice-writer",
+        "manifest.json",
+        include_str!("../../../../packs/libreoffice-writer/manifest.json"),
+    ),
+    (
+        "libreoffice-writer",
+        "profile.json",
+        include_str!("../../../../packs/libreoffice-writer/profile.json"),
+    ),
+    (
+        "libreoffice-writer",
+        "controls.json",
+        include_str!("../../../../packs/libreoffice-writer/controls.json"),
+    ),
+    (
+        "libreoffice-writer",
+        "actions.json",
+        include_str!("../../../../packs/libreoffice-writer/actions.json"),
+    ),
+    (
+        "libreoffice-writer",
+        "workflows.json",
+        include_str!("../../../../packs/libreoffice-writer/workflows.json"),
+    ),
+    (
         "mousepad",
         "manifest.json",
         include_str!("../../../../packs/mousepad/manifest.json"),

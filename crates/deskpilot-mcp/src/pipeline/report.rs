@@ -19,6 +19,8 @@ pub enum StepStatus {
     Passed,
     Failed,
     NotRun,
+    /// Its `when` did not hold: not needed, not failed.
+    Skipped,
 }
 
 impl StepStatus {
@@ -27,6 +29,7 @@ impl StepStatus {
             StepStatus::Passed => "passed",
             StepStatus::Failed => "failed",
             StepStatus::NotRun => "not_run",
+            StepStatus::Skipped => "skipped",
         }
     }
 }
@@ -111,8 +114,9 @@ impl StepOut {
         self
     }
 
+    /// Whether the run may go on after it: it passed, or was not needed.
     pub fn passed(&self) -> bool {
-        self.status == StepStatus::Passed
+        matches!(self.status, StepStatus::Passed | StepStatus::Skipped)
     }
 
     /// Fills in what the tool's outcome says.
@@ -166,8 +170,12 @@ pub struct RunOut {
 /// The run in lines: a headline, then one line per step and per cleanup.
 pub fn text(run: &RunOut) -> String {
     let count = |status: StepStatus| run.steps.iter().filter(|s| s.status == status).count();
+    let skipped = match count(StepStatus::Skipped) {
+        0 => String::new(),
+        n => format!(", {n} skipped"),
+    };
     let mut lines = vec![format!(
-        "run {}: {} in {} ms ({} passed, {} failed, {} not run){}{}",
+        "run {}: {} in {} ms ({} passed, {} failed, {} not run{skipped}){}{}",
         run.run_id,
         if run.passed { "passed" } else { "failed" },
         run.elapsed_ms,

@@ -64,6 +64,10 @@ pub struct Step {
     /// wait_for's condition, held after the tool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
+    /// Run only if this holds within its timeout_ms (default 0), else skipped (an optional
+    /// dialog).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<Expect>,
     /// Tries (2-5) on a retryable failure; safe steps only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry: Option<u32>,

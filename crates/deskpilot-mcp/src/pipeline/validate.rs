@@ -24,7 +24,7 @@ pub struct Problem {
     pub step: Option<String>,
     /// What kind: too_many_steps, bad_id, duplicate_id, unknown_tool, not_a_step,
     /// needs_capability, unknown_argument, missing_argument, wrong_type, dangling_reference,
-    /// unsafe_retry, bad_retry, bad_expect, bad_capture, needs_foreground.
+    /// unsafe_retry, bad_retry, bad_expect, bad_when, bad_capture, needs_foreground.
     pub problem: String,
     pub message: String,
 }
@@ -119,8 +119,8 @@ fn check_step(
     let mut problem = |kind: &str, message: String| problems.push(Problem::new(id, kind, message));
     // References, wherever a step may hold them.
     let mut holders: Vec<Value> = vec![Value::Object(step.args.clone())];
-    if let Some(expect) = &step.expect {
-        holders.push(serde_json::to_value(expect).unwrap_or_default());
+    for condition in step.expect.iter().chain(&step.when) {
+        holders.push(serde_json::to_value(condition).unwrap_or_default());
     }
     if let Some(capture) = &step.capture_before {
         holders.push(Value::String(capture.target.clone()));
@@ -179,15 +179,19 @@ fn check_step(
             problem("unsafe_retry", why);
         }
     }
-    if let Some(expect) = &step.expect {
-        if let Err(why) = check_expect(&expect.0) {
-            problem("bad_expect", why);
+    let conditions = [
+        ("bad_when", "a when", &step.when),
+        ("bad_expect", "an expect", &step.expect),
+    ];
+    for (kind, what, condition) in conditions {
+        let Some(condition) = condition else { continue };
+        if let Err(why) = check_expect(&condition.0) {
+            problem(kind, why);
         }
         if step.session_arg().is_none() {
-            problem(
-                "bad_expect",
-                "an expect waits in the step's session: the step needs a `session` argument".into(),
-            );
+            let why =
+                format!("{what} waits in the step's session: the step needs a `session` argument");
+            problem(kind, why);
         }
     }
     if let Some(capture) = &step.capture_before {

@@ -229,6 +229,24 @@ impl<'a> Runner<'a> {
             .get("session")
             .and_then(Value::as_str)
             .map(str::to_owned);
+        if let (Some(when), Some(session)) = (&step.when, &session) {
+            match self.holds(&when.0, session, deadline).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    out.status = StepStatus::Skipped;
+                    out.text = Some("skipped: its `when` did not hold".into());
+                    out.ms = started.elapsed().as_millis() as u64;
+                    self.progress(&out);
+                    return out.settled();
+                }
+                Err(e) => {
+                    out.failure = Some(Failure::of(&e));
+                    out.ms = started.elapsed().as_millis() as u64;
+                    self.progress(&out);
+                    return out.settled();
+                }
+            }
+        }
         if let (Some(capture), Some(session), true) = (&step.capture_before, &session, main) {
             self.capture(step, capture, session).await;
         }
@@ -395,22 +413,8 @@ impl<'a> Runner<'a> {
         session: &str,
         deadline: Instant,
     ) -> Result<String, Error> {
-        let mut expect = self.resolved(expect)?;
-        self.named(session, &mut expect.selector).await?;
-        if let Some(within) = &mut expect.within {
-            self.named(session, within).await?;
-        }
-        let wait = expect.wait()?;
-        let timeout = wait
-            .timeout
-            .min(deadline.saturating_duration_since(Instant::now()));
-        let handle = self.call.session(self.cx.engine, session)?;
-        let waited = tokio::select! {
-            waited = handle.wait_for(&wait.selector, wait.within.as_ref(), &wait.condition, timeout) => waited,
-            _ = self.cx.wire.cancel.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the expect waited", "continue the run (`continue_run`)")),
-        };
-        match waited {
-            Ok(outcome) => Ok(format!("held after {} ms", outcome.elapsed_ms)),
+        match self.wait(expect, session, deadline, None).await {
+            Ok(elapsed) => Ok(format!("held after {elapsed} ms")),
             Err(e) if e.code == Code::Timeout => Err(Error::new(
                 Code::StepPostconditionTimeout,
                 format!(
@@ -421,6 +425,47 @@ impl<'a> Runner<'a> {
             )),
             Err(e) => Err(e),
         }
+    }
+
+    /// Whether a step's `when` holds in `session` within its timeout (none: now).
+    async fn holds(
+        &self,
+        when: &ConditionArgs,
+        session: &str,
+        deadline: Instant,
+    ) -> Result<bool, Error> {
+        let now = Duration::from_millis(when.timeout_ms.unwrap_or(0));
+        match self.wait(when, session, deadline, Some(now)).await {
+            Ok(_) => Ok(true),
+            Err(e) if e.code == Code::Timeout => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Waits for `condition` in `session`, its references and controls resolved, at most
+    /// `timeout` (else its own) and never past `deadline`; the milliseconds it took.
+    async fn wait(
+        &self,
+        condition: &ConditionArgs,
+        session: &str,
+        deadline: Instant,
+        timeout: Option<Duration>,
+    ) -> Result<u64, Error> {
+        let mut condition = self.resolved(condition)?;
+        self.named(session, &mut condition.selector).await?;
+        if let Some(within) = &mut condition.within {
+            self.named(session, within).await?;
+        }
+        let wait = condition.wait()?;
+        let timeout = timeout
+            .unwrap_or(wait.timeout)
+            .min(deadline.saturating_duration_since(Instant::now()));
+        let handle = self.call.session(self.cx.engine, session)?;
+        let waited = tokio::select! {
+            waited = handle.wait_for(&wait.selector, wait.within.as_ref(), &wait.condition, timeout) => waited,
+            _ = self.cx.wire.cancel.cancelled() => Err(Error::new(Code::Cancelled, "cancelled by the client while the step waited", "continue the run (`continue_run`)")),
+        };
+        waited.map(|outcome| outcome.elapsed_ms)
     }
 
     /// `selector` with the controls it names resolved in `session`.
