@@ -35,7 +35,10 @@ type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
 fn write_pack(dir: &Path) {
     let files = [
-        ("manifest.json", json!({"id": "editor", "version": "1.0.0"})),
+        (
+            "manifest.json",
+            json!({"id": "editor", "version": "1.0.0", "env": ["CARGO_PKG_NAME"]}),
+        ),
         (
             "profile.json",
             json!({"main_window": {"app": "Editor", "toolkit": "gtk"},

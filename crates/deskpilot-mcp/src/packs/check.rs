@@ -233,7 +233,7 @@ fn steps(pack: &Pack, workflow: &Workflow, at: &str, tools: &Catalog, notes: &mu
         notes.error(&format!("{path}/id"), "reserved_id", message);
     }
     for (path, step) in &placed {
-        reserved_references(workflow, step, path, notes);
+        reserved_references(pack, workflow, step, path, notes);
         inside_the_app(pack, step, path, tools, notes);
     }
     let spec = RunStepsArgs {
@@ -252,11 +252,24 @@ fn steps(pack: &Pack, workflow: &Workflow, at: &str, tools: &Catalog, notes: &mu
     }
 }
 
-/// `${inputs.X}` names a declared input, `${pack.X}` is `${pack.id}`, `${env.X}` one name;
-/// wherever a step holds references (its arguments, its expect, what it captures).
-fn reserved_references(workflow: &Workflow, step: &Step, path: &str, notes: &mut Notes<'_>) {
+/// `${inputs.X}` names a declared input, `${pack.X}` is `${pack.id}`, `${env.X}` a name the
+/// manifest declares; wherever a step holds references (its arguments, its conditions,
+/// what it captures).
+fn reserved_references(
+    pack: &Pack,
+    workflow: &Workflow,
+    step: &Step,
+    path: &str,
+    notes: &mut Notes<'_>,
+) {
     let declared = workflow.inputs.get("properties").and_then(Value::as_object);
     for r in run::references(step) {
+        if let ("env", [name]) = (r.step.as_str(), r.path.as_slice())
+            && !pack.manifest.env.iter().any(|e| &e.0 == name)
+        {
+            let message = format!("{r}: the manifest's `env` does not list {name}");
+            notes.error(path, "undeclared_env", message);
+        }
         let wrong = match (r.step.as_str(), r.path.as_slice()) {
             ("inputs", [name, ..]) => !declared.is_some_and(|d| d.contains_key(name)),
             ("pack", [field]) => field != "id",

@@ -29,7 +29,15 @@ pub struct Manifest {
     /// listed (default): `packs` lists it; hidden: usable by id, not listed.
     #[serde(default)]
     pub visibility: Visibility,
+    /// The server's environment variables its workflows read (`${env.NAME}`): no other.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<EnvName>,
 }
+
+/// An environment variable's name.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct EnvName(#[schemars(pattern(r"^[A-Za-z_][A-Za-z0-9_]*$"))] pub String);
 
 /// Whether `packs` lists a pack or a workflow.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -217,6 +217,10 @@ fn a_workflow_stays_in_its_app() {
             json!({"id": "a", "tool": "click", "args": {"session": "${session}", "target": "button[name=${inputs.words}]"}}),
             "unquoted_input",
         ),
+        (
+            json!({"id": "a", "tool": "type_text", "args": {"session": "${session}", "text": "${env.HOME}"}}),
+            "undeclared_env",
+        ),
     ];
     for (step, code) in cases {
         let inputs = json!({"type": "object", "properties": {"words": {"type": "string"}}});

@@ -220,6 +220,7 @@ fn manifest(app: &AppInfo) -> Manifest {
         name: Some(app.name.clone()),
         description: Some(format!("Drafted by probe_app from {}.", app.name)),
         visibility: Visibility::Listed,
+        env: Vec::new(),
     }
 }
 

@@ -55,6 +55,9 @@ pub struct PackLine {
 pub struct PackDetail {
     pub id: String,
     pub place: String,
+    /// The server's environment variables its workflows read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
     pub main_window: MainWindow,
     pub controls: BTreeMap<String, ControlLine>,
     pub contracts: Vec<Contract>,
@@ -174,6 +177,7 @@ fn detail(loaded: &Loaded) -> PackDetail {
     PackDetail {
         id: pack.manifest.id.clone(),
         place: loaded.place.clone(),
+        env: pack.manifest.env.iter().map(|e| e.0.clone()).collect(),
         main_window: pack.profile.main_window.clone(),
         controls: controls.collect(),
         contracts: pack.actions.contracts.clone(),
