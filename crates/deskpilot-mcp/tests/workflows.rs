@@ -104,6 +104,12 @@ impl deskpilot_core::platform::Launcher for Launcher {
                 self.0.add_app(APP);
                 Ok(42)
             }
+            // A program that starts another app than its name says (a wrapper, a path_env
+            // pointing elsewhere).
+            "viewer-as-editor" => {
+                self.0.add_app(OTHER);
+                Ok(43)
+            }
             other => Err(LaunchError::NotFound(other.to_owned())),
         }
     }
@@ -119,6 +125,14 @@ impl deskpilot_core::platform::Launcher for Launcher {
 
 /// A server over the fake's two apps with the `editor` pack and `grants`.
 async fn server(grants: &[&str]) -> (Arc<FakeBackend>, Client, tempfile::TempDir) {
+    server_with(grants, |_| {}).await
+}
+
+/// `server`, the pack changed by `change` (given its directory) before the server loads it.
+async fn server_with(
+    grants: &[&str],
+    change: impl FnOnce(&Path),
+) -> (Arc<FakeBackend>, Client, tempfile::TempDir) {
     let fake = Arc::new(FakeBackend::new());
     fake.add_app(APP);
     fake.add_app(OTHER);
@@ -133,6 +147,7 @@ async fn server(grants: &[&str]) -> (Arc<FakeBackend>, Client, tempfile::TempDir
     let home = tempfile::tempdir().unwrap();
     let root = home.path().join("packs");
     write_pack(&root.join("editor"));
+    change(&root.join("editor"));
     let grants: Vec<String> = grants.iter().map(|g| (*g).to_owned()).collect();
     let grants = Grants::parse(&grants, None).unwrap();
     let packs = Sources {
@@ -409,4 +424,23 @@ async fn workflows_are_prompts() {
     let args = json!({"inputs": {"limit": 2}, "pack": "editor", "workflow": "count"});
     let run = call(&client, "run_workflow", args).await;
     assert_eq!(content(&run)["passed"], true, "{run:?}");
+}
+
+/// A program that started another app than the pack's is not taken for it: the workflow
+/// is refused (`pack_mismatch`) and nothing runs in the app started.
+#[tokio::test]
+async fn a_started_program_that_is_another_app_is_refused() {
+    let profile = json!({"main_window": {"app": "Editor"},
+                         "launch": {"programs": ["viewer-as-editor"]}});
+    let write = |dir: &Path| std::fs::write(dir.join("profile.json"), profile.to_string()).unwrap();
+    let (fake, client, _home) = server_with(&["input", "launch"], write).await;
+    fake.quit(&id(":1.1", "/"));
+    fake.quit(&id(":1.2", "/"));
+    let args = json!({"pack": "editor", "workflow": "quiet"});
+    let refused = call(&client, "run_workflow", args).await;
+    assert_eq!(content(&refused)["code"], "pack_mismatch", "{refused:?}");
+    assert!(
+        content(&refused).get("run_id").is_none(),
+        "no step ran: {refused:?}"
+    );
 }
