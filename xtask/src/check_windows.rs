@@ -28,6 +28,7 @@ const ALL_TARGETS: &[&str] = &[
     "deskpilot-fake",
     "deskpilot-desktop",
     "deskpilot-mcp",
+    "deskpilot-packs",
     "deskpilot-windows",
     "deskpilot-winfixture",
 ];

@@ -51,9 +51,19 @@ pub const TABLES: &[Layers] = &[
         exceptions: &[],
     },
     Layers {
+        src: "crates/deskpilot-packs/src",
+        layers: &[
+            &["format", "report", "named", "shipped"],
+            &["read", "check", "launch", "resolve"],
+            &["builtin", "set"],
+            &["sources"],
+        ],
+        exceptions: &[],
+    },
+    Layers {
         src: "crates/deskpilot-mcp/src",
         layers: &[
-            &["write", "jsonrpc", "output", "named"],
+            &["write", "jsonrpc", "output"],
             &["grants", "outcome"],
             &["args", "schema"],
             &["condition"],

@@ -18,7 +18,6 @@ mod dispatch;
 mod grants;
 pub mod http;
 mod jsonrpc;
-mod named;
 mod outcome;
 pub mod output;
 pub mod packs;

@@ -42,13 +42,18 @@ fn prompt(pack: &Pack, workflow: &Workflow) -> Prompt {
             argument
         })
         .collect();
-    let name = pack.manifest.name.as_deref().unwrap_or(&pack.manifest.id);
+    let name = pack
+        .app
+        .manifest
+        .name
+        .as_deref()
+        .unwrap_or(&pack.app.manifest.id);
     let description = workflow
         .description
         .clone()
         .unwrap_or_else(|| format!("{name}: {}", workflow.id));
     Prompt::new(
-        format!("{}.{}", pack.manifest.id, workflow.id),
+        format!("{}.{}", pack.app.manifest.id, workflow.id),
         Some(description),
         Some(arguments),
     )
@@ -114,7 +119,7 @@ fn find<'a>(
 
 /// Whether a workflow is a prompt: it and its pack are listed.
 fn listed_workflow(pack: &Pack, workflow: &Workflow) -> bool {
-    pack.manifest.visibility == Visibility::Listed && workflow.visibility == Visibility::Listed
+    pack.app.manifest.visibility == Visibility::Listed && workflow.visibility == Visibility::Listed
 }
 
 /// The inputs of `pack_id`'s `workflow_id` from text (a prompt's arguments, the CLI's

@@ -290,13 +290,14 @@ impl Locator {
     }
 
     async fn drag_untraced(&self, target: &Locator) -> Result<Acted> {
-        let from = self.actionable(Self::POINTABLE).await?;
-        let to = target
+        let (from, mut controls) = self.actionable(Self::POINTABLE).await?;
+        let (to, theirs) = target
             .actionable(Needs {
                 still: Still::Always,
                 ..Needs::default()
             })
             .await?;
+        controls.extend(theirs);
         let drag = async {
             self.session
                 .handle()?
@@ -309,6 +310,6 @@ impl Locator {
         let report = drag
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
-        self.acted(report)
+        self.acted(report, controls)
     }
 }

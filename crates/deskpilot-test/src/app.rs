@@ -56,6 +56,11 @@ impl App {
         &self.inner.info.app.name
     }
 
+    /// What the bus said of the app when the session was opened.
+    pub(crate) fn app_info(&self) -> &deskpilot_core::AppInfo {
+        &self.inner.info.app
+    }
+
     /// The app's process id, when the bus knows it.
     ///
     /// ```no_run

@@ -1,13 +1,16 @@
 //! The desktop a test runs on: a private headless one (torn down when dropped, also when the
 //! test panics) or the person's own, and the apps started on it or attached to.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskpilot_core::{ConnectTarget, Engine};
+use deskpilot_core::{Code, ConnectTarget, Engine};
+use deskpilot_packs::resolve::{mismatch, recognises};
 
 use crate::app::App;
 use crate::error::{Result, TestError};
+use crate::packs::Packs;
 use crate::secrets::Secrets;
 use crate::session::{Session, SoftFailures};
 use crate::slots::{Slot, Slots};
@@ -39,6 +42,9 @@ pub struct Desktop {
     confirmed_only: bool,
     /// What the test typed as secret.
     secrets: Secrets,
+    /// The app packs its locators name controls of, and the roots of the test's own.
+    packs: Arc<Packs>,
+    pack_roots: Vec<PathBuf>,
 }
 
 impl Desktop {
@@ -71,6 +77,8 @@ impl Desktop {
             soft: SoftFailures::default(),
             confirmed_only: false,
             secrets: Secrets::default(),
+            packs: crate::packs::shipped_packs(),
+            pack_roots: Vec::new(),
         }
     }
 
@@ -161,6 +169,71 @@ impl Desktop {
         self
     }
 
+    /// The app packs under `root` (each of its directories with a `manifest.json` is one)
+    /// beside the packs shipped with deskpilot, whose ids they may take over: for
+    /// [`Desktop::launch_pack`] and for locators that name a control, `@pack/control`. A pack
+    /// with an error fails here, every error listed. Roots add up, the first winning.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// let desktop = deskpilot_test::Desktop::headless().await?.with_packs("tests/packs")?;
+    /// let app = desktop.launch_pack("my-editor").await?;
+    /// app.locator("@my-editor/save_button").click().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_packs(mut self, root: impl Into<PathBuf>) -> Result<Self> {
+        self.pack_roots.push(root.into());
+        self.packs = crate::packs::with_roots(self.pack_roots.clone())?;
+        Ok(self)
+    }
+
+    /// Starts the app of pack `id` as its profile says: the program its `path_env` variable
+    /// names, else its programs in order, with its arguments. Waits for its window, and
+    /// checks that the app is the pack's (`pack_mismatch` when another app came up).
+    ///
+    /// ```no_run
+    /// # async fn demo(desktop: deskpilot_test::Desktop) -> deskpilot_test::Result<()> {
+    /// let mousepad = desktop.launch_pack("mousepad").await?; // a pack shipped with deskpilot
+    /// mousepad.locator("@mousepad/textbox").type_text("Dear diary,").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn launch_pack(&self, id: &str) -> Result<App> {
+        let what = format!("launch pack {id:?}");
+        let no_pack = |message: String| {
+            let hint = "ship the pack in a root given to `Desktop::with_packs`";
+            TestError::engine(
+                &what,
+                deskpilot_core::Error::new(Code::UnknownPack, message, hint),
+            )
+        };
+        let pack = self
+            .packs
+            .app(id)
+            .ok_or_else(|| no_pack(format!("no app pack {id:?}")))?;
+        let launch =
+            pack.profile.launch.as_ref().ok_or_else(|| {
+                no_pack(format!("pack {id:?} does not say how its app is started"))
+            })?;
+        let mut last = None;
+        for argv in launch.command_lines(|name| std::env::var(name).ok()) {
+            match self.launch(&argv).await {
+                Err(TestError::Engine { error, .. }) if error.code == Code::NotFound => {
+                    last = Some(error);
+                }
+                Ok(app) if !recognises(&pack.profile.main_window, app.app_info()) => {
+                    let error = mismatch(id, app.name());
+                    return Err(TestError::engine(&what, error));
+                }
+                other => return other,
+            }
+        }
+        let message = format!("pack {id:?} names no program found here");
+        let error = last.unwrap_or_else(|| {
+            deskpilot_core::Error::new(Code::NotFound, message, "install the app")
+        });
+        Err(TestError::engine(&what, error))
+    }
+
     /// Starts a program (no shell) and waits until it shows a window; returns a handle on all
     /// its windows.
     ///
@@ -221,6 +294,7 @@ impl Desktop {
             soft: self.soft.clone(),
             confirmed_only: self.confirmed_only,
             secrets: self.secrets.clone(),
+            packs: self.packs.clone(),
         })))
     }
 

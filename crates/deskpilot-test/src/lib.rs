@@ -41,6 +41,10 @@
 //! events where its toolkit sends them, with a 100 ms poll behind them. The desktop, its apps
 //! and their processes are stopped when the `Desktop` is dropped, also when the test panics.
 //!
+//! App packs (`docs/app-packs.md`) name an app's controls once: [`Desktop::launch_pack`]
+//! starts a pack's app, and a locator may name a control, `app.locator("@mousepad/textbox")`,
+//! found at every use by the pack's selectors in order ([`Acted::controls`] says which).
+//!
 //! Strict by default: an action or an expectation on an element fails at once when several
 //! visible elements match, listing them. An action waits (up to the timeout, 5 s by default)
 //! until exactly one visible element matches and is enabled (and editable, for text), then
@@ -57,6 +61,7 @@ mod desktop;
 mod error;
 mod expect;
 mod locator;
+mod packs;
 mod secrets;
 mod selector_text;
 mod session;
@@ -67,6 +72,7 @@ mod tree;
 pub use app::App;
 pub use deskpilot_core::model::{Role, State};
 pub use deskpilot_core::{ActionReport, Effect};
+pub use deskpilot_packs::Resolved;
 pub use desktop::{AppRef, Desktop};
 pub use error::{Result, TestError};
 pub use expect::{Expect, expect, wait_until};

@@ -13,6 +13,9 @@ use deskpilot_core::{
 
 use std::sync::Arc;
 
+use deskpilot_packs::named;
+use deskpilot_packs::resolve::{Resolution, Resolved, resolve};
+
 use crate::error::{Result, TestError};
 use crate::selector_text::quote;
 use crate::session::Session;
@@ -220,18 +223,76 @@ impl Locator {
     }
 
     async fn find_steps(&self, steps: &[String]) -> Result<FindResult> {
-        let text = steps.join(" >> ");
-        let selector = Selector::parse(&text).map_err(|e| invalid_selector(&text, e))?;
+        let (selector, _) = self.parsed(steps.join(" >> ")).await?;
         let found = async { self.session.handle()?.find(&selector, None, 50).await };
         found
             .await
             .map_err(|e| TestError::engine(self.selector(), e))
     }
 
+    /// `text` parsed, the controls it names (`@pack/control`) resolved now in the app.
+    async fn parsed(&self, text: String) -> Result<(Selector, Vec<Resolved>)> {
+        let Resolution { text, controls } = if named::named(&text).is_empty() {
+            Resolution {
+                text,
+                controls: Vec::new(),
+            }
+        } else {
+            let packs = &self.session.packs;
+            let resolved = async {
+                let handle = self.session.handle()?;
+                resolve(&handle, |id| packs.app(id), &text).await
+            };
+            resolved
+                .await
+                .map_err(|e| TestError::engine(self.selector(), e))?
+        };
+        let selector = Selector::parse(&text).map_err(|e| invalid_selector(&text, e))?;
+        Ok((selector, controls))
+    }
+
     /// The selector as it is meant now (`last()` counted), for the engine.
     pub(crate) async fn positioned_selector(&self) -> Result<Selector> {
-        let text = self.positioned_steps().await?.join(" >> ");
-        Selector::parse(&text).map_err(|e| invalid_selector(&text, e))
+        Ok(self.positioned().await?.0)
+    }
+
+    /// The selector as it is meant now, and the controls it names as they were resolved.
+    async fn positioned(&self) -> Result<(Selector, Vec<Resolved>)> {
+        let steps = self.positioned_steps().await?;
+        self.parsed(steps.join(" >> ")).await
+    }
+
+    /// Which selector each control this locator names (`@pack/control`) is found by now: a
+    /// later one than the control's first means its pack has drifted from the app.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Result}; async fn demo(app: App) -> Result<()> {
+    /// for control in app.locator("@mousepad/textbox").controls().await? {
+    ///     assert_eq!(control.candidate, 1, "{control:?}"); // the pack's first selector
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn controls(&self) -> Result<Vec<Resolved>> {
+        Ok(self.positioned().await?.1)
+    }
+
+    /// The selector as meant now, once every control it names is found (waiting up to the
+    /// timeout; then the control's first selector, which the wait reports as not found).
+    async fn positioned_waiting(&self) -> Result<(Selector, Vec<Resolved>)> {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let mut wake = None;
+        loop {
+            let (selector, controls) = self.positioned().await?;
+            let found = controls.iter().all(|c| c.found);
+            if found || tokio::time::Instant::now() >= deadline {
+                return Ok((selector, controls));
+            }
+            let wake = match &mut wake {
+                Some(wake) => wake,
+                None => wake.insert(self.session.wake().await),
+            };
+            wake.next(deadline).await;
+        }
     }
 
     /// The steps with every `last()` replaced by the position of the last match now.
@@ -261,14 +322,17 @@ impl Locator {
     /// Waits until exactly one visible element matches and meets `needs` (the engine's
     /// actionability rule, the same as the MCP tools' and the CLI's); several visible matches
     /// fail at once (strict).
-    pub(crate) async fn actionable(&self, needs: Needs) -> Result<Match> {
-        let target = Target::Selector(self.positioned_selector().await?);
+    pub(crate) async fn actionable(&self, needs: Needs) -> Result<(Match, Vec<Resolved>)> {
+        let started = tokio::time::Instant::now();
+        let (selector, controls) = self.positioned_waiting().await?;
+        let target = Target::Selector(selector);
+        let left = self.timeout.saturating_sub(started.elapsed());
         let ready = match self.session.handle() {
-            Ok(handle) => handle.actionable(&target, needs, self.timeout).await,
+            Ok(handle) => handle.actionable(&target, needs, left).await,
             Err(e) => Err(NotReady::Failed(e)),
         };
         match ready {
-            Ok(m) => Ok(m),
+            Ok(m) => Ok((m, controls)),
             Err(NotReady::Failed(e)) => Err(TestError::engine(self.selector(), e)),
             Err(NotReady::Ambiguous(found)) => Err(TestError::Ambiguous {
                 locator: self.selector(),
@@ -281,12 +345,20 @@ impl Locator {
                     .collect::<Vec<_>>()
                     .join("\n"),
             }),
-            Err(NotReady::TimedOut { wanted, found, .. }) => Err(TestError::NotActionable {
-                locator: self.selector(),
-                wanted,
-                timeout_ms: self.timeout.as_millis(),
-                seen: self.session.seen(&found).await,
-            }),
+            Err(NotReady::TimedOut { wanted, found, .. }) => {
+                // A control by name that none of its selectors found says so first.
+                let notes = controls.iter().filter_map(Resolved::note);
+                let seen = notes
+                    .chain([self.session.seen(&found).await])
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                Err(TestError::NotActionable {
+                    locator: self.selector(),
+                    wanted,
+                    timeout_ms: self.timeout.as_millis(),
+                    seen,
+                })
+            }
         }
     }
 
@@ -299,9 +371,10 @@ impl Locator {
     }
 
     /// An action's report as the locator's result: a failure when it must be confirmed and is not.
-    pub(crate) fn acted(&self, report: ActionReport) -> Result<Acted> {
+    pub(crate) fn acted(&self, report: ActionReport, controls: Vec<Resolved>) -> Result<Acted> {
         let acted = Acted {
             report,
+            controls,
             locator: self.selector(),
         };
         if self.confirmed_only {
@@ -312,7 +385,7 @@ impl Locator {
     }
 
     async fn act_untraced(&self, needs: Needs, action: &Action) -> Result<Acted> {
-        let element = self.actionable(needs).await?;
+        let (element, controls) = self.actionable(needs).await?;
         let secret = match action {
             Action::TypeText(text) | Action::SetValue(ValueInput::Text(text)) => {
                 text.is_secret().then(|| text.expose().to_owned())
@@ -334,7 +407,7 @@ impl Locator {
         let report = acted
             .await
             .map_err(|e| TestError::engine(self.selector(), e))?;
-        self.acted(report)
+        self.acted(report, controls)
     }
 }
 
@@ -356,6 +429,9 @@ impl std::fmt::Display for Locator {
 pub struct Acted {
     /// The engine's report: the route taken, the rungs skipped, the effect read back.
     pub report: ActionReport,
+    /// The controls the locator names (`@pack/control`), each with the selector that found
+    /// it: a later one than the first means the pack has drifted.
+    pub controls: Vec<Resolved>,
     pub(crate) locator: String,
 }
 

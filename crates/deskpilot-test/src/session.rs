@@ -7,6 +7,7 @@ use std::time::Duration;
 use deskpilot_core::{Engine, SessionInfo};
 
 use crate::error::Result;
+use crate::packs::Packs;
 use crate::secrets::Secrets;
 use crate::trace::Trace;
 
@@ -23,6 +24,8 @@ pub(crate) struct Session {
     pub(crate) confirmed_only: bool,
     /// The secrets typed in this test, kept out of traces and failure messages.
     pub(crate) secrets: Secrets,
+    /// The app packs whose controls its locators may name (`@pack/control`).
+    pub(crate) packs: Arc<Packs>,
 }
 
 /// Failed soft expectations, reported when the desktop goes away.

@@ -1,23 +1,21 @@
-//! What a schema cannot say of a pack. Names refer to controls, pages and groups that exist.
-//! `within` has no cycle. A contract never widens the engine's retry rule. A workflow is a
+//! What a schema cannot say of a pack: the app's files as `deskpilot_packs::check` says,
+//! and more. The profile names no machine's path. A contract never widens the engine's retry rule. A workflow is a
 //! pipeline `run_steps` would take. It refers only to its inputs, the pack, the environment,
 //! its session and earlier steps.
-
-use std::collections::BTreeMap;
 
 use deskpilot_core::Selector;
 use serde_json::Value;
 
-use super::format::{Contract, ContractTool, Control, Pack, Workflow};
+use super::format::{Contract, ContractTool, Pack, Workflow};
 use super::literals;
 use super::report::{Notes, Report};
 use super::run;
 use crate::catalog::{Catalog, Known};
-use crate::named;
 use crate::pipeline::refs;
 use crate::pipeline::safety;
 use crate::pipeline::spec::{RunStepsArgs, Step};
 use crate::pipeline::validate::validate_with;
+use deskpilot_packs::named;
 
 /// Names a workflow's steps refer to beside earlier steps; no step may take one as its id.
 pub const RESERVED: [&str; 4] = ["inputs", "pack", "env", "session"];
@@ -25,12 +23,10 @@ pub const RESERVED: [&str; 4] = ["inputs", "pack", "env", "session"];
 /// What `place`'s `pack` gets wrong beyond its files' schemas; its steps are checked against
 /// `tools`, a catalog listing every tool (not one server's grants).
 pub fn check(place: &str, pack: &Pack, tools: &Catalog) -> Report {
-    let mut report = Report::default();
+    let mut report = deskpilot_packs::check::check_app(place, &pack.app);
     fn notes<'a>(pack: &'a str, file: &'a str, report: &'a mut Report) -> Notes<'a> {
         Notes { pack, file, report }
     }
-    controls(pack, &mut notes(place, "controls.json", &mut report));
-    pages(pack, &mut notes(place, "pages.json", &mut report));
     contracts(pack, &mut notes(place, "actions.json", &mut report));
     workflows(
         pack,
@@ -42,124 +38,17 @@ pub fn check(place: &str, pack: &Pack, tools: &Catalog) -> Report {
 }
 
 fn profile(pack: &Pack, notes: &mut Notes<'_>) {
-    if let Some(title) = &pack.profile.main_window.title
-        && let Err(e) = deskpilot_core::selector::Regex::new(title)
-    {
-        notes.error("/main_window/title", "bad_selector", e.message);
-    }
-    literals::profile(&pack.profile, notes);
-}
-
-fn is_name(name: &str) -> bool {
-    refs::is_step_id(name) && name.len() <= 64
-}
-
-fn controls(pack: &Pack, notes: &mut Notes<'_>) {
-    let all = &pack.controls.controls;
-    for (name, control) in all {
-        let at = format!("/controls/{name}");
-        if !is_name(name) {
-            notes.error(
-                &at,
-                "schema",
-                "a control's name is letters, digits, `_` and `-`",
-            );
-        }
-        if let Some(within) = &control.within
-            && !all.contains_key(within)
-        {
-            notes.error(
-                &format!("{at}/within"),
-                "unknown_control",
-                no_control(within),
-            );
-        }
-        for (n, selector) in control.selectors.iter().enumerate() {
-            if let Err(e) = Selector::parse(selector) {
-                notes.error(&format!("{at}/selectors/{n}"), "bad_selector", e.message);
-            }
-        }
-        if within_cycle(all, name) {
-            let message = format!("{name} is within itself through `within`");
-            notes.error(&format!("{at}/within"), "within_cycle", message);
-        }
-        refers_to_pages(pack, &at, control, notes);
-    }
-}
-
-fn no_control(name: &str) -> String {
-    format!("no control {name:?} in controls.json")
-}
-
-/// Whether following `within` from `name` comes back to it.
-fn within_cycle(all: &BTreeMap<String, Control>, name: &str) -> bool {
-    let mut at = all.get(name).and_then(|c| c.within.as_deref());
-    for _ in 0..=all.len() {
-        match at {
-            Some(next) if next == name => return true,
-            Some(next) => at = all.get(next).and_then(|c| c.within.as_deref()),
-            None => return false,
-        }
-    }
-    false
-}
-
-fn refers_to_pages(pack: &Pack, at: &str, control: &Control, notes: &mut Notes<'_>) {
-    let pages = pack.pages.as_ref();
-    if let Some(page) = &control.page
-        && !pages.is_some_and(|p| p.pages.contains_key(page))
-    {
-        let message = format!("no page {page:?} in pages.json");
-        notes.error(&format!("{at}/page"), "unknown_page", message);
-    }
-    if let Some(group) = &control.group
-        && !pages.is_some_and(|p| p.groups.contains_key(group))
-    {
-        let message = format!("no group {group:?} in pages.json");
-        notes.error(&format!("{at}/group"), "unknown_group", message);
-    }
-}
-
-/// The controls pages, groups and components name exist.
-fn pages(pack: &Pack, notes: &mut Notes<'_>) {
-    let known = |name: &String| pack.controls.controls.contains_key(name);
-    let mut named: Vec<(String, &String)> = Vec::new();
-    if let Some(pages) = &pack.pages {
-        for (page, p) in &pages.pages {
-            let at = format!("/pages/{page}");
-            named.extend(p.navigate.iter().map(|c| (format!("{at}/navigate"), c)));
-            named.extend(p.root.iter().map(|c| (format!("{at}/root"), c)));
-            named.extend(p.ready.iter().map(|c| (format!("{at}/ready"), c)));
-        }
-        for (group, members) in &pages.groups {
-            named.extend(members.iter().map(|c| (format!("/groups/{group}"), c)));
-        }
-    }
-    for (at, name) in named.into_iter().filter(|(_, c)| !known(c)) {
-        notes.error(&at, "unknown_control", no_control(name));
-    }
-    if let Some(components) = &pack.components {
-        notes.file = "components.json";
-        for (component, c) in &components.components {
-            let at = format!("/components/{component}");
-            for name in std::iter::once(&c.root)
-                .chain(&c.parts)
-                .filter(|c| !known(c))
-            {
-                notes.error(&at, "unknown_control", no_control(name));
-            }
-        }
-    }
+    literals::profile(&pack.app.profile, notes);
 }
 
 fn contracts(pack: &Pack, notes: &mut Notes<'_>) {
     for (index, contract) in pack.actions.contracts.iter().enumerate() {
         let at = format!("/contracts/{index}");
-        if !pack.controls.controls.contains_key(&contract.control) {
+        if !pack.app.controls.controls.contains_key(&contract.control) {
             notes.error(
                 &format!("{at}/control"),
                 "unknown_control",
-                no_control(&contract.control),
+                deskpilot_packs::check::no_control(&contract.control),
             );
         }
         match (contract.tool, &contract.verb) {
@@ -265,7 +154,7 @@ fn reserved_references(
     let declared = workflow.inputs.get("properties").and_then(Value::as_object);
     for r in run::references(step) {
         if let ("env", [name]) = (r.step.as_str(), r.path.as_slice())
-            && !pack.manifest.env.iter().any(|e| &e.0 == name)
+            && !pack.app.manifest.env.iter().any(|e| &e.0 == name)
         {
             let message = format!("{r}: the manifest's `env` does not list {name}");
             notes.error(path, "undeclared_env", message);
@@ -344,15 +233,19 @@ fn own_selector(pack: &Pack, text: &str, at: &str, notes: &mut Notes<'_>) {
 
 /// Each control `text` names is one of the pack's own.
 fn names_own_controls(pack: &Pack, text: &str, at: &str, notes: &mut Notes<'_>) {
-    let id = pack.manifest.id.as_str();
+    let id = pack.app.manifest.id.as_str();
     for n in named::named(text) {
         match n.pack {
             Some(other) if other != id => {
                 let message = format!("@{other}/{} is another pack's control", n.control);
                 notes.error(at, "outside_app", message);
             }
-            _ if !pack.controls.controls.contains_key(n.control) => {
-                notes.error(at, "unknown_control", no_control(n.control));
+            _ if !pack.app.controls.controls.contains_key(n.control) => {
+                notes.error(
+                    at,
+                    "unknown_control",
+                    deskpilot_packs::check::no_control(n.control),
+                );
             }
             _ => {}
         }

@@ -502,24 +502,6 @@ fn words_that_look_like_paths_are_not_refused() {
     assert_eq!(report, Report::default());
 }
 
-/// `shipped.rs` names every file of every pack under `packs/` (by `include_str!`, so that
-/// cargo rebuilds when one changes); `DESKPILOT_UPDATE_SHIPPED=1` writes it anew.
-#[test]
-fn the_shipped_list_names_every_pack_file() {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let wanted = super::sources::shipped_source(&crate_dir.join("../../packs")).unwrap();
-    let path = crate_dir.join("src/packs/shipped.rs");
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    if std::env::var_os("DESKPILOT_UPDATE_SHIPPED").is_some() {
-        std::fs::write(&path, &wanted).unwrap();
-        return;
-    }
-    assert!(
-        have == wanted,
-        "src/packs/shipped.rs is out of date: run DESKPILOT_UPDATE_SHIPPED=1 cargo test -p deskpilot-mcp shipped"
-    );
-}
-
 /// Every shipped pack loads with no error.
 #[test]
 fn the_shipped_packs_load() {

@@ -5,15 +5,14 @@
 
 use std::collections::HashMap;
 
-use deskpilot_core::app::AppInfo;
 use deskpilot_core::{Code, Error};
 use serde_json::{Map, Value};
 
-use super::format::{Contract, MainWindow, Pack, Workflow};
+use super::format::{Contract, Pack, Workflow};
 use crate::condition::Expect;
-use crate::named;
 use crate::pipeline::refs;
 use crate::pipeline::spec::{Mode, RunStepsArgs, Step};
+use deskpilot_packs::named;
 
 /// The arguments that hold a selector or a target, where a control may be named.
 pub const SELECTOR_ARGS: [&str; 5] = ["target", "selector", "within", "from", "to"];
@@ -70,23 +69,7 @@ pub fn inputs(
     }
 }
 
-/// Whether `app` is the app `main` describes: every criterion given holds.
-pub fn recognises(main: &MainWindow, app: &AppInfo) -> bool {
-    let name = app.name.eq_ignore_ascii_case(&main.app);
-    let toolkit = main.toolkit.as_ref().is_none_or(|want| {
-        let have = app
-            .toolkit
-            .as_deref()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        have.starts_with(&want.to_ascii_lowercase())
-    });
-    let title = main.title.as_ref().is_none_or(|pattern| {
-        deskpilot_core::selector::Regex::new(pattern)
-            .is_ok_and(|re| app.windows.iter().any(|w| re.is_match(&w.title)))
-    });
-    name && toolkit && title
-}
+pub use deskpilot_packs::resolve::recognises;
 
 /// What a run of a workflow is given: its inputs, how it runs.
 pub struct Given {
@@ -107,10 +90,10 @@ pub fn pipeline(pack: &Pack, workflow: &Workflow, given: Given) -> Result<RunSte
         ("inputs".to_owned(), Value::Object(given.inputs)),
         (
             "pack".to_owned(),
-            serde_json::json!({"id": pack.manifest.id}),
+            serde_json::json!({"id": pack.app.manifest.id}),
         ),
     ]);
-    let id = &pack.manifest.id;
+    let id = &pack.app.manifest.id;
     let fill_step = |step: &Step| -> Result<Step, Error> {
         let mut step = fill(step, &values, id).map_err(|e| not_filled(&step.id, e))?;
         apply_contract(&mut step, pack);
@@ -122,7 +105,7 @@ pub fn pipeline(pack: &Pack, workflow: &Workflow, given: Given) -> Result<RunSte
         steps: steps.collect::<Result<_, _>>()?,
         finally: finally.collect::<Result<_, _>>()?,
         timeout_ms: given.timeout_ms.or(workflow.timeout_ms),
-        mode: given.mode.or(pack.profile.interaction),
+        mode: given.mode.or(pack.app.profile.interaction.map(Mode::from)),
     })
 }
 
@@ -232,7 +215,7 @@ fn apply_contract(step: &mut Step, pack: &Pack) {
         .actions
         .contracts
         .iter()
-        .find(|c| about(c, step, &pack.manifest.id))
+        .find(|c| about(c, step, &pack.app.manifest.id))
     else {
         return;
     };
@@ -240,7 +223,7 @@ fn apply_contract(step: &mut Step, pack: &Pack) {
         && let Some(Expect(expect)) = &contract.expect
     {
         let mut expect = expect.clone();
-        expect.selector = named::qualify(&expect.selector, &pack.manifest.id);
+        expect.selector = named::qualify(&expect.selector, &pack.app.manifest.id);
         step.expect = Some(Expect(expect));
     }
     if contract.safe_to_repeat == Some(false) {
@@ -263,14 +246,7 @@ fn about(contract: &Contract, step: &Step, pack: &str) -> bool {
     step.tool == contract.tool.name() && target == Some(control.as_str()) && verb
 }
 
-/// `pack`'s control or workflow used in a session of `app`.
+/// The failure of `pack`'s name used on `app`, another app.
 pub fn mismatch(pack: &Pack, app: &str) -> Error {
-    Error::new(
-        Code::PackMismatch,
-        format!(
-            "the session is on {app:?}, not the app of pack {:?}",
-            pack.manifest.id
-        ),
-        "give a session on the pack's app (`packs {pack}` shows how it is recognised)",
-    )
+    deskpilot_packs::resolve::mismatch(&pack.app.manifest.id, app)
 }

@@ -218,7 +218,7 @@ fn check_expect(expect: &ConditionArgs) -> Result<(), String> {
     // A control by name is resolved when the step runs.
     let literal =
         refs::references(&Value::String(expect.selector.clone())).is_ok_and(|r| r.is_empty());
-    if literal && crate::named::named(&expect.selector).is_empty() {
+    if literal && deskpilot_packs::named::named(&expect.selector).is_empty() {
         Selector::parse(&expect.selector).map_err(|e| e.message)?;
     }
     expect.condition().map(|_| ()).map_err(|e| e.message)

@@ -470,7 +470,7 @@ impl<'a> Runner<'a> {
 
     /// `selector` with the controls it names resolved in `session`.
     async fn named(&self, session: &str, selector: &mut String) -> Result<(), Error> {
-        if crate::named::named(selector).is_empty() {
+        if deskpilot_packs::named::named(selector).is_empty() {
             return Ok(());
         }
         let packs = self

@@ -91,7 +91,7 @@ pub(crate) async fn packs(cx: &Cx<'_>, a: PacksArgs) -> Result<ToolOutcome, Erro
     let lines: Vec<PackLine> = set
         .packs
         .values()
-        .filter(|p| p.pack.manifest.visibility == Visibility::Listed)
+        .filter(|p| p.pack.app.manifest.visibility == Visibility::Listed)
         .map(line)
         .collect();
     let Some(id) = a.pack else {
@@ -144,18 +144,18 @@ fn no_pack(id: &str) -> Error {
 fn line(loaded: &Loaded) -> PackLine {
     let pack = &loaded.pack;
     PackLine {
-        id: pack.manifest.id.clone(),
-        version: pack.manifest.version.clone(),
+        id: pack.app.manifest.id.clone(),
+        version: pack.app.manifest.version.clone(),
         shipped: loaded.shipped,
         overrides: loaded.overrides.clone(),
-        controls: pack.controls.controls.len(),
+        controls: pack.app.controls.controls.len(),
         workflows: pack.workflows.workflows.len(),
     }
 }
 
 fn detail(loaded: &Loaded) -> PackDetail {
     let pack = &loaded.pack;
-    let controls = pack.controls.controls.iter().map(|(name, c)| {
+    let controls = pack.app.controls.controls.iter().map(|(name, c)| {
         let line = ControlLine {
             selector: c.selectors.first().cloned().unwrap_or_default(),
             within: c.within.clone(),
@@ -175,14 +175,14 @@ fn detail(loaded: &Loaded) -> PackDetail {
             inputs: w.inputs.clone(),
         });
     PackDetail {
-        id: pack.manifest.id.clone(),
+        id: pack.app.manifest.id.clone(),
         place: loaded.place.clone(),
-        env: pack.manifest.env.iter().map(|e| e.0.clone()).collect(),
-        main_window: pack.profile.main_window.clone(),
+        env: pack.app.manifest.env.iter().map(|e| e.0.clone()).collect(),
+        main_window: pack.app.profile.main_window.clone(),
         controls: controls.collect(),
         contracts: pack.actions.contracts.clone(),
         workflows: workflows.collect(),
-        pages: pack.pages.clone(),
+        pages: pack.app.pages.clone(),
     }
 }
 

@@ -127,7 +127,7 @@ async fn session_for(
     pack: &Pack,
     given: Option<String>,
 ) -> Result<(String, bool), Error> {
-    let main = &pack.profile.main_window;
+    let main = &pack.app.profile.main_window;
     if let Some(session) = given {
         let info = cx.session(&session)?.info()?;
         if !run::recognises(main, &info.app) {
@@ -148,7 +148,7 @@ async fn session_for(
             Code::Unsupported,
             format!(
                 "the app of pack {:?} has no process id to connect by",
-                pack.manifest.id
+                pack.app.manifest.id
             ),
             "connect to it yourself and give its session",
         )
@@ -174,8 +174,8 @@ fn held(cx: &Cx<'_>, pid: Option<u32>) -> Option<String> {
 
 /// Starts the pack's app (with the `launch` capability) and returns its pid.
 async fn launch(cx: &Cx<'_>, pack: &Pack) -> Result<Option<u32>, Error> {
-    let id = &pack.manifest.id;
-    let launch = pack.profile.launch.as_ref().ok_or_else(|| {
+    let id = &pack.app.manifest.id;
+    let launch = pack.app.profile.launch.as_ref().ok_or_else(|| {
         Error::new(
             Code::AppNotRunning,
             format!("the app of pack {id:?} is not running"),
@@ -206,7 +206,7 @@ async fn launch(cx: &Cx<'_>, pack: &Pack) -> Result<Option<u32>, Error> {
             .collect();
         match cx.engine.launch_app(&argv, LAUNCH_WAIT).await {
             // A program that started another app than the pack's is not taken for it.
-            Ok(launched) if !run::recognises(&pack.profile.main_window, &launched.app) => {
+            Ok(launched) if !run::recognises(&pack.app.profile.main_window, &launched.app) => {
                 return Err(run::mismatch(pack, &launched.app.name));
             }
             Ok(launched) => return Ok(launched.app.pid),
