@@ -31,6 +31,10 @@ pub struct McpArgs {
     /// and the user's config directory's deskpilot/packs).
     #[arg(long = "packs", value_name = "DIR")]
     packs: Vec<PathBuf>,
+    /// Record each session's calls in DIR, one JSON-lines log per session, for `deskpilot
+    /// export` (docs/recording.md). DIR is made 0700; secret text is never written.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
     #[command(flatten)]
     http: HttpArgs,
 }
@@ -78,7 +82,7 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
     .only_apps(args.apps);
     let packs = deskpilot_mcp::packs::set::Sources::for_server(args.packs);
     let Some(addr) = args.http.http else {
-        deskpilot_mcp::serve_stdio(Arc::new(engine), grants, packs).await?;
+        deskpilot_mcp::serve_stdio(Arc::new(engine), grants, packs, args.record).await?;
         return Ok(ExitCode::SUCCESS);
     };
     let http = args.http;
@@ -95,6 +99,7 @@ pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
     options.remote_launch = http.allow_remote_launch;
     options.idle = Duration::from_secs(http.idle_timeout);
     options.packs = packs;
+    options.record = args.record;
     let server = HttpServer::bind(Arc::new(engine), grants, options).await?;
     eprintln!(
         "deskpilot: serving MCP at http://{}/mcp",

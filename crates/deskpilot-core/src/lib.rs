@@ -35,6 +35,7 @@ pub use act::{
     OnOff, Route, Rung, Skipped, ValueInput,
 };
 pub use app::{AppInfo, WindowId, WindowInfo};
+pub use engine::read::locate::{Located, locator_of};
 pub use engine::{DevicesMissing, Engine, Session, Wiring};
 pub use error::{Code, Error};
 pub use filter::Filter;

@@ -26,6 +26,10 @@ pub struct Call {
     /// The app packs a run started with: its steps name controls by them, whatever a
     /// reload did meanwhile (`None`: the server's current set).
     pub packs: Option<Arc<PackSet>>,
+    /// The pipeline step this call is, by id (a recording says so).
+    pub step: Option<String>,
+    /// The MCP client's name, as it gave it when it connected.
+    pub client_name: Option<String>,
 }
 
 impl Call {
@@ -35,6 +39,8 @@ impl Call {
             client,
             background: false,
             packs: None,
+            step: None,
+            client_name: None,
         }
     }
 

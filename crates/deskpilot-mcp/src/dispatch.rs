@@ -15,6 +15,7 @@ use crate::clients::Client;
 use crate::grants::Grants;
 use crate::outcome::ToolOutcome;
 use crate::packs::set::{Registry, Sources};
+use crate::record::Recorder;
 
 /// The tools of one server: its engine, its grants, what it lists and its app packs.
 pub struct Dispatcher {
@@ -22,6 +23,8 @@ pub struct Dispatcher {
     grants: Grants,
     catalog: Catalog,
     packs: Arc<Registry>,
+    /// Where each session's calls are recorded (`--record`), when they are.
+    recorder: Option<Arc<Recorder>>,
 }
 
 impl Dispatcher {
@@ -32,7 +35,18 @@ impl Dispatcher {
             grants,
             catalog,
             packs,
+            recorder: None,
         }
+    }
+
+    /// The same dispatcher, recording every session's calls with `recorder`.
+    pub fn recording(mut self, recorder: Option<Arc<Recorder>>) -> Self {
+        self.recorder = recorder;
+        self
+    }
+
+    pub fn recorder(&self) -> Option<&Arc<Recorder>> {
+        self.recorder.as_ref()
     }
 
     pub fn engine(&self) -> &Arc<Engine> {
@@ -66,6 +80,25 @@ impl Dispatcher {
             return Ok(ToolOutcome::failure(&unknown));
         }
         let _busy = call.client.busy();
+        let noted = match &self.recorder {
+            Some(recorder) => Some(recorder.before(&self.engine, &call, tool, &args).await),
+            None => None,
+        };
+        let mut outcome = self.run(call, tool, args, wire).await?;
+        if let (Some(recorder), Some(noted)) = (&self.recorder, noted) {
+            recorder.after(&self.engine, noted, &mut outcome);
+        }
+        Ok(outcome)
+    }
+
+    /// `tool` run for `call`, its controls by name resolved first.
+    async fn run(
+        &self,
+        call: Call,
+        tool: &str,
+        args: JsonObject,
+        wire: Wire,
+    ) -> Result<ToolOutcome, Unknown> {
         let mut args = args;
         let mut resolved = Vec::new();
         if crate::controls::names_any(&args) {

@@ -23,6 +23,8 @@ pub mod output;
 pub mod packs;
 mod pipeline;
 pub mod prompts;
+pub mod record;
+mod recordings;
 mod resources;
 mod runner;
 mod runs;

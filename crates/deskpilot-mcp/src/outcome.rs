@@ -73,16 +73,20 @@ pub struct ToolOutcome {
     pub acted: Option<Acted>,
     /// The session the call opened (`connect`).
     pub opened: Option<String>,
+    /// The pid of the app the call started (`launch_app`).
+    pub started: Option<u32>,
 }
 
 /// What an action did: its effect, the rung that did it, and what it did beside its element.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Acted {
     pub effect: Effect,
     pub route: Option<Rung>,
     pub interaction: Interaction,
     /// The active window changed (None: the window system could not tell).
     pub foreground_changed: Option<bool>,
+    /// What changed, a line each.
+    pub changes: Vec<String>,
 }
 
 impl ToolOutcome {
@@ -146,6 +150,7 @@ impl ToolOutcome {
             route: report.route.as_ref().map(|r| r.rung),
             interaction: report.interaction,
             foreground_changed: report.foreground_changed,
+            changes: report.changes.clone(),
         });
         outcome
     }
@@ -158,6 +163,7 @@ impl ToolOutcome {
             failure,
             acted: None,
             opened: None,
+            started: None,
         }
     }
 

@@ -28,13 +28,23 @@ const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The URI of a session's tree.
 pub fn tree_uri(session: &str) -> String {
-    format!("{PREFIX}{session}{SUFFIX}")
+    session_uri(session, SUFFIX)
 }
 
 /// The session a tree URI names.
 pub fn session_of(uri: &str) -> Option<&str> {
+    session_in(uri, SUFFIX)
+}
+
+/// The URI of a session's resource that ends in `suffix` (`/tree`).
+pub(crate) fn session_uri(session: &str, suffix: &str) -> String {
+    format!("{PREFIX}{session}{suffix}")
+}
+
+/// The session a resource URI ending in `suffix` names.
+pub(crate) fn session_in<'u>(uri: &'u str, suffix: &str) -> Option<&'u str> {
     uri.strip_prefix(PREFIX)?
-        .strip_suffix(SUFFIX)
+        .strip_suffix(suffix)
         .filter(|s| !s.is_empty() && !s.contains('/'))
 }
 
@@ -182,9 +192,9 @@ impl DeskpilotServer {
     }
 }
 
-fn not_found(uri: &str) -> ErrorData {
+pub(crate) fn not_found(uri: &str) -> ErrorData {
     ErrorData::resource_not_found(
-        format!("no such resource: {uri} (resources/list names each session's tree)"),
+        format!("no such resource: {uri} (resources/list names your sessions' resources)"),
         Some(serde_json::json!({ "uri": uri })),
     )
 }

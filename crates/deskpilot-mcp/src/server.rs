@@ -82,10 +82,22 @@ impl DeskpilotServer {
 
     /// A server with these capabilities and the app packs of `packs`.
     pub fn with_packs(engine: Arc<Engine>, grants: Grants, packs: Sources) -> Self {
+        Self::recording(engine, grants, packs, None)
+    }
+
+    /// `with_packs`, recording each session's calls in `record` (`docs/recording.md`).
+    pub fn recording(
+        engine: Arc<Engine>,
+        grants: Grants,
+        packs: Sources,
+        record: Option<std::path::PathBuf>,
+    ) -> Self {
         let packs = crate::dispatch::registry(packs);
+        let recorder = record.map(|dir| Arc::new(crate::record::Recorder::new(dir)));
+        let dispatcher = Dispatcher::with_packs(engine.clone(), grants, packs).recording(recorder);
         DeskpilotServer {
             client: Client::sole(engine.clone()),
-            dispatcher: Arc::new(Dispatcher::with_packs(engine, grants, packs)),
+            dispatcher: Arc::new(dispatcher),
             subscriptions: Subscriptions::default(),
             stateless: None,
         }
@@ -122,6 +134,10 @@ impl DeskpilotServer {
         self.dispatcher.engine()
     }
 
+    pub(crate) fn recorder(&self) -> Option<&Arc<crate::record::Recorder>> {
+        self.dispatcher.recorder()
+    }
+
     pub(crate) fn engine_arc(&self) -> Arc<Engine> {
         self.dispatcher.engine().clone()
     }
@@ -138,7 +154,8 @@ impl ServerHandler for DeskpilotServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // Every tool passes the dispatch's gate: a session is its client's only.
-        let call = Call::of(self.client_of(&context));
+        let mut call = Call::of(self.client_of(&context));
+        call.client_name = context.peer.peer_info().map(|p| p.client_info.name.clone());
         let wire = Wire {
             cancel: context.ct.clone(),
             progress: progress(&context),
@@ -202,7 +219,9 @@ impl ServerHandler for DeskpilotServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let listed = self.tree_resources(&self.client_of(&context));
+        let client = self.client_of(&context);
+        let mut listed = self.tree_resources(&client);
+        listed.resources.extend(self.recording_resources(&client));
         Ok(listed)
     }
 
@@ -212,7 +231,10 @@ impl ServerHandler for DeskpilotServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let client = self.client_of(&context);
-        Ok(self.read_tree(&client, &request.uri).await?.into())
+        Ok(self
+            .read_session_resource(&client, &request.uri)
+            .await?
+            .into())
     }
 
     #[allow(deprecated)]

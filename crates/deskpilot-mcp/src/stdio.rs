@@ -29,6 +29,7 @@ pub async fn serve_stdio(
     engine: Arc<Engine>,
     grants: Grants,
     packs: crate::packs::set::Sources,
+    record: Option<std::path::PathBuf>,
 ) -> Result<(), ServeError> {
     let (mut to_server, server_in) = tokio::io::duplex(PIPE);
     let (server_out, from_server) = tokio::io::duplex(PIPE);
@@ -95,7 +96,7 @@ pub async fn serve_stdio(
         }
     });
 
-    let service = DeskpilotServer::with_packs(engine, grants, packs)
+    let service = DeskpilotServer::recording(engine, grants, packs, record)
         .serve((server_in, server_out))
         .await
         .map_err(|e| ServeError(e.to_string()))?;

@@ -51,6 +51,8 @@ pub struct HttpOptions {
     pub remote_launch: bool,
     /// Where the server's app packs come from.
     pub packs: crate::packs::set::Sources,
+    /// Where each session's calls are recorded (`docs/recording.md`), when they are.
+    pub record: Option<std::path::PathBuf>,
 }
 
 impl HttpOptions {
@@ -67,6 +69,7 @@ impl HttpOptions {
             desktop,
             remote_launch: false,
             packs: crate::packs::set::Sources::shipped_only(),
+            record: None,
         }
     }
 }
@@ -135,7 +138,12 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
             .local_addr()
             .map_err(|e| ServeError(e.to_string()))?;
         let clients = TokenClients::new(engine.clone(), options.idle);
-        let template = DeskpilotServer::with_packs(engine, grants, options.packs.clone());
+        let template = DeskpilotServer::recording(
+            engine,
+            grants,
+            options.packs.clone(),
+            options.record.clone(),
+        );
         let factory_clients = clients.clone();
         let mut sessions = SessionConfig::default();
         sessions.keep_alive = Some(options.idle);

@@ -122,9 +122,13 @@ impl StepOut {
     /// Fills in what the tool's outcome says.
     pub fn read_outcome(&mut self, outcome: &ToolOutcome) {
         self.text = (!outcome.text.is_empty()).then(|| cut(&outcome.text));
-        self.effect = outcome.acted.map(|a| effect_name(a.effect).to_owned());
+        self.effect = outcome
+            .acted
+            .as_ref()
+            .map(|a| effect_name(a.effect).to_owned());
         self.route = outcome
             .acted
+            .as_ref()
             .and_then(|a| a.route)
             .map(|r| rung_name(r).to_owned());
         self.failure = outcome.failure.clone();

@@ -266,7 +266,7 @@ impl<'a> Runner<'a> {
             out.attempts += 1;
             out.failure = None;
             out.expect = None;
-            let result = self.call_within(&step.tool, args.clone(), deadline).await;
+            let result = self.call_within(step, args.clone(), deadline).await;
             match result {
                 Err(e) => out.failure = Some(Failure::of(&e)),
                 Ok(outcome) => {
@@ -339,13 +339,13 @@ impl<'a> Runner<'a> {
         Ok(resolved)
     }
 
-    /// Calls `tool` as a client would, through the gate; the step runs to its end even when
+    /// Calls `step`'s tool as a client would, through the gate; the step runs to its end even when
     /// the run is cancelled (a cancelled run stops between steps), and reports no progress.
-    async fn call(&self, tool: &str, args: JsonObject) -> Result<ToolOutcome, Error> {
-        let called = self
-            .cx
-            .steps
-            .dispatch(self.call.clone(), tool, args, Wire::default());
+    async fn call(&self, step: &Step, args: JsonObject) -> Result<ToolOutcome, Error> {
+        let tool = step.tool.as_str();
+        let mut call = self.call.clone();
+        call.step = Some(step.id.clone());
+        let called = self.cx.steps.dispatch(call, tool, args, Wire::default());
         called.await.map_err(|Unknown| {
             Error::new(
                 Code::InvalidArguments,
@@ -358,11 +358,11 @@ impl<'a> Runner<'a> {
     /// `call`, failed `timeout` when the run's deadline passes first.
     async fn call_within(
         &self,
-        tool: &str,
+        step: &Step,
         args: JsonObject,
         deadline: Instant,
     ) -> Result<ToolOutcome, Error> {
-        let called = tokio::time::timeout_at(deadline, self.call(tool, args)).await;
+        let called = tokio::time::timeout_at(deadline, self.call(step, args)).await;
         called.unwrap_or_else(|_| {
             Err(Error::new(
                 Code::Timeout,
@@ -538,7 +538,7 @@ impl<'a> Runner<'a> {
 
     /// Notes what a step did beside its element.
     fn touch(&mut self, outcome: &ToolOutcome) {
-        let Some(acted) = outcome.acted else { return };
+        let Some(acted) = &outcome.acted else { return };
         let names = acted.interaction.names().into_iter().map(str::to_owned);
         self.touched.extend(names);
         if acted.foreground_changed == Some(true) {

@@ -13,11 +13,14 @@ pub(crate) async fn launch_app(cx: &Cx<'_>, a: LaunchAppArgs) -> Result<ToolOutc
     let launched = cx.engine.launch_app(&a.argv, timeout).await?;
     let text = present::launched(&a.argv[0], &launched);
     let app = launched.app;
+    let pid = app.pid;
     let out = LaunchOut {
         spawned_pid: launched.spawned_pid,
         pid: app.pid,
         name: app.name,
         windows: app.windows.into_iter().map(|w| w.title).collect(),
     };
-    Ok(success(text, out))
+    let mut outcome = success(text, out);
+    outcome.started = pid;
+    Ok(outcome)
 }

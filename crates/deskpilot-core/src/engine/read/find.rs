@@ -139,6 +139,37 @@ pub(crate) async fn root_for(
     }
 }
 
+/// The tree a find searches (the session's window and the windows over it, or what
+/// `within` names), as a reader sees it, with the session's secret text redacted; and
+/// whether it is inside a password field.
+pub(crate) async fn searched(
+    handle: &crate::engine::Session<'_>,
+    within: Option<&Target>,
+    time: Duration,
+) -> Result<(Arc<Tree>, Secrecy)> {
+    let (engine, session) = (handle.engine, handle.id());
+    let (root, secrecy) = root_for(engine, session, within).await?;
+    let limits = WalkLimits {
+        max_nodes: 20_000,
+        secrecy,
+        ..WalkLimits::with_timeout(time)
+    };
+    let shared = if within.is_none() {
+        tree_with_windows_over(engine, session, &root, &limits).await?
+    } else {
+        engine.backend().shared_snapshot(&root, &limits).await?
+    };
+    // Copied only where this find changes it.
+    let mut tree = derived(engine, shared).await;
+    // Text the session gave as secret matches no selector (nor shows).
+    if engine.sessions().holds_secrets(session) {
+        engine
+            .sessions()
+            .redact_held(session, Arc::make_mut(&mut tree));
+    }
+    Ok((tree, secrecy))
+}
+
 impl crate::engine::Session<'_> {
     /// Finds elements at any depth of the realized tree; exact matches first, then document
     /// order.
@@ -161,28 +192,7 @@ impl crate::engine::Session<'_> {
         time: Duration,
     ) -> Result<FindResult> {
         let session = self.id();
-        let (root, secrecy) = root_for(self.engine, session, within).await?;
-        let limits = WalkLimits {
-            max_nodes: 20_000,
-            secrecy,
-            ..WalkLimits::with_timeout(time)
-        };
-        let shared = if within.is_none() {
-            tree_with_windows_over(self.engine, session, &root, &limits).await?
-        } else {
-            self.engine
-                .backend()
-                .shared_snapshot(&root, &limits)
-                .await?
-        };
-        // Copied only where this find changes it.
-        let mut tree = derived(self.engine, shared).await;
-        // Text the session gave as secret matches no selector (nor shows).
-        if self.engine.sessions().holds_secrets(session) {
-            self.engine
-                .sessions()
-                .redact_held(session, Arc::make_mut(&mut tree));
-        }
+        let (mut tree, secrecy) = searched(self, within, time).await?;
         if selector.steps.iter().any(|s| s.wants_id()) {
             read_wanted_ids(self.engine, Arc::make_mut(&mut tree), selector).await;
         }

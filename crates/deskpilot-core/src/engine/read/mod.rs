@@ -6,6 +6,7 @@ pub(crate) mod chain;
 pub(crate) mod find;
 pub(crate) mod focus;
 pub(crate) mod inspect;
+pub(crate) mod locate;
 pub(crate) mod since;
 pub(crate) mod snapshot;
 pub(crate) mod tables;

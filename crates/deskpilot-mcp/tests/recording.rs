@@ -1,0 +1,207 @@
+//! Recording (`--record DIR`), through the MCP server in process on the fake backend, judged
+//! by the files written: one log per session, a header with the format's version, each call
+//! with its element as a stable locator (never only a ref), pipeline steps by id, secret text
+//! as a named placeholder that no file holds; the log is the session's resource; a directory
+//! that cannot be written is said once and fails no call.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use deskpilot_mcp::packs::set::Sources;
+use deskpilot_mcp::{DeskpilotServer, Grants};
+use rmcp::model::{CallToolResult, ReadResourceRequestParams};
+use serde_json::{Value, json};
+
+mod support;
+use support::call;
+
+const APP: &str = r#"
+application "Login" pid=50 toolkit=GTK
+  window "Sign in" path=/win bounds=0,0,400,300
+    textbox "User" path=/user [editable] value=guest interfaces=text,editable_text bounds=10,10,200,30
+    password "Password" path=/pw [editable] interfaces=text,editable_text bounds=10,50,200,30
+    checkbox "Remember me" path=/remember actions=toggle bounds=10,90,120,30
+    button "Sign in" path=/ok actions=click bounds=10,130,80,30
+"#;
+
+const SECRET: &str = "hunter2-is-the-password";
+
+type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+async fn server(record: &Path) -> Client {
+    let (_fake, _input, engine) = support::fake_desktop(APP);
+    let grants = Grants::parse(&["input".to_owned()], None).unwrap();
+    let server = DeskpilotServer::recording(
+        Arc::new(engine),
+        grants,
+        Sources::shipped_only(),
+        Some(record.to_owned()),
+    );
+    support::client_for(server).await
+}
+
+fn structured(result: &CallToolResult) -> &Value {
+    result
+        .structured_content
+        .as_ref()
+        .expect("structured content")
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content[0]
+        .as_text()
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+async fn connect(client: &Client) -> String {
+    let opened = call(client, "connect", json!({"app": "Login"})).await;
+    structured(&opened)["session"].as_str().unwrap().to_owned()
+}
+
+/// The files in `dir`, with their text.
+fn files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut found: Vec<(PathBuf, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    found.sort();
+    found
+}
+
+fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_session_is_kept_with_locators_and_without_its_secrets() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("recordings");
+    let client = server(&dir).await;
+    let session = connect(&client).await;
+    let found = call(
+        &client,
+        "find",
+        json!({"session": session, "selector": "checkbox"}),
+    )
+    .await;
+    let remember = structured(&found)["matches"][0]["ref"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let clicked = call(
+        &client,
+        "click",
+        json!({"session": session, "target": remember}),
+    )
+    .await;
+    assert_eq!(structured(&clicked)["ok"], true, "{}", text(&clicked));
+    call(
+        &client,
+        "type_text",
+        json!({"session": session, "target": "password", "text": SECRET}),
+    )
+    .await;
+    let flagged = json!({"session": session, "target": "textbox[name=User]", "value": SECRET, "secret": true});
+    call(&client, "set_value", flagged).await;
+
+    // One log, in a directory only its owner may enter.
+    let written = files(&dir);
+    assert_eq!(written.len(), 1, "{written:?}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+    let log = lines(&written[0].1);
+    assert_eq!(log[0]["kind"], "header");
+    assert_eq!(log[0]["version"], 1);
+    assert_eq!(log[0]["session"], session.as_str());
+    assert_eq!(log[0]["app"]["name"], "Login");
+    let tools: Vec<&str> = log[1..]
+        .iter()
+        .map(|l| l["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["find", "click", "type_text", "set_value"]);
+    // The click's element: given as a ref, kept as a locator a person would write.
+    let element = &log[2]["elements"][0];
+    assert_eq!(element["given"], remember.as_str());
+    assert_eq!(element["locator"], r#"checkbox[name="Remember me"]"#);
+    assert_eq!(log[2]["effect"], "confirmed");
+    // Secret text is a named placeholder: a password field's, and a call's flagged secret.
+    assert_eq!(log[3]["args"]["text"], "${secret.password_1}");
+    assert_eq!(log[4]["args"]["value"], "${secret.secret_2}");
+    for (path, text) in &written {
+        assert!(
+            !text.contains(SECRET),
+            "{} holds the secret",
+            path.display()
+        );
+    }
+
+    // While the session runs, the log is its resource.
+    let uri = format!("deskpilot://session/{session}/recording");
+    let listed = client.list_resources(None).await.unwrap();
+    assert!(listed.resources.iter().any(|r| r.uri == uri), "{listed:?}");
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(uri.clone()))
+        .await
+        .unwrap();
+    let rmcp::model::ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else {
+        panic!("a text resource");
+    };
+    assert_eq!(text, &written[0].1);
+    let other = ReadResourceRequestParams::new("deskpilot://session/s999/recording".to_owned());
+    assert!(client.read_resource(other).await.is_err());
+}
+
+/// A pipeline's steps are kept as calls, each with its step's id.
+#[tokio::test]
+async fn a_pipelines_steps_are_kept_by_id() {
+    let home = tempfile::tempdir().unwrap();
+    let client = server(home.path()).await;
+    let session = connect(&client).await;
+    let steps = json!({"steps": [
+        {"id": "remember", "tool": "click", "args": {"session": session, "target": "checkbox"}},
+        {"id": "user", "tool": "set_value", "args": {"session": session, "target": "textbox", "value": "ada"}}
+    ]});
+    let ran = call(&client, "run_steps", steps).await;
+    assert_eq!(structured(&ran)["ok"], true, "{}", text(&ran));
+    let log = lines(&files(home.path())[0].1);
+    let kept: Vec<(&str, &str)> = log[1..]
+        .iter()
+        .map(|l| (l["tool"].as_str().unwrap(), l["step"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kept, [("click", "remember"), ("set_value", "user")]);
+    assert_eq!(log[2]["elements"][0]["locator"], r#"textbox[name="User"]"#);
+    assert_eq!(log[2]["args"]["value"], "ada");
+}
+
+/// A directory that cannot be made is said once, in the next result, and no call fails.
+#[tokio::test]
+async fn an_unwritable_directory_is_said_once_and_fails_no_call() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let client = server(&file.join("recordings")).await;
+    let opened = call(&client, "connect", json!({"app": "Login"})).await;
+    assert_eq!(structured(&opened)["ok"], true);
+    assert!(
+        text(&opened).starts_with("(recording stopped: "),
+        "{}",
+        text(&opened)
+    );
+    let session = structured(&opened)["session"].as_str().unwrap();
+    let clicked = call(
+        &client,
+        "click",
+        json!({"session": session, "target": "checkbox"}),
+    )
+    .await;
+    assert_eq!(structured(&clicked)["ok"], true);
+    assert!(!text(&clicked).contains("recording"), "{}", text(&clicked));
+}
