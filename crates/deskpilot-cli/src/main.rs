@@ -29,6 +29,7 @@ macro_rules! outln {
 
 mod act;
 mod desktop;
+mod export;
 mod files;
 mod packs;
 mod pipeline;
@@ -71,6 +72,8 @@ enum Command {
     Packs(packs::PacksArgs),
     /// Run an app pack's workflow: PACK/WORKFLOW --input NAME=VALUE (docs/app-packs.md).
     Workflow(packs::WorkflowArgs),
+    /// Make a recorded session (`mcp --record DIR`) a test (docs/recording.md).
+    Export(export::ExportArgs),
 }
 
 /// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
@@ -107,6 +110,10 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    // A recording is a file: no desktop needed.
+    if let Command::Export(args) = cli.command {
+        return export::run(args);
+    }
     let engine = match desktop::engine(cli.platform).await {
         Ok(engine) => engine,
         // A host that starts the server sees it answer, and each tool says what is missing.
@@ -127,6 +134,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Probe(args) => probe::run(&engine, args).await,
         Command::Packs(args) => packs::list(engine, args).await,
         Command::Workflow(args) => packs::workflow(engine, args).await,
+        Command::Export(_) => unreachable!("an export returned before the desktop"),
     }
 }
 

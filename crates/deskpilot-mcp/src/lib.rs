@@ -43,6 +43,11 @@ pub use resources::{session_of, tree_uri};
 pub use server::{DeskpilotServer, instructions};
 pub use stdio::serve_stdio;
 
+/// Whether this server has a tool named `name` (granted or not).
+pub fn has_tool(name: &str) -> bool {
+    tools::SPECS.iter().any(|spec| spec.name == name)
+}
+
 /// Why serving stopped.
 #[derive(Debug, thiserror::Error)]
 #[error("MCP server: {0}")]

@@ -85,8 +85,9 @@ pub struct Acted {
     pub interaction: Interaction,
     /// The active window changed (None: the window system could not tell).
     pub foreground_changed: Option<bool>,
-    /// What changed, a line each.
+    /// What changed, a line each, and as types.
     pub changes: Vec<String>,
+    pub observed: Vec<deskpilot_core::act::Change>,
 }
 
 impl ToolOutcome {
@@ -151,6 +152,7 @@ impl ToolOutcome {
             interaction: report.interaction,
             foreground_changed: report.foreground_changed,
             changes: report.changes.clone(),
+            observed: report.observed.clone(),
         });
         outcome
     }

@@ -59,6 +59,14 @@ async fn connect(client: &Client) -> String {
     structured(&opened)["session"].as_str().unwrap().to_owned()
 }
 
+/// The check box's ref, found as an agent finds it.
+async fn checkbox_ref(client: &Client, session: &str) -> String {
+    let args = json!({"session": session, "selector": "checkbox"});
+    let found = call(client, "find", args).await;
+    let reference = &structured(&found)["matches"][0]["ref"];
+    reference.as_str().unwrap().to_owned()
+}
+
 /// The files in `dir`, with their text.
 fn files(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut found: Vec<(PathBuf, String)> = std::fs::read_dir(dir)
@@ -82,16 +90,7 @@ async fn a_session_is_kept_with_locators_and_without_its_secrets() {
     let dir = home.path().join("recordings");
     let client = server(&dir).await;
     let session = connect(&client).await;
-    let found = call(
-        &client,
-        "find",
-        json!({"session": session, "selector": "checkbox"}),
-    )
-    .await;
-    let remember = structured(&found)["matches"][0]["ref"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let remember = checkbox_ref(&client, &session).await;
     let clicked = call(
         &client,
         "click",
@@ -132,6 +131,11 @@ async fn a_session_is_kept_with_locators_and_without_its_secrets() {
     assert_eq!(element["given"], remember.as_str());
     assert_eq!(element["locator"], r#"checkbox[name="Remember me"]"#);
     assert_eq!(log[2]["effect"], "confirmed");
+    // What was read back, as an export keeps it.
+    assert_eq!(
+        log[2]["evidence"],
+        json!([{"state": {"state": "checked", "on": true}}])
+    );
     // Secret text is a named placeholder: a password field's, and a call's flagged secret.
     assert_eq!(log[3]["args"]["text"], "${secret.password_1}");
     assert_eq!(log[4]["args"]["value"], "${secret.secret_2}");
@@ -204,4 +208,63 @@ async fn an_unwritable_directory_is_said_once_and_fails_no_call() {
     .await;
     assert_eq!(structured(&clicked)["ok"], true);
     assert!(!text(&clicked).contains("recording"), "{}", text(&clicked));
+}
+
+/// A recorded session exported as a test reads like one a person wrote: the app started,
+/// each action on its locator, what was read back as an expectation, the secret from the
+/// environment; the same log always gives the same file.
+#[tokio::test]
+async fn a_recording_exports_as_a_test() {
+    use deskpilot_mcp::record::export::{Kind, export};
+    let home = tempfile::tempdir().unwrap();
+    let client = server(home.path()).await;
+    let session = connect(&client).await;
+    let remember = checkbox_ref(&client, &session).await;
+    call(
+        &client,
+        "click",
+        json!({"session": session, "target": remember}),
+    )
+    .await;
+    call(
+        &client,
+        "set_value",
+        json!({"session": session, "target": "textbox", "value": "ada"}),
+    )
+    .await;
+    call(
+        &client,
+        "type_text",
+        json!({"session": session, "target": "password", "text": SECRET}),
+    )
+    .await;
+    // Tried twice: the first fails (no such element), the second works.
+    let wrong = json!({"session": session, "target": "button[name=\"Sign on\"]"});
+    call(&client, "click", wrong).await;
+    call(
+        &client,
+        "click",
+        json!({"session": session, "target": "button"}),
+    )
+    .await;
+    call(
+        &client,
+        "wait_for",
+        json!({"session": session, "selector": "checkbox", "state": "checked"}),
+    )
+    .await;
+    let log = files(home.path()).remove(0).1;
+    let known = deskpilot_mcp::has_tool;
+    let exported = export(&log, Kind::Test, &known).unwrap();
+    assert!(!exported.text.contains(SECRET));
+    assert_eq!(
+        export(&log, Kind::Test, &known).unwrap(),
+        exported,
+        "deterministic"
+    );
+    insta::assert_snapshot!(exported.text);
+    assert_eq!(
+        exported.notes,
+        ["call 5 (click) failed in the session (not_found): kept as a comment"]
+    );
 }

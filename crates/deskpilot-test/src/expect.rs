@@ -210,6 +210,18 @@ impl Expect {
         .await
     }
 
+    /// The element has `state` on (`.not()`: off or unknown): selected, expanded, pressed,
+    /// any state the engine reads.
+    ///
+    /// ```no_run
+    /// # use deskpilot_test::{App, Role, State, expect, Result}; async fn demo(app: App) -> Result<()> {
+    /// expect(&app.get_by_role(Role::TreeItem).name("Animals")).to_have_state(State::Expanded).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn to_have_state(self, state: State) -> Result<()> {
+        self.one(state.name(), |m| m.node.states.is(state)).await
+    }
+
     /// The element has the keyboard focus.
     ///
     /// ```no_run

@@ -40,6 +40,7 @@ pub(crate) fn exited(sent: Sent<'_>) -> ActionReport {
         foreground_changed: None,
         note: note.map(str::to_owned),
         tree: None,
+        observed: Vec::new(),
         interaction: Default::default(),
     }
 }

@@ -30,7 +30,7 @@ pub use after::MAX_UPDATE_LINES;
 pub use deskpilot_platform::{Chord, InputText, Key, KeyError, Modifier, NamedKey};
 pub use drag::DragEnd;
 pub use interaction::{Foreground, Interaction};
-pub use observe::ObservedWindow;
+pub use observe::{Change, ObservedWindow};
 pub use ready::{Needs, NotReady, Still};
 pub use report::{ActionReport, Effect, Route, Rung, Skipped, effect_name, rung_name};
 pub use verbs::{Named, Verb, VerbOptions};

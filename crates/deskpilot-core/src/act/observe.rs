@@ -67,10 +67,11 @@ pub enum Change {
         was: Option<bool>,
         now: Option<bool>,
     },
-    /// The target's value, as a reader sees it.
+    /// The target's value, as a reader sees it, and as it is now.
     Value {
         was: Option<String>,
         now: Option<String>,
+        value: Option<crate::model::NodeValue>,
     },
     Name {
         was: String,
@@ -117,7 +118,7 @@ impl Change {
             Change::State { state, was, now } => {
                 format!("{state}: {} -> {}", on_off(*was), on_off(*now))
             }
-            Change::Value { was, now } => format!(
+            Change::Value { was, now, .. } => format!(
                 "value: {} -> {}",
                 was.as_deref().unwrap_or("none"),
                 now.as_deref().unwrap_or("none")
@@ -177,7 +178,11 @@ pub fn changes(before: &Observation, after: &Observation) -> Vec<Change> {
             }
             let (was, now) = (value_text(b), value_text(a));
             if was != now {
-                out.push(Change::Value { was, now });
+                out.push(Change::Value {
+                    was,
+                    now,
+                    value: a.value.clone(),
+                });
             }
             if b.name != a.name {
                 out.push(Change::Name {

@@ -258,6 +258,7 @@ pub(crate) fn nothing_sent(action: &Action, reference: String, held: String) -> 
         foreground_changed: Some(false),
         note: Some(format!("{held}: nothing sent")),
         tree: None,
+        observed: Vec::new(),
         interaction: Default::default(),
     }
 }

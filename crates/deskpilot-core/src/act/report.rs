@@ -57,6 +57,10 @@ pub struct ActionReport {
     pub effect: Effect,
     /// What changed, one line each: `checked: off -> on`, `window opened: dialog "Confirm"`.
     pub changes: Vec<String>,
+    /// The same changes as types, for a face that keeps what an action earned (a
+    /// recording's evidence); not on the wire, whose `changes` say it.
+    #[serde(skip)]
+    pub observed: Vec<crate::act::Change>,
     /// Whether the active window changed (None: the window system could not tell).
     pub foreground_changed: Option<bool>,
     /// Anything else worth saying (e.g. `already on: nothing to do`).

@@ -5,6 +5,7 @@
 //! cannot be written is said once, in the next result and on stderr, and never fails a
 //! call.
 
+pub mod export;
 pub mod line;
 mod log;
 
@@ -12,14 +13,15 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use deskpilot_core::act::{effect_name, rung_name};
+use deskpilot_core::act::{Change, effect_name, rung_name};
+
 use deskpilot_core::{Engine, Selector, Target};
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
 use crate::call::Call;
 use crate::outcome::ToolOutcome;
-use line::{App, Element, Entry, Header, Line, VERSION};
+use line::{App, Element, Entry, Evidence, Header, Line, VERSION};
 use log::Log;
 
 /// The arguments that name an element.
@@ -50,6 +52,8 @@ pub struct Noted {
     elements: Vec<Element>,
     /// The arguments that held secret text (masked now, named when written), and what kind.
     secret: Option<(Vec<String>, &'static str)>,
+    /// The secret text itself, kept in memory only to keep it out of what was read back.
+    hidden: Vec<String>,
     step: Option<String>,
     client: Option<String>,
 }
@@ -100,8 +104,15 @@ impl Recorder {
                 secret_element = focus_secret(&handle).await;
             }
         }
+        let hidden = ["text", "value"]
+            .iter()
+            .filter_map(|key| args.get(*key).and_then(Value::as_str))
+            .map(str::to_owned)
+            .collect();
         let secret = masked(tool, &mut args, secret_element);
+        let hidden = if secret.is_some() { hidden } else { Vec::new() };
         Noted {
+            hidden,
             tool: tool.to_owned(),
             session,
             args,
@@ -199,6 +210,23 @@ impl Recorder {
         }
         log.seq += 1;
         let acted = outcome.acted.as_ref();
+        let secret = noted.secret.is_some();
+        let changes = acted.map(|a| a.changes.clone()).unwrap_or_default();
+        let changes = changes
+            .into_iter()
+            .map(|line| {
+                match noted
+                    .hidden
+                    .iter()
+                    .any(|h| !h.is_empty() && line.contains(h.as_str()))
+                    || (secret && line.starts_with("value:"))
+                {
+                    true => "value: (secret)".to_owned(),
+                    false => line,
+                }
+            })
+            .collect();
+        let observed = acted.map(|a| a.observed.as_slice()).unwrap_or_default();
         let entry = Entry {
             seq: log.seq,
             tool: noted.tool.clone(),
@@ -209,7 +237,8 @@ impl Recorder {
             code: outcome.failure.as_ref().map(|f| f.code.clone()),
             effect: acted.map(|a| effect_name(a.effect).to_owned()),
             route: acted.and_then(|a| a.route).map(|r| rung_name(r).to_owned()),
-            changes: acted.map(|a| a.changes.clone()).unwrap_or_default(),
+            changes,
+            evidence: evidence(observed, secret),
         };
         log.write(&Line::Call(entry))?;
         if noted.tool == "disconnect" && outcome.failure.is_none() {
@@ -231,6 +260,52 @@ impl Recorder {
         let mut sessions: Vec<String> = self.state().logs.keys().cloned().collect();
         sessions.sort();
         sessions
+    }
+}
+
+/// What `observed` shows was read back; a secret call's value is left out.
+fn evidence(observed: &[Change], secret: bool) -> Vec<Evidence> {
+    let window =
+        |w: &deskpilot_core::act::ObservedWindow| (w.role.name().to_owned(), w.title.clone());
+    observed
+        .iter()
+        .filter_map(|change| match change {
+            // Focus follows most actions: no test asserts it.
+            Change::State { state, .. } if *state == deskpilot_core::model::State::Focused => None,
+            Change::State {
+                state,
+                now: Some(on),
+                ..
+            } => Some(Evidence::State {
+                state: state.name().to_owned(),
+                on: *on,
+            }),
+            Change::Value {
+                value: Some(value), ..
+            } if !secret => read_back(value).map(|value| Evidence::Value { value }),
+            Change::Name { now, .. } => Some(Evidence::Name { name: now.clone() }),
+            Change::Gone => Some(Evidence::Gone),
+            Change::WindowOpened(w) => {
+                let (role, title) = window(w);
+                Some(Evidence::WindowOpened { role, title })
+            }
+            Change::WindowClosed(w) => {
+                let (role, title) = window(w);
+                Some(Evidence::WindowClosed { role, title })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A value as an expectation takes it: a text whole, a number as written; none for a
+/// hidden one.
+fn read_back(value: &deskpilot_core::model::NodeValue) -> Option<String> {
+    use deskpilot_core::model::NodeValue;
+    match value {
+        NodeValue::Text { text } => Some(text.clone()),
+        NodeValue::Number { current, .. } => Some(current.to_string()),
+        NodeValue::Redacted { .. } => None,
     }
 }
 

@@ -109,6 +109,7 @@ async fn drag_once(
             .to_owned()
         }),
         tree: None,
+        observed: Vec::new(),
         interaction: Default::default(),
     })
 }

@@ -373,6 +373,7 @@ async fn climb(acting: &Acting<'_>, mut subject: Subject, action: &Action) -> Re
                     .map(format_ref)
             }),
             foreground_changed: foreground_changed(&before, after),
+            observed: crate::act::observe::changes(&before, after),
             note,
             tree: None,
             interaction: Default::default(),

@@ -110,6 +110,7 @@ async fn window_action_once(
         foreground_changed: None,
         note: None,
         tree: None,
+        observed: Vec::new(),
         interaction: Default::default(),
     })
 }
