@@ -1,5 +1,6 @@
-//! `deskpilot export LOG --as test [-o FILE]`: a recording (`deskpilot mcp --record`) made a
-//! test for `deskpilot-test` (docs/recording.md). Needs no desktop.
+//! `deskpilot export LOG --as test|pipeline [-o FILE]`: a recording (`deskpilot mcp
+//! --record`) made a test for `deskpilot-test` or a pipeline (docs/recording.md). Needs no
+//! desktop.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +24,8 @@ pub struct ExportArgs {
 enum As {
     /// A Rust test for deskpilot-test.
     Test,
+    /// A pipeline for `deskpilot run`.
+    Pipeline,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -30,6 +33,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("reading {}", args.log.display()))?;
     let kind = match args.kind {
         As::Test => Kind::Test,
+        As::Pipeline => Kind::Pipeline,
     };
     let exported = export(&text, kind, &deskpilot_mcp::has_tool)
         .with_context(|| format!("exporting {}", args.log.display()))?;

@@ -29,7 +29,12 @@ const SECRET: &str = "hunter2-is-the-password";
 type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
 
 async fn server(record: &Path) -> Client {
-    let (_fake, _input, engine) = support::fake_desktop(APP);
+    server_on(record).await.1
+}
+
+/// `server`, and the fake it drives (the oracle).
+async fn server_on(record: &Path) -> (Arc<deskpilot_fake::FakeBackend>, Client) {
+    let (fake, _input, engine) = support::fake_desktop(APP);
     let grants = Grants::parse(&["input".to_owned()], None).unwrap();
     let server = DeskpilotServer::recording(
         Arc::new(engine),
@@ -37,7 +42,7 @@ async fn server(record: &Path) -> Client {
         Sources::shipped_only(),
         Some(record.to_owned()),
     );
-    support::client_for(server).await
+    (fake, support::client_for(server).await)
 }
 
 fn structured(result: &CallToolResult) -> &Value {
@@ -65,6 +70,15 @@ async fn checkbox_ref(client: &Client, session: &str) -> String {
     let found = call(client, "find", args).await;
     let reference = &structured(&found)["matches"][0]["ref"];
     reference.as_str().unwrap().to_owned()
+}
+
+/// A session on the app, its check box clicked by the ref an agent found for it.
+async fn remember_me(client: &Client) -> String {
+    let session = connect(client).await;
+    let remember = checkbox_ref(client, &session).await;
+    let args = json!({"session": session, "target": remember});
+    call(client, "click", args).await;
+    session
 }
 
 /// The files in `dir`, with their text.
@@ -218,14 +232,7 @@ async fn a_recording_exports_as_a_test() {
     use deskpilot_mcp::record::export::{Kind, export};
     let home = tempfile::tempdir().unwrap();
     let client = server(home.path()).await;
-    let session = connect(&client).await;
-    let remember = checkbox_ref(&client, &session).await;
-    call(
-        &client,
-        "click",
-        json!({"session": session, "target": remember}),
-    )
-    .await;
+    let session = remember_me(&client).await;
     call(
         &client,
         "set_value",
@@ -266,5 +273,44 @@ async fn a_recording_exports_as_a_test() {
     assert_eq!(
         exported.notes,
         ["call 5 (click) failed in the session (not_found): kept as a comment"]
+    );
+}
+
+/// A recorded session exported as a pipeline runs on a fresh app and does what the session
+/// did, judged by the fake's own state; each confirmed step keeps the expect it earned.
+#[tokio::test]
+async fn a_recording_exports_as_a_pipeline_that_replays() {
+    use deskpilot_mcp::record::export::{Kind, export};
+    let home = tempfile::tempdir().unwrap();
+    let client = server(home.path()).await;
+    let session = remember_me(&client).await;
+    let typed = json!({"session": session, "target": "textbox", "value": "ada"});
+    call(&client, "set_value", typed).await;
+    let log = files(home.path()).remove(0).1;
+    let exported = export(&log, Kind::Pipeline, &deskpilot_mcp::has_tool).unwrap();
+    insta::assert_snapshot!(exported.text);
+
+    // A fresh app, the same steps.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (fake, fresh) = server_on(elsewhere.path()).await;
+    let steps: Value = serde_json::from_str(&exported.text).unwrap();
+    let ran = call(&fresh, "run_steps", steps).await;
+    assert_eq!(structured(&ran)["ok"], true, "{}", text(&ran));
+    let checked = fake.peek(&deskpilot_fake::id(":1.1", "/remember")).unwrap();
+    assert!(checked.states.is(deskpilot_core::model::State::Checked));
+    let user = fake.peek(&deskpilot_fake::id(":1.1", "/user")).unwrap();
+    assert_eq!(
+        user.value,
+        Some(deskpilot_core::model::NodeValue::Text { text: "ada".into() })
+    );
+
+    // A secret cannot go into a pipeline: said, not dropped.
+    let secret = json!({"session": session, "target": "password", "text": SECRET});
+    call(&client, "type_text", secret).await;
+    let log = files(home.path()).remove(0).1;
+    let refused = export(&log, Kind::Pipeline, &deskpilot_mcp::has_tool).unwrap_err();
+    assert!(
+        refused.to_string().contains("a pipeline cannot hold"),
+        "{refused}"
     );
 }

@@ -1,9 +1,10 @@
-//! `deskpilot export LOG --as test`: a recording (`docs/recording.md`) made a test a person
-//! would have written. Reads that changed nothing are dropped. Repeated tries of a call are
+//! `deskpilot export LOG --as test|pipeline`: a recording (`docs/recording.md`) made a test
+//! a person would have written, or a pipeline. Reads that changed nothing are dropped. Repeated tries of a call are
 //! folded into the one that worked, with a comment. Each confirmed effect becomes the
 //! expectation that was read back. An export holds no ref, time or id, so a golden file
 //! can hold it.
 
+mod pipeline;
 mod plan;
 mod read;
 mod test;
@@ -15,6 +16,8 @@ pub use read::{Recorded, read};
 pub enum Kind {
     /// A Rust test for `deskpilot-test`.
     Test,
+    /// A pipeline for `deskpilot run` / `run_steps`.
+    Pipeline,
 }
 
 /// An export, and what the reader should know of it (a truncated last line, calls that
@@ -45,6 +48,7 @@ pub fn export(text: &str, kind: Kind, known: &dyn Fn(&str) -> bool) -> Result<Ex
     let plan = plan::plan(&recorded, known)?;
     let text = match kind {
         Kind::Test => test::test(&recorded.header, &plan),
+        Kind::Pipeline => pipeline::pipeline(&recorded.header, &plan)?,
     };
     let mut notes = recorded.notes;
     notes.extend(plan.notes());
