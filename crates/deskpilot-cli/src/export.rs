@@ -1,6 +1,6 @@
-//! `deskpilot export LOG --as test|pipeline [-o FILE]`: a recording (`deskpilot mcp
-//! --record`) made a test for `deskpilot-test` or a pipeline (docs/recording.md). Needs no
-//! desktop.
+//! `deskpilot export LOG --as test|pipeline|workflow [-o FILE]`: a recording (`deskpilot mcp
+//! --record`) made a test for `deskpilot-test`, a pipeline or an app pack workflow
+//! (docs/recording.md). Needs no desktop.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +26,8 @@ enum As {
     Test,
     /// A pipeline for `deskpilot run`.
     Pipeline,
+    /// An app pack workflow, with the controls.json entries it needs.
+    Workflow,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -34,6 +36,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let kind = match args.kind {
         As::Test => Kind::Test,
         As::Pipeline => Kind::Pipeline,
+        As::Workflow => Kind::Workflow,
     };
     let exported = export(&text, kind, &deskpilot_mcp::has_tool)
         .with_context(|| format!("exporting {}", args.log.display()))?;

@@ -81,6 +81,24 @@ async fn remember_me(client: &Client) -> String {
     session
 }
 
+/// A recorded session (into `dir`) whose check box was clicked and user set to `ada`.
+async fn remembered_as_ada(dir: &Path) -> (Client, String) {
+    let client = server(dir).await;
+    let session = remember_me(&client).await;
+    let typed = json!({"session": session, "target": "textbox", "value": "ada"});
+    call(&client, "set_value", typed).await;
+    (client, session)
+}
+
+/// The oracle: the fake's own check box is checked and its user field holds `ada`.
+fn assert_remembered_as_ada(fake: &deskpilot_fake::FakeBackend) {
+    let checked = fake.peek(&deskpilot_fake::id(":1.1", "/remember")).unwrap();
+    assert!(checked.states.is(deskpilot_core::model::State::Checked));
+    let user = fake.peek(&deskpilot_fake::id(":1.1", "/user")).unwrap();
+    let ada = deskpilot_core::model::NodeValue::Text { text: "ada".into() };
+    assert_eq!(user.value, Some(ada));
+}
+
 /// The files in `dir`, with their text.
 fn files(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut found: Vec<(PathBuf, String)> = std::fs::read_dir(dir)
@@ -282,10 +300,7 @@ async fn a_recording_exports_as_a_test() {
 async fn a_recording_exports_as_a_pipeline_that_replays() {
     use deskpilot_mcp::record::export::{Kind, export};
     let home = tempfile::tempdir().unwrap();
-    let client = server(home.path()).await;
-    let session = remember_me(&client).await;
-    let typed = json!({"session": session, "target": "textbox", "value": "ada"});
-    call(&client, "set_value", typed).await;
+    let (client, session) = remembered_as_ada(home.path()).await;
     let log = files(home.path()).remove(0).1;
     let exported = export(&log, Kind::Pipeline, &deskpilot_mcp::has_tool).unwrap();
     insta::assert_snapshot!(exported.text);
@@ -296,13 +311,7 @@ async fn a_recording_exports_as_a_pipeline_that_replays() {
     let steps: Value = serde_json::from_str(&exported.text).unwrap();
     let ran = call(&fresh, "run_steps", steps).await;
     assert_eq!(structured(&ran)["ok"], true, "{}", text(&ran));
-    let checked = fake.peek(&deskpilot_fake::id(":1.1", "/remember")).unwrap();
-    assert!(checked.states.is(deskpilot_core::model::State::Checked));
-    let user = fake.peek(&deskpilot_fake::id(":1.1", "/user")).unwrap();
-    assert_eq!(
-        user.value,
-        Some(deskpilot_core::model::NodeValue::Text { text: "ada".into() })
-    );
+    assert_remembered_as_ada(&fake);
 
     // A secret cannot go into a pipeline: said, not dropped.
     let secret = json!({"session": session, "target": "password", "text": SECRET});
@@ -313,4 +322,50 @@ async fn a_recording_exports_as_a_pipeline_that_replays() {
         refused.to_string().contains("a pipeline cannot hold"),
         "{refused}"
     );
+}
+
+/// A recorded session exported as a pack workflow: each element a control, each typed text
+/// an input (a secret a required one). Put in a pack, it validates and runs on a fresh app
+/// through `run_workflow`, judged by the fake's own state.
+#[tokio::test]
+async fn a_recording_exports_as_a_pack_workflow_that_runs() {
+    use deskpilot_mcp::record::export::{Kind, export};
+    let home = tempfile::tempdir().unwrap();
+    let (client, session) = remembered_as_ada(home.path()).await;
+    let secret = json!({"session": session, "target": "password", "text": SECRET});
+    call(&client, "type_text", secret).await;
+    let log = files(home.path()).remove(0).1;
+    let exported = export(&log, Kind::Workflow, &deskpilot_mcp::has_tool).unwrap();
+    assert!(!exported.text.contains(SECRET));
+    insta::assert_snapshot!(exported.text);
+
+    // The pack a person would make of it.
+    let made: Value = serde_json::from_str(&exported.text).unwrap();
+    let packs = tempfile::tempdir().unwrap();
+    let dir = packs.path().join("login");
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        ("manifest.json", json!({"id": "login", "version": "1.0.0"})),
+        ("profile.json", json!({"main_window": {"app": "Login"}})),
+        ("controls.json", json!({"controls": made["controls"]})),
+        ("workflows.json", json!({"workflows": [made["workflow"]]})),
+    ];
+    for (name, value) in files {
+        std::fs::write(dir.join(name), value.to_string()).unwrap();
+    }
+    let (fake, _input, engine) = support::fake_desktop(APP);
+    let grants = Grants::parse(&["input".to_owned()], None).unwrap();
+    let sources = Sources {
+        roots: vec![packs.path().to_owned()],
+        user: None,
+        shipped: Vec::new(),
+    };
+    let server = DeskpilotServer::with_packs(Arc::new(engine), grants, sources);
+    let fresh = support::client_for(server).await;
+    let id = made["workflow"]["id"].as_str().unwrap();
+    let inputs = json!({"password_password_text": "another secret"});
+    let args = json!({"pack": "login", "workflow": id, "inputs": inputs});
+    let ran = call(&fresh, "run_workflow", args).await;
+    assert_eq!(structured(&ran)["ok"], true, "{}", text(&ran));
+    assert_remembered_as_ada(&fake);
 }

@@ -225,7 +225,7 @@ fn manifest(app: &AppInfo) -> Manifest {
 }
 
 /// `role_name` in snake case, from the words of the name (`button_save_as`).
-fn logical_name(role: &str, name: &str) -> String {
+pub(crate) fn logical_name(role: &str, name: &str) -> String {
     let words: Vec<String> = name
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())

@@ -1,5 +1,5 @@
-//! `deskpilot export LOG --as test|pipeline`: a recording (`docs/recording.md`) made a test
-//! a person would have written, or a pipeline. Reads that changed nothing are dropped. Repeated tries of a call are
+//! `deskpilot export LOG --as test|pipeline|workflow`: a recording (`docs/recording.md`)
+//! made a test a person would have written, a pipeline, or an app pack workflow. Reads that changed nothing are dropped. Repeated tries of a call are
 //! folded into the one that worked, with a comment. Each confirmed effect becomes the
 //! expectation that was read back. An export holds no ref, time or id, so a golden file
 //! can hold it.
@@ -8,6 +8,7 @@ mod pipeline;
 mod plan;
 mod read;
 mod test;
+mod workflow;
 
 pub use read::{Recorded, read};
 
@@ -18,6 +19,8 @@ pub enum Kind {
     Test,
     /// A pipeline for `deskpilot run` / `run_steps`.
     Pipeline,
+    /// An app pack workflow, with the `controls.json` entries it needs.
+    Workflow,
 }
 
 /// An export, and what the reader should know of it (a truncated last line, calls that
@@ -49,6 +52,7 @@ pub fn export(text: &str, kind: Kind, known: &dyn Fn(&str) -> bool) -> Result<Ex
     let text = match kind {
         Kind::Test => test::test(&recorded.header, &plan),
         Kind::Pipeline => pipeline::pipeline(&recorded.header, &plan)?,
+        Kind::Workflow => workflow::workflow(&recorded.header, &plan)?,
     };
     let mut notes = recorded.notes;
     notes.extend(plan.notes());

@@ -97,7 +97,7 @@ fn one(planned: &Planned, n: usize) -> Result<Written, ExportError> {
 }
 
 /// What was read back as a step's condition.
-fn expect(evidence: &Evidence, target: Option<&str>) -> Option<Value> {
+pub(super) fn expect(evidence: &Evidence, target: Option<&str>) -> Option<Value> {
     let window = |role: &str, title: &str| {
         format!("{role}[name={}]", deskpilot_core::selector::quote(title))
     };
