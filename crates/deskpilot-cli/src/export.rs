@@ -2,8 +2,9 @@
 //! --record`) made a test for `deskpilot-test`, a pipeline or an app pack workflow
 //! (docs/recording.md). Needs no desktop.
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::process::{Command, ExitCode, Stdio};
 
 use anyhow::Context;
 use deskpilot_mcp::record::export::{Kind, export};
@@ -40,13 +41,43 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let exported = export(&text, kind, &deskpilot_mcp::has_tool)
         .with_context(|| format!("exporting {}", args.log.display()))?;
-    for note in &exported.notes {
+    let mut notes = exported.notes;
+    let text = match kind {
+        Kind::Test => formatted(exported.text, &mut notes),
+        _ => exported.text,
+    };
+    for note in &notes {
         eprintln!("deskpilot: {note}");
     }
     match &args.output {
-        Some(path) => std::fs::write(path, &exported.text)
-            .with_context(|| format!("writing {}", path.display()))?,
-        None => print!("{}", exported.text),
+        Some(path) => {
+            std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `source` as `rustfmt` writes it (as `cargo fmt` would keep it), or as it is, with a note,
+/// when there is no rustfmt.
+fn formatted(source: String, notes: &mut Vec<String>) -> String {
+    let run = || -> std::io::Result<std::process::Output> {
+        let mut child = Command::new("rustfmt")
+            .args(["--edition", "2024", "--emit", "stdout"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(source.as_bytes())?;
+        }
+        child.wait_with_output()
+    };
+    match run() {
+        Ok(out) if out.status.success() => String::from_utf8(out.stdout).unwrap_or(source),
+        _ => {
+            notes.push("rustfmt did not run: the test is written unformatted".into());
+            source
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! `cargo xtask bench testlib`: how soon an `expect` sees a change after it happens, and what
-//! an action through a locator costs over the engine's own call, on the GTK3 fixture.
+//! an action through a locator (or a pack's control) costs over the engine's own call, on the
+//! GTK3 fixture.
 //!
 //! The change: the fixture's timer sets a label to "Done" 1.5 s after a click; the moment it
 //! happened is when the fixture's oracle file got the line (watched every 2 ms by a thread),
@@ -84,8 +85,10 @@ async fn main() {
     }
 
     // An action through a locator against the engine's own call (a checkbox toggled on and
-    // off, confirmed each time).
+    // off, confirmed each time), and through the shipped pack's name for it.
     let notify = app.get_by_role(Role::Checkbox).name_contains("notif");
+    let by_name = app.locator("@gtk3-fixture/notifications");
+    let mut through_pack = Vec::new();
     let selector = Selector::parse("checkbox[name*=notif]").unwrap();
     let engine = desktop.engine();
     let session = app.session().to_owned();
@@ -96,6 +99,10 @@ async fn main() {
         notify.check().await.unwrap().expect_confirmed().unwrap();
         notify.uncheck().await.unwrap().expect_confirmed().unwrap();
         through_locator.push(t.elapsed().as_secs_f64() * 1000.0 / 2.0);
+        let t = Instant::now();
+        by_name.check().await.unwrap().expect_confirmed().unwrap();
+        by_name.uncheck().await.unwrap().expect_confirmed().unwrap();
+        through_pack.push(t.elapsed().as_secs_f64() * 1000.0 / 2.0);
         let t = Instant::now();
         for want in [OnOff::On, OnOff::Off] {
             let action = Action::Toggle { ensure: Some(want) };
@@ -112,7 +119,11 @@ async fn main() {
         median(latencies.clone()),
         percentile(latencies.clone(), 0.9),
     );
-    let (lib, eng) = (median(through_locator), median(through_engine));
+    let (lib, eng, pack) = (
+        median(through_locator),
+        median(through_engine),
+        median(through_pack),
+    );
     println!(
         "expect sees a change: p50 {p50:.1} ms, p90 {p90:.1} ms, max {:.1} ms ({ROUNDS} changes; target p50 <= 50 ms: {})",
         latencies.iter().cloned().fold(0.0, f64::max),
@@ -122,11 +133,15 @@ async fn main() {
         "a confirmed toggle: through a locator {lib:.1} ms, the engine's own call {eng:.1} ms (overhead {:.1} ms, medians of {ROUNDS})",
         lib - eng
     );
+    println!(
+        "the same through a pack's control (@gtk3-fixture/notifications): {pack:.1} ms (its selectors tried at each use: {:+.1} ms over the locator)",
+        pack - lib
+    );
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
     std::fs::create_dir_all(&out).unwrap();
     let report = json!({
         "expect_latency_ms": {"p50": p50, "p90": p90, "all": latencies},
-        "toggle_ms": {"locator": lib, "engine": eng},
+        "toggle_ms": {"locator": lib, "engine": eng, "pack_control": pack},
     });
     std::fs::write(out.join("testlib.json"), report.to_string()).unwrap();
 }
