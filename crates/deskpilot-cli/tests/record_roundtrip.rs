@@ -3,15 +3,17 @@
 //! exported three ways. The test export must equal the committed golden file (which the
 //! test library's suite runs as an ordinary test, `exported_mousepad`). The pipeline runs
 //! through `deskpilot run` and the workflow through `deskpilot workflow`, each on a fresh
-//! desktop. Each typing is judged by pyatspi, as the session's was.
+//! desktop. Each typing is judged by pyatspi, as the session's was. A password typed into
+//! the GTK 3 fixture (not flagged secret) is in no file the recording or an export wrote.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use deskpilot_testkit::VirtualDesktop;
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::{Value, json};
 
 const TEXT: &str = "Dear diary: recorded.";
+const PASSWORD: &str = "correct-horse-battery-staple";
 
 /// The golden export, run by deskpilot-test's suite.
 fn golden() -> PathBuf {
@@ -50,24 +52,50 @@ fn succeeds(mut command: Command) -> std::process::Output {
 fn a_recorded_session_replays_as_a_test_a_pipeline_and_a_workflow() {
     let python = deskpilot_testkit::sdk_python();
     let desktop = VirtualDesktop::start().unwrap();
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let record = desktop.dir().join("recordings");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/sdk_record.py");
     let mut agent = desktop.command(python);
     agent.arg(script).arg(env!("CARGO_BIN_EXE_deskpilot"));
-    agent.arg(&record).arg(TEXT);
+    agent.arg(&record).arg(TEXT).arg(PASSWORD);
     let out = succeeds(agent);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        report,
-        json!({"typed": [false, "confirmed"], "resource": true})
-    );
+    assert_eq!(report["typed"], json!([false, "confirmed"]));
+    assert_eq!(report["resource"], true);
+    assert_eq!(report["password"][0], false, "{report}");
     assert!(desktop.pyatspi_shows("mousepad", TEXT), "the session typed");
+    let events = fixture.oracle.events().unwrap();
+    let typed = events
+        .iter()
+        .any(|e| e.widget == "password" && e.prop == "length");
+    assert!(typed, "the fixture got the password: {events:?}");
     let logs: Vec<PathBuf> = std::fs::read_dir(&record)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    assert_eq!(logs.len(), 1, "{logs:?}");
-    let log = &logs[0];
+    assert_eq!(logs.len(), 2, "{logs:?}");
+    let of = |app: &str| {
+        let header = format!(r#""app":{{"name":"{app}""#);
+        let found = logs
+            .iter()
+            .find(|l| std::fs::read_to_string(l).unwrap().contains(&header));
+        found
+            .unwrap_or_else(|| panic!("no log of {app}: {logs:?}"))
+            .clone()
+    };
+    let (log, secret_log) = (&of("mousepad"), of("deskpilot-gtk3-fixture"));
+
+    // The password is in no log, and in no export of one.
+    let test = export(&secret_log, "test");
+    let mut written: Vec<String> = logs
+        .iter()
+        .map(|l| std::fs::read_to_string(l).unwrap())
+        .collect();
+    written.extend([test.clone(), export(&secret_log, "workflow")]);
+    for text in &written {
+        assert!(!text.contains(PASSWORD), "the password was written: {text}");
+    }
+    assert!(test.contains("DESKPILOT_SECRET_PASSWORD_1"), "{test}");
 
     // The test: the committed golden file, word for word.
     let test = export(log, "test");

@@ -1,9 +1,10 @@
 """An agent's session on Mousepad through `deskpilot mcp --allow input,launch --record DIR`
 with the official MCP Python SDK (PyPI `mcp`): the server starts Mousepad, the agent finds
-its text box and types into it by the ref it found. The Rust test judges the typing with
-pyatspi and exports the recording.
+its text box and types into it by the ref it found. Then, in the GTK 3 fixture, it types a
+password into its password field, not saying it is secret. The Rust test judges the typing
+with pyatspi and the fixture's oracle, and exports the recordings.
 
-Usage: python sdk_record.py <deskpilot> <record dir> <text>
+Usage: python sdk_record.py <deskpilot> <record dir> <text> <password>
 
 Prints one JSON object with what it saw; exits non-zero on any failure.
 """
@@ -21,7 +22,7 @@ def content(result):
     return result.structured_content or {}
 
 
-async def main(binary, record, text):
+async def main(binary, record, text, password):
     params = StdioServerParameters(
         command=binary,
         args=["mcp", "--allow", "input,launch", "--record", record],
@@ -41,8 +42,12 @@ async def main(binary, record, text):
             listed = await session.list_resources()
             uri = f"deskpilot://session/{sid}/recording"
             report["resource"] = any(str(r.uri) == uri for r in listed.resources)
+            fixture = content(await session.call_tool("connect", {"app": "deskpilot-gtk3-fixture"}))
+            typed = await session.call_tool("type_text", {"session": fixture["session"],
+                                                          "target": "password", "text": password})
+            report["password"] = [typed.is_error, content(typed).get("effect")]
     print(json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":
-    anyio.run(main, *sys.argv[1:4])
+    anyio.run(main, *sys.argv[1:5])
