@@ -13,12 +13,13 @@ use http_support::*;
 
 #[tokio::test]
 async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
-    let served = serve(|_| {}).await;
+    let record = tempfile::tempdir().unwrap();
+    let served = serve(|o| o.record = Some(record.path().to_owned())).await;
     let alice = initialize(served.addr, ALICE).await;
     let bob = initialize(served.addr, BOB).await;
     let (s, notify) = open_editor(served.addr, ALICE, &alice).await;
 
-    // Bob, in his own MCP session, cannot use it nor see its tree.
+    // Bob, in his own MCP session, cannot use it nor see its tree or its recording.
     let refused = call_in(
         served.addr,
         BOB,
@@ -51,6 +52,35 @@ async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
     .await
     .message();
     assert!(read["error"].is_object(), "{read}");
+    let recording = format!("deskpilot://session/{s}/recording");
+    let read = post(
+        served.addr,
+        &headers,
+        &json!({"jsonrpc": "2.0", "id": 7, "method": "resources/read",
+            "params": {"uri": recording}}),
+    )
+    .await
+    .message();
+    assert!(read["error"].is_object(), "{read}");
+    // Alice reads hers.
+    let auth_alice = bearer(ALICE);
+    let mine = [
+        ("authorization", auth_alice.as_str()),
+        ("mcp-session-id", alice.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let read = post(
+        served.addr,
+        &mine,
+        &json!({"jsonrpc": "2.0", "id": 8, "method": "resources/read",
+            "params": {"uri": recording}}),
+    )
+    .await
+    .message();
+    let text = read["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.starts_with(r#"{"kind":"header""#), "{read}");
     // Nor through a pipeline: its capture is not read, its restore not done.
     let run = call_in(
         served.addr,

@@ -172,7 +172,8 @@ impl Desktop {
     /// The app packs under `root` (each of its directories with a `manifest.json` is one)
     /// beside the packs shipped with deskpilot, whose ids they may take over: for
     /// [`Desktop::launch_pack`] and for locators that name a control, `@pack/control`. A pack
-    /// with an error fails here, every error listed. Roots add up, the first winning.
+    /// with an error fails here, every error listed. Roots add up; one id in two of them is
+    /// an error naming both.
     ///
     /// ```no_run
     /// # async fn demo() -> deskpilot_test::Result<()> {

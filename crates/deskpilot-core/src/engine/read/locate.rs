@@ -24,25 +24,35 @@ pub struct Located {
 const WALK_TIME: Duration = Duration::from_secs(15);
 
 /// The steadiest selector that finds `target`'s element alone where `find` searches in
-/// `session` (its window and the windows over it).
+/// `session` (its window and the windows over it). A ref is looked up, not read again: the
+/// tree's read shows whether its element is still there, as it was.
 pub async fn locator_of(session: &crate::engine::Session<'_>, target: &Target) -> Result<Located> {
-    let resolved = session.resolve(target).await?;
-    let element = resolved.node.id;
+    let (element, role, secret) = match target {
+        Target::Ref(text) => {
+            let entry = session.engine.sessions().lookup(session.id(), text)?;
+            (entry.element, Some(entry.role), entry.secret)
+        }
+        Target::Selector(_) => {
+            let resolved = session.resolve(target).await?;
+            (resolved.node.id, None, resolved.secret)
+        }
+    };
     let (tree, _) = searched(session, None, WALK_TIME).await?;
     let index = tree
         .nodes
         .iter()
-        .position(|n| n.node.id == element)
+        .position(|n| n.node.id == element && role.is_none_or(|r| r == n.node.role))
         .ok_or_else(|| {
             Error::new(
                 Code::NotFound,
-                "the element is not in the tree `find` searches",
-                "it is in a window the session does not cover: `connect` to its app",
+                "the element is not in the tree `find` searches, as it was",
+                "it is gone, changed, or in a window the session does not cover",
             )
         })?;
+    let password = tree.nodes[index].node.role == Role::Password;
     Ok(Located {
         locator: locate(&tree, index),
-        secret: resolved.secret,
-        password: resolved.node.role == Role::Password,
+        secret,
+        password,
     })
 }
