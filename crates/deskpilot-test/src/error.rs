@@ -17,7 +17,7 @@ use deskpilot_core::hint::FaceVerb;
 /// }
 /// # Ok(()) }
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(thiserror::Error)]
 pub enum TestError {
     /// The engine refused or failed (its code, message and hint).
     #[error("{locator}: {}", failure(.error))]
@@ -60,6 +60,14 @@ pub enum TestError {
     /// The desktop or the app could not be started or reached.
     #[error("desktop: {0}")]
     Desktop(String),
+}
+
+/// The message itself: a test that returns this error prints it with `{:?}`, and a
+/// person reads the locator and the window's lines as written, not escaped.
+impl std::fmt::Debug for TestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl TestError {
@@ -122,5 +130,23 @@ mod tests {
         assert!(text.contains("`Desktop::attach` again"), "{text}");
         assert!(text.contains("or `expect` it"), "{text}");
         assert!(!text.contains("wait_for"), "{text}");
+    }
+
+    /// A test returning the error prints it with `{:?}`: the locator as written, the lines
+    /// as lines.
+    #[test]
+    fn a_failed_test_prints_the_message_unescaped() {
+        let error = super::TestError::NotActionable {
+            locator: r#"checkbox[name="Enable alerts"]"#.into(),
+            wanted: "checked".into(),
+            timeout_ms: 5000,
+            seen: "nothing matches; the window:\n- button \"OK\"".into(),
+        };
+        let printed = format!("{error:?}");
+        assert!(
+            printed.starts_with(r#"checkbox[name="Enable alerts"]: not checked"#),
+            "{printed}"
+        );
+        assert!(printed.contains("\n- button \"OK\""), "{printed}");
     }
 }

@@ -18,6 +18,7 @@ mod mcp_client;
 mod oracle;
 mod pyatspi;
 mod real_apps;
+mod replays;
 
 use std::process::Command;
 
@@ -31,6 +32,7 @@ pub use mcp_client::{McpClient, sdk_python};
 pub use oracle::{Oracle, OracleEvent};
 pub use pyatspi::{has_state, pyatspi_nodes};
 pub use real_apps::ChromiumPages;
+pub use replays::{FIXTURE_SCRIPT, NAME, Replayed, TYPED};
 
 /// A headless desktop with the launching tests need (fixtures, real apps); everything else is
 /// the `HeadlessDesktop` it derefs to.
