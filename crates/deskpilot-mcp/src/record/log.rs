@@ -93,3 +93,38 @@ fn file_word(text: &str) -> String {
         .collect();
     if word.is_empty() { "_".into() } else { word }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::line::{App, Header, VERSION};
+
+    /// A full disk (Linux's `/dev/full`, whose every write fails with ENOSPC) is an error
+    /// naming the file, which the recorder says once; it never panics.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_is_an_error_naming_the_file() {
+        let path = PathBuf::from("/dev/full");
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        let mut log = Log {
+            path,
+            file,
+            seq: 0,
+            secrets: 0,
+        };
+        let header = Header {
+            version: VERSION,
+            session: "s1".into(),
+            client: None,
+            app: App {
+                name: "Editor".into(),
+                toolkit: None,
+                window: None,
+                launched: None,
+            },
+            connect: Default::default(),
+        };
+        let error = log.write(&Line::Header(header)).unwrap_err();
+        assert!(error.starts_with("/dev/full: No space left"), "{error}");
+    }
+}
