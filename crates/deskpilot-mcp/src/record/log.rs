@@ -94,14 +94,14 @@ fn file_word(text: &str) -> String {
     if word.is_empty() { "_".into() } else { word }
 }
 
-#[cfg(test)]
+/// Linux's `/dev/full` stands for a full disk.
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use crate::record::line::{App, Header, VERSION};
 
-    /// A full disk (Linux's `/dev/full`, whose every write fails with ENOSPC) is an error
-    /// naming the file, which the recorder says once; it never panics.
-    #[cfg(target_os = "linux")]
+    /// A full disk (`/dev/full`, whose every write fails with ENOSPC) is an error naming
+    /// the file, which the recorder says once; it never panics.
     #[test]
     fn a_full_disk_is_an_error_naming_the_file() {
         let path = PathBuf::from("/dev/full");
