@@ -63,7 +63,7 @@ pub const TABLES: &[Layers] = &[
     Layers {
         src: "crates/deskpilot-mcp/src",
         layers: &[
-            &["write", "jsonrpc", "output"],
+            &["write", "jsonrpc", "output", "limit"],
             &["grants", "outcome"],
             &["args", "schema"],
             &["condition"],

@@ -31,6 +31,7 @@ mod act;
 mod desktop;
 mod export;
 mod files;
+mod mcp;
 mod packs;
 mod pipeline;
 mod probe;
@@ -62,7 +63,10 @@ enum Command {
     Files(files::FilesCommand),
     /// Serve the Model Context Protocol on stdin/stdout for agents (read-only unless given
     /// capabilities with --allow).
-    Mcp(serve::McpArgs),
+    Mcp(mcp::McpArgs),
+    /// Start a private headless desktop, optional apps on it, and the MCP server over HTTP
+    /// on it, as one process tree that SIGTERM stops whole (docs/deploy.md).
+    Serve(serve::ServeArgs),
     /// Run a pipeline: many steps in one go, each judged, with cleanup (see `run_steps`).
     Run(pipeline::RunArgs),
     /// Draft an app pack from a running app: its controls under logical names, each with a
@@ -114,6 +118,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Command::Export(args) = cli.command {
         return export::run(args);
     }
+    // It starts a desktop of its own.
+    if let Command::Serve(args) = cli.command {
+        return serve::run(args).await;
+    }
     let engine = match desktop::engine(cli.platform).await {
         Ok(engine) => engine,
         // A host that starts the server sees it answer, and each tool says what is missing.
@@ -126,7 +134,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Err(missing) => anyhow::bail!("{missing}"),
     };
     match cli.command {
-        Command::Mcp(args) => serve::run(engine, args).await,
+        Command::Mcp(args) => mcp::run(engine, args).await,
         Command::Read(command) => read::run(&engine, command).await,
         Command::Act(command) => act::run(&engine, command).await,
         Command::Files(command) => files::run(&engine, command).await,
@@ -134,7 +142,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Probe(args) => probe::run(&engine, args).await,
         Command::Packs(args) => packs::list(engine, args).await,
         Command::Workflow(args) => packs::workflow(engine, args).await,
-        Command::Export(_) => unreachable!("an export returned before the desktop"),
+        Command::Export(_) | Command::Serve(_) => {
+            unreachable!("an export or a server returned before the desktop")
+        }
     }
 }
 
@@ -193,4 +203,15 @@ async fn connect(engine: &Engine, target: &str) -> anyhow::Result<Option<String>
         );
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of every command's arguments (unique names, valid defaults), which
+    /// otherwise run only when that command is parsed.
+    #[test]
+    fn every_commands_arguments_are_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

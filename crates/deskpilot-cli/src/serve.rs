@@ -1,180 +1,155 @@
-//! `deskpilot mcp`: the MCP server on stdio (the default) or over HTTP (`--http`), with the
-//! capabilities it is given.
+//! `deskpilot serve`: one command for one desktop of a fleet. It starts a private headless
+//! desktop, binds the MCP server over HTTP on it (`/healthz` answers from then on), starts
+//! the `--app`s, each waited for on the accessibility bus, and only then is `/readyz` 200.
+//! SIGTERM or SIGINT stops it whole: the server, the apps and the desktop, every process
+//! stamped with the desktop's mark (deskpilot-linux's `procs`).
 
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use deskpilot_core::Engine;
-use deskpilot_mcp::Grants;
-use deskpilot_mcp::http::{HttpOptions, HttpServer, Tokens, token_dir};
+use deskpilot_mcp::http::Readiness;
+
+use crate::mcp::{McpArgs, bind_http};
+
+/// How long an app may take to show a window on the accessibility bus.
+const APP_START: Duration = Duration::from_secs(60);
 
 #[derive(clap::Args)]
-pub struct McpArgs {
-    /// What the server may do beyond reading, comma separated: input (act on apps), launch
-    /// (start programs), files (write screenshots, under --files-dir), all.
-    #[arg(long, value_name = "CAPABILITIES", value_delimiter = ',')]
-    allow: Vec<String>,
-    /// The directory `--allow files` writes in (and nowhere else).
-    #[arg(long, value_name = "DIR")]
-    files_dir: Option<PathBuf>,
-    /// The old spelling of `--allow input,launch,files`, with files written anywhere.
-    #[arg(long, conflicts_with_all = ["allow", "files_dir"])]
-    allow_input: bool,
-    /// Sessions may be opened on these apps only (their names as list_apps shows them).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    apps: Vec<String>,
-    /// A directory of app packs, one per subdirectory (repeatable; before DESKPILOT_PACKS
-    /// and the user's config directory's deskpilot/packs).
-    #[arg(long = "packs", value_name = "DIR")]
-    packs: Vec<PathBuf>,
-    /// Record each session's calls in DIR, one JSON-lines log per session, for `deskpilot
-    /// export` (docs/recording.md). DIR is made 0700; secret text is never written.
-    #[arg(long, value_name = "DIR")]
-    record: Option<PathBuf>,
+pub struct ServeArgs {
+    /// An app to start once the desktop is up, as a command line without a shell
+    /// ("mousepad --disable-server"); repeatable. /readyz is 200 once each has a window on
+    /// the accessibility bus; one that does not start ends the server.
+    #[arg(long = "app", id = "app", value_name = "COMMAND")]
+    start: Vec<String>,
     #[command(flatten)]
-    http: HttpArgs,
+    mcp: McpArgs,
 }
 
-/// Serving over HTTP instead of stdio.
-#[derive(clap::Args)]
-struct HttpArgs {
-    /// Serve MCP over streamable HTTP at this address (at /mcp; /healthz answers without a
-    /// token): a port alone is on loopback (8931), else ADDR:PORT (0.0.0.0:8931). Without
-    /// it, stdio.
-    #[arg(long, value_name = "[ADDR:]PORT", value_parser = listen_address)]
-    http: Option<SocketAddr>,
-    /// A file of bearer tokens, one per line (one per agent); requests to /mcp must carry one.
-    /// Also DESKPILOT_TOKEN (one token). On loopback without either, one is made.
-    #[arg(long, value_name = "FILE", requires = "http")]
-    token_file: Option<PathBuf>,
-    /// Ask no token (loopback only): for clients that cannot send one.
-    #[arg(long, requires = "http", conflicts_with = "token_file")]
-    no_token: bool,
-    /// A host name clients reach the server by (IP addresses and localhost always pass).
-    #[arg(long, value_name = "NAME", requires = "http")]
-    allow_host: Vec<String>,
-    /// A browser origin allowed to call the server (scheme://host[:port]); it gets CORS.
-    #[arg(long, value_name = "ORIGIN", requires = "http")]
-    allow_origin: Vec<String>,
-    /// On a non-loopback address, let --allow grant launch and files.
-    #[arg(long, requires = "http")]
-    allow_remote_launch: bool,
-    /// Seconds a client may stay idle before its MCP session ends and its sessions close.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value_t = 1800,
-        requires = "http"
-    )]
-    idle_timeout: u64,
-}
-
-pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
-    let grants = if args.allow_input {
-        Grants::legacy_allow_input()
-    } else {
-        Grants::parse(&args.allow, args.files_dir.as_deref()).map_err(|e| anyhow!(e))?
+pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    if !args.mcp.over_http() {
+        bail!("`deskpilot serve` serves over HTTP: give --http [ADDR:]PORT (e.g. 8931)");
     }
-    .only_apps(args.apps);
-    let packs = deskpilot_mcp::packs::set::Sources::for_server(args.packs);
-    let Some(addr) = args.http.http else {
-        deskpilot_mcp::serve_stdio(Arc::new(engine), grants, packs, args.record).await?;
-        return Ok(ExitCode::SUCCESS);
-    };
-    let http = args.http;
-    let tokens = tokens(&http, addr)?;
-    let desktop = engine
-        .wiring()
-        .name
-        .as_deref()
-        .unwrap_or("unnamed")
-        .to_owned();
-    let mut options = HttpOptions::new(addr, tokens, desktop);
-    options.hosts = http.allow_host;
-    options.origins = http.allow_origin;
-    options.remote_launch = http.allow_remote_launch;
-    options.idle = Duration::from_secs(http.idle_timeout);
-    options.packs = packs;
-    options.record = args.record;
-    let server = HttpServer::bind(Arc::new(engine), grants, options).await?;
+    let apps = command_lines(&args.start)?;
+    // Caught from the start: a stop asked for while starting stops what started.
+    let mut stop = Stop::listen()?;
+    let (engine, desktop) = deskpilot_desktop::private()
+        .await
+        .map_err(|missing| anyhow!("{missing}"))?;
     eprintln!(
-        "deskpilot: serving MCP at http://{}/mcp",
-        server.local_addr()
+        "deskpilot: a private desktop on display {} (its processes carry DESKPILOT_DESKTOP={})",
+        desktop.display(),
+        desktop.id()
     );
-    server.serve().await?;
-    Ok(ExitCode::SUCCESS)
+    let engine = Arc::new(engine);
+    let readiness = Readiness::starting(format!("starting {} app(s)", apps.len()));
+    let served = match bind_http(engine.clone(), args.mcp, readiness.clone()).await {
+        Ok(server) => {
+            let started = async {
+                start_apps(&engine, &apps).await?;
+                readiness.set_ready();
+                eprintln!("deskpilot: ready");
+                std::future::pending::<anyhow::Result<()>>().await
+            };
+            tokio::select! {
+                served = server.serve() => served.map_err(anyhow::Error::from),
+                failed = started => failed,
+                signal = stop.stopped() => {
+                    eprintln!("deskpilot: {signal}: stopping the server, the apps and the desktop");
+                    Ok(())
+                }
+            }
+        }
+        Err(e) => Err(e),
+    };
+    drop(engine);
+    if let Err(left) = desktop.stop() {
+        eprintln!("deskpilot: these processes of the desktop outlived its stop: {left:?}");
+    }
+    served.map(|()| ExitCode::SUCCESS)
 }
 
-/// The tokens asked for: the file's, else DESKPILOT_TOKEN's, else none when told so, else
-/// (on loopback) a new one in a file only this user may read.
-fn tokens(http: &HttpArgs, addr: SocketAddr) -> anyhow::Result<Option<Tokens>> {
-    if let Some(file) = &http.token_file {
-        return Ok(Some(Tokens::read(file).map_err(|e| anyhow!(e))?));
-    }
-    if let Some(token) = std::env::var_os("DESKPILOT_TOKEN") {
-        let token = token
-            .into_string()
-            .map_err(|_| anyhow!("DESKPILOT_TOKEN is not UTF-8"))?;
-        return Ok(Some(
-            Tokens::parse(&token).map_err(|e| anyhow!("DESKPILOT_TOKEN: {e}"))?,
-        ));
-    }
-    if http.no_token {
-        if !addr.ip().is_loopback() {
-            bail!("--no-token serves loopback only; {} is not", addr.ip());
-        }
-        return Ok(None);
-    }
-    if !addr.ip().is_loopback() {
-        bail!(
-            "{} is not a loopback address: serving it needs --token-file or DESKPILOT_TOKEN",
-            addr.ip()
+/// Each `--app` split as a shell would (quotes kept together), run without one.
+fn command_lines(apps: &[String]) -> anyhow::Result<Vec<Vec<String>>> {
+    apps.iter()
+        .map(|line| match shlex::split(line) {
+            Some(argv) if !argv.is_empty() => Ok(argv),
+            _ => Err(anyhow!("--app {line:?} is not a command line")),
+        })
+        .collect()
+}
+
+/// Starts each app in turn and waits until it has a window on the accessibility bus.
+async fn start_apps(engine: &Engine, apps: &[Vec<String>]) -> anyhow::Result<()> {
+    for argv in apps {
+        let launched = engine
+            .launch_app(argv, APP_START)
+            .await
+            .map_err(|e| anyhow!("--app {argv:?} did not start: {} ({})", e.message, e.hint))?;
+        eprintln!(
+            "deskpilot: {} is up (pid {})",
+            launched.app.name, launched.spawned_pid
         );
     }
-    let (tokens, path) = Tokens::generate(&token_dir()).map_err(|e| anyhow!(e))?;
-    eprintln!(
-        "deskpilot: no token was given; one is in {} (send it as Authorization: Bearer <token>)",
-        path.display()
-    );
-    Ok(Some(tokens))
+    Ok(())
 }
 
-/// `PORT` (on loopback), `localhost:PORT` or `ADDR:PORT`.
-fn listen_address(text: &str) -> Result<SocketAddr, String> {
-    if let Ok(port) = text.parse::<u16>() {
-        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+/// The signals that stop the server.
+struct Stop {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl Stop {
+    fn listen() -> anyhow::Result<Stop> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Stop {
+                term: signal(SignalKind::terminate())?,
+                int: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Stop {})
     }
-    if let Some(port) = text.strip_prefix("localhost:") {
-        return listen_address(port);
+
+    /// The signal's name, once one came.
+    async fn stopped(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.term.recv() => "SIGTERM",
+                _ = self.int.recv() => "SIGINT",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
     }
-    text.parse()
-        .map_err(|_| format!("{text:?} is not PORT or ADDR:PORT (e.g. 8931, 0.0.0.0:8931)"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Quotes keep an argument whole; an empty or unclosed line is refused.
     #[test]
-    fn a_port_alone_listens_on_loopback() {
-        assert_eq!(
-            listen_address("8931").unwrap().to_string(),
-            "127.0.0.1:8931"
-        );
-        assert_eq!(
-            listen_address("localhost:80").unwrap().to_string(),
-            "127.0.0.1:80"
-        );
-        assert_eq!(
-            listen_address("0.0.0.0:8931").unwrap().to_string(),
-            "0.0.0.0:8931"
-        );
-        assert_eq!(listen_address("[::1]:9").unwrap().to_string(), "[::1]:9");
-        assert!(listen_address("example.com:80").is_err());
-        assert!(listen_address("99999").is_err());
+    fn an_app_is_split_as_a_shell_would() {
+        let apps = [
+            "mousepad --disable-server".to_owned(),
+            "sh -c 'exec mousepad'".to_owned(),
+        ];
+        let lines = command_lines(&apps).unwrap();
+        assert_eq!(lines[0], ["mousepad", "--disable-server"]);
+        assert_eq!(lines[1], ["sh", "-c", "exec mousepad"]);
+        assert!(command_lines(&["".to_owned()]).is_err());
+        assert!(command_lines(&["sh -c 'open".to_owned()]).is_err());
     }
 }

@@ -4,97 +4,25 @@
 //! is the GTK 3 fixture's event file: the clicks the agents made, and none from a refused
 //! request.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::{Value, json};
 
+#[path = "support/http.rs"]
+mod http;
+use http::{Served, call, raw, status};
+
 const ALICE: &str = "alice-token-0123456789";
 const BOB: &str = "bob-token-0123456789ab";
 
-/// `deskpilot mcp --http 127.0.0.1:0 ARGS...`, its address, and its stderr so far.
-struct Served {
-    child: Child,
-    addr: SocketAddr,
-    stderr: Vec<String>,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the server with `args` (after `mcp`) and `env`; `None` when it exits instead, with
-/// what it said.
+/// `deskpilot mcp ARGS...` over HTTP: `None` when it exits instead, with what it said.
 fn serve(args: &[&str], env: &[(&str, &str)]) -> Result<Served, String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_deskpilot"))
-        .arg("mcp")
-        .args(args)
-        .envs(env.iter().copied())
-        .env_remove("DESKPILOT_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut stderr = Vec::new();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        stderr.push(line.clone());
-        if let Some(url) = line.strip_prefix("deskpilot: serving MCP at http://") {
-            let addr = url.trim_end_matches("/mcp").parse().unwrap();
-            std::thread::spawn(move || for _ in lines {});
-            return Ok(Served {
-                child,
-                addr,
-                stderr,
-            });
-        }
-    }
-    let _ = child.wait();
-    Err(stderr.join("\n"))
-}
-
-/// One raw HTTP/1.1 request (the connection closed after it); the whole response.
-fn raw(addr: SocketAddr, request: &str) -> String {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    String::from_utf8_lossy(&response).into_owned()
-}
-
-/// A 2026-07-28 (stateless) tools/call of `tool` with `headers` added; the raw response.
-fn call(addr: SocketAddr, headers: &[(&str, &str)], tool: &str, args: Value) -> String {
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": tool, "arguments": args, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-            "io.modelcontextprotocol/clientCapabilities": {}}}})
-    .to_string();
-    let mut head = format!(
-        "POST /mcp HTTP/1.1\r\ncontent-type: application/json\r\n\
-         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
-         mcp-method: tools/call\r\nmcp-name: {tool}\r\ncontent-length: {}\r\nconnection: close\r\n",
-        body.len()
-    );
-    if !headers.iter().any(|(name, _)| *name == "host") {
-        head.push_str(&format!("host: {addr}\r\n"));
-    }
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    raw(addr, &format!("{head}\r\n{body}"))
+    http::start("mcp", args, env)
 }
 
 /// A request whose head goes first: the answer is read before the body is sent (a server
@@ -109,10 +37,6 @@ fn head_first(addr: SocketAddr, head: &str, body: &str) -> String {
     let n = stream.read(&mut answer).unwrap_or(0);
     let _ = stream.write_all(body.as_bytes());
     String::from_utf8_lossy(&answer[..n]).into_owned()
-}
-
-fn status(response: &str) -> &str {
-    response.split_whitespace().nth(1).unwrap_or_default()
 }
 
 /// The TypeScript SDK client script, run from where its packages are.
@@ -189,12 +113,7 @@ fn typescript_clients_work_over_http_and_the_gate_holds() {
         "connect",
         json!({"window": window}),
     );
-    let session = opened
-        .split("\"session\":\"")
-        .nth(1)
-        .and_then(|s| s.split('"').next())
-        .unwrap_or_else(|| panic!("no session in {opened}"))
-        .to_owned();
+    let session = http::session_in(&opened);
     let click = json!({"session": session, "target": "button[name=Count]"});
     let refused = [
         (

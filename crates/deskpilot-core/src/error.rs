@@ -69,6 +69,9 @@ pub enum Code {
     AppNotRunning,
     /// A pack's control or workflow was used in a session of another app.
     PackMismatch,
+    /// The server is at its limit of tool calls in flight (`--max-calls`): the call was
+    /// refused at once, not queued.
+    Busy,
 }
 
 impl Code {
@@ -107,6 +110,7 @@ impl Code {
         Code::WorkflowInputInvalid,
         Code::AppNotRunning,
         Code::PackMismatch,
+        Code::Busy,
     ];
 
     pub fn name(self) -> &'static str {
@@ -144,6 +148,7 @@ impl Code {
             Code::WorkflowInputInvalid => "workflow_input_invalid",
             Code::AppNotRunning => "app_not_running",
             Code::PackMismatch => "pack_mismatch",
+            Code::Busy => "busy",
         }
     }
 
@@ -159,6 +164,7 @@ impl Code {
                 | Code::Obscured
                 | Code::WindowNotForeground
                 | Code::StepPostconditionTimeout
+                | Code::Busy
         )
     }
 }

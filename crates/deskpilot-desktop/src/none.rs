@@ -35,6 +35,14 @@ impl Private {
     pub fn dir(&self) -> &std::path::Path {
         match *self {}
     }
+
+    pub fn id(&self) -> &str {
+        match *self {}
+    }
+
+    pub fn stop(self) -> Result<(), Vec<u32>> {
+        match self {}
+    }
 }
 
 /// Always `Err`: no private headless desktop on this system yet.

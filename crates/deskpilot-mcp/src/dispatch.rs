@@ -13,6 +13,7 @@ use crate::call::{Call, Cx, Pending, Steps, Unknown, Wire};
 use crate::catalog::{Catalog, Known};
 use crate::clients::Client;
 use crate::grants::Grants;
+use crate::limit::CallLimit;
 use crate::outcome::ToolOutcome;
 use crate::packs::set::{Registry, Sources};
 use crate::record::Recorder;
@@ -25,6 +26,8 @@ pub struct Dispatcher {
     packs: Arc<Registry>,
     /// Where each session's calls are recorded (`--record`), when they are.
     recorder: Option<Arc<Recorder>>,
+    /// The calls in flight allowed across all clients (`--max-calls`), when bounded.
+    limit: Option<Arc<CallLimit>>,
 }
 
 impl Dispatcher {
@@ -36,7 +39,14 @@ impl Dispatcher {
             catalog,
             packs,
             recorder: None,
+            limit: None,
         }
+    }
+
+    /// The same dispatcher, refusing calls past `limit` (`busy`).
+    pub fn limited(mut self, limit: Option<Arc<CallLimit>>) -> Self {
+        self.limit = limit;
+        self
     }
 
     /// The same dispatcher, recording every session's calls with `recorder`.
@@ -79,6 +89,14 @@ impl Dispatcher {
         {
             return Ok(ToolOutcome::failure(&unknown));
         }
+        // A pipeline's step runs inside its call's place.
+        let _place = match (&self.limit, &call.step) {
+            (Some(limit), None) => match limit.enter() {
+                Ok(place) => Some(place),
+                Err(busy) => return Ok(ToolOutcome::failure(&busy)),
+            },
+            _ => None,
+        };
         let _busy = call.client.busy();
         let noted = match &self.recorder {
             Some(recorder) => Some(recorder.before(&self.engine, &call, tool, &args).await),

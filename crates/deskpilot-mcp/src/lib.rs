@@ -18,6 +18,7 @@ mod dispatch;
 mod grants;
 pub mod http;
 mod jsonrpc;
+pub mod limit;
 mod outcome;
 pub mod output;
 pub mod packs;
@@ -40,7 +41,7 @@ pub use dispatch::{call_in_process, call_in_process_with, check_pack, registry};
 pub use grants::{Capability, FilesDir, Grants};
 pub use outcome::{Acted, ToolOutcome};
 pub use resources::{session_of, tree_uri};
-pub use server::{DeskpilotServer, instructions};
+pub use server::{DeskpilotServer, Setup, instructions};
 pub use stdio::serve_stdio;
 
 /// Whether this server has a tool named `name` (granted or not).

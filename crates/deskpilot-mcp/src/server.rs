@@ -59,6 +59,16 @@ pub struct DeskpilotServer {
     stateless: Option<Arc<TokenClients>>,
 }
 
+/// What a server has beyond its engine and grants.
+pub struct Setup {
+    /// Where its app packs come from.
+    pub packs: Sources,
+    /// Where each session's calls are recorded (`docs/recording.md`), when they are.
+    pub record: Option<std::path::PathBuf>,
+    /// The tool calls in flight allowed across all clients, when bounded (`--max-calls`).
+    pub limit: Option<Arc<crate::limit::CallLimit>>,
+}
+
 impl DeskpilotServer {
     /// A read-only server: tools that change an app are neither listed nor callable.
     pub fn new(engine: Arc<Engine>) -> Self {
@@ -92,9 +102,23 @@ impl DeskpilotServer {
         packs: Sources,
         record: Option<std::path::PathBuf>,
     ) -> Self {
-        let packs = crate::dispatch::registry(packs);
-        let recorder = record.map(|dir| Arc::new(crate::record::Recorder::new(dir)));
-        let dispatcher = Dispatcher::with_packs(engine.clone(), grants, packs).recording(recorder);
+        let setup = Setup {
+            packs,
+            record,
+            limit: None,
+        };
+        Self::set_up(engine, grants, setup)
+    }
+
+    /// A server with these capabilities, set up as `setup` says.
+    pub fn set_up(engine: Arc<Engine>, grants: Grants, setup: Setup) -> Self {
+        let packs = crate::dispatch::registry(setup.packs);
+        let recorder = setup
+            .record
+            .map(|dir| Arc::new(crate::record::Recorder::new(dir)));
+        let dispatcher = Dispatcher::with_packs(engine.clone(), grants, packs)
+            .recording(recorder)
+            .limited(setup.limit);
         DeskpilotServer {
             client: Client::sole(engine.clone()),
             dispatcher: Arc::new(dispatcher),

@@ -1,4 +1,4 @@
-//! The front door: routes `/healthz` and `/mcp`, refuses what the gate refuses, reads a body
+//! The front door: routes `/healthz`, `/readyz` and `/mcp`, refuses what the gate refuses, reads a body
 //! whole only within its limit and time, answers configured origins' CORS, and hands the rest
 //! to rmcp.
 
@@ -16,9 +16,12 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 
+use super::HttpOptions;
 use super::gate::{Gate, Refusal};
+use super::ready::{Answer, Readiness, answer};
 use super::tokens::TokenIndex;
 use crate::DeskpilotServer;
+use crate::limit::CallLimit;
 
 type Body = BoxBody<Bytes, Infallible>;
 
@@ -26,6 +29,8 @@ type Body = BoxBody<Bytes, Infallible>;
 pub const MCP_PATH: &str = "/mcp";
 /// Where a client or a supervisor asks whether the server is up.
 pub const HEALTH_PATH: &str = "/healthz";
+/// Where a supervisor asks whether the server should be sent work now.
+pub const READY_PATH: &str = "/readyz";
 
 /// The header naming a 2025-11-25 MCP session.
 const MCP_SESSION: &str = "mcp-session-id";
@@ -78,30 +83,33 @@ pub struct Front<S = DeskpilotServer> {
     body_limit: usize,
     read_timeout: Duration,
     health: Bytes,
+    readiness: Readiness,
+    limit: Option<std::sync::Arc<CallLimit>>,
 }
 
 impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
     pub fn new(
         gate: Gate,
         mcp: StreamableHttpService<S, LocalSessionManager>,
-        body_limit: usize,
-        read_timeout: Duration,
-        desktop: &str,
+        options: &HttpOptions,
+        limit: Option<std::sync::Arc<CallLimit>>,
     ) -> Self {
         let health = serde_json::json!({
             "ok": true,
             "server": "deskpilot",
             "version": env!("CARGO_PKG_VERSION"),
-            "desktop": desktop,
+            "desktop": options.desktop,
             "mcp": MCP_PATH,
         });
         Front {
             gate,
             sessions: Mutex::default(),
             mcp,
-            body_limit,
-            read_timeout,
+            body_limit: options.body_limit,
+            read_timeout: options.read_timeout,
             health: Bytes::from(health.to_string()),
+            readiness: options.readiness.clone(),
+            limit,
         }
     }
 
@@ -118,7 +126,8 @@ impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
                 );
                 response
             }
-            HEALTH_PATH => text(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed"),
+            READY_PATH if request.method() == Method::GET => self.ready(),
+            HEALTH_PATH | READY_PATH => text(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed"),
             MCP_PATH => {
                 let cors = self.cors_origin(request.headers());
                 let mut response = self.mcp(request, cors.is_some()).await;
@@ -129,6 +138,25 @@ impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
             }
             _ => text(StatusCode::NOT_FOUND, "Not Found: MCP is served at /mcp"),
         }
+    }
+
+    /// 200 when ready; 503 while starting, or while full (come back in a second).
+    fn ready(&self) -> Response<Body> {
+        let now = answer(&self.readiness, self.limit.as_deref());
+        let status = match now {
+            Answer::Ready => StatusCode::OK,
+            Answer::Starting(_) | Answer::Full { .. } => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        let mut response = text(status, now.body().to_string());
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        if let Answer::Full { .. } = now {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 
     async fn mcp(&self, request: Request<Incoming>, cors: bool) -> Response<Body> {

@@ -1,11 +1,12 @@
 //! MCP over streamable HTTP: rmcp's service (both protocol eras: 2025-11-25 sessions with
 //! `Mcp-Session-Id` and SSE, 2026-07-28 stateless requests) behind deskpilot's front door
-//! (`front.rs`): `/healthz` without a token, `/mcp` past the gate (`gate.rs`: Host, Origin,
+//! (`front.rs`): `/healthz` and `/readyz` (`ready.rs`) without a token, `/mcp` past the gate (`gate.rs`: Host, Origin,
 //! bearer token), a body limit and read timeouts. Each MCP session gets its own server, whose
 //! client owns what it opens; stateless requests belong to their token's client.
 
 mod front;
 mod gate;
+mod ready;
 mod tokens;
 
 use std::net::SocketAddr;
@@ -20,10 +21,12 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 pub use gate::Gate;
+pub use ready::Readiness;
 pub use tokens::{TokenIndex, Tokens, token_dir};
 
 use crate::clients::TokenClients;
-use crate::{DeskpilotServer, Grants, ServeError};
+use crate::limit::CallLimit;
+use crate::{DeskpilotServer, Grants, ServeError, Setup};
 
 /// Connections served at once; more wait in the listen queue.
 const MAX_CONNECTIONS: usize = 64;
@@ -53,6 +56,10 @@ pub struct HttpOptions {
     pub packs: crate::packs::set::Sources,
     /// Where each session's calls are recorded (`docs/recording.md`), when they are.
     pub record: Option<std::path::PathBuf>,
+    /// The tool calls in flight allowed across all clients; one more is `busy`.
+    pub max_calls: Option<usize>,
+    /// What `/readyz` says, besides a full server.
+    pub readiness: Readiness,
 }
 
 impl HttpOptions {
@@ -70,6 +77,8 @@ impl HttpOptions {
             remote_launch: false,
             packs: crate::packs::set::Sources::shipped_only(),
             record: None,
+            max_calls: None,
+            readiness: Readiness::ready(),
         }
     }
 }
@@ -138,12 +147,13 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
             .local_addr()
             .map_err(|e| ServeError(e.to_string()))?;
         let clients = TokenClients::new(engine.clone(), options.idle);
-        let template = DeskpilotServer::recording(
-            engine,
-            grants,
-            options.packs.clone(),
-            options.record.clone(),
-        );
+        let limit = options.max_calls.map(CallLimit::new);
+        let setup = Setup {
+            packs: options.packs.clone(),
+            record: options.record.clone(),
+            limit: limit.clone(),
+        };
+        let template = DeskpilotServer::set_up(engine, grants, setup);
         let factory_clients = clients.clone();
         let mut sessions = SessionConfig::default();
         sessions.keep_alive = Some(options.idle);
@@ -157,18 +167,12 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
             config,
         );
         let gate = Gate {
-            tokens: options.tokens,
-            hosts: options.hosts,
-            origins: options.origins,
+            tokens: options.tokens.clone(),
+            hosts: options.hosts.clone(),
+            origins: options.origins.clone(),
             bound,
         };
-        let front = front::Front::new(
-            gate,
-            mcp,
-            options.body_limit,
-            options.read_timeout,
-            &options.desktop,
-        );
+        let front = front::Front::new(gate, mcp, &options, limit);
         Ok(HttpServer {
             listener,
             front: Arc::new(front),
