@@ -58,6 +58,12 @@ pub const PACKAGES: &[&str] = &[
     "yad",
     "zenity",
     "kwrite",
+    // The container image (`cargo xtask image`) and its pods: podman with runc (crun fails
+    // here), buildah, and debootstrap for the Debian base.
+    "podman",
+    "buildah",
+    "runc",
+    "debootstrap",
 ];
 
 /// What the benchmarks add: the real applications they measure.

@@ -9,6 +9,7 @@ mod demo;
 mod desktop;
 mod faces;
 mod functions;
+mod image;
 mod imports;
 mod install;
 mod layers;
@@ -87,6 +88,17 @@ enum Command {
     WineSmoke,
     /// Start a headless desktop with the GTK3 fixture and show deskpilot at work on it.
     Demo,
+    /// Build deskpilot's container image from Debian's archive alone (root: debootstrap,
+    /// podman): a base kept in target/image/, deploy/Containerfile with the binary, and the
+    /// app layers asked for (deploy/apps/).
+    Image {
+        /// The debug binary the tests build, not an optimized one.
+        #[arg(long)]
+        debug: bool,
+        /// An app layer to build over it (deploy/apps/APP.Containerfile); repeatable.
+        #[arg(long = "app", value_name = "APP")]
+        apps: Vec<String>,
+    },
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
     /// the LibreOffice Calc memory guard), `screenshot` (a labelled 1280x800 window capture),
     /// `act` (an action's latency), `list` (listing apps with one frozen) or `testlib` (how soon
@@ -154,6 +166,13 @@ fn main() -> anyhow::Result<()> {
         Command::UnderLoad { runs } => under_load::run(runs),
         Command::WineSmoke => wine_smoke::run(),
         Command::Demo => demo::run(),
+        Command::Image { debug, apps } => {
+            let build = match debug {
+                true => image::Build::Debug,
+                false => image::Build::Release,
+            };
+            image::run(build, &apps)
+        }
         Command::Matrix => matrix::run(),
         Command::Tasks => tasks::run(),
         Command::Bench { which, filter } => bench::run(&which, &filter),

@@ -1,7 +1,7 @@
 //! `cargo xtask test`: check the layout rules, install, then two tiers: every test that needs
 //! no desktop (with DISPLAY and DBUS_SESSION_BUS_ADDRESS unset, as on a bare machine) and the
-//! MCP conformance suite (`conformance.rs`), then the desktop suites behind the `e2e` feature,
-//! which must start desktops. Last, no desktop
+//! MCP conformance suite (`conformance.rs`), then the container image (`image.rs`) and the
+//! desktop suites behind the `e2e` feature, which must start desktops. Last, no desktop
 //! process may outlive the tests.
 
 use std::path::Path;
@@ -36,6 +36,13 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     }
     // The official conformance suite, over HTTP, needs no desktop either.
     crate::conformance::run()?;
+    // The container image the desktop tier's tests/container.rs runs: about 2 minutes on a
+    // fresh machine (the Debian base made once, then kept in target/image/).
+    if nix::unistd::geteuid().is_root() {
+        crate::image::run(crate::image::Build::Debug, &["mousepad".to_owned()])?;
+    } else {
+        eprintln!("xtask: not root: no image built, and tests/container.rs fails without it");
+    }
     desktop_tier(extra)
 }
 

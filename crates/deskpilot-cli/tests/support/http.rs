@@ -70,14 +70,17 @@ pub fn start(command: &str, args: &[&str], env: &[(&str, &str)]) -> Result<Serve
 
 /// One raw HTTP/1.1 request (the connection closed after it); the whole response.
 pub fn raw(addr: SocketAddr, request: &str) -> String {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
+    try_raw(addr, request).unwrap()
+}
+
+/// `raw`, or why it could not connect or send (a server not listening yet).
+pub fn try_raw(addr: SocketAddr, request: &str) -> std::io::Result<String> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(60)))?;
+    stream.write_all(request.as_bytes())?;
     let mut response = Vec::new();
     let _ = stream.read_to_end(&mut response);
-    String::from_utf8_lossy(&response).into_owned()
+    Ok(String::from_utf8_lossy(&response).into_owned())
 }
 
 /// A 2026-07-28 (stateless) tools/call of `tool` with `headers` added; the raw response.
