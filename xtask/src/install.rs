@@ -64,7 +64,14 @@ pub const PACKAGES: &[&str] = &[
     "buildah",
     "runc",
     "debootstrap",
+    // The pause process of `podman kube play`'s pods.
+    "catatonit",
 ];
+
+/// Commands the tests need from whichever package gives them: the package named is
+/// installed only when the command is not on PATH (`kubectl` may come from Kubernetes' own
+/// repository, which conflicts with Debian's package).
+pub const COMMANDS: &[(&str, &str)] = &[("kubectl", "kubernetes-client")];
 
 /// What the benchmarks add: the real applications they measure.
 pub const BENCH_PACKAGES: &[&str] = &[];
@@ -79,7 +86,16 @@ fn installed(package: &str) -> bool {
 
 /// Installs what the tests and the demo need.
 pub fn ensure_packages() -> anyhow::Result<()> {
-    ensure(PACKAGES)
+    let mut wanted = PACKAGES.to_vec();
+    let missing = COMMANDS.iter().filter(|(command, _)| !on_path(command));
+    wanted.extend(missing.map(|(_, package)| *package));
+    ensure(&wanted)
+}
+
+/// Whether `command` is a file in a directory of PATH.
+fn on_path(command: &str) -> bool {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path).any(|dir| dir.join(command).is_file())
 }
 
 /// Installs what is missing (as root), or prints the exact apt-get line and fails.
