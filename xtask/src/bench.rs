@@ -39,6 +39,7 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
             crate::cargo::cargo(&["bench", "--package", "deskpilot-linux", "--bench", "list"])
         }
         "live" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "live"]),
+        "load" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "load"]),
         "hostile" => {
             crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "hostile"])
         }
@@ -56,7 +57,7 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
         }
         other => {
             bail!(
-                "unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live, hostile, windows)"
+                "unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live, load, hostile, windows)"
             )
         }
     }

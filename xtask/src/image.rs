@@ -39,8 +39,10 @@ pub fn podman() -> Command {
 pub enum Build {
     /// Optimized: what a fleet runs.
     Release,
-    /// The one the tests build: no compile of its own in CI.
+    /// The debug one, built first.
     Debug,
+    /// The debug one as it is: the one `cargo xtask test` has just built for its suites.
+    Built,
 }
 
 /// Builds the image with the binary of `build`, and the app layers `apps`.
@@ -111,9 +113,11 @@ fn context(build_of: Build) -> anyhow::Result<PathBuf> {
             args.push("--release");
             "release"
         }
-        Build::Debug => "debug",
+        Build::Debug | Build::Built => "debug",
     };
-    crate::cargo::cargo(&args)?;
+    if build_of != Build::Built {
+        crate::cargo::cargo(&args)?;
+    }
     let context = crate::root().join("target/image/context");
     std::fs::create_dir_all(&context)?;
     let binary = context.join("deskpilot");

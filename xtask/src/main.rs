@@ -104,12 +104,15 @@ enum Command {
     /// `act` (an action's latency), `list` (listing apps with one frozen) or `testlib` (how soon
     /// an expect sees a change, and a locator's overhead per action) or `live` (tokens over a
     /// 10-step task with changes in action results vs a snapshot after each step, change to
-    /// wait_for latency, snapshots through the server) or `hostile` (a 9,300-label GTK 3 box,
+    /// wait_for latency, snapshots through the server) or `load` (1, 8 and 32 agents at once
+    /// over HTTP, each on its own field: throughput, latency, memory, input kept whole) or
+    /// `hostile` (a 9,300-label GTK 3 box,
     /// another app's snapshot while a hostile app misbehaves) or `windows` (a whole app read
     /// through the strict fake UI Automation, in simulated time). Results go to target/bench/
     /// and, with the date and commit, to docs/benchmarks.md.
     Bench {
-        /// Which benchmark (snapshot, screenshot, act, list, testlib, live, hostile, windows).
+        /// Which benchmark (snapshot, screenshot, act, list, testlib, live, load, hostile,
+        /// windows).
         which: String,
         /// Only the apps whose name contains one of these (gtk3, gtk4, writer, firefox, calc).
         filter: Vec<String>,

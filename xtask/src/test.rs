@@ -36,13 +36,6 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     }
     // The official conformance suite, over HTTP, needs no desktop either.
     crate::conformance::run()?;
-    // The container image the desktop tier's tests/container.rs runs: about 2 minutes on a
-    // fresh machine (the Debian base made once, then kept in target/image/).
-    if nix::unistd::geteuid().is_root() {
-        crate::image::run(crate::image::Build::Debug, &["mousepad".to_owned()])?;
-    } else {
-        eprintln!("xtask: not root: no image built, and tests/container.rs fails without it");
-    }
     desktop_tier(extra)
 }
 
@@ -70,6 +63,12 @@ fn desktop_tier(extra: &[String]) -> anyhow::Result<()> {
     let trace = std::env::var("DESKPILOT_TRACE").unwrap_or_else(|_| "retain-on-failure".into());
     let log_text = log.to_string_lossy().into_owned();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // Compiled first (`--no-run` before any argument for the test binaries), so that the
+    // image takes the binary the suites run.
+    let mut compile = args.clone();
+    compile.insert(1, "--no-run");
+    crate::cargo::cargo(&compile)?;
+    image()?;
     let env = [
         ("DESKPILOT_TRACE", trace.as_str()),
         (STARTED_LOG_VAR, &log_text),
@@ -90,6 +89,17 @@ fn desktop_tier(extra: &[String]) -> anyhow::Result<()> {
     }
     eprintln!("xtask: the desktop suites started {started} desktops");
     Ok(())
+}
+
+/// The container image the suites' tests/container.rs and tests/kube.rs run, with the
+/// binary just built for them: about 2 minutes on a fresh machine (the Debian base made
+/// once, then kept in target/image/).
+fn image() -> anyhow::Result<()> {
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("xtask: not root: no image built, and the container suites fail without it");
+        return Ok(());
+    }
+    crate::image::run(crate::image::Build::Built, &["mousepad".to_owned()])
 }
 
 fn started_desktops(log: &Path) -> usize {

@@ -1,7 +1,8 @@
 //! The Kubernetes manifests (deploy/k8s/) run for real: rendered by their kustomization
 //! (`kubectl kustomize`), then played by `podman kube play` as the two pods their
 //! StatefulSet asks for. An agent drives Mousepad in each pod over its own port with a
-//! token, and each note is read inside its own pod (the oracle). `podman kube down` leaves
+//! token, and each note is read inside its own pod (the oracle). One pod's desktop killed
+//! mid-call fails that call only; the other pod answers on. `podman kube down` leaves
 //! no pod, container or process behind (podman 4.3 keeps the volume it made of a
 //! ConfigMap: the test removes it).
 //!
@@ -11,7 +12,8 @@
 //!   `VolumeFromSecret` dereferences a nil secrets manager and panics;
 //! - each container port gets a free port on loopback (podman publishes every
 //!   `containerPort`, so two pods would ask for the same);
-//! - the Service and the PodDisruptionBudget are left out.
+//! - the Service and the PodDisruptionBudget are left out; every manifest is checked
+//!   against Kubernetes' schemas instead (kubernetes-validate).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -44,12 +46,16 @@ fn succeeds(command: &mut Command) -> Output {
     out
 }
 
-/// deploy/k8s rendered by its kustomization: one value per document.
-fn rendered() -> Vec<Value> {
+/// deploy/k8s rendered by its kustomization, as YAML.
+fn kustomized() -> Vec<u8> {
     let mut kubectl = Command::new("kubectl");
     kubectl.arg("kustomize").arg(root().join("deploy/k8s"));
-    let out = succeeds(&mut kubectl);
-    let text = String::from_utf8(out.stdout).unwrap();
+    succeeds(&mut kubectl).stdout
+}
+
+/// deploy/k8s rendered by its kustomization: one value per document.
+fn rendered() -> Vec<Value> {
+    let text = String::from_utf8(kustomized()).unwrap();
     let docs = serde_yaml_ng::Deserializer::from_str(&text);
     docs.map(|doc| serde::Deserialize::deserialize(doc).unwrap())
         .collect()
@@ -185,6 +191,7 @@ fn the_manifests_run_two_desktops_each_driven_and_judged_in_its_pod() {
         assert_eq!(String::from_utf8_lossy(&saved.stdout).trim_end(), note);
         pids.push(pid_of(&container));
     }
+    a_pod_killed_mid_call_leaves_the_other_at_work(&pods);
 
     succeeds(podman().args(["kube", "down"]).arg(&file));
     drop(played);
@@ -197,6 +204,39 @@ fn the_manifests_run_two_desktops_each_driven_and_judged_in_its_pod() {
         alive.is_empty(),
         "the pods' servers outlived them: {alive:?}"
     );
+}
+
+/// The first pod's desktop killed while a call it was sent waits on it: that call ends
+/// without an answer (never a success), and the second pod answers as before.
+fn a_pod_killed_mid_call_leaves_the_other_at_work(pods: &[(String, SocketAddr)]) {
+    use std::io::{Read, Write};
+    let ((first, addr), second) = (&pods[0], pods[1].1);
+    let bearer = format!("Bearer {}", TOKENS[0]);
+    let auth = [("authorization", bearer.as_str())];
+    let opened = call(*addr, &auth, "connect", json!({"app": "mousepad"}));
+    let session = http::session_in(&opened);
+    let never = json!({"session": session, "selector": "button[name=Never]", "timeout_ms": 30000});
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let request = http::call_request(*addr, &auth, "wait_for", never);
+    stream.write_all(request.as_bytes()).unwrap();
+    succeeds(podman().args(["kill", &format!("{first}-desktop")]));
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(
+        !answer.contains(r#""ok":true"#),
+        "a killed pod answered: {answer}"
+    );
+    let bearer = format!("Bearer {}", TOKENS[1]);
+    let listed = call(
+        second,
+        &[("authorization", &bearer)],
+        "list_apps",
+        json!({}),
+    );
+    assert!(listed.contains("mousepad"), "the other pod: {listed}");
 }
 
 /// A tokens file with no token: each pod's server refuses to start, says why in its log,
@@ -220,5 +260,26 @@ fn without_a_token_the_pods_refuse_to_start_saying_why() {
         let said = String::from_utf8_lossy(&logs.stderr).into_owned();
         assert!(said.contains("the token file"), "{pod}: {said}");
         assert!(!ready(*addr), "{pod} is ready without a token");
+    }
+}
+
+/// Every rendered manifest, those podman cannot run included (the Service, the
+/// PodDisruptionBudget), passes Kubernetes' own schemas, unknown fields refused
+/// (kubernetes-validate, in the tests' venv).
+#[test]
+fn the_manifests_pass_kubernetes_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rendered.yaml");
+    std::fs::write(&file, kustomized()).unwrap();
+    let python = deskpilot_testkit::sdk_python();
+    let validate = python.with_file_name("kubernetes-validate");
+    let out = succeeds(Command::new(validate).arg("--strict").arg(&file));
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    for kind in ["service", "poddisruptionbudget", "statefulset", "configmap"] {
+        assert!(
+            said.contains(&format!("passed for resource {kind}/")),
+            "{said}"
+        );
     }
 }

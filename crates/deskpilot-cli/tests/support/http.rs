@@ -85,6 +85,11 @@ pub fn try_raw(addr: SocketAddr, request: &str) -> std::io::Result<String> {
 
 /// A 2026-07-28 (stateless) tools/call of `tool` with `headers` added; the raw response.
 pub fn call(addr: SocketAddr, headers: &[(&str, &str)], tool: &str, args: Value) -> String {
+    raw(addr, &call_request(addr, headers, tool, args))
+}
+
+/// The raw request of `call`.
+pub fn call_request(addr: SocketAddr, headers: &[(&str, &str)], tool: &str, args: Value) -> String {
     let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
         "name": tool, "arguments": args, "_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -103,7 +108,7 @@ pub fn call(addr: SocketAddr, headers: &[(&str, &str)], tool: &str, args: Value)
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
-    raw(addr, &format!("{head}\r\n{body}"))
+    format!("{head}\r\n{body}")
 }
 
 /// A response's status code.
