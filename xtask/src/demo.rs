@@ -9,7 +9,7 @@ use deskpilot_core::Engine;
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 
 pub fn run() -> anyhow::Result<()> {
-    crate::install::ensure_packages()?;
+    crate::install::ensure(crate::install::DESKTOP_PACKAGES)?;
     crate::cargo::cargo(&["build", "--package", "deskpilot-cli"])?;
     let deskpilot = crate::root().join("target/debug/deskpilot");
 

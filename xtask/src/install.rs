@@ -4,22 +4,26 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-/// Every package the test suite and the demo use. Keep in sync with README.md.
-pub const PACKAGES: &[&str] = &[
-    // The headless desktop.
+/// The headless desktop and the GTK 3 fixture: all that `cargo xtask demo` needs.
+pub const DESKTOP_PACKAGES: &[&str] = &[
     "xvfb",
     "openbox",
     "dbus-daemon",
     "at-spi2-core",
-    // Fixture apps: GTK3/GTK4 through PyGObject, Qt through PyQt5, run by Debian's python3.
+    // The fixture, through PyGObject, run by Debian's python3.
     "python3",
     "python3-gi",
     "gir1.2-gtk-3.0",
-    "gir1.2-gtk-4.0",
-    "python3-pyqt5",
     "libatk-adaptor",
     "fonts-dejavu-core",
     "adwaita-icon-theme",
+];
+
+/// What the test suite adds to `DESKTOP_PACKAGES`. Keep in sync with README.md.
+pub const PACKAGES: &[&str] = &[
+    // The other fixtures: GTK 4 through PyGObject, Qt through PyQt5.
+    "gir1.2-gtk-4.0",
+    "python3-pyqt5",
     // LibreOffice Calc for the guard test (its sheet reports 2^31 - 1 children); LibreOffice
     // shows itself on AT-SPI only through its GTK 3 plugin.
     "libreoffice-calc",
@@ -86,7 +90,7 @@ fn installed(package: &str) -> bool {
 
 /// Installs what the tests and the demo need.
 pub fn ensure_packages() -> anyhow::Result<()> {
-    let mut wanted = PACKAGES.to_vec();
+    let mut wanted = [DESKTOP_PACKAGES, PACKAGES].concat();
     let missing = COMMANDS.iter().filter(|(command, _)| !on_path(command));
     wanted.extend(missing.map(|(_, package)| *package));
     ensure(&wanted)
