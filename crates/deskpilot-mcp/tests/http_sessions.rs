@@ -4,12 +4,31 @@
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[path = "support/http.rs"]
 mod http_support;
 mod support;
 use http_support::*;
+
+/// A resources/ request (`method` with `params`) in the 2025-11-25 MCP session `session`
+/// opened with `token`; the answer.
+async fn resources(
+    addr: std::net::SocketAddr,
+    token: &str,
+    session: &str,
+    method: &str,
+    params: Value,
+) -> Value {
+    let auth = bearer(token);
+    let headers = [
+        ("authorization", auth.as_str()),
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let request = json!({"jsonrpc": "2.0", "id": 4, "method": method, "params": params});
+    post(addr, &headers, &request).await.message()
+}
 
 #[tokio::test]
 async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
@@ -29,54 +48,16 @@ async fn a_session_belongs_to_the_mcp_session_that_opened_it() {
     )
     .await;
     assert_eq!(refused["code"], "unknown_session", "{refused}");
-    let auth = bearer(BOB);
-    let headers = [
-        ("authorization", auth.as_str()),
-        ("mcp-session-id", bob.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let listed = post(
-        served.addr,
-        &headers,
-        &json!({"jsonrpc": "2.0", "id": 4, "method": "resources/list", "params": {}}),
-    )
-    .await
-    .message();
+    let listed = resources(served.addr, BOB, &bob, "resources/list", json!({})).await;
     assert_eq!(listed["result"]["resources"], json!([]), "{listed}");
-    let read = post(
-        served.addr,
-        &headers,
-        &json!({"jsonrpc": "2.0", "id": 5, "method": "resources/read",
-            "params": {"uri": format!("deskpilot://session/{s}/tree")}}),
-    )
-    .await
-    .message();
+    let tree = json!({"uri": format!("deskpilot://session/{s}/tree")});
+    let read = resources(served.addr, BOB, &bob, "resources/read", tree).await;
     assert!(read["error"].is_object(), "{read}");
-    let recording = format!("deskpilot://session/{s}/recording");
-    let read = post(
-        served.addr,
-        &headers,
-        &json!({"jsonrpc": "2.0", "id": 7, "method": "resources/read",
-            "params": {"uri": recording}}),
-    )
-    .await
-    .message();
+    let recording = json!({"uri": format!("deskpilot://session/{s}/recording")});
+    let read = resources(served.addr, BOB, &bob, "resources/read", recording.clone()).await;
     assert!(read["error"].is_object(), "{read}");
     // Alice reads hers.
-    let auth_alice = bearer(ALICE);
-    let mine = [
-        ("authorization", auth_alice.as_str()),
-        ("mcp-session-id", alice.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let read = post(
-        served.addr,
-        &mine,
-        &json!({"jsonrpc": "2.0", "id": 8, "method": "resources/read",
-            "params": {"uri": recording}}),
-    )
-    .await
-    .message();
+    let read = resources(served.addr, ALICE, &alice, "resources/read", recording).await;
     let text = read["result"]["contents"][0]["text"]
         .as_str()
         .unwrap_or_default();
