@@ -4,7 +4,9 @@
 //! `deskpilot mcp --http` on loopback: each loops snapshot, find and type_text for `ROUNDS`
 //! rounds. Throughput, p50/p99 per tool, failures by code, the server's peak memory
 //! (VmHWM), and whether each field holds exactly what its client typed, in order (the
-//! fixture's oracle: no input interleaved). Results go to target/bench/load.json.
+//! fixture's oracle: no input interleaved). Then 32 clients again with `--max-calls 8`: a
+//! call refused `busy` is tried again after a moment, and must have done nothing (the
+//! fields still hold each text once). Results go to target/bench/load.json.
 
 #[path = "../tests/support/http.rs"]
 mod http;
@@ -16,8 +18,11 @@ use std::time::{Duration, Instant};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::{Map, Value, json};
 
-const LEVELS: [usize; 3] = [1, 8, 32];
+/// Clients at once, and the server's `--max-calls`.
+const LEVELS: [(usize, Option<usize>); 4] = [(1, None), (8, None), (32, None), (32, Some(8))];
 const ROUNDS: usize = 10;
+/// How long a client refused `busy` waits before trying again.
+const BACKOFF: Duration = Duration::from_millis(20);
 
 /// One call's tool, time and failure code.
 struct Timed {
@@ -43,20 +48,21 @@ fn client(addr: SocketAddr, token: &str, n: usize) -> Vec<Timed> {
     let bearer = format!("Bearer {token}");
     let auth = [("authorization", bearer.as_str())];
     let window = "deskpilot GTK3 fixture fields";
-    let opened = http::call(addr, &auth, "connect", json!({"window": window}));
-    let session = http::session_in(&opened);
     let mut timed = Vec::new();
-    let mut call = |tool: &'static str, args: Value| {
+    let mut call = |tool: &'static str, args: Value| loop {
         let started = Instant::now();
-        let response = http::call(addr, &auth, tool, args);
+        let response = http::call(addr, &auth, tool, args.clone());
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        timed.push(Timed {
-            tool,
-            ms,
-            code: code_of(&response),
-        });
-        response
+        let code = code_of(&response);
+        let busy = code.as_deref() == Some("busy");
+        timed.push(Timed { tool, ms, code });
+        if !busy {
+            return response;
+        }
+        std::thread::sleep(BACKOFF);
     };
+    let opened = call("connect", json!({"window": window}));
+    let session = http::session_in(&opened);
     let field = format!("textbox[name=\"Field {n}\"]");
     for round in 0..ROUNDS {
         call("snapshot", json!({"session": session}));
@@ -104,7 +110,7 @@ fn whole_fields(oracle: &deskpilot_testkit::Oracle, clients: usize) -> usize {
         .count()
 }
 
-fn level(clients: usize) -> Value {
+fn level(clients: usize, max_calls: Option<usize>) -> Value {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop
         .launch_fixture_with_args(Fixture::Gtk3, &["--fields", "32"])
@@ -122,6 +128,10 @@ fn level(clients: usize) -> Value {
         desktop.session_bus_address(),
     ]);
     args.extend(["--display", desktop.display()]);
+    let max = max_calls.map(|n| n.to_string());
+    if let Some(max) = &max {
+        args.extend(["--max-calls", max]);
+    }
     let served = http::start("mcp", &args, &[]).unwrap();
     let started = Instant::now();
     let threads: Vec<_> = tokens
@@ -142,21 +152,35 @@ fn level(clients: usize) -> Value {
         e.widget == format!("field-{}", clients - 1)
             && e.value == json!(format!("{}.{};", clients - 1, ROUNDS - 1))
     });
-    summary(
-        clients,
-        &calls,
+    let measured = Measured {
+        calls: &calls,
         seconds,
-        peak_rss_mb(served.child.id()),
-        whole_fields(&fixture.oracle, clients),
-    )
+        rss: peak_rss_mb(served.child.id()),
+        whole: whole_fields(&fixture.oracle, clients),
+    };
+    summary(clients, max_calls, measured)
 }
 
-fn summary(clients: usize, calls: &[Timed], seconds: f64, rss: f64, whole: usize) -> Value {
+/// What one level measured.
+struct Measured<'c> {
+    calls: &'c [Timed],
+    seconds: f64,
+    rss: f64,
+    whole: usize,
+}
+
+fn summary(clients: usize, max_calls: Option<usize>, measured: Measured) -> Value {
+    let Measured {
+        calls,
+        seconds,
+        rss,
+        whole,
+    } = measured;
     let mut per_tool = Map::new();
     for tool in ["snapshot", "find", "type_text"] {
         let mut ms: Vec<f64> = calls
             .iter()
-            .filter(|c| c.tool == tool)
+            .filter(|c| c.tool == tool && c.code.as_deref() != Some("busy"))
             .map(|c| c.ms)
             .collect();
         per_tool.insert(
@@ -168,11 +192,16 @@ fn summary(clients: usize, calls: &[Timed], seconds: f64, rss: f64, whole: usize
     for code in calls.iter().filter_map(|c| c.code.clone()) {
         *failures.entry(code).or_default() += 1;
     }
+    // Refused calls are counted apart: the rest are the work done.
+    let busy = failures.remove("busy").unwrap_or(0);
+    let done = calls.len() - busy;
     let line = json!({
         "clients": clients,
-        "calls": calls.len(),
+        "max_calls": max_calls,
+        "busy": busy,
+        "calls": done,
         "seconds": (seconds * 10.0).round() / 10.0,
-        "calls_per_s": (calls.len() as f64 / seconds * 10.0).round() / 10.0,
+        "calls_per_s": (done as f64 / seconds * 10.0).round() / 10.0,
         "tools": per_tool,
         "failed_calls": failures.values().sum::<usize>(),
         "failures": failures,
@@ -185,8 +214,12 @@ fn summary(clients: usize, calls: &[Timed], seconds: f64, rss: f64, whole: usize
 
 fn main() {
     let mut results = Map::new();
-    for clients in LEVELS {
-        results.insert(format!("clients_{clients}"), level(clients));
+    for (clients, max_calls) in LEVELS {
+        let key = match max_calls {
+            None => format!("clients_{clients}"),
+            Some(max) => format!("clients_{clients}_max_calls_{max}"),
+        };
+        results.insert(key, level(clients, max_calls));
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
     std::fs::create_dir_all(&dir).unwrap();

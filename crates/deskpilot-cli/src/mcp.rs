@@ -71,6 +71,10 @@ struct HttpArgs {
         requires = "http"
     )]
     idle_timeout: u64,
+    /// Seconds a client may take nothing of what is sent to it (an event stream it does not
+    /// read) before its connection is dropped.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    send_timeout: u64,
     /// At most N tool calls in flight across all clients: one more is refused at once with
     /// a retryable `busy`, and /readyz answers 503 (Retry-After) while it is full.
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u16).range(1..))]
@@ -131,6 +135,7 @@ pub async fn bind_http(
     options.origins = http.allow_origin;
     options.remote_launch = http.allow_remote_launch;
     options.idle = Duration::from_secs(http.idle_timeout);
+    options.send_timeout = Duration::from_secs(http.send_timeout);
     options.packs = packs;
     options.record = args.record;
     options.max_calls = http.max_calls.map(usize::from);

@@ -166,13 +166,19 @@ fn the_manifests_run_two_desktops_each_driven_and_judged_in_its_pod() {
     let tokens = format!("{}\n", TOKENS.join("\n"));
     let (docs, pods) = for_podman(rendered(), &tokens, "");
     assert_eq!(pods.len(), 2, "the StatefulSet's replicas");
+    let started = std::time::Instant::now();
     let played = play(dir.path(), &docs, "");
     let file = played.file.clone();
+    for (pod, addr) in &pods {
+        let up = wait::until(Duration::from_secs(120), || ready(*addr).then_some(()));
+        assert!(up.is_some(), "{pod} never ready");
+        // A measurement for docs/deploy.md, not a check.
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!("{pod}: ready {seconds:.1} s after `podman kube play` began");
+    }
 
     let mut pids = Vec::new();
     for (n, (pod, addr)) in pods.iter().enumerate() {
-        let up = wait::until(Duration::from_secs(120), || ready(*addr).then_some(()));
-        assert!(up.is_some(), "{pod} never ready");
         let bearer = format!("Bearer {}", TOKENS[n]);
         let auth = [("authorization", bearer.as_str())];
         let note = format!("Written in {pod}.");

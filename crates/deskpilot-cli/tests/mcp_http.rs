@@ -25,6 +25,22 @@ fn serve(args: &[&str], env: &[(&str, &str)]) -> Result<Served, String> {
     http::start("mcp", args, env)
 }
 
+/// `deskpilot mcp` over HTTP on `desktop` with `args`, for ALICE and BOB.
+fn serve_alice_and_bob(desktop: &VirtualDesktop, args: &[&str]) -> Served {
+    let tokens = desktop.dir().join("tokens");
+    std::fs::write(&tokens, format!("# one per agent\n{ALICE}\n{BOB}\n")).unwrap();
+    let mut all = vec![
+        "--http",
+        "127.0.0.1:0",
+        "--token-file",
+        tokens.to_str().unwrap(),
+    ];
+    all.extend(["--bus", desktop.session_bus_address()]);
+    all.extend(["--display", desktop.display()]);
+    all.extend(args);
+    serve(&all, &[]).unwrap()
+}
+
 /// A request whose head goes first: the answer is read before the body is sent (a server
 /// that waited for the body would get it, and act on it).
 fn head_first(addr: SocketAddr, head: &str, body: &str) -> String {
@@ -72,24 +88,7 @@ fn typescript(args: &[&str]) -> Value {
 fn typescript_clients_work_over_http_and_the_gate_holds() {
     let desktop = VirtualDesktop::start().unwrap();
     let fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let tokens = desktop.dir().join("tokens");
-    std::fs::write(&tokens, format!("# one per agent\n{ALICE}\n{BOB}\n")).unwrap();
-    let served = serve(
-        &[
-            "--http",
-            "127.0.0.1:0",
-            "--token-file",
-            tokens.to_str().unwrap(),
-            "--allow",
-            "input",
-            "--bus",
-            desktop.session_bus_address(),
-            "--display",
-            desktop.display(),
-        ],
-        &[],
-    )
-    .unwrap();
+    let served = serve_alice_and_bob(&desktop, &["--allow", "input"]);
     let url = format!("http://{}/mcp", served.addr);
     let window = Fixture::Gtk3.window_title();
 
@@ -322,4 +321,142 @@ fn without_a_token_one_is_made_and_remote_serving_asks_more() {
     assert!(remote.is_ok(), "{:?}", remote.err());
     drop(remote);
     std::fs::remove_dir_all(&runtime).unwrap();
+}
+
+/// A `subscriptions/listen` request (2026-07-28) for `uris`, as raw HTTP.
+fn listen_request(addr: SocketAddr, token: &str, uris: &[String]) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {
+        "notifications": {"resourceSubscriptions": uris}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "stalled", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}}}})
+    .to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nhost: {addr}\r\nauthorization: Bearer {token}\r\n\
+         content-type: application/json\r\naccept: application/json, text/event-stream\r\n\
+         mcp-protocol-version: 2026-07-28\r\nmcp-method: subscriptions/listen\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// The kernel's view of a TCP connection, one end's socket (/proc/net/tcp).
+struct TcpEntry {
+    /// 01 established, 04 FIN_WAIT1 (closed by this end, its FIN not yet sent).
+    state: String,
+    /// Bytes this end holds to send.
+    queued: u64,
+    /// The socket's inode; 0 once no process holds it.
+    inode: u64,
+}
+
+/// The socket from `local` to `remote`, as the kernel sees it.
+fn tcp_entry(local: SocketAddr, remote: SocketAddr) -> Option<TcpEntry> {
+    let hex = |a: SocketAddr| match a {
+        SocketAddr::V4(v4) => format!(
+            "{:08X}:{:04X}",
+            u32::from_le_bytes(v4.ip().octets()),
+            v4.port()
+        ),
+        SocketAddr::V6(_) => unreachable!("the test listens on IPv4"),
+    };
+    let (local, remote) = (hex(local), hex(remote));
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    table.lines().skip(1).find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let queues = fields[4].split(':').next().unwrap();
+        (fields[1] == local && fields[2] == remote).then(|| TcpEntry {
+            state: fields[3].to_owned(),
+            queued: u64::from_str_radix(queues, 16).unwrap(),
+            inode: fields[9].parse().unwrap(),
+        })
+    })
+}
+
+/// The server's resident memory, in kB.
+fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A client that opens an event stream and never reads it, while its app changes without
+/// end: the server's buffers for it are bounded (its memory stays flat), and once nothing
+/// could be sent for `--send-timeout` the server drops the connection (the kernel's table
+/// says the server let go of its socket), and what the client finally reads is bounded and
+/// ends. Other clients are served throughout.
+#[test]
+fn a_client_that_never_reads_its_event_stream_is_dropped() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let served = serve_alice_and_bob(&desktop, &["--send-timeout", "2"]);
+    let alice = format!("Bearer {ALICE}");
+    let window = Fixture::Gtk3.window_title();
+    // Many subscriptions to one busy app: the stream fills the socket's buffers quickly.
+    let uris: Vec<String> = (0..32)
+        .map(|_| {
+            let opened = call(
+                served.addr,
+                &[("authorization", &alice)],
+                "connect",
+                json!({"window": window}),
+            );
+            format!("deskpilot://session/{}/tree", http::session_in(&opened))
+        })
+        .collect();
+    fixture
+        .command(
+            "burst",
+            json!({"changes": 1_000_000, "per_tick": 5, "tick_ms": 10}),
+        )
+        .unwrap();
+    let mut stalled = TcpStream::connect(served.addr).unwrap();
+    stalled
+        .write_all(listen_request(served.addr, ALICE, &uris).as_bytes())
+        .unwrap();
+    let before = rss_kb(served.child.id());
+    let ours = stalled.local_addr().unwrap();
+    let (mut most_queued, mut accepted) = (0, false);
+    // Not held before the server accepts it; not held again once the server let it go.
+    let dropped = deskpilot_linux::headless::wait::until(Duration::from_secs(120), || {
+        let entry = tcp_entry(served.addr, ours)?;
+        most_queued = most_queued.max(entry.queued);
+        accepted |= entry.inode != 0;
+        (accepted && entry.inode == 0).then_some(entry)
+    });
+    let after = rss_kb(served.child.id());
+    let server_end = dropped.expect("the server kept the stalled connection");
+    // The server closed its end while the client's window was full.
+    assert_eq!(server_end.state, "04", "the server's end of the connection");
+    assert!(
+        most_queued <= 512 << 10,
+        "the kernel held {most_queued} bytes for the server to send"
+    );
+    assert!(
+        after < before + 8 * 1024,
+        "the server grew from {before} kB to {after} kB while the client did not read"
+    );
+    stalled
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut read = Vec::new();
+    let ended = stalled.read_to_end(&mut read);
+    assert!(ended.is_ok(), "the stream did not end: {ended:?}");
+    assert!(
+        read.len() < 4 << 20,
+        "{} bytes were kept for a client that did not read",
+        read.len()
+    );
+    let text = String::from_utf8_lossy(&read);
+    assert!(text.contains("notifications/resources/updated"), "{text}");
+    let bob = format!("Bearer {BOB}");
+    let listed = call(
+        served.addr,
+        &[("authorization", &bob)],
+        "list_apps",
+        json!({}),
+    );
+    assert_eq!(status(&listed), "200", "{listed}");
+    drop(served);
+    desktop.stop().unwrap();
 }

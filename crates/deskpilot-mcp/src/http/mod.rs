@@ -17,8 +17,9 @@ use deskpilot_core::Engine;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::Semaphore;
+use tokio_io_timeout::TimeoutStream;
 
 pub use gate::Gate;
 pub use ready::Readiness;
@@ -30,6 +31,11 @@ use crate::{DeskpilotServer, Grants, ServeError, Setup};
 
 /// Connections served at once; more wait in the listen queue.
 const MAX_CONNECTIONS: usize = 64;
+/// The kernel's send buffer of each connection (Linux doubles it), instead of one that grows
+/// to megabytes for a client that reads nothing (mcp_http's never-reading client keeps it).
+const SEND_BUFFER: u32 = 128 << 10;
+/// Connections waiting to be accepted.
+const BACKLOG: u32 = 1024;
 
 /// How an HTTP server listens and whom it lets in.
 #[derive(Debug, Clone)]
@@ -47,6 +53,9 @@ pub struct HttpOptions {
     pub body_limit: usize,
     /// How long a client may take to send a request's headers, and its body.
     pub read_timeout: Duration,
+    /// How long a client may take nothing of what is sent to it (an event stream it does not
+    /// read) before its connection is dropped.
+    pub send_timeout: Duration,
     /// Which desktop this server serves, as `/healthz` says it.
     pub desktop: String,
     /// On a non-loopback address, `launch` and `files` may be granted (remote code execution;
@@ -73,6 +82,7 @@ impl HttpOptions {
             idle: Duration::from_secs(30 * 60),
             body_limit: 4 << 20,
             read_timeout: Duration::from_secs(10),
+            send_timeout: Duration::from_secs(30),
             desktop,
             remote_launch: false,
             packs: crate::packs::set::Sources::shipped_only(),
@@ -90,6 +100,7 @@ pub struct HttpServer<S = DeskpilotServer> {
     clients: Arc<TokenClients>,
     idle: Duration,
     read_timeout: Duration,
+    send_timeout: Duration,
 }
 
 impl HttpServer {
@@ -140,8 +151,7 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
                 )));
             }
         }
-        let listener = TcpListener::bind(options.addr)
-            .await
+        let listener = listen(options.addr)
             .map_err(|e| ServeError(format!("cannot listen on {}: {e}", options.addr)))?;
         let bound = listener
             .local_addr()
@@ -179,6 +189,7 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
             clients,
             idle: options.idle,
             read_timeout: options.read_timeout,
+            send_timeout: options.send_timeout,
         })
     }
 
@@ -212,7 +223,10 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
                 continue;
             };
             let front = self.front.clone();
-            let read_timeout = self.read_timeout;
+            let (read_timeout, send_timeout) = (self.read_timeout, self.send_timeout);
+            // A write that stays pending this long (the client reads nothing) ends the connection.
+            let mut stream = TimeoutStream::new(stream);
+            stream.set_write_timeout(Some(send_timeout));
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |request| {
                     let front = front.clone();
@@ -221,9 +235,13 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
                 let connection = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(read_timeout)
-                    .serve_connection(TokioIo::new(stream), service);
-                if let Err(e) = connection.await {
-                    tracing::debug!(error = %e, "HTTP connection ended");
+                    .serve_connection(TokioIo::new(Box::pin(stream)), service);
+                match connection.await {
+                    Err(e) if is_stalled(&e) => tracing::info!(
+                        "dropped a client that took nothing sent to it for {send_timeout:?}"
+                    ),
+                    Err(e) => tracing::debug!(error = %e, "HTTP connection ended"),
+                    Ok(()) => {}
                 }
                 drop(permit);
             });
@@ -231,6 +249,28 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
         sweeper.abort();
         result
     }
+}
+
+/// A listener on `addr` whose connections have a bounded send buffer (`SEND_BUFFER`).
+fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server binds its port at once.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    // An accepted connection inherits its listener's buffer sizes.
+    socket.set_send_buffer_size(SEND_BUFFER)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
+/// Whether a connection ended because a write to it timed out.
+fn is_stalled(error: &hyper::Error) -> bool {
+    let io = std::error::Error::source(error).and_then(|e| e.downcast_ref::<std::io::Error>());
+    io.is_some_and(|e| e.kind() == std::io::ErrorKind::TimedOut)
 }
 
 /// Errors `accept` may return for one connection while the listener stays good.
