@@ -1,6 +1,7 @@
 //! `Events` for the AT-SPI backend: what each app's watch (`events.rs`) saw, as hints.
 
 use async_trait::async_trait;
+use deskpilot_platform::Announcement;
 use deskpilot_platform::model::ElementId;
 
 use super::AtspiBackend;
@@ -35,6 +36,17 @@ impl deskpilot_platform::Events for AtspiBackend {
 
     async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
         self.freshness.as_ref()?.named_since(app, since)
+    }
+
+    async fn mark(&self, app: &ElementId) -> Option<u64> {
+        let timeout = self.proto.timeout();
+        self.freshness.as_ref()?.mark(&app.app, timeout).await
+    }
+
+    async fn announced_since(&self, app: &ElementId, mark: u64) -> Option<Vec<Announcement>> {
+        let timeout = self.proto.timeout();
+        let freshness = self.freshness.as_ref()?;
+        freshness.announced_since(app, mark, timeout).await
     }
 
     fn walked_parent(&self, id: &ElementId) -> Option<ElementId> {

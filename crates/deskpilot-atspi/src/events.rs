@@ -18,6 +18,7 @@ use futures_util::{FutureExt, StreamExt};
 use tokio::sync::Mutex;
 use zbus::message::Type as MessageType;
 
+use deskpilot_platform::Announcement;
 use deskpilot_platform::model::ElementId;
 
 use crate::proto::REGISTRY;
@@ -61,9 +62,8 @@ struct Watch {
     dead: AtomicBool,
     /// Events noted so far: `quiet` compares it between pings, waits wake when it moves.
     events: tokio::sync::watch::Sender<u64>,
-    /// The objects the latest events named, each with the event's number (its count once
-    /// noted), oldest first; at most `RECENT` of them.
-    recent: std::sync::Mutex<std::collections::VecDeque<(u64, String)>>,
+    /// The latest events, oldest first, at most `RECENT` of them.
+    recent: std::sync::Mutex<std::collections::VecDeque<Noted>>,
     /// The object the latest `object:state-changed:focused` (on) named.
     focused: std::sync::Mutex<Option<String>>,
     /// Objects that said they are showing, latest last; at most `SHOWN`. Qt lists no popup
@@ -71,6 +71,16 @@ struct Watch {
     shown: std::sync::Mutex<std::collections::VecDeque<String>>,
     /// Asks the drain task to let go of the stream at once (a check waits for it).
     wake: tokio::sync::Notify,
+}
+
+/// One event as noted.
+struct Noted {
+    /// Its number: the event count once it was noted.
+    number: u64,
+    /// The object it named (empty when none).
+    path: String,
+    /// What it announced the object now shows (`signal::announcement`).
+    said: Option<String>,
 }
 
 /// Events whose objects a wait can ask for (`named_since`).
@@ -128,8 +138,8 @@ impl Freshness {
         let recent = watch.recent.lock().expect("recent");
         let events: Vec<&String> = recent
             .iter()
-            .filter(|(n, _)| *n > since && *n <= now)
-            .map(|(_, path)| path)
+            .filter(|e| e.number > since && e.number <= now)
+            .map(|e| &e.path)
             .collect();
         let all_named = events.len() as u64 == now - since && events.iter().all(|p| !p.is_empty());
         all_named.then(|| events.into_iter().cloned().collect())
@@ -206,6 +216,13 @@ impl Freshness {
         (watch.since.elapsed() >= SETTLE).then_some(count)
     }
 
+    /// `count` without waiting for the watch to settle: a mark that what comes after is
+    /// measured from (an event the app did not send yet is missed, never invented).
+    pub async fn mark(&self, app: &str, timeout: Duration) -> Option<u64> {
+        let watch = self.watch(app).await?;
+        self.flush(app, &watch, timeout).await
+    }
+
     /// A count bumped at every event `app` sends, watched from now on (for waits to wake on);
     /// `None` when its events cannot be watched.
     pub async fn changes(&self, app: &str) -> Option<tokio::sync::watch::Receiver<u64>> {
@@ -223,18 +240,47 @@ impl Freshness {
             .get(&app.app)
             .cloned()?;
         let recent = watch.recent.lock().expect("recent");
-        let now = *watch.events.borrow();
-        if now > since && recent.front().is_none_or(|(first, _)| *first > since + 1) {
+        if !remembered_since(&watch, &recent, since) {
             return None;
         }
         let mut named: Vec<ElementId> = Vec::new();
-        for (_, path) in recent.iter().filter(|(n, p)| *n > since && !p.is_empty()) {
-            let id = ElementId::new(app.app.clone(), path.clone());
+        for event in recent
+            .iter()
+            .filter(|e| e.number > since && !e.path.is_empty())
+        {
+            let id = ElementId::new(app.app.clone(), event.path.clone());
             if !named.contains(&id) {
                 named.push(id);
             }
         }
         Some(named)
+    }
+
+    /// The texts and names `app` announced after its event count was `mark`, every event it
+    /// sent before this call counted. `None` when that is not known: no watch, no answer, or
+    /// more events since than are remembered.
+    pub async fn announced_since(
+        &self,
+        app: &ElementId,
+        mark: u64,
+        timeout: Duration,
+    ) -> Option<Vec<Announcement>> {
+        let watch = self.watch(&app.app).await?;
+        self.flush(&app.app, &watch, timeout).await?;
+        let recent = watch.recent.lock().expect("recent");
+        if !remembered_since(&watch, &recent, mark) {
+            return None;
+        }
+        let announced = recent
+            .iter()
+            .filter(|e| e.number > mark && !e.path.is_empty());
+        let announced = announced.filter_map(|e| {
+            Some(Announcement {
+                element: ElementId::new(app.app.clone(), e.path.clone()),
+                said: e.said.clone()?,
+            })
+        });
+        Some(announced.collect())
     }
 
     /// The object `app`'s latest focus event named (every event sent before this call
@@ -363,6 +409,15 @@ impl Freshness {
     }
 }
 
+/// Whether every event after `since` is among `recent`.
+fn remembered_since(watch: &Watch, recent: &std::collections::VecDeque<Noted>, since: u64) -> bool {
+    let now = *watch.events.borrow();
+    now <= since
+        || recent
+            .front()
+            .is_some_and(|first| first.number <= since + 1)
+}
+
 /// Remembers the object an event names.
 fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
     let message = message.ok();
@@ -387,6 +442,7 @@ fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
             _ => {}
         }
     }
+    let said = message.as_ref().and_then(crate::signal::announcement);
     // Remembered before the count moves: a wait woken by the count finds the object.
     {
         let mut recent = watch.recent.lock().expect("recent");
@@ -394,32 +450,18 @@ fn note(watch: &Watch, message: zbus::Result<zbus::Message>) {
         if recent.len() >= RECENT {
             recent.pop_front();
         }
-        recent.push_back((number, path.unwrap_or_default()));
+        let path = path.unwrap_or_default();
+        recent.push_back(Noted { number, path, said });
     }
     watch.events.send_modify(|n| *n += 1);
 }
 
 /// The state an `object:state-changed` event is about, and whether it turned on (1) or off.
 fn state_change(message: &zbus::Message) -> Option<(String, i32)> {
-    use std::collections::HashMap;
-    use zbus::zvariant::{OwnedObjectPath, OwnedValue};
     if message.header().member().map(|m| m.as_str()) != Some("StateChanged") {
         return None;
     }
-    let body = message.body();
-    // AT-SPI's body (`siiva{sv}`), the older one without properties, and Qt 5's (`siiv(so)`,
-    // the sender's application last).
-    body.deserialize::<(String, i32, i32, OwnedValue, HashMap<String, OwnedValue>)>()
-        .map(|b| (b.0, b.1))
-        .or_else(|_| {
-            body.deserialize::<(String, i32, i32, OwnedValue)>()
-                .map(|b| (b.0, b.1))
-        })
-        .or_else(|_| {
-            body.deserialize::<(String, i32, i32, OwnedValue, (String, OwnedObjectPath))>()
-                .map(|b| (b.0, b.1))
-        })
-        .ok()
+    crate::signal::body(message).map(|(kind, on, _, _)| (kind, on))
 }
 
 /// Keeps a watch's queue drained (a full queue would stall the connection), counting events;

@@ -22,6 +22,7 @@ mod popups;
 mod prepare;
 mod proto;
 mod read;
+mod signal;
 mod stalls;
 mod traps;
 mod walk;

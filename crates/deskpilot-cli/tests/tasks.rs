@@ -296,7 +296,7 @@ fn featherpad_saves_through_its_qt_dialog() {
 }
 
 /// GTK 4 calculator: 6 × 7 = by its buttons, each by its label. Oracle: pyatspi reads 42 in
-/// its display.
+/// its display. Each click is confirmed by the text the display announced, read back.
 #[test]
 fn gnome_calculator_multiplies_by_its_buttons() {
     let desktop = VirtualDesktop::start().unwrap();
@@ -304,9 +304,13 @@ fn gnome_calculator_multiplies_by_its_buttons() {
     let mut agent = Agent::start(&desktop);
     agent.connect("gnome-calculator");
     // GTK 4.8 names its buttons by their labels twice over ("7 7"): shown and matched once.
-    for label in ["6", "×", "7", "="] {
+    for (label, shows) in [("6", "6"), ("×", "6×"), ("7", "6×7"), ("=", "42")] {
         let target = format!("button[name=\"{label}\"]");
-        agent.ok("click", json!({"target": target}));
+        let clicked = agent.ok("click", json!({"target": target}));
+        let report = &clicked["structuredContent"];
+        assert_eq!(report["effect"], "confirmed", "{label}: {report}");
+        let changes = report["changes"].to_string();
+        assert!(changes.contains(shows), "{label}: {changes}");
     }
     let shown = desktop.pyatspi_shows("gnome-calculator", "42");
     assert!(shown, "pyatspi never read 42:\n{}", agent.transcript());

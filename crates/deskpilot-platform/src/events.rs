@@ -29,10 +29,40 @@ pub trait Events: Send + Sync {
     /// to look first, never what changed.
     async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>>;
 
+    /// Every event `app` sent before this call counted, a mark to ask `announced_since` from;
+    /// `None` when its events are not watched, or announce nothing (the default).
+    async fn mark(&self, _app: &ElementId) -> Option<u64> {
+        None
+    }
+
+    /// The new texts and names `app` announced after `mark` (every event sent before this
+    /// call counted), oldest first; `None` when that is not known (events not watched, or
+    /// too many since). What an announcement says is checked against a read before it is
+    /// believed.
+    async fn announced_since(&self, _app: &ElementId, _mark: u64) -> Option<Vec<Announcement>> {
+        None
+    }
+
     /// The parent the last walk found the element under, where a full look sees it; `None`
     /// when no walk read it. (A toolkit may answer a parent chain that never reaches the
     /// window a walk found the element in.)
     fn walked_parent(&self, id: &ElementId) -> Option<ElementId>;
+}
+
+/// An element's new text or name, as the app's event said it (text it inserted, or its new
+/// name). It may hold a secret: its `Debug` says only whose it is.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Announcement {
+    pub element: ElementId,
+    pub said: String,
+}
+
+impl std::fmt::Debug for Announcement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Announcement")
+            .field("element", &self.element)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A backend that watches no events: every hint is unknown, and waits poll.

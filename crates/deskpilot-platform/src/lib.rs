@@ -35,7 +35,7 @@ pub use backend::{
     Secrecy, WalkLimits,
 };
 pub use capture::{CaptureError, Cover, ScreenCapture, WindowImage};
-pub use events::{Events, NoEvents};
+pub use events::{Announcement, Events, NoEvents};
 pub use image::Image;
 pub use input::{InputDevice, InputError};
 pub use keys::{Chord, Key, KeyError, Modifier, NamedKey};

@@ -52,6 +52,10 @@ impl<S: UiaSource> Events for WindowsBackend<S> {
         Some(element_id(&app.app, &self.events.focused(pid)?))
     }
 
+    // `mark` and `announced_since` are the trait's: UIA's TextChanged and name property
+    // events are not subscribed yet, so a click with no postcondition of its own is judged by
+    // what is read back alone.
+
     async fn named_since(&self, app: &ElementId, since: u64) -> Option<Vec<ElementId>> {
         let (pid, _, _) = parse(app)?;
         let named = self.events.named_since(pid, since)?;

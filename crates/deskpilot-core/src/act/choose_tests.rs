@@ -166,6 +166,7 @@ fn a_chosen_option_is_confirmed_by_what_the_combo_box_shows() {
         active: None,
         showing_items: None,
         shown: Some(shown.into()),
+        announced: Vec::new(),
     };
     let action = crate::act::Action::SelectOption(Choice::Name("Large".into()));
     let large = Expect::Shown("Large".into());

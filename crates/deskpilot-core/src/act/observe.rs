@@ -25,6 +25,19 @@ pub struct Observation {
     pub showing_items: Option<usize>,
     /// For a combo box: the option it shows.
     pub shown: Option<String>,
+    /// Other elements of the target's window whose new text or name the app announced since
+    /// the action began, each as read back and agreeing with what was announced.
+    pub announced: Vec<Announced>,
+}
+
+/// An element whose new text or name the app announced, as read back (a calculator's
+/// display, a status line).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Announced {
+    pub id: ElementId,
+    pub role: Role,
+    /// Its text (or name, for an element without text) as read back.
+    pub shows: String,
 }
 
 /// States whose change is worth reporting.
@@ -97,6 +110,8 @@ pub enum Change {
         was: Option<String>,
         now: Option<String>,
     },
+    /// Another element of the window shows a new text, as the app announced.
+    Announced(Announced),
 }
 
 impl Change {
@@ -161,6 +176,11 @@ impl Change {
                 };
                 format!("shows: {} -> {}", shown(was), shown(now))
             }
+            Change::Announced(element) => format!(
+                "{} now shows {} (announced by the app)",
+                element.role,
+                quoted(&element.shows, 100)
+            ),
         }
     }
 }
@@ -229,6 +249,11 @@ pub fn changes(before: &Observation, after: &Observation) -> Vec<Change> {
             was: before.shown.clone(),
             now: after.shown.clone(),
         });
+    }
+    for element in &after.announced {
+        if !before.announced.contains(element) {
+            out.push(Change::Announced(element.clone()));
+        }
     }
     out
 }

@@ -37,6 +37,7 @@ pub(super) fn seen(node: Node) -> Observation {
         active: None,
         showing_items: None,
         shown: None,
+        announced: Vec::new(),
     }
 }
 
@@ -276,6 +277,7 @@ fn a_gone_target_meets_no_postcondition() {
         active: None,
         showing_items: Some(3),
         shown: None,
+        announced: Vec::new(),
     };
     assert!(!met(&Expect::MenuOpen, &gone));
     assert!(!met(
@@ -316,6 +318,7 @@ fn with_windows(target: Option<Node>, windows: Vec<ObservedWindow>) -> Observati
         active: None,
         showing_items: None,
         shown: None,
+        announced: Vec::new(),
     }
 }
 
@@ -377,9 +380,18 @@ fn every_kind_of_change() -> Vec<(&'static str, Observation, Observation)> {
         ),
         (
             "window renamed",
-            before,
-            with_windows(Some(button), vec![retitled, alert]),
+            before.clone(),
+            with_windows(Some(button.clone()), vec![retitled, alert.clone()]),
         ),
+        ("announced", before.clone(), {
+            let mut after = before;
+            after.announced.push(crate::act::observe::Announced {
+                id: ElementId::new(":1.a", "/display"),
+                role: Role::Label,
+                shows: "42".into(),
+            });
+            after
+        }),
     ]
 }
 

@@ -284,7 +284,7 @@ async fn climb(acting: &Acting<'_>, mut subject: Subject, action: &Action) -> Re
         plan.expect = Expect::AnyChange;
         unreported = Some(NO_SELECTION_STATE);
     }
-    let before = observe(engine, &subject, &plan.expect).await?;
+    let before = observe(engine, &subject, &plan.expect, None).await?;
     let judging: Judging = match start(action, plan.expect.clone(), unreported, &before) {
         Start::NothingToDo { held } => return Ok(nothing_sent(action, reference, held)),
         Start::Send(judging) => judging,
@@ -304,6 +304,12 @@ async fn climb(acting: &Acting<'_>, mut subject: Subject, action: &Action) -> Re
             });
             continue;
         }
+        // Without a postcondition of its own, what the app announces after this rung is
+        // evidence: every event it sent before is counted out.
+        let mark = match judging.expect {
+            Expect::AnyChange => engine.backend().events().mark(&subject.app).await,
+            _ => None,
+        };
         let how = match deliver(acting, &subject, attempt).await {
             Ok(how) => how,
             Err(NotSent::Skip(why)) => {
@@ -331,7 +337,7 @@ async fn climb(acting: &Acting<'_>, mut subject: Subject, action: &Action) -> Re
                 return unless_exited(engine, &subject.app, sent, error).await;
             }
         };
-        let verdict = match settle(engine, &subject, action, &judging.expect, &before).await {
+        let verdict = match settle(engine, &subject, action, &judging.expect, &before, mark).await {
             Ok(verdict) => verdict,
             Err(error) => {
                 let sent = sent(action, &reference, attempt.rung, how, &skipped);

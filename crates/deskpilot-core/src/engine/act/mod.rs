@@ -4,6 +4,7 @@
 pub(crate) mod acting;
 pub(crate) mod actionable;
 pub(crate) mod after;
+pub(crate) mod announced;
 pub(crate) mod choose;
 pub(crate) mod deliver;
 pub(crate) mod drag;

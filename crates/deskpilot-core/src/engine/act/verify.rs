@@ -2,11 +2,12 @@
 //! until the postcondition holds, a change held still, the app went quiet, or time ran out.
 
 use crate::act::action::Action;
-use crate::act::observe::{Observation, ObservedWindow};
+use crate::act::observe::{Change, Observation, ObservedWindow};
 use crate::act::plan::Expect;
 use crate::act::policy::{Verdict, evidence, met};
 use crate::act::subject::Subject;
 use crate::engine::Engine;
+use crate::engine::act::announced::announced;
 use crate::engine::act::choose::shown_by;
 use crate::error::Result;
 use crate::model::{NodeValue, State};
@@ -86,11 +87,13 @@ pub(crate) async fn selection_reported(engine: &Engine, subject: &Subject) -> bo
     }
 }
 
-/// Reads the target, the app's windows and the active window.
+/// Reads the target, the app's windows and the active window; after an action (`since` the
+/// event mark taken before it), also what the app announced in the target's window.
 pub(crate) async fn observe(
     engine: &Engine,
     subject: &Subject,
     expect: &Expect,
+    since: Option<u64>,
 ) -> Result<Observation> {
     let node = subject.node();
     let target = match engine.backend().node(&node.id, subject.secrecy()).await {
@@ -137,12 +140,17 @@ pub(crate) async fn observe(
         (Expect::Shown(_), Some(combo)) => shown_by(engine, combo).await,
         _ => None,
     };
+    let announced = match since {
+        Some(mark) => announced(engine, subject, mark).await,
+        None => Vec::new(),
+    };
     Ok(Observation {
         target,
         windows,
         active,
         showing_items,
         shown,
+        announced,
     })
 }
 
@@ -154,6 +162,7 @@ pub(crate) async fn settle(
     action: &Action,
     expect: &Expect,
     before: &Observation,
+    mark: Option<u64>,
 ) -> Result<Verdict> {
     let started = Instant::now();
     // Keys often start work that sends no event for a while (Enter in a GTK file chooser
@@ -168,11 +177,16 @@ pub(crate) async fn settle(
     let mut asked_quiet = false;
     let mut wake = engine.wake_on(&subject.app, POLL).await;
     loop {
-        let now = observe(engine, subject, expect).await?;
+        let now = observe(engine, subject, expect, mark).await?;
         if *expect != Expect::AnyChange && met(expect, &now) {
             return Ok(Verdict::Met(now));
         }
-        let changed = !evidence(action, before, &now).is_empty();
+        let seen = evidence(action, before, &now);
+        let changed = !seen.is_empty();
+        // What the app announced and a read agrees with is judged at once.
+        if *expect == Expect::AnyChange && seen.iter().any(|c| matches!(c, Change::Announced(_))) {
+            return Ok(Verdict::Changed(now));
+        }
         if *expect == Expect::AnyChange && changed {
             // Changed: wait until two reads agree (the tree held still).
             if last.as_ref() == Some(&now) || started.elapsed() >= limit * 2 {
@@ -190,7 +204,7 @@ pub(crate) async fn settle(
                 .await
                 == Some(true)
             {
-                let now = observe(engine, subject, expect).await?;
+                let now = observe(engine, subject, expect, mark).await?;
                 if evidence(action, before, &now).is_empty() {
                     return Ok(Verdict::Missed {
                         after: now,
