@@ -147,7 +147,13 @@ fn the_cli_acts_and_the_fixture_sees_it() {
     };
     assert!(ok(&["act", window, "checkbox[name*=notif]", "check"]).contains("confirmed"));
     wait("check", "checked", json!(true));
-    ok(&["click", window, "button[name=Count]"]);
+    // Confirmed by the counter label's text, as the app announced it and a read agrees.
+    let clicked = ok(&["click", window, "button[name=Count]"]);
+    assert!(clicked.contains("confirmed"), "{clicked}");
+    assert!(
+        clicked.contains("label now shows \"Clicked 1 times\""),
+        "{clicked}"
+    );
     wait("counter", "clicks", json!(1));
     ok(&["set", window, "textbox[name=Name]", "Ada"]);
     ok(&["type", window, " L", "--into", "textbox[name=Name]"]);

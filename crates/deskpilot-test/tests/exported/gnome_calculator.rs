@@ -9,13 +9,9 @@ async fn gnome_calculator_replays() -> deskpilot_test::Result<()> {
     let desktop = Desktop::for_test().await?;
     let app = desktop.launch(["gnome-calculator"]).await?;
     app.locator(r#"button[name="6"]"#).click().await?;
-    // Unverified: deskpilot could not read this back; check by hand that it took effect.
     // The session's click on `button[name="*"]` failed here (not_found) and was not tried again: not replayed.
     app.locator(r#"button[name="×"]"#).click().await?;
-    // Unverified: deskpilot could not read this back; check by hand that it took effect.
     app.locator(r#"button[name="7"]"#).click().await?;
-    // Unverified: deskpilot could not read this back; check by hand that it took effect.
     app.locator(r#"button[name="="]"#).click().await?;
-    // Unverified: deskpilot could not read this back; check by hand that it took effect.
     Ok(())
 }
