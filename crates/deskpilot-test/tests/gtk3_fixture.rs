@@ -21,9 +21,9 @@ async fn locators_act_and_expectations_wait() -> deskpilot_test::Result<()> {
 
     let count = app.get_by_role(Role::Button).name("Count");
     let clicked = count.click().await?;
-    // A plain click has no postcondition of its own: unverified is the honest answer, and
-    // expect_confirmed says so.
-    assert_ne!(clicked.effect, Effect::Noop, "{:?}", clicked.report);
+    // A plain click has no postcondition of its own: the counter label's announced text,
+    // read back, confirms it.
+    assert_eq!(clicked.effect, Effect::Confirmed, "{:?}", clicked.report);
     wait("counter", "clicks", json!(1));
     // A double click is real pointer input, sent once the button's bounds held still: the
     // button sees two clicks.
@@ -204,12 +204,18 @@ async fn soft_failures_fail_the_test_at_its_end() {
 async fn a_desktop_can_require_every_effect_confirmed() -> deskpilot_test::Result<()> {
     let desktop = Desktop::headless().await?.confirmed_only();
     let (app, oracle) = fixture(&desktop).await;
-    let count = app.get_by_role(Role::Button).name("Count");
-    // A plain click has no postcondition: sent, seen by the fixture, but not confirmed.
-    match count.click().await {
+    // The unnamed button counts its clicks and shows nothing: sent, seen by the fixture, but
+    // not confirmed.
+    let unnamed = app.locator(r#"button[name=""]"#);
+    match unnamed.click().await {
         Err(TestError::NotConfirmed { report, .. }) => assert!(report.contains("unverified")),
         other => panic!("expected not confirmed, got {other:?}"),
     }
+    oracle
+        .wait_value("unnamed", "clicks", json!(1), Duration::from_secs(5))
+        .unwrap();
+    // Count's label announces its new text: confirmed.
+    app.get_by_role(Role::Button).name("Count").click().await?;
     oracle
         .wait_value("counter", "clicks", json!(1), Duration::from_secs(5))
         .unwrap();
