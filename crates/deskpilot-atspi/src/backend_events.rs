@@ -39,8 +39,7 @@ impl deskpilot_platform::Events for AtspiBackend {
     }
 
     async fn mark(&self, app: &ElementId) -> Option<u64> {
-        let timeout = self.proto.timeout();
-        self.freshness.as_ref()?.mark(&app.app, timeout).await
+        self.freshness.as_ref()?.mark(&app.app).await
     }
 
     async fn announced_since(&self, app: &ElementId, mark: u64) -> Option<Vec<Announcement>> {

@@ -104,6 +104,10 @@ pub struct Freshness {
 /// Objects changed since the last `take` (object paths).
 pub type Changed = HashSet<String>;
 
+/// How long a mark waits for the app's answer (far below a call's timeout, which would take
+/// the app for frozen).
+const MARK_WAIT: Duration = Duration::from_millis(250);
+
 /// How long after a watch begins its marks are trusted.
 const SETTLE: Duration = Duration::from_millis(500);
 
@@ -217,10 +221,13 @@ impl Freshness {
     }
 
     /// `count` without waiting for the watch to settle: a mark that what comes after is
-    /// measured from (an event the app did not send yet is missed, never invented).
-    pub async fn mark(&self, app: &str, timeout: Duration) -> Option<u64> {
+    /// measured from (an event the app did not send yet is missed, never invented). An app
+    /// that does not answer within `MARK_WAIT` gives none, and is not taken for frozen: the
+    /// action goes ahead as it would without (hostile_atspi's slow app lost presses when a
+    /// whole call timeout here marked it frozen).
+    pub async fn mark(&self, app: &str) -> Option<u64> {
         let watch = self.watch(app).await?;
-        self.flush(app, &watch, timeout).await
+        self.flush(app, &watch, MARK_WAIT).await
     }
 
     /// A count bumped at every event `app` sends, watched from now on (for waits to wake on);
