@@ -43,9 +43,7 @@ impl deskpilot_platform::Events for AtspiBackend {
     }
 
     async fn announced_since(&self, app: &ElementId, mark: u64) -> Option<Vec<Announcement>> {
-        let timeout = self.proto.timeout();
-        let freshness = self.freshness.as_ref()?;
-        freshness.announced_since(app, mark, timeout).await
+        self.freshness.as_ref()?.announced_since(app, mark).await
     }
 
     fn walked_parent(&self, id: &ElementId) -> Option<ElementId> {

@@ -104,8 +104,8 @@ pub struct Freshness {
 /// Objects changed since the last `take` (object paths).
 pub type Changed = HashSet<String>;
 
-/// How long a mark waits for the app's answer (far below a call's timeout, which would take
-/// the app for frozen).
+/// How long a mark, and a look for what came after it, wait for the app's answer (far below
+/// a call's timeout, which would take the app for frozen).
 const MARK_WAIT: Duration = Duration::from_millis(250);
 
 /// How long after a watch begins its marks are trusted.
@@ -264,16 +264,12 @@ impl Freshness {
     }
 
     /// The texts and names `app` announced after its event count was `mark`, every event it
-    /// sent before this call counted. `None` when that is not known: no watch, no answer, or
-    /// more events since than are remembered.
-    pub async fn announced_since(
-        &self,
-        app: &ElementId,
-        mark: u64,
-        timeout: Duration,
-    ) -> Option<Vec<Announcement>> {
+    /// sent before this call counted. `None` when that is not known: no watch, no answer
+    /// within `MARK_WAIT`, or more events since than are remembered. A late answer never
+    /// takes the app for frozen.
+    pub async fn announced_since(&self, app: &ElementId, mark: u64) -> Option<Vec<Announcement>> {
         let watch = self.watch(&app.app).await?;
-        self.flush(&app.app, &watch, timeout).await?;
+        self.flush(&app.app, &watch, MARK_WAIT).await?;
         let recent = watch.recent.lock().expect("recent");
         if !remembered_since(&watch, &recent, mark) {
             return None;

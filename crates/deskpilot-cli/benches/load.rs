@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use deskpilot_linux::headless::procs::{Memory, memory_kb};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::{Map, Value, json};
 
@@ -90,13 +91,8 @@ fn quantile(values: &mut [f64], q: f64) -> f64 {
 
 /// The server's peak resident memory, in MB.
 fn peak_rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"));
-    let kb: f64 = line
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    (kb / 102.4).round() / 10.0
+    let kb = memory_kb(pid, Memory::PeakResident).unwrap_or(0);
+    (kb as f64 / 102.4).round() / 10.0
 }
 
 /// How many fields hold exactly what their client typed, in order.

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use deskpilot_linux::headless::procs::{Memory, memory_kb};
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::{Value, json};
 
@@ -375,9 +376,7 @@ fn tcp_entry(local: SocketAddr, remote: SocketAddr) -> Option<TcpEntry> {
 
 /// The server's resident memory, in kB.
 fn rss_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    memory_kb(pid, Memory::Resident).expect("the server runs")
 }
 
 /// A client that opens an event stream and never reads it, while its app changes without

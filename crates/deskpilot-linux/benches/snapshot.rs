@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::ElementId;
 use deskpilot_core::{Backend, ConnectTarget, Engine, SnapshotRequest, WalkLimits};
+use deskpilot_linux::headless::procs::{Memory, memory_kb};
 use deskpilot_testkit::{App, Fixture, LaunchOptions, Registration, SYSTEM_PYTHON, VirtualDesktop};
 use futures_util::StreamExt;
 use serde_json::json;
@@ -298,17 +299,6 @@ async fn getitems_runs(
     (nodes > 0).then_some((nodes, times))
 }
 
-fn rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
-}
-
 async fn calc_guard(inputs: &Path) -> serde_json::Value {
     let _ = inputs;
     let desktop = VirtualDesktop::start().expect("desktop");
@@ -349,14 +339,14 @@ async fn calc_guard(inputs: &Path) -> serde_json::Value {
         .find(|a| a.id.app == window.app)
         .and_then(|a| a.pid)
         .expect("Calc's pid");
-    let before = rss_kb(pid).expect("Calc's memory is readable");
+    let before = memory_kb(pid, Memory::Resident).expect("Calc's memory is readable");
     let start = Instant::now();
     let tree = backend
         .snapshot(&window, &limits())
         .await
         .expect("calc snapshot");
     let ms = start.elapsed().as_secs_f64() * 1000.0;
-    let after = rss_kb(pid).expect("Calc is still running");
+    let after = memory_kb(pid, Memory::Resident).expect("Calc is still running");
     let grown_mb = (after.saturating_sub(before)) as f64 / 1024.0;
     let not_realized = tree
         .incomplete()

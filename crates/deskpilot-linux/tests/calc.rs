@@ -8,17 +8,12 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::{ElementId, Realization};
 use deskpilot_core::{Backend, WalkLimits};
+use deskpilot_linux::headless::procs::{Memory, memory_kb};
 use deskpilot_testkit::VirtualDesktop;
 
 fn rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kb: f64 = status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap();
-    kb / 1024.0
+    let kb = memory_kb(pid, Memory::Resident).expect("the process runs");
+    kb as f64 / 1024.0
 }
 
 async fn calc_window(backend: &AtspiBackend) -> (ElementId, u32) {

@@ -78,12 +78,11 @@ pub fn server_rss(extra: usize) -> (usize, f64) {
     for _ in 0..3 {
         nodes = read_all(&mut server, &s);
     }
-    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).unwrap();
-    let kb: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0.0);
+    let memory = deskpilot_linux::headless::procs::memory_kb(
+        server.pid(),
+        deskpilot_linux::headless::procs::Memory::Resident,
+    );
+    let kb = memory.unwrap_or(0) as f64;
     server.close(Duration::from_secs(5));
     (nodes, kb / 1024.0)
 }

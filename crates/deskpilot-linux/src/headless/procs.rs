@@ -64,6 +64,26 @@ pub fn is_alive(pid: u32) -> bool {
     }
 }
 
+/// A process's memory, as `/proc/PID/status` counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Memory {
+    /// Resident now (`VmRSS`).
+    Resident,
+    /// The most it was ever resident (`VmHWM`).
+    PeakResident,
+}
+
+/// A process's memory in kB; `None` once it is gone.
+pub fn memory_kb(pid: u32, memory: Memory) -> Option<u64> {
+    let field = match memory {
+        Memory::Resident => "VmRSS:",
+        Memory::PeakResident => "VmHWM:",
+    };
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// Parent pid of a process, if it exists.
 pub fn parent_of(pid: u32) -> Option<u32> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
