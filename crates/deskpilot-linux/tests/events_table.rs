@@ -55,6 +55,9 @@ async fn observe(
     quiet(&mut events).await;
     let mark = *events.borrow_and_update();
     act.await;
+    if let Some(pressed) = besides {
+        named_besides(engine, app, mark, pressed, &mut events).await;
+    }
     quiet(&mut events).await;
     let now = *events.borrow();
     let named = engine
@@ -75,6 +78,29 @@ async fn observe(
             });
     }
     seen
+}
+
+/// Until the app's events name an element other than `pressed` (at most 30 s): a page's
+/// script makes its change after the press returned, later than a quiet spell on a busy
+/// machine (the label's row once saw no event in CI).
+async fn named_besides(
+    engine: &Engine,
+    app: &ElementId,
+    mark: u64,
+    pressed: &ElementId,
+    events: &mut tokio::sync::watch::Receiver<u64>,
+) {
+    let until = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let named = engine.backend().events().named_since(app, mark).await;
+        if named.unwrap_or_default().iter().any(|id| id != pressed) {
+            return;
+        }
+        let changed = tokio::time::timeout_at(until, events.changed()).await;
+        if !matches!(changed, Ok(Ok(()))) {
+            return;
+        }
+    }
 }
 
 async fn change(
