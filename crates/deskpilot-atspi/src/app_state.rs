@@ -20,6 +20,10 @@ pub(crate) struct AppState {
     /// Its identities as last known: a `Cache.GetItems` answer, kept up to date by re-reading
     /// what its events named.
     pub identities: Option<Arc<CacheIndex>>,
+    /// What the app's events named since `identities` were read, once a kept tree was patched
+    /// instead. Their states may be out of date (GTK 3 changes some with no event): they give
+    /// only action names until read again.
+    pub unsettled: Option<HashSet<String>>,
     /// Building its cache, or a `Cache.GetItems` answer, outlasted a call timeout right after
     /// it answered a ping: it is busy for seconds each time (GTK 3 with thousands of children
     /// in one container, `busy.rs`), so its cache is never asked for again.

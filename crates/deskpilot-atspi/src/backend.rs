@@ -30,12 +30,16 @@ pub struct AtspiBackend {
     window_system: Option<Arc<dyn WindowSystem>>,
     pub(crate) use_cache: bool,
     pub(crate) use_peers: bool,
+    /// How long a kept tree may serve (`ConnectOptions::kept_for`).
+    pub(crate) kept_for: std::time::Duration,
     /// Event watches, when quiet apps' caches may be reused.
     pub(crate) freshness: Option<crate::events::Freshness>,
     /// `Cache.GetItems` calls made (a reused answer makes none).
     pub(crate) cache_reads: std::sync::atomic::AtomicU64,
     /// Snapshots answered with a kept tree.
     pub(crate) kept_reuses: std::sync::atomic::AtomicU64,
+    /// Snapshots answered with a kept tree brought up to date from the app's events.
+    pub(crate) kept_patches: std::sync::atomic::AtomicU64,
 }
 
 impl AtspiBackend {
@@ -55,8 +59,10 @@ impl AtspiBackend {
             window_system: None,
             use_cache: options.use_cache,
             use_peers: options.use_peers,
+            kept_for: options.kept_for,
             cache_reads: Default::default(),
             kept_reuses: Default::default(),
+            kept_patches: Default::default(),
         })
     }
 
@@ -92,6 +98,12 @@ impl AtspiBackend {
     /// Snapshots answered with a kept tree so far (`kept.rs`).
     pub fn kept_reuses(&self) -> u64 {
         self.kept_reuses.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Snapshots answered with a kept tree brought up to date from the app's events so far
+    /// (`patch.rs`).
+    pub fn kept_patches(&self) -> u64 {
+        self.kept_patches.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `Cache.GetItems` calls made so far (reused answers are not calls).
@@ -268,8 +280,8 @@ impl Backend for AtspiBackend {
     ) -> Result<Arc<Tree>, BackendError> {
         let traits = self.traits_of(&root.app).await;
         let started = std::time::Instant::now();
-        let prepared = self.prepare(&root.app, traits, limits.deadline).await?;
-        if let Some(tree) = self.kept_tree(root, limits, &prepared) {
+        let prepared = self.prepare(root, limits, traits).await?;
+        if let Some(tree) = self.kept_tree(root, limits, traits, &prepared).await {
             tracing::debug!(nodes = tree.len(), "kept tree reused");
             return Ok(tree);
         }

@@ -4,6 +4,10 @@ use std::time::Duration;
 
 use deskpilot_platform::BackendError;
 
+/// How long after its read a kept tree may serve, by default: bounds inside a window can move
+/// with no event (a layout settling), so a kept tree is read afresh at least this often.
+const KEPT_FOR: Duration = Duration::from_secs(5);
+
 /// How the backend connects.
 #[derive(Debug, Clone)]
 pub struct ConnectOptions {
@@ -22,6 +26,9 @@ pub struct ConnectOptions {
     /// sends no event (apps whose bridge reports every change). Off only for a cold oracle
     /// that tests compare with.
     pub reuse_quiet_cache: bool,
+    /// How long after its read a kept tree may be reused or patched (bounds inside a window
+    /// can move with no event). Longer only in tests that compare every read with a cold one.
+    pub kept_for: Duration,
 }
 
 impl ConnectOptions {
@@ -32,6 +39,7 @@ impl ConnectOptions {
             use_cache: true,
             use_peers: true,
             reuse_quiet_cache: true,
+            kept_for: KEPT_FOR,
         }
     }
 }

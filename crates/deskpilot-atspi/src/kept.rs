@@ -1,26 +1,28 @@
 //! Whole trees kept between reads of an app whose events announce every
-//! change (ATK's bridge: GTK 3 and LibreOffice's GTK 3 plugin), reused while the app sends no
-//! event at all.
+//! change (ATK's bridge: GTK 3 and LibreOffice's GTK 3 plugin): reused as they are while the
+//! app sends no event, and patched where its events named something (`patch.rs`).
 //!
-//! What no registered event announces is checked or bounded instead: the windows' places on
-//! the screen (asked again at every reuse: one call per window), and everything else that moves
-//! without an event (the bounds inside a window) by reading the tree afresh once it is
-//! `KEPT_FOR` old. Any event from the app forgets all its trees; so does an app that leaves.
+//! What no registered event announces is checked or bounded instead. The windows' places on
+//! the screen are asked again at every reuse (one call per window). The bounds inside a
+//! window move without an event: a tree is read afresh once it is `ConnectOptions::kept_for`
+//! old (5 s). Events the watch could not follow (a flood, an event naming no object) forget
+//! all the app's trees; so does an app that leaves.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use deskpilot_platform::model::{ElementId, Realization, Rect, Role, Tree};
 use deskpilot_platform::{Secrecy, WalkLimits};
 
+use crate::error::{Failure, classify};
 use crate::proto::Proto;
-
-/// How long after its read a tree may be reused: bounds inside a window can move with no
-/// event (a layout settling), so a kept tree is read afresh at least this often.
-pub const KEPT_FOR: Duration = Duration::from_secs(5);
 
 /// Trees kept per app (a session's root, a window over it, a `find within`).
 const PER_APP: usize = 4;
+
+/// A kept tree whose events named more objects than this since it was read is read afresh.
+const STALE_MOST: usize = 32;
 
 /// The walk budgets a kept tree was read under that change what it holds (the deadline and
 /// the node budget do not, for a tree no budget cut).
@@ -48,6 +50,8 @@ struct Kept {
     shape: Shape,
     tree: Arc<Tree>,
     read_at: Instant,
+    /// The objects (paths) the app's events named since, in order, each once.
+    stale: Vec<String>,
 }
 
 /// The trees kept of one app, and where its windows were.
@@ -60,24 +64,79 @@ pub struct KeptTrees {
 
 impl KeptTrees {
     /// The tree of `root` read under `limits`' budgets, if one is kept, young enough and fits
-    /// the node budget.
-    pub fn tree(&self, root: &ElementId, limits: &WalkLimits) -> Option<Arc<Tree>> {
+    /// the node budget, with the objects the app's events named since.
+    pub fn tree(
+        &self,
+        root: &ElementId,
+        limits: &WalkLimits,
+        kept_for: Duration,
+    ) -> Option<(Arc<Tree>, Vec<String>)> {
         let shape = Shape::of(limits);
         let kept = self.trees.iter().find(|k| {
             &k.root == root
                 && k.shape == shape
-                && k.read_at.elapsed() < KEPT_FOR
+                && k.read_at.elapsed() < kept_for
                 && k.tree.len() <= limits.max_nodes
         })?;
-        Some(Arc::clone(&kept.tree))
+        Some((Arc::clone(&kept.tree), kept.stale.clone()))
+    }
+
+    /// Notes what the app's events named since the last look: `None` (the watch could not
+    /// follow them) forgets every tree. Says whether the tree of `root` is kept.
+    pub fn note(
+        &mut self,
+        named: Option<&HashSet<String>>,
+        root: &ElementId,
+        limits: &WalkLimits,
+        kept_for: Duration,
+    ) -> bool {
+        let Some(named) = named else {
+            *self = KeptTrees::default();
+            return false;
+        };
+        for kept in &mut self.trees {
+            for path in named {
+                if !kept.stale.contains(path) {
+                    kept.stale.push(path.clone());
+                }
+            }
+        }
+        self.trees.retain(|k| k.stale.len() <= STALE_MOST);
+        self.tree(root, limits, kept_for).is_some()
+    }
+
+    /// Keeps `tree` as the tree of `root` brought up to date with the first `upto` objects
+    /// named since its read (its age stays that of the read).
+    pub fn patched(
+        &mut self,
+        root: &ElementId,
+        limits: &WalkLimits,
+        tree: &Arc<Tree>,
+        upto: usize,
+    ) {
+        let shape = Shape::of(limits);
+        if let Some(kept) = self
+            .trees
+            .iter_mut()
+            .find(|k| &k.root == root && k.shape == shape && k.stale.len() >= upto)
+        {
+            kept.stale.drain(..upto);
+            let was = std::mem::replace(&mut kept.tree, Arc::clone(tree));
+            // A window gone from the tree (a dialog closed) is no longer looked at.
+            let now = windows_of(tree);
+            let gone: Vec<ElementId> = windows_of(&was)
+                .into_iter()
+                .map(|(id, _)| id)
+                .filter(|id| !now.iter().any(|(kept, _)| kept == id))
+                .collect();
+            self.windows.retain(|(id, _)| !gone.contains(id));
+            self.note_windows(tree);
+        }
     }
 
     /// Notes where `tree`'s windows are, and keeps it if every part of it was read.
     pub fn keep(&mut self, root: &ElementId, limits: &WalkLimits, tree: &Arc<Tree>) {
-        for (id, bounds) in windows_of(tree) {
-            self.windows.retain(|(known, _)| known != &id);
-            self.windows.push((id, bounds));
-        }
+        self.note_windows(tree);
         if !whole(tree) {
             return;
         }
@@ -92,7 +151,15 @@ impl KeptTrees {
             shape,
             tree: Arc::clone(tree),
             read_at: Instant::now(),
+            stale: Vec::new(),
         });
+    }
+
+    fn note_windows(&mut self, tree: &Tree) {
+        for (id, bounds) in windows_of(tree) {
+            self.windows.retain(|(known, _)| known != &id);
+            self.windows.push((id, bounds));
+        }
     }
 
     /// The windows read so far, with their bounds then.
@@ -101,22 +168,49 @@ impl KeptTrees {
     }
 }
 
-/// Whether every window in `windows` is still where it was (one call each, all at once). No
-/// window: nothing was read to compare with.
-pub async fn windows_hold(proto: &Proto, windows: &[(ElementId, Rect)]) -> bool {
-    if windows.is_empty() {
-        return false;
-    }
+/// Where each window in `windows` is now, next to where it was (one call each, all at once).
+pub async fn window_places(
+    proto: &Proto,
+    windows: &[(ElementId, Rect)],
+) -> Vec<(ElementId, Place)> {
     let reads =
         futures_util::future::join_all(windows.iter().map(|(id, _)| proto.extents(id))).await;
+    let place = |was: &Rect, now: zbus::Result<(i32, i32, i32, i32)>| match now {
+        Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was => Place::Same,
+        Err(e) if classify(&e) == Failure::ObjectGone => Place::Gone,
+        _ => Place::Moved,
+    };
     windows
         .iter()
         .zip(reads)
-        .all(|((_, was), now)| matches!(now, Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was))
+        .map(|((id, was), now)| (id.clone(), place(was, now)))
+        .collect()
+}
+
+/// A window's place next to where it was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Same,
+    /// Moved, resized, or not answering.
+    Moved,
+    Gone,
+}
+
+/// Whether what was read of the windows still holds: each where it was, or gone with an
+/// event naming it (`named`, object paths: a closed dialog). No window: nothing was read to
+/// compare with.
+pub fn windows_hold(places: &[(ElementId, Place)], named: Option<&HashSet<String>>) -> bool {
+    let named_gone = |id: &ElementId| named.is_some_and(|named| named.contains(&id.object));
+    !places.is_empty()
+        && places.iter().all(|(id, place)| match place {
+            Place::Same => true,
+            Place::Gone => named_gone(id),
+            Place::Moved => false,
+        })
 }
 
 /// A tree no budget cut, none of whose parts was unreachable.
-fn whole(tree: &Tree) -> bool {
+pub fn whole(tree: &Tree) -> bool {
     tree.pending.is_empty()
         && !tree.is_empty()
         && tree

@@ -18,6 +18,7 @@ mod geometry;
 mod kept;
 pub mod mapping;
 mod parents;
+mod patch;
 mod popups;
 mod prepare;
 mod proto;

@@ -20,8 +20,9 @@ use crate::read::AppTraits;
 pub(crate) struct Prepared {
     /// The app's identities, when it has a cache.
     pub cache: Option<Arc<CacheIndex>>,
-    /// The app's events said nothing changed since its last read.
-    pub quiet: bool,
+    /// The tree asked for is kept, and the app's events said what changed since it was read
+    /// (nothing, or few objects: `patch.rs` reads those again).
+    pub kept: bool,
     /// The app's events are watched and trusted from now on: a tree read now may be kept.
     pub watched: bool,
 }
@@ -34,23 +35,25 @@ impl AtspiBackend {
     /// busy with one slow answer is waited for until `deadline` (`busy.rs`).
     pub(crate) async fn prepare(
         &self,
-        app: &str,
+        root: &ElementId,
+        limits: &WalkLimits,
         traits: AppTraits,
-        deadline: std::time::Instant,
     ) -> Result<Prepared, BackendError> {
+        let (app, deadline) = (root.app.as_str(), limits.deadline);
         if !traits.bulk_properties {
             self.forget_trees(app);
             return Ok(Prepared::default());
         }
-        let root = ElementId::new(app, ROOT_PATH);
-        let unreachable = |e: zbus::Error| to_backend(e, &root, "prepare", self.proto.timeout());
+        let app_root = ElementId::new(app, ROOT_PATH);
+        let unreachable =
+            |e: zbus::Error| to_backend(e, &app_root, "prepare", self.proto.timeout());
         if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
-            let address = self.proto.application_bus_address(&root);
+            let address = self.proto.application_bus_address(&app_root);
             match self.patiently(app, deadline, false, address).await {
                 Ok(Some(address)) => self.connect_peer(app, &address).await,
                 // Its answer came too late to be read: asked again, it answers at once.
                 Ok(None) => {
-                    if let Ok(address) = self.proto.application_bus_address(&root).await {
+                    if let Ok(address) = self.proto.application_bus_address(&app_root).await {
                         self.connect_peer(app, &address).await;
                     }
                 }
@@ -63,10 +66,11 @@ impl AtspiBackend {
             return Ok(Prepared::default());
         }
         // The app's events since the last look: none at all (and every window where it
-        // was) means everything kept of it holds. Any event means a whole new answer: GTK 3
-        // changes states with no event for the element (`showing` as a viewport scrolls or
-        // shrinks, the focus leaving a button when a notebook switches pages; both measured),
-        // so identities are not re-read one by one.
+        // was) means everything kept of it holds; a few named objects, that a kept tree holds
+        // once they are read again (`patch.rs`). The identities are not re-read one by one:
+        // GTK 3 changes states with no event for the element (`showing` as a viewport
+        // scrolls or shrinks, the focus leaving a button when a notebook switches pages; both
+        // measured).
         let changed = async {
             match (&self.freshness, traits.complete_events) {
                 (Some(freshness), true) => freshness.take(app, self.proto.timeout()).await,
@@ -76,26 +80,41 @@ impl AtspiBackend {
         // Asked at once: whether the windows held matters only when nothing was named.
         let windows = self.apps.read(app, |state| state.trees.windows());
         let windows = windows.unwrap_or_default();
-        let (changed, windows_held) =
-            tokio::join!(changed, crate::kept::windows_hold(&self.proto, &windows));
+        let (changed, places) =
+            tokio::join!(changed, crate::kept::window_places(&self.proto, &windows));
+        let windows_held = crate::kept::windows_hold(&places, changed.as_ref());
         let watched = changed.is_some();
-        let quiet = changed.as_ref().is_some_and(|named| named.is_empty()) && windows_held;
-        let (kept, slow) = self
+        let named = changed.clone().filter(|_| windows_held);
+        let quiet = named.as_ref().is_some_and(|named| named.is_empty());
+        let tree_kept = self.apps.update(app, |state| {
+            state
+                .trees
+                .note(named.as_ref(), root, limits, self.kept_for)
+        });
+        let (kept, mut unsettled, slow) = self
             .apps
-            .read(app, |state| (state.identities.clone(), state.slow_cache))
+            .read(app, |state| {
+                let unsettled = state.unsettled.clone();
+                (state.identities.clone(), unsettled, state.slow_cache)
+            })
             .unwrap_or_default();
-        if quiet && (kept.is_some() || slow) {
+        let settled = kept.clone().filter(|_| unsettled.is_none());
+        if tree_kept || (quiet && (settled.is_some() || slow)) {
+            if let Some(named) = named.filter(|named| !named.is_empty()) {
+                self.apps.update(app, |state| {
+                    state.unsettled.get_or_insert_default().extend(named);
+                });
+            }
             return Ok(Prepared {
-                cache: kept,
-                quiet: true,
+                cache: settled.filter(|_| quiet),
+                kept: tree_kept,
                 watched,
             });
         }
-        self.forget_trees(app);
         if slow {
             return Ok(Prepared {
                 cache: None,
-                quiet: false,
+                kept: false,
                 watched,
             });
         }
@@ -110,7 +129,7 @@ impl AtspiBackend {
         else {
             return Ok(Prepared {
                 cache: None,
-                quiet: false,
+                kept: false,
                 watched,
             });
         };
@@ -119,22 +138,28 @@ impl AtspiBackend {
                 // Action names are kept for what no event named: none announces new ones, and
                 // an action is looked up by name again when it is done.
                 if let Some(kept) = kept {
-                    index.keep_actions_from(&kept, &named);
+                    let named = unsettled.get_or_insert_default().union(&named).cloned();
+                    index.keep_actions_from(&kept, &named.collect());
                 }
                 let index = Arc::new(index);
-                self.apps
-                    .update(app, |state| state.identities = Some(index.clone()));
+                self.apps.update(app, |state| {
+                    state.identities = Some(index.clone());
+                    state.unsettled = None;
+                });
                 Ok(Prepared {
                     cache: Some(index),
-                    quiet: false,
+                    kept: false,
                     watched,
                 })
             }
             (_, index) => {
-                self.apps.update(app, |state| state.identities = None);
+                self.apps.update(app, |state| {
+                    state.identities = None;
+                    state.unsettled = None;
+                });
                 Ok(Prepared {
                     cache: index.map(Arc::new),
-                    quiet: false,
+                    kept: false,
                     watched,
                 })
             }
@@ -167,26 +192,6 @@ impl AtspiBackend {
                 keep_actions_in(Arc::make_mut(index), tree);
             }
         });
-    }
-
-    /// The kept tree of `root`, when the app sent no event since it was read, every window is
-    /// where it was (`prepare` said so), and it is young enough (`kept::KEPT_FOR`).
-    pub(crate) fn kept_tree(
-        &self,
-        root: &ElementId,
-        limits: &WalkLimits,
-        prepared: &Prepared,
-    ) -> Option<Arc<Tree>> {
-        if !prepared.quiet {
-            return None;
-        }
-        let tree = self
-            .apps
-            .read(&root.app, |state| state.trees.tree(root, limits))
-            .flatten()?;
-        self.kept_reuses
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Some(tree)
     }
 
     /// The app at `root` as read, or as kept while it sent no event since (ATK bridges

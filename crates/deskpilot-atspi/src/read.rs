@@ -218,20 +218,25 @@ pub async fn complete_node(
     if let Some(text) = text? {
         node.value = Some(text);
     } else if let Some(props) = value? {
-        node.value = Some(NodeValue::Number {
-            current: prop_f64(&props, "CurrentValue").unwrap_or(0.0),
-            min: prop_f64(&props, "MinimumValue"),
-            max: prop_f64(&props, "MaximumValue"),
-            step: prop_f64(&props, "MinimumIncrement"),
-        });
+        node.value = Some(number(&props));
     }
     Ok(node)
+}
+
+/// A range widget's value as its `Value` interface's properties say.
+pub(crate) fn number(props: &crate::proto::Props) -> NodeValue {
+    NodeValue::Number {
+        current: prop_f64(props, "CurrentValue").unwrap_or(0.0),
+        min: prop_f64(props, "MinimumValue"),
+        max: prop_f64(props, "MaximumValue"),
+        step: prop_f64(props, "MinimumIncrement"),
+    }
 }
 
 /// Runs `call` only when `wanted`. A failure that says the app or the element is gone or not
 /// answering is passed on; any other (an interface it does not really support, a method that
 /// errs, as GTK 4.8 labels do for the 8 actions they claim) reads as absent.
-async fn optional<T>(
+pub(crate) async fn optional<T>(
     wanted: bool,
     call: impl std::future::Future<Output = zbus::Result<T>>,
 ) -> zbus::Result<Option<T>> {

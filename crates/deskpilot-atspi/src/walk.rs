@@ -237,6 +237,44 @@ pub async fn walk(
     Ok(tree)
 }
 
+/// One element read afresh with the ids of its children, as a walk reading it at `depth`
+/// would, with no cache (a kept tree brought up to date, `patch.rs`). `None` where the walk's
+/// budgets would leave some of its children unread.
+pub async fn read_listed(
+    proto: &Proto,
+    id: &ElementId,
+    depth: u32,
+    limits: &WalkLimits,
+    traits: AppTraits,
+) -> zbus::Result<Option<(Node, Realization, Vec<ElementId>)>> {
+    let slot = Slot {
+        id: id.clone(),
+        node: None,
+        parent: None,
+        children: Vec::new(),
+        depth,
+        realization: Realization::Complete,
+        secret: limits.secrecy.is_secret(),
+        unread: Vec::new(),
+        failed: false,
+        unreadable: 0,
+    };
+    let (_, read) = read_one(proto.clone(), 0, &slot, limits, traits, None).await;
+    let (node, listing) = read?;
+    let (children, kind) = match listing {
+        Listing::Left(left) => return Ok(Some((node, left, Vec::new()))),
+        Listing::Listed(children, kind) => (children, kind),
+    };
+    let listed = Listed {
+        walked: 1,
+        count: children.len(),
+        logical: Some(node.child_count),
+        children: kind,
+    };
+    let kept = after_listing(limits, &listed);
+    Ok((kept.keep >= children.len()).then_some((node, kept.realization, children)))
+}
+
 fn read_one(
     proto: Proto,
     index: usize,

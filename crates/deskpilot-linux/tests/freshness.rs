@@ -31,9 +31,10 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
             .iter()
             .find(|n| n.node.accessible_id.as_deref() == Some("delayed"))
             .or_else(|| {
-                tree.nodes
-                    .iter()
-                    .find(|n| ["Waiting", "Changed by the test"].contains(&n.node.name.as_str()))
+                tree.nodes.iter().find(|n| {
+                    ["Waiting", "Changed by the test", "Changed again"]
+                        .contains(&n.node.name.as_str())
+                })
             })
             .map(|n| n.node.name.clone())
     };
@@ -106,19 +107,9 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
          {actionable} action lists were asked again"
     );
 
-    fixture
-        .command("set_label", json!({"text": "Changed by the test"}))
-        .unwrap();
-    fixture
-        .oracle
-        .wait_value(
-            "delayed",
-            "text",
-            json!("Changed by the test"),
-            Duration::from_secs(5),
-        )
-        .unwrap();
-    let (before, calls_before) = (backend.cache_reads(), backend.calls());
+    set_label(&mut fixture, "Changed by the test");
+    let (before, patches) = (backend.cache_reads(), backend.kept_patches());
+    let calls_before = backend.calls();
     let tree = backend
         .snapshot(&window, &WalkLimits::default())
         .await
@@ -128,9 +119,26 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
         Some("Changed by the test"),
         "the change was seen"
     );
-    // Any event means the whole cache is read again (GTK 3 changes states with no event
-    // naming the element: `kept.rs` measures it), but the action names of what no event
-    // named are not asked again.
+    // A few elements named: the kept tree is patched, the cache not read again.
+    assert_eq!(backend.kept_patches(), patches + 1);
+    assert_eq!(backend.cache_reads(), before);
+    let calls = backend.calls() - calls_before;
+    assert!(
+        calls * 2 <= fresh_calls,
+        "the patched snapshot made {calls} calls, a fresh one {fresh_calls}"
+    );
+
+    // A tree not kept after a change: the whole cache is read again (GTK 3 changes states
+    // with no event naming the element: `kept.rs` measures it), but the action names of
+    // what no event named are not asked again.
+    set_label(&mut fixture, "Changed again");
+    let (before, calls_before) = (backend.cache_reads(), backend.calls());
+    let limits = WalkLimits {
+        max_depth: 40,
+        ..WalkLimits::default()
+    };
+    let tree = backend.snapshot(&window, &limits).await.unwrap();
+    assert_eq!(label(&tree).as_deref(), Some("Changed again"));
     assert_eq!(backend.cache_reads(), before + 1);
     let calls = backend.calls() - calls_before;
     assert!(
@@ -138,4 +146,15 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
         "after the change {calls} calls, a fresh snapshot {fresh_calls}: the {actionable} \
          action lists were asked again"
     );
+}
+
+/// Sets the fixture's label and waits until the fixture says it shows `text`.
+fn set_label(fixture: &mut deskpilot_testkit::FixtureApp, text: &str) {
+    fixture
+        .command("set_label", json!({ "text": text }))
+        .unwrap();
+    let shown = fixture
+        .oracle
+        .wait_value("delayed", "text", json!(text), Duration::from_secs(5));
+    shown.unwrap();
 }

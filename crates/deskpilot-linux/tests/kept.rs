@@ -1,7 +1,8 @@
-//! A quiet GTK 3 app's whole tree (and its description: windows, names, states) is kept
-//! between reads and reused while it sends no event; each change the app makes by itself
-//! (text, states, values, rows, cells, a scroll, a window moved, which no event announces) is
-//! read as a second backend, which keeps nothing, reads it.
+//! A GTK 3 app's whole tree (and its description: windows, names, states) is kept between
+//! reads: reused while it sends no event, patched where its events name something; each
+//! change the app makes by itself (text, states, values, rows, cells, a scroll, a window
+//! moved, which no event announces) is read as a second backend, which keeps nothing, reads
+//! it.
 
 use std::time::{Duration, Instant};
 
@@ -71,9 +72,14 @@ async fn until_kept(backend: &AtspiBackend, root: &ElementId) {
 async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let warm = AtspiBackend::connect(ConnectOptions::new(desktop.session_bus_address()))
-        .await
-        .unwrap();
+    // Kept as long as the test runs: every step's read is a reuse or a patch, never a read
+    // afresh because the tree grew old (on a busy machine steps take seconds).
+    let warm = AtspiBackend::connect(ConnectOptions {
+        kept_for: Duration::from_secs(600),
+        ..ConnectOptions::new(desktop.session_bus_address())
+    })
+    .await
+    .unwrap();
     let mut options = ConnectOptions::new(desktop.session_bus_address());
     options.reuse_quiet_cache = false;
     let cold = AtspiBackend::connect(options).await.unwrap();
@@ -125,6 +131,7 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
         ("close_dialog", json!({})),
         ("move", json!({"x": 40, "y": 30})),
     ];
+    let mut patched = Vec::new();
     for (cmd, args) in steps {
         until_kept(&warm, &root).await;
         let window_before = window_at(&cold.snapshot(&root, &limits()).await.unwrap());
@@ -140,7 +147,12 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
         warm.events()
             .quiet(&root, Duration::from_millis(150), Duration::from_secs(5))
             .await;
+        let patches = warm.kept_patches();
         let warm_read = warm.snapshot(&root, &limits()).await.unwrap();
+        if warm.kept_patches() > patches {
+            assert_ne!(cmd, "move", "a window moved: its bounds are read afresh");
+            patched.push(cmd);
+        }
         let cold_read = cold.snapshot(&root, &limits()).await.unwrap();
         // The app's description (its windows) is kept on the same terms.
         let (warm_app, cold_app) = (
@@ -157,4 +169,6 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
             differences(&warm_seen, &cold_seen)
         );
     }
+    // Every change but a window moved is read as a patch of the kept tree, not a whole walk.
+    assert_eq!(patched.len(), 16, "patched only after {patched:?}");
 }

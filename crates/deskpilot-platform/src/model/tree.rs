@@ -192,8 +192,119 @@ impl Tree {
         self.nodes[parent].children.extend(roots);
     }
 
+    /// This tree with the subtree at each key of `subtrees` replaced by the value's tree (its
+    /// root in the old one's place, under the same parent), in document order.
+    pub fn patched(&self, subtrees: &std::collections::HashMap<usize, Tree>) -> Tree {
+        enum From<'a> {
+            Old(usize),
+            New(&'a Tree, usize),
+        }
+        let mut out = Tree::default();
+        let mut stack: Vec<(From, Option<usize>)> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, tn)| tn.parent.is_none())
+            .map(|(i, _)| (From::Old(i), None))
+            .collect();
+        while let Some((from, parent)) = stack.pop() {
+            let (tn, children) = match from {
+                From::Old(i) => match subtrees.get(&i) {
+                    Some(sub) if !sub.is_empty() => (&sub.nodes[0], Some(sub)),
+                    _ => (&self.nodes[i], None),
+                },
+                From::New(sub, i) => (&sub.nodes[i], Some(sub)),
+            };
+            let at = out.push(tn.node.clone(), parent);
+            out.nodes[at].realization = tn.realization;
+            let below = tn.children.iter().rev().map(|&c| match children {
+                Some(sub) => (From::New(sub, c), Some(at)),
+                None => (From::Old(c), Some(at)),
+            });
+            stack.extend(below);
+        }
+        out
+    }
+
+    /// A copy of the subtree at `at`, its root a root.
+    pub fn subtree(&self, at: usize) -> Tree {
+        let mut out = Tree::default();
+        let mut stack = vec![(at, None)];
+        while let Some((i, parent)) = stack.pop() {
+            let copied = out.push(self.nodes[i].node.clone(), parent);
+            out.nodes[copied].realization = self.nodes[i].realization;
+            let below = self.nodes[i].children.iter().rev();
+            stack.extend(below.map(|&c| (c, Some(copied))));
+        }
+        out
+    }
+
     /// Indices of the ancestors of `index`, nearest first.
     pub fn ancestors(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(self.nodes[index].parent, move |&i| self.nodes[i].parent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::Tree;
+    use crate::model::{ElementId, Node, Role};
+
+    fn node(name: &str) -> Node {
+        let mut node = Node::new(ElementId::new("app", name), Role::Generic);
+        node.name = name.into();
+        node
+    }
+
+    /// Each node's name, indented by its depth, with its parent's name.
+    fn shape(tree: &Tree) -> Vec<String> {
+        tree.nodes
+            .iter()
+            .map(|tn| {
+                let parent = tn.parent.map_or("-", |p| &tree.nodes[p].node.name);
+                format!(
+                    "{}{} <{parent}",
+                    " ".repeat(tn.depth as usize),
+                    tn.node.name
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_patched_subtree_takes_the_old_ones_place_in_document_order() {
+        let mut tree = Tree::default();
+        let root = tree.push(node("root"), None);
+        let a = tree.push(node("a"), Some(root));
+        tree.push(node("a1"), Some(a));
+        tree.push(node("a2"), Some(a));
+        let b = tree.push(node("b"), Some(root));
+        tree.push(node("b1"), Some(b));
+        let mut new_a = Tree::default();
+        let top = new_a.push(node("A"), None);
+        let inner = new_a.push(node("A1"), Some(top));
+        new_a.push(node("A11"), Some(inner));
+        let mut new_b1 = Tree::default();
+        new_b1.push(node("B1"), None);
+        let patched = tree.patched(&HashMap::from([(a, new_a), (5, new_b1)]));
+        assert_eq!(
+            shape(&patched),
+            [
+                "root <-",
+                " A <root",
+                "  A1 <A",
+                "   A11 <A1",
+                " b <root",
+                "  B1 <b"
+            ]
+        );
+        for (i, tn) in patched.nodes.iter().enumerate() {
+            for &c in &tn.children {
+                assert_eq!(patched.nodes[c].parent, Some(i));
+            }
+        }
     }
 }

@@ -1,0 +1,475 @@
+//! A kept tree brought up to date from what the app's events named. Each named element is
+//! read again with the list of its children: a new child is walked, a known one kept as it
+//! was. The rest stays as read; `kept.rs` says when a tree is kept at all.
+//!
+//! GTK 3 changes some things without naming them (`docs/events.md`). What names them is read
+//! again further:
+//! - A new child names itself, not its parent: its nearest ancestor in the tree is read.
+//! - A removed child names itself, and is gone: its parent is read.
+//! - A scroll bar's value: the scrolled children change `showing` with no event. The scroll
+//!   bar's parent (the scrolled window) is walked again whole.
+//! - A notebook switching pages takes the focus from a button with no event. Every element
+//!   the tree says is focused is read again.
+//! - Bounds inside a window move with no event (a tree view's columns widen for a longer
+//!   cell), and so does a scroll bar's range (rows added). Both are asked again in every
+//!   window where something was named, one call per element, many in flight.
+//!
+//! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` keeps
+//! these true.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use deskpilot_platform::model::{Capability, ElementId, Realization, Rect, Role, State, Tree};
+use deskpilot_platform::{Secrecy, WalkLimits};
+
+use crate::backend::AtspiBackend;
+use crate::error::{Failure, classify};
+use crate::kept::whole;
+use crate::mapping::map_states;
+use crate::prepare::Prepared;
+use crate::proto::Proto;
+use crate::read::{AppTraits, number, optional};
+use crate::walk::{read_listed, walk};
+
+/// More elements to read again than this: the tree is walked afresh instead.
+const TARGETS_MOST: usize = 16;
+
+/// How far up a new element's parents are asked for one the tree holds.
+const ANCESTORS_MOST: usize = 8;
+
+/// How many levels up from a gone element its nearest living ancestor is looked for.
+const ROUNDS: usize = 8;
+
+/// Calls in flight when a window's bounds are asked again.
+const ASKED_AT_ONCE: usize = 64;
+
+/// What is read again of a kept tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    /// The element and the list of its children.
+    Element(ElementId),
+    /// The element and everything under it.
+    Subtree(ElementId),
+}
+
+/// An element read again: its node, how much of its children are held, and each child (a
+/// known one `None`: its kept subtree stays; a new one walked).
+struct Fresh {
+    id: ElementId,
+    node: deskpilot_platform::model::Node,
+    realization: Realization,
+    children: Vec<(ElementId, Option<Tree>)>,
+}
+
+/// What reading a target again gave.
+enum Read {
+    Element(Box<Fresh>),
+    Subtree(ElementId, Tree),
+    /// The element is gone: its parent is read instead.
+    Gone(ElementId),
+}
+
+impl AtspiBackend {
+    /// The kept tree of `root` (`prepare` said one is kept), brought up to date with what the
+    /// app's events named since it was read. `None`: it must be walked afresh.
+    pub(crate) async fn kept_tree(
+        &self,
+        root: &ElementId,
+        limits: &WalkLimits,
+        traits: AppTraits,
+        prepared: &Prepared,
+    ) -> Option<Arc<Tree>> {
+        if !prepared.kept {
+            return None;
+        }
+        let (tree, stale) = self
+            .apps
+            .read(&root.app, |state| {
+                state.trees.tree(root, limits, self.kept_for)
+            })
+            .flatten()?;
+        if stale.is_empty() {
+            self.kept_reuses
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Some(tree);
+        }
+        if traits.window_relative_extents || traits.unlisted_popups {
+            return None;
+        }
+        let patched = Arc::new(patch(&self.proto, &tree, &stale, limits, traits).await?);
+        self.apps.update(&root.app, |state| {
+            state.parents.note(&patched);
+            state.trees.patched(root, limits, &patched, stale.len());
+        });
+        self.kept_patches
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(patched)
+    }
+}
+
+/// `tree` with what the objects at `stale` (paths) hold now; `None` when that cannot be said
+/// short of a whole walk.
+async fn patch(
+    proto: &Proto,
+    tree: &Tree,
+    stale: &[String],
+    limits: &WalkLimits,
+    traits: AppTraits,
+) -> Option<Tree> {
+    let mut targets = targets(proto, tree, stale).await?;
+    tracing::debug!(
+        stale = stale.len(),
+        targets = targets.len(),
+        "patching a kept tree"
+    );
+    let mut reads = Vec::new();
+    let mut touched = Vec::new();
+    // A gone element's parent is read in the next round (a closed dialog's boxes, one level
+    // a round, up to the window that lost it).
+    for _ in 0..ROUNDS {
+        if targets.len() > TARGETS_MOST {
+            return None;
+        }
+        let all = targets
+            .iter()
+            .map(|t| read_again(proto, tree, t, limits, traits));
+        let mut gone = Vec::new();
+        for read in futures_util::future::join_all(all).await {
+            match read? {
+                Read::Gone(id) => gone.push(id),
+                read => reads.push(read),
+            }
+        }
+        let windows: Vec<ElementId> = targets.iter().filter_map(|t| window_of(tree, t)).collect();
+        touched.extend(windows);
+        targets = Vec::new();
+        let gone: Vec<usize> = gone.iter().filter_map(|id| tree.find(id)).collect();
+        // Under a gone element: gone with it.
+        let tops = gone
+            .iter()
+            .filter(|&&i| !tree.ancestors(i).any(|a| gone.contains(&a)));
+        for &i in tops {
+            let parent = tree.nodes[i].parent?;
+            add(
+                &mut targets,
+                Target::Element(tree.nodes[parent].node.id.clone()),
+            );
+        }
+        if targets.is_empty() {
+            let mut patched = assemble(tree, reads, limits)?;
+            relayout(proto, &mut patched, &touched, traits).await?;
+            return Some(patched);
+        }
+    }
+    None
+}
+
+/// What to read again for the objects at `stale` (paths).
+async fn targets(proto: &Proto, tree: &Tree, stale: &[String]) -> Option<Vec<Target>> {
+    let app = &tree.root()?.node.id.app;
+    let index: HashMap<&ElementId, usize> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, tn)| (&tn.node.id, i))
+        .collect();
+    let held = stale.iter().map(|path| {
+        let id = ElementId::new(app.clone(), path.clone());
+        let index = &index;
+        async move { held(proto, index, id).await }
+    });
+    let mut targets = Vec::new();
+    for held in futures_util::future::join_all(held).await {
+        let Some(at) = held? else {
+            continue;
+        };
+        let tn = &tree.nodes[at];
+        add(&mut targets, Target::Element(tn.node.id.clone()));
+        if tn.node.role == Role::ScrollBar
+            && let Some(parent) = tn.parent
+        {
+            let pane = tree.nodes[parent].node.id.clone();
+            add(&mut targets, Target::Subtree(pane));
+        }
+    }
+    let focused = tree
+        .nodes
+        .iter()
+        .filter(|tn| tn.node.states.is(State::Focused));
+    for tn in focused {
+        add(&mut targets, Target::Element(tn.node.id.clone()));
+    }
+    Some(targets)
+}
+
+fn add(targets: &mut Vec<Target>, target: Target) {
+    if !targets.contains(&target) {
+        targets.push(target);
+    }
+}
+
+/// The index of `id` in the tree (`index`), or of its nearest ancestor there for a new
+/// element. `Some(None)`: gone, or outside the tree. `None`: its parents go up further than
+/// `ANCESTORS_MOST`, or do not answer.
+async fn held(
+    proto: &Proto,
+    index: &HashMap<&ElementId, usize>,
+    mut id: ElementId,
+) -> Option<Option<usize>> {
+    for _ in 0..=ANCESTORS_MOST {
+        if let Some(&at) = index.get(&id) {
+            return Some(Some(at));
+        }
+        id = match proto.parent(&id).await {
+            Ok(Some(parent)) => parent,
+            Ok(None) => return Some(None),
+            Err(e) if classify(&e) == Failure::ObjectGone => return Some(None),
+            Err(_) => return None,
+        };
+    }
+    None
+}
+
+/// Reads `target` again, under the budgets a walk from the tree's root would have there.
+async fn read_again(
+    proto: &Proto,
+    tree: &Tree,
+    target: &Target,
+    limits: &WalkLimits,
+    traits: AppTraits,
+) -> Option<Read> {
+    let (Target::Element(id) | Target::Subtree(id)) = target;
+    let index = tree.find(id)?;
+    let depth = tree.nodes[index].depth;
+    let below = limits_at(tree, index, limits);
+    let id = id.clone();
+    if let Target::Subtree(_) = target {
+        let sub = walk(proto, &id, &below, traits, None).await.ok()?;
+        return whole(&sub).then_some(Read::Subtree(id, sub));
+    }
+    let (node, realization, listed) = match read_listed(proto, &id, depth, &below, traits).await {
+        Ok(read) => read?,
+        Err(e) if classify(&e) == Failure::ObjectGone => return Some(Read::Gone(id)),
+        Err(_) => return None,
+    };
+    let known: Vec<&ElementId> = tree.nodes[index]
+        .children
+        .iter()
+        .map(|&c| &tree.nodes[c].node.id)
+        .collect();
+    let child_limits = WalkLimits {
+        max_depth: below.max_depth.checked_sub(1)?,
+        secrecy: secrecy(below.secrecy, node.is_secret()),
+        ..below.clone()
+    };
+    let walks = listed.into_iter().map(|child| {
+        let new = !known.contains(&&child);
+        let limits = &child_limits;
+        async move {
+            if !new {
+                return Some((child, None));
+            }
+            let sub = walk(proto, &child, limits, traits, None).await.ok()?;
+            whole(&sub).then_some((child, Some(sub)))
+        }
+    });
+    let children = futures_util::future::join_all(walks).await;
+    Some(Read::Element(Box::new(Fresh {
+        id,
+        node,
+        realization,
+        children: children.into_iter().collect::<Option<_>>()?,
+    })))
+}
+
+/// The budgets of a walk from the tree's root, at `index`: less depth, and secret inside a
+/// password field.
+fn limits_at(tree: &Tree, index: usize, limits: &WalkLimits) -> WalkLimits {
+    let inside = tree
+        .ancestors(index)
+        .any(|a| tree.nodes[a].node.is_secret());
+    WalkLimits {
+        max_depth: limits.max_depth.saturating_sub(tree.nodes[index].depth),
+        secrecy: secrecy(limits.secrecy, inside),
+        ..limits.clone()
+    }
+}
+
+fn secrecy(outer: Secrecy, inside: bool) -> Secrecy {
+    match outer {
+        Secrecy::NoText => Secrecy::NoText,
+        _ => Secrecy::of(outer.is_secret() || inside),
+    }
+}
+
+/// `tree` with `reads` put in: whole subtrees first, then elements deepest first (each keeps
+/// its known children's subtrees as they are by then).
+fn assemble(tree: &Tree, reads: Vec<Read>, limits: &WalkLimits) -> Option<Tree> {
+    let mut subtrees = HashMap::new();
+    let mut elements = Vec::new();
+    for read in reads {
+        match read {
+            Read::Subtree(id, sub) => {
+                subtrees.insert(tree.find(&id)?, sub);
+            }
+            Read::Element(fresh) => elements.push(*fresh),
+            Read::Gone(_) => return None,
+        }
+    }
+    let mut tree = tree.patched(&subtrees);
+    elements.sort_by_key(|fresh| tree.find(&fresh.id).map(|i| tree.nodes[i].depth));
+    for fresh in elements.into_iter().rev() {
+        // Under a subtree walked whole: read with it.
+        let Some(index) = tree.find(&fresh.id) else {
+            continue;
+        };
+        let sub = element(&tree, index, fresh)?;
+        tree = tree.patched(&HashMap::from([(index, sub)]));
+    }
+    (tree.len() <= limits.max_nodes).then_some(tree)
+}
+
+/// The subtree of the element at `index` as read again: its known children's subtrees kept.
+fn element(tree: &Tree, index: usize, fresh: Fresh) -> Option<Tree> {
+    let mut sub = Tree::default();
+    let top = sub.push(fresh.node, None);
+    sub.nodes[top].realization = fresh.realization;
+    for (child, walked) in fresh.children {
+        let below = match walked {
+            Some(walked) => walked,
+            None => {
+                let known = tree.nodes[index].children.iter();
+                let at = known.copied().find(|&c| tree.nodes[c].node.id == child)?;
+                tree.subtree(at)
+            }
+        };
+        sub.graft(top, below);
+    }
+    Some(sub)
+}
+
+/// The window (or the tree's root) that holds `target`; none for an application (its new
+/// windows are read whole).
+fn window_of(tree: &Tree, target: &Target) -> Option<ElementId> {
+    let (Target::Element(id) | Target::Subtree(id)) = target;
+    let index = tree.find(id)?;
+    let app_root = tree.root()?.node.role == Role::Application;
+    if app_root && index == 0 {
+        return None;
+    }
+    let top = std::iter::once(index)
+        .chain(tree.ancestors(index))
+        .find(|&i| tree.nodes[i].depth == u32::from(app_root))
+        .unwrap_or(0);
+    Some(tree.nodes[top].node.id.clone())
+}
+
+/// Asks again what moves with no event in `windows`. First the states of elements in a
+/// scrolled area: GTK 3 works `showing` out from the viewport when asked. Then the bounds of
+/// every element that has a place (showing, or not saying), and the range of every scroll
+/// bar: GTK 3 announces a value, not a new maximum when rows are added. `None` when the app
+/// stops answering.
+async fn relayout(
+    proto: &Proto,
+    tree: &mut Tree,
+    windows: &[ElementId],
+    traits: AppTraits,
+) -> Option<()> {
+    let under = under(tree, windows);
+    let scrolled: Vec<usize> = under
+        .iter()
+        .copied()
+        .filter(|&i| {
+            tree.ancestors(i)
+                .any(|a| matches!(tree.nodes[a].node.role, Role::ScrollPane | Role::Viewport))
+        })
+        .collect();
+    let asks = scrolled.iter().map(|&i| (i, Ask::States));
+    answer(proto, tree, asks.collect(), traits).await?;
+    let asks = under.into_iter().flat_map(|i| {
+        let node = &tree.nodes[i].node;
+        let ranged = node.role == Role::ScrollBar && node.capabilities.contains(Capability::Number);
+        [(true, Ask::Bounds), (ranged, Ask::Range)]
+            .into_iter()
+            .filter(|(wanted, _)| *wanted)
+            .map(move |(_, ask)| (i, ask))
+    });
+    answer(proto, tree, asks.collect(), traits).await
+}
+
+/// The elements under `windows`, each once.
+fn under(tree: &Tree, windows: &[ElementId]) -> Vec<usize> {
+    let mut under = Vec::new();
+    for window in windows {
+        let Some(top) = tree.find(window) else {
+            continue;
+        };
+        let mut stack = vec![top];
+        while let Some(i) = stack.pop() {
+            under.push(i);
+            stack.extend(tree.nodes[i].children.iter().copied());
+        }
+    }
+    under.sort_unstable();
+    under.dedup();
+    under
+}
+
+/// Asks `asks` of the tree's elements, many in flight, and puts the answers in.
+async fn answer(
+    proto: &Proto,
+    tree: &mut Tree,
+    asks: Vec<(usize, Ask)>,
+    traits: AppTraits,
+) -> Option<()> {
+    use futures_util::StreamExt;
+    let asks: Vec<(usize, ElementId, Ask, bool)> = asks
+        .into_iter()
+        .map(|(i, ask)| {
+            let node = &tree.nodes[i].node;
+            let placed = node.capabilities.contains(Capability::Bounds)
+                && !node.states.is_not(State::Showing);
+            (i, node.id.clone(), ask, placed)
+        })
+        .collect();
+    let asks = asks.into_iter().map(|(i, id, ask, placed)| async move {
+        let answer = match ask {
+            Ask::States => proto
+                .state(&id)
+                .await
+                .map(|bits| Answer::States(map_states(bits, traits.reporting))),
+            Ask::Bounds => optional(placed, proto.extents(&id))
+                .await
+                .map(|b| Answer::Bounds(b.map(|(x, y, w, h)| Rect::new(x, y, w, h)))),
+            Ask::Range => optional(true, proto.value_props(&id))
+                .await
+                .map(|v| Answer::Range(v.map(|props| number(&props)))),
+        };
+        (i, answer)
+    });
+    let mut asks = futures_util::stream::iter(asks).buffer_unordered(ASKED_AT_ONCE);
+    while let Some((i, answer)) = asks.next().await {
+        let node = &mut tree.nodes[i].node;
+        match answer.ok()? {
+            Answer::States(states) => node.states = states,
+            Answer::Bounds(bounds) => node.bounds = bounds,
+            Answer::Range(value) => node.value = value,
+        }
+    }
+    Some(())
+}
+
+/// What `relayout` asks of an element.
+#[derive(Debug, Clone, Copy)]
+enum Ask {
+    States,
+    Bounds,
+    Range,
+}
+
+enum Answer {
+    States(deskpilot_platform::model::StateSet),
+    Bounds(Option<Rect>),
+    Range(Option<deskpilot_platform::model::NodeValue>),
+}
