@@ -28,6 +28,8 @@ pub(crate) struct AppState {
     /// it answered a ping: it is busy for seconds each time (GTK 3 with thousands of children
     /// in one container, `busy.rs`), so its cache is never asked for again.
     pub slow_cache: bool,
+    /// It offers no direct connection: its bus address is not asked again.
+    pub peerless: bool,
     /// Whole trees kept while it sends no event (`kept.rs`).
     pub trees: KeptTrees,
     /// Its description while it sends no event, with the count of events it had sent then.

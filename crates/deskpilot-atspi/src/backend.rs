@@ -280,16 +280,21 @@ impl Backend for AtspiBackend {
     ) -> Result<Arc<Tree>, BackendError> {
         let traits = self.traits_of(&root.app).await;
         let started = std::time::Instant::now();
-        let prepared = self.prepare(root, limits, traits).await?;
+        let mut prepared = self.prepare(root, limits, traits).await?;
         if let Some(tree) = self.kept_tree(root, limits, traits, &prepared).await {
             tracing::debug!(nodes = tree.len(), "kept tree reused");
             return Ok(tree);
+        }
+        if prepared.kept {
+            // A kept tree that could not be patched: walked afresh, with the app's cache.
+            prepared = self.prepare(root, limits, traits).await?;
         }
         tracing::debug!(
             ms = started.elapsed().as_millis() as u64,
             cached = prepared.cache.as_ref().map_or(0, |c| c.identities.len()),
             "prepared"
         );
+        let cached = prepared.cache.is_some();
         let mut tree = walk(&self.proto, root, limits, traits, prepared.cache).await?;
         self.keep_actions(&root.app, &tree);
         if traits.window_relative_extents {
@@ -316,7 +321,7 @@ impl Backend for AtspiBackend {
         self.apps.update(&root.app, |state| {
             state.parents.note(&tree);
             if prepared.watched {
-                state.trees.keep(root, limits, &tree);
+                state.trees.keep(root, limits, &tree, cached);
             }
         });
         Ok(tree)

@@ -33,11 +33,19 @@ pub fn classify(error: &zbus::Error) -> Failure {
             | std::io::ErrorKind::UnexpectedEof => Failure::AppGone,
             _ => Failure::Other,
         },
+        zbus::Error::MethodError(_, Some(text), _) if no_such_object(text) => Failure::ObjectGone,
         zbus::Error::MethodError(name, _, _) => classify_name(name.as_str()),
+        zbus::Error::FDO(fdo) if no_such_object(&fdo.to_string()) => Failure::ObjectGone,
         zbus::Error::FDO(fdo) => classify_name(&fdo_name(fdo)),
         zbus::Error::InterfaceNotFound => Failure::Unsupported,
         _ => Failure::Other,
     }
+}
+
+/// GDBus (GTK 4's bridge) answers a call on an object it no longer exports with
+/// `UnknownMethod` and this text, where others say `UnknownObject`.
+fn no_such_object(text: &str) -> bool {
+    text.contains("Object does not exist at path")
 }
 
 fn fdo_name(error: &zbus::fdo::Error) -> String {
@@ -88,4 +96,26 @@ pub fn to_backend(
 /// True for failures that say the app does not answer or is gone.
 pub fn is_unreachable(error: &zbus::Error) -> bool {
     matches!(classify(error), Failure::Timeout | Failure::AppGone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Failure, classify};
+
+    #[test]
+    fn gdbus_saying_an_object_does_not_exist_means_it_is_gone() {
+        let gone = zbus::fdo::Error::UnknownMethod(
+            "Object does not exist at path \u{201c}/org/gtk/application/x/a11y/1\u{201d}".into(),
+        );
+        assert_eq!(
+            classify(&zbus::Error::FDO(Box::new(gone))),
+            Failure::ObjectGone
+        );
+        let unsupported =
+            zbus::fdo::Error::UnknownMethod("No such method \u{201c}Foo\u{201d}".into());
+        assert_eq!(
+            classify(&zbus::Error::FDO(Box::new(unsupported))),
+            Failure::Unsupported
+        );
+    }
 }

@@ -1,6 +1,7 @@
-//! Whole trees kept between reads of an app whose events announce every
-//! change (ATK's bridge: GTK 3 and LibreOffice's GTK 3 plugin): reused as they are while the
-//! app sends no event, and patched where its events named something (`patch.rs`).
+//! Whole trees kept between reads of an app whose events announce every change: ATK's bridge
+//! (GTK 3, LibreOffice's GTK 3 plugin), and GTK 4 but for scrolls (checked at each reuse). A
+//! tree is reused as it is while the app sends no event, and patched where its events named
+//! something (`patch.rs`).
 //!
 //! What no registered event announces is checked or bounded instead. The windows' places on
 //! the screen are asked again at every reuse (one call per window). The bounds inside a
@@ -52,6 +53,16 @@ struct Kept {
     read_at: Instant,
     /// The objects (paths) the app's events named since, in order, each once.
     stale: Vec<String>,
+    cached: bool,
+}
+
+/// A kept tree as `KeptTrees::tree` gives it.
+pub struct KeptTree {
+    pub tree: Arc<Tree>,
+    /// The objects (paths) the app's events named since it was read, in order, each once.
+    pub stale: Vec<String>,
+    /// It was walked with the app's cache, which has no ids: they were left unread.
+    pub cached: bool,
 }
 
 /// The trees kept of one app, and where its windows were.
@@ -70,7 +81,7 @@ impl KeptTrees {
         root: &ElementId,
         limits: &WalkLimits,
         kept_for: Duration,
-    ) -> Option<(Arc<Tree>, Vec<String>)> {
+    ) -> Option<KeptTree> {
         let shape = Shape::of(limits);
         let kept = self.trees.iter().find(|k| {
             &k.root == root
@@ -78,7 +89,11 @@ impl KeptTrees {
                 && k.read_at.elapsed() < kept_for
                 && k.tree.len() <= limits.max_nodes
         })?;
-        Some((Arc::clone(&kept.tree), kept.stale.clone()))
+        Some(KeptTree {
+            tree: Arc::clone(&kept.tree),
+            stale: kept.stale.clone(),
+            cached: kept.cached,
+        })
     }
 
     /// Notes what the app's events named since the last look: `None` (the watch could not
@@ -103,6 +118,13 @@ impl KeptTrees {
         }
         self.trees.retain(|k| k.stale.len() <= STALE_MOST);
         self.tree(root, limits, kept_for).is_some()
+    }
+
+    /// Forgets the tree of `root` read under `limits`' budgets.
+    pub fn forget(&mut self, root: &ElementId, limits: &WalkLimits) {
+        let shape = Shape::of(limits);
+        self.trees
+            .retain(|k| !(&k.root == root && k.shape == shape));
     }
 
     /// Keeps `tree` as the tree of `root` brought up to date with the first `upto` objects
@@ -134,15 +156,15 @@ impl KeptTrees {
         }
     }
 
-    /// Notes where `tree`'s windows are, and keeps it if every part of it was read.
-    pub fn keep(&mut self, root: &ElementId, limits: &WalkLimits, tree: &Arc<Tree>) {
+    /// Notes where `tree`'s windows are, and keeps it if every part of it was read (with the
+    /// app's cache: `cached`).
+    pub fn keep(&mut self, root: &ElementId, limits: &WalkLimits, tree: &Arc<Tree>, cached: bool) {
         self.note_windows(tree);
         if !whole(tree) {
             return;
         }
+        self.forget(root, limits);
         let shape = Shape::of(limits);
-        self.trees
-            .retain(|k| !(&k.root == root && k.shape == shape));
         if self.trees.len() >= PER_APP {
             self.trees.remove(0);
         }
@@ -152,6 +174,7 @@ impl KeptTrees {
             tree: Arc::clone(tree),
             read_at: Instant::now(),
             stale: Vec::new(),
+            cached,
         });
     }
 

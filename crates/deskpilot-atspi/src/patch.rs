@@ -2,8 +2,8 @@
 //! read again with the list of its children: a new child is walked, a known one kept as it
 //! was. The rest stays as read; `kept.rs` says when a tree is kept at all.
 //!
-//! GTK 3 changes some things without naming them (`docs/events.md`). What names them is read
-//! again further:
+//! GTK 3 and GTK 4 change some things without naming them (`docs/events.md`). Those are read
+//! again too:
 //! - A new child names itself, not its parent: its nearest ancestor in the tree is read.
 //! - A removed child names itself, and is gone: its parent is read.
 //! - A scroll bar's value: the scrolled children change `showing` with no event. The scroll
@@ -17,18 +17,18 @@
 //! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` keeps
 //! these true.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use deskpilot_platform::model::{Capability, ElementId, Realization, Rect, Role, State, Tree};
 use deskpilot_platform::{Secrecy, WalkLimits};
 
 use crate::backend::AtspiBackend;
-use crate::error::{Failure, classify};
+use crate::error::{Failure, classify, is_unreachable};
 use crate::kept::whole;
 use crate::mapping::map_states;
 use crate::prepare::Prepared;
-use crate::proto::Proto;
+use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, number, optional};
 use crate::walk::{read_listed, walk};
 
@@ -72,7 +72,8 @@ enum Read {
 
 impl AtspiBackend {
     /// The kept tree of `root` (`prepare` said one is kept), brought up to date with what the
-    /// app's events named since it was read. `None`: it must be walked afresh.
+    /// app's events named since it was read. `None`: it must be walked afresh, and is no
+    /// longer kept.
     pub(crate) async fn kept_tree(
         &self,
         root: &ElementId,
@@ -83,24 +84,42 @@ impl AtspiBackend {
         if !prepared.kept {
             return None;
         }
-        let (tree, stale) = self
+        let kept = self
             .apps
             .read(&root.app, |state| {
                 state.trees.tree(root, limits, self.kept_for)
             })
             .flatten()?;
-        if stale.is_empty() {
+        let tree = Arc::clone(&kept.tree);
+        let scrolled = match traits.silent_scrolls {
+            true => scrolled(&self.proto, &tree).await?,
+            false => Vec::new(),
+        };
+        if kept.stale.is_empty() && scrolled.is_empty() {
             self.kept_reuses
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Some(tree);
         }
-        if traits.window_relative_extents || traits.unlisted_popups {
+        // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app.
+        if traits.unlisted_popups {
             return None;
         }
-        let patched = Arc::new(patch(&self.proto, &tree, &stale, limits, traits).await?);
+        let changed = Changed {
+            stale: &kept.stale,
+            scrolled,
+            cached: kept.cached,
+        };
+        let Some(patched) = patch(&self.proto, &tree, changed, limits, traits).await else {
+            self.apps
+                .update(&root.app, |state| state.trees.forget(root, limits));
+            return None;
+        };
+        let patched = Arc::new(patched);
         self.apps.update(&root.app, |state| {
             state.parents.note(&patched);
-            state.trees.patched(root, limits, &patched, stale.len());
+            state
+                .trees
+                .patched(root, limits, &patched, kept.stale.len());
         });
         self.kept_patches
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -113,16 +132,20 @@ impl AtspiBackend {
 async fn patch(
     proto: &Proto,
     tree: &Tree,
-    stale: &[String],
+    changed: Changed<'_>,
     limits: &WalkLimits,
     traits: AppTraits,
 ) -> Option<Tree> {
+    let stale = changed.stale;
     let mut targets = targets(proto, tree, stale).await?;
     tracing::debug!(
         stale = stale.len(),
         targets = targets.len(),
         "patching a kept tree"
     );
+    for pane in changed.scrolled {
+        add(&mut targets, Target::Subtree(pane));
+    }
     let mut reads = Vec::new();
     let mut touched = Vec::new();
     // A gone element's parent is read in the next round (a closed dialog's boxes, one level
@@ -157,12 +180,87 @@ async fn patch(
             );
         }
         if targets.is_empty() {
+            let fresh = fresh_ids(&reads);
             let mut patched = assemble(tree, reads, limits)?;
+            if changed.cached {
+                as_cached(&mut patched, &fresh);
+            }
             relayout(proto, &mut patched, &touched, traits).await?;
             return Some(patched);
         }
     }
     None
+}
+
+/// What changed in a kept tree since its read.
+struct Changed<'a> {
+    /// The objects (paths) the app's events named.
+    stale: &'a [String],
+    /// The scroll panes that scrolled with no event (`scrolled`).
+    scrolled: Vec<ElementId>,
+    /// The tree was walked with the app's cache (`kept::KeptTree::cached`).
+    cached: bool,
+}
+
+/// The elements `reads` read afresh.
+fn fresh_ids(reads: &[Read]) -> HashSet<ElementId> {
+    let mut walked: Vec<&Tree> = Vec::new();
+    let mut fresh = HashSet::new();
+    for read in reads {
+        match read {
+            Read::Subtree(_, sub) => walked.push(sub),
+            Read::Element(element) => {
+                walked.extend(element.children.iter().filter_map(|(_, sub)| sub.as_ref()));
+                fresh.insert(element.id.clone());
+            }
+            Read::Gone(_) => {}
+        }
+    }
+    let nodes = walked.into_iter().flat_map(|sub| sub.nodes.iter());
+    fresh.extend(nodes.map(|tn| tn.node.id.clone()));
+    fresh
+}
+
+/// Leaves the ids of `fresh` elements unread, as a walk with the app's cache does (the cache
+/// has no ids), but the application's, which such a walk reads.
+fn as_cached(tree: &mut Tree, fresh: &HashSet<ElementId>) {
+    for tn in &mut tree.nodes {
+        let node = &mut tn.node;
+        if node.id.object != ROOT_PATH && fresh.contains(&node.id) {
+            node.accessible_id = None;
+            node.accessible_id_unread = true;
+        }
+    }
+}
+
+/// The scroll panes of `tree` whose content moved since it was read, for a toolkit that
+/// announces no scroll (GTK 4). One call per pane: the bounds of what its viewport (its first
+/// child that is not a scroll bar) shows first. The windows held (`kept::windows_hold`), so
+/// bounds compare as read. `None` when the app stops answering.
+async fn scrolled(proto: &Proto, tree: &Tree) -> Option<Vec<ElementId>> {
+    let probes: Vec<(&ElementId, &ElementId, Rect)> = tree
+        .nodes
+        .iter()
+        .filter(|tn| tn.node.role == Role::ScrollPane)
+        .filter_map(|pane| {
+            let mut below = pane.children.iter().copied();
+            let port = below.find(|&c| tree.nodes[c].node.role != Role::ScrollBar)?;
+            // The viewport stays; what it shows moves.
+            let content = &tree.nodes[*tree.nodes[port].children.first().unwrap_or(&port)].node;
+            Some((&pane.node.id, &content.id, content.bounds?))
+        })
+        .collect();
+    let asks = probes.iter().map(|(_, content, _)| proto.extents(content));
+    let now = futures_util::future::join_all(asks).await;
+    let mut moved = Vec::new();
+    for ((pane, _, was), now) in probes.iter().zip(now) {
+        match now {
+            Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was => {}
+            Err(e) if is_unreachable(&e) => return None,
+            _ => moved.push((*pane).clone()),
+        }
+    }
+    Some(moved)
 }
 
 /// What to read again for the objects at `stale` (paths).
@@ -258,6 +356,14 @@ async fn read_again(
         .iter()
         .map(|&c| &tree.nodes[c].node.id)
         .collect();
+    // GTK 4 gives bounds relative to their window, which a walk places from the window
+    // system: a new window is left to one. The windows held (`kept::windows_hold`) read the
+    // same as kept, so the others' bounds need no shift.
+    let new_window = tree.nodes[index].node.role == Role::Application
+        && listed.iter().any(|child| !known.contains(&child));
+    if traits.window_relative_extents && new_window {
+        return None;
+    }
     let child_limits = WalkLimits {
         max_depth: below.max_depth.checked_sub(1)?,
         secrecy: secrecy(below.secrecy, node.is_secret()),

@@ -47,9 +47,11 @@ impl AtspiBackend {
         let app_root = ElementId::new(app, ROOT_PATH);
         let unreachable =
             |e: zbus::Error| to_backend(e, &app_root, "prepare", self.proto.timeout());
-        if !self.proto.has_peer(app) && (self.use_peers || self.use_cache) {
+        let peerless = self.apps.read(app, |state| state.peerless) == Some(true);
+        if !self.proto.has_peer(app) && !peerless && (self.use_peers || self.use_cache) {
             let address = self.proto.application_bus_address(&app_root);
             match self.patiently(app, deadline, false, address).await {
+                Ok(Some(address)) if address.is_empty() => self.no_peer(app),
                 Ok(Some(address)) => self.connect_peer(app, &address).await,
                 // Its answer came too late to be read: asked again, it answers at once.
                 Ok(None) => {
@@ -58,7 +60,10 @@ impl AtspiBackend {
                     }
                 }
                 Err(e) if is_unreachable(&e) => return Err(unreachable(e)),
-                Err(e) => tracing::debug!(app, error = %e, "no application bus address"),
+                Err(e) => {
+                    tracing::debug!(app, error = %e, "no application bus address");
+                    self.no_peer(app);
+                }
             }
         }
         if !self.use_cache {
@@ -174,6 +179,12 @@ impl AtspiBackend {
         if let Err(e) = self.proto.connect_peer(app, address).await {
             tracing::debug!(app, error = %e, "no peer-to-peer connection");
         }
+    }
+
+    /// Notes that `app` offers no direct connection (GTK 4: no address), so that it is not
+    /// asked again at every read.
+    fn no_peer(&self, app: &str) {
+        self.apps.update(app, |state| state.peerless = true);
     }
 
     /// Forgets the trees kept of `app` and where its windows were.

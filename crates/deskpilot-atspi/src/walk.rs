@@ -326,7 +326,13 @@ fn read_one(
                     list(&proto, node, managed, depth, &limits).await
                 }
                 None => {
-                    let node = read_node(&proto, &id, traits, secret).await?;
+                    let mut node = read_node(&proto, &id, traits, secret).await?;
+                    // As if from the cache, which has no ids: a walk with one leaves every
+                    // id unread, whatever the cache held at the time (`patch.rs` too).
+                    if cache.is_some() {
+                        node.accessible_id = None;
+                        node.accessible_id_unread = true;
+                    }
                     let managed = node.states.is(State::ManagesDescendants);
                     list(&proto, node, managed, depth, &limits).await
                 }
