@@ -15,7 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use deskpilot_testkit::{Fixture, McpClient, VirtualDesktop};
+use deskpilot_linux::headless::procs::{Memory, memory_kb};
+use deskpilot_testkit::{Fixture, McpClient, SYSTEM_PYTHON, VirtualDesktop, pyatspi_walks};
 
 #[path = "live/scale.rs"]
 mod scale;
@@ -320,6 +321,35 @@ fn snapshot_times(rig: &mut Server, runs: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Repeated snapshots through the server while the fixture makes one change every 100 ms
+/// (its `burst`: a label's text, a field's text, buttons added and removed, a list
+/// rebuilt), for the 10 s the changes last.
+fn snapshots_while_changing(rig: &mut Server) -> Vec<f64> {
+    let burst = json!({"changes": 100, "seed": 3, "per_tick": 1, "tick_ms": 100});
+    rig.fixture.command("burst", burst).unwrap();
+    let done = |fixture: &deskpilot_testkit::FixtureApp| {
+        let events = fixture.oracle.events().unwrap();
+        let burst = json!("burst");
+        events
+            .iter()
+            .any(|e| e.widget == "control" && e.prop == "done" && e.value == burst)
+    };
+    let mut times = Vec::new();
+    while !done(&rig.fixture) {
+        times.extend(snapshot_times(rig, 1));
+    }
+    times
+}
+
+/// The server's resident memory (kB) after 20 snapshots and after 400 more.
+fn memory_over_snapshots(rig: &mut Server) -> (u64, u64) {
+    let pid = rig.server.pid();
+    snapshot_times(rig, 20);
+    let before = memory_kb(pid, Memory::Resident).unwrap_or(0);
+    snapshot_times(rig, 400);
+    (before, memory_kb(pid, Memory::Resident).unwrap_or(0))
+}
+
 /// Repeated snapshots through the server of LibreOffice Writer with a 400-line document and
 /// the caret in it: (interactive filter ms, `all` ms, bytes of each).
 fn writer_snapshots() -> (Vec<f64>, Vec<f64>, usize, usize, Vec<f64>) {
@@ -520,6 +550,37 @@ fn main() {
         println!(
             "{name}: repeated snapshot through the server: {}",
             ms(&snapshots)
+        );
+        // pyatspi's walk of the same window, five times after a warm-up.
+        let python = rig._desktop.command(SYSTEM_PYTHON);
+        let (py_nodes, py_ms) = pyatspi_walks(python, kind.window_title(), 5);
+        println!(
+            "{name}: pyatspi walk of the window ({py_nodes} nodes): {}",
+            ms(&py_ms)
+        );
+        out.insert(
+            "pyatspi_walk_ms".into(),
+            json!({"p50": percentile(py_ms.clone(), 0.5), "nodes": py_nodes}),
+        );
+        let changing = snapshots_while_changing(&mut rig);
+        println!(
+            "{name}: repeated snapshot through the server while the app changes every 100 ms: {} ({} snapshots)",
+            ms(&changing),
+            changing.len()
+        );
+        let (rss_before, rss_after) = memory_over_snapshots(&mut rig);
+        println!(
+            "{name}: server RSS {:.1} MB after 20 snapshots, {:.1} MB after 400 more",
+            rss_before as f64 / 1024.0,
+            rss_after as f64 / 1024.0
+        );
+        out.insert(
+            "snapshot_while_changing_ms".into(),
+            json!({"p50": percentile(changing.clone(), 0.5), "p95": percentile(changing.clone(), 0.95), "snapshots": changing.len()}),
+        );
+        out.insert(
+            "server_rss_kb".into(),
+            json!({"after_20": rss_before, "after_420": rss_after}),
         );
         out.insert("wait_ms".into(), json!({"p50": percentile(latencies.clone(), 0.5), "p95": percentile(latencies.clone(), 0.95), "all": latencies, "woken_by_events": by_event, "woken_by_poll": by_poll}));
         out.insert("notification_ms".into(), json!({"p50": percentile(notified.clone(), 0.5), "p95": percentile(notified.clone(), 0.95), "per_change": per_change}));

@@ -15,7 +15,9 @@ use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::ElementId;
 use deskpilot_core::{Backend, ConnectTarget, Engine, SnapshotRequest, WalkLimits};
 use deskpilot_linux::headless::procs::{Memory, memory_kb};
-use deskpilot_testkit::{App, Fixture, LaunchOptions, Registration, SYSTEM_PYTHON, VirtualDesktop};
+use deskpilot_testkit::{
+    App, Fixture, LaunchOptions, Registration, SYSTEM_PYTHON, VirtualDesktop, pyatspi_walks,
+};
 use futures_util::StreamExt;
 use serde_json::json;
 use zbus::zvariant::OwnedObjectPath;
@@ -177,27 +179,7 @@ async fn deskpilot_runs(backend: &AtspiBackend, window: &ElementId) -> (usize, V
 }
 
 fn pyatspi_runs(desktop: &VirtualDesktop, title: &str) -> (usize, Vec<f64>) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/pyatspi_walk.py");
-    let output = desktop
-        .command(SYSTEM_PYTHON)
-        .arg(script)
-        .arg(title)
-        .arg(RUNS.to_string())
-        .output()
-        .expect("pyatspi walk runs");
-    assert!(
-        output.status.success(),
-        "pyatspi: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&output.stdout).expect("pyatspi JSON");
-    let times = v["ms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_f64().unwrap())
-        .collect();
-    (v["nodes"].as_u64().unwrap() as usize, times)
+    pyatspi_walks(desktop.command(SYSTEM_PYTHON), title, RUNS)
 }
 
 type Ref = (String, OwnedObjectPath);

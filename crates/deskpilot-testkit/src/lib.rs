@@ -30,7 +30,7 @@ pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};
 pub use mcp_client::{McpClient, sdk_python};
 pub use oracle::{Oracle, OracleEvent};
-pub use pyatspi::{has_state, pyatspi_nodes};
+pub use pyatspi::{has_state, pyatspi_nodes, pyatspi_walks};
 pub use real_apps::ChromiumPages;
 pub use replays::{FIXTURE_SCRIPT, NAME, Replayed, TYPED};
 
