@@ -100,16 +100,17 @@ impl AtspiBackend {
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Some(tree);
         }
-        // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app.
-        if traits.unlisted_popups {
-            return None;
-        }
         let changed = Changed {
             stale: &kept.stale,
             scrolled,
             cached: kept.cached,
         };
-        let Some(patched) = patch(&self.proto, &tree, changed, limits, traits).await else {
+        // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app.
+        let patched = match traits.unlisted_popups {
+            true => None,
+            false => patch(&self.proto, &tree, changed, limits, traits).await,
+        };
+        let Some(patched) = patched else {
             self.apps
                 .update(&root.app, |state| state.trees.forget(root, limits));
             return None;
