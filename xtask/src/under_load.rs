@@ -14,6 +14,7 @@ const TESTS: &[(&str, &str, &str)] = &[
         "live",
         "gtk3_a_burst_of_1000_changes_read_as_diffs_ends_as_a_cold_read",
     ),
+    ("deskpilot-linux", "events_table", "gecko_events_per_change"),
     (
         "deskpilot-cli",
         "hostile_atspi",

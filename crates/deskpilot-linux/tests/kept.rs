@@ -1,4 +1,4 @@
-//! A GTK 3 or GTK 4 app's whole tree (and its description: windows, names, states) is kept
+//! A GTK 3 app's whole tree (and its description: windows, names, states) is kept
 //! between reads: reused while it sends no event, patched where its events name something;
 //! each change the app makes by itself (text, states, values, rows, cells, a scroll, a window
 //! moved, which no event announces) is read as a second backend, which keeps nothing, reads
@@ -70,7 +70,7 @@ async fn until_kept(backend: &AtspiBackend, root: &ElementId) {
     }
 }
 
-/// The changes both GTK fixtures make by themselves.
+/// The changes both GTK fixtures make by themselves (GTK 4's trees are not kept yet).
 fn shared_steps() -> Vec<(&'static str, serde_json::Value)> {
     vec![
         ("set_label", json!({"text": "Kept"})),
@@ -136,7 +136,7 @@ async fn kept_reads_match_cold_ones(
     let limits = WalkLimits::default;
 
     // A read answered from the kept tree asks the app only where its windows are (and a
-    // ping that flushes its events); GTK 4's, where each scrolled area's content is.
+    // ping that flushes its events); GTK 4's would, where each scrolled area's content is.
     until_kept(&warm, &root).await;
     let (calls, reuses) = (warm.calls(), warm.kept_reuses());
     let kept = warm.snapshot(&root, &limits()).await.unwrap();
@@ -201,11 +201,4 @@ async fn kept_reads_match_cold_ones(
         );
     }
     patched
-}
-
-#[tokio::test]
-async fn gtk4_a_kept_tree_is_reused_only_while_nothing_changed() {
-    let patched = kept_reads_match_cold_ones(Fixture::Gtk4, shared_steps()).await;
-    // Every change but a dialog opened (a new window, placed by a walk) is a patch.
-    assert_eq!(patched.len(), 13, "patched only after {patched:?}");
 }
