@@ -190,7 +190,6 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         // GTK 4 announced all of `kept.rs`'s changes but a scroll, yet is not kept: its
         // window-relative bounds defeat the windows' check through the server (bench live).
         complete_events: toolkit == "gtk" && version.is_some_and(|v| v.starts_with("3.")),
-        silent_scrolls: gtk4,
         action_list: if matches!(
             toolkit.as_str(),
             "gtk" | "gail" | "libreoffice" | "vcl" | "chromium" | "electron" | "qt"

@@ -24,9 +24,6 @@ pub struct AppTraits {
     /// 3, LibreOffice's GTK 3 plugin). What was read of a quiet app can be reused, and patched
     /// where events named something.
     pub complete_events: bool,
-    /// GTK 4 sends no event when an area scrolls: a kept tree's scroll panes are checked at
-    /// every reuse (`patch.rs`). Nothing of GTK 4 is kept yet (`docs/toolkits.md`).
-    pub silent_scrolls: bool,
     /// How the app's action names may be asked.
     pub action_list: ActionList,
     /// Gecko: text offsets count UTF-16 units, and the text it gives marks the second unit of
