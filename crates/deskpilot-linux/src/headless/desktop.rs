@@ -339,9 +339,22 @@ impl HeadlessDesktop {
         let ready = wait::until(START_TIMEOUT, || {
             display.has_window_manager().ok().filter(|&up| up)
         });
-        match ready {
+        if ready.is_none() {
+            return Err(self.not_ready("openbox (_NET_SUPPORTING_WM_CHECK)", &log));
+        }
+        // Openbox 3.6 announces itself before its start ends, and the X events waiting then
+        // are moved to a queue of its own (`window_manage` -> `xqueue_exists_local`) that its
+        // main loop does not look at: it asks only Xlib (`obt/xqueue.c`, `x_source_prepare`).
+        // An app's window mapped in that moment stayed unmapped until a later event woke it
+        // (its menus then cannot grab, so never open). Asked until its loop answers, the
+        // manager has handled everything queued. Test: `window_manager.rs`.
+        let probe = display.probe()?;
+        let answered = wait::until(START_TIMEOUT, || {
+            display.window_manager_answers(&probe).ok().filter(|&up| up)
+        });
+        match answered {
             Some(_) => Ok(()),
-            None => Err(self.not_ready("openbox (_NET_SUPPORTING_WM_CHECK)", &log)),
+            None => Err(self.not_ready("openbox (_NET_REQUEST_FRAME_EXTENTS)", &log)),
         }
     }
 

@@ -1,7 +1,10 @@
-//! The few X11 questions the harness asks: is a window manager running on this display?
+//! The few X11 questions the harness asks: is a window manager running on this display, and
+//! does its event loop answer?
 
 use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, PropMode};
+use x11rb::protocol::xproto::{
+    AtomEnum, ClientMessageEvent, ConnectionExt, CreateWindowAux, EventMask, PropMode, WindowClass,
+};
 use x11rb::wrapper::ConnectionExt as _;
 
 use super::error::{DesktopError, Result};
@@ -79,6 +82,61 @@ impl Display {
             .map_err(x11_error)?
             .reply()
             .is_ok())
+    }
+}
+
+/// An unmapped window of ours that the window manager is asked about.
+pub struct Probe(u32);
+
+impl Display {
+    /// A window to ask the window manager about, never mapped.
+    pub fn probe(&self) -> Result<Probe> {
+        let window = self.conn.generate_id().map_err(x11_error)?;
+        let aux = CreateWindowAux::new();
+        self.conn
+            .create_window(
+                0,
+                window,
+                self.root,
+                0,
+                0,
+                1,
+                1,
+                0,
+                WindowClass::INPUT_OUTPUT,
+                0,
+                &aux,
+            )
+            .map_err(x11_error)?
+            .check()
+            .map_err(x11_error)?;
+        Ok(Probe(window))
+    }
+
+    /// True once the window manager's event loop answered an ask for `probe`'s frame extents
+    /// (`_NET_FRAME_EXTENTS` set on it); asks again otherwise (EWMH
+    /// `_NET_REQUEST_FRAME_EXTENTS`). Each ask is an event on the manager's connection,
+    /// which wakes a loop asleep with events already read (see `start_window_manager`).
+    pub fn window_manager_answers(&self, probe: &Probe) -> Result<bool> {
+        let extents = self.atom(b"_NET_FRAME_EXTENTS")?;
+        let reply = self
+            .conn
+            .get_property(false, probe.0, extents, AtomEnum::CARDINAL, 0, 4)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        if reply.value_len == 4 {
+            return Ok(true);
+        }
+        let request = self.atom(b"_NET_REQUEST_FRAME_EXTENTS")?;
+        let ask = ClientMessageEvent::new(32, probe.0, request, [0u32; 5]);
+        let mask = EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY;
+        self.conn
+            .send_event(false, self.root, mask, ask)
+            .map_err(x11_error)?
+            .check()
+            .map_err(x11_error)?;
+        Ok(false)
     }
 }
 
