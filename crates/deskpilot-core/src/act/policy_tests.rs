@@ -493,3 +493,23 @@ fn a_window_opening_confirms_a_click() {
 fn reports(next: &Next, effect: Effect) -> bool {
     matches!(next, Next::Report { effect: e, .. } if *e == effect)
 }
+
+/// GTK 3 selects a menu bar's item before its popup grabs; a popup that could not grab
+/// (its window not yet mapped) never opens, yet the item stays selected.
+#[test]
+fn a_selected_menu_whose_items_are_hidden_is_not_open() {
+    let mut menu = Node::new(ElementId::new(":1.a", "/m"), Role::Menu);
+    menu.states.set(State::Selected, true);
+    let hidden = Observation {
+        showing_items: Some(0),
+        ..seen(menu.clone())
+    };
+    assert!(!met(&Expect::MenuOpen, &hidden));
+    let open = Observation {
+        showing_items: Some(9),
+        ..seen(menu.clone())
+    };
+    assert!(met(&Expect::MenuOpen, &open));
+    // Its items unread: its selection is what is left to go by.
+    assert!(met(&Expect::MenuOpen, &seen(menu)));
+}
