@@ -144,6 +144,34 @@ impl AtspiBackend {
         }
     }
 
+    /// `tree` with GTK 4's window-relative bounds moved to the screen (`geometry.rs`), where
+    /// its windows are now. Kept trees stay as the toolkit answered: their windows' check and
+    /// their patches compare bounds as read.
+    async fn on_screen(&self, root: &ElementId, traits: AppTraits, tree: Arc<Tree>) -> Arc<Tree> {
+        if !traits.window_relative_extents {
+            return tree;
+        }
+        let root_is_window = tree.root().is_some_and(|r| {
+            matches!(
+                r.node.role,
+                deskpilot_platform::model::Role::Window
+                    | deskpilot_platform::model::Role::Dialog
+                    | deskpilot_platform::model::Role::Application
+            )
+        });
+        let toplevel = async {
+            match root_is_window {
+                true => None,
+                false => toplevel_of(&self.proto, root, traits).await,
+            }
+        };
+        let (toplevel, windows) = tokio::join!(toplevel, self.client_windows());
+        let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
+        let mut placed = Arc::unwrap_or_clone(tree);
+        fix_window_relative(&mut placed, traits, &windows, toplevel);
+        Arc::new(placed)
+    }
+
     /// The screen origin of the top-level window holding `id`, from the window system.
     async fn window_origin(&self, id: &ElementId, traits: AppTraits) -> Option<(i32, i32)> {
         let (title, size) = toplevel_of(&self.proto, id, traits).await?;
@@ -283,7 +311,7 @@ impl Backend for AtspiBackend {
         let mut prepared = self.prepare(root, limits, traits).await?;
         if let Some(tree) = self.kept_tree(root, limits, traits, &prepared).await {
             tracing::debug!(nodes = tree.len(), "kept tree reused");
-            return Ok(tree);
+            return Ok(self.on_screen(root, traits, tree).await);
         }
         if prepared.kept {
             // A kept tree that could not be patched: walked afresh, with the app's cache.
@@ -297,23 +325,6 @@ impl Backend for AtspiBackend {
         let cached = prepared.cache.is_some();
         let mut tree = walk(&self.proto, root, limits, traits, prepared.cache).await?;
         self.keep_actions(&root.app, &tree);
-        if traits.window_relative_extents {
-            let root_is_window = tree.root().is_some_and(|r| {
-                matches!(
-                    r.node.role,
-                    deskpilot_platform::model::Role::Window
-                        | deskpilot_platform::model::Role::Dialog
-                        | deskpilot_platform::model::Role::Application
-                )
-            });
-            let toplevel = if root_is_window {
-                None
-            } else {
-                toplevel_of(&self.proto, root, traits).await
-            };
-            let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
-            fix_window_relative(&mut tree, traits, &self.client_windows().await, toplevel);
-        }
         if traits.unlisted_popups {
             self.graft_popups(root, limits, traits, &mut tree).await;
         }
@@ -324,7 +335,7 @@ impl Backend for AtspiBackend {
                 state.trees.keep(root, limits, &tree, cached);
             }
         });
-        Ok(tree)
+        Ok(self.on_screen(root, traits, tree).await)
     }
 
     async fn properties(&self, id: &ElementId, secrecy: Secrecy) -> Result<Node, BackendError> {

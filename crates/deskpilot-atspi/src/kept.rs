@@ -1,6 +1,8 @@
 //! Whole trees kept between reads of an app whose events announce every change: ATK's bridge
-//! (GTK 3, LibreOffice's GTK 3 plugin). A tree is reused as it is while the app sends no
-//! event, and patched where its events named something (`patch.rs`).
+//! (GTK 3, LibreOffice's GTK 3 plugin), and GTK 4 but for scrolls (checked at each reuse). A
+//! tree is reused as it is while the app sends no event, and patched where its events named
+//! something (`patch.rs`). Trees are kept with the bounds the toolkit gave (GTK 4's relative
+//! to their window), moved to the screen when served.
 //!
 //! What no registered event announces is checked or bounded instead. The windows' places on
 //! the screen are asked again at every reuse (one call per window). The bounds inside a

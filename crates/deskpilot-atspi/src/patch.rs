@@ -24,7 +24,7 @@ use deskpilot_platform::model::{Capability, ElementId, Realization, Rect, Role, 
 use deskpilot_platform::{Secrecy, WalkLimits};
 
 use crate::backend::AtspiBackend;
-use crate::error::{Failure, classify};
+use crate::error::{Failure, classify, is_unreachable};
 use crate::kept::whole;
 use crate::mapping::map_states;
 use crate::prepare::Prepared;
@@ -91,13 +91,18 @@ impl AtspiBackend {
             })
             .flatten()?;
         let tree = Arc::clone(&kept.tree);
-        if kept.stale.is_empty() {
+        let scrolled = match traits.silent_scrolls {
+            true => scrolled(&self.proto, &tree).await?,
+            false => Vec::new(),
+        };
+        if kept.stale.is_empty() && scrolled.is_empty() {
             self.kept_reuses
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Some(tree);
         }
         let changed = Changed {
             stale: &kept.stale,
+            scrolled,
             cached: kept.cached,
         };
         // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app.
@@ -139,6 +144,9 @@ async fn patch(
         targets = targets.len(),
         "patching a kept tree"
     );
+    for pane in changed.scrolled {
+        add(&mut targets, Target::Subtree(pane));
+    }
     let mut reads = Vec::new();
     let mut touched = Vec::new();
     // A gone element's parent is read in the next round (a closed dialog's boxes, one level
@@ -189,6 +197,8 @@ async fn patch(
 struct Changed<'a> {
     /// The objects (paths) the app's events named.
     stale: &'a [String],
+    /// The scroll panes that scrolled with no event (`scrolled`).
+    scrolled: Vec<ElementId>,
     /// The tree was walked with the app's cache (`kept::KeptTree::cached`).
     cached: bool,
 }
@@ -222,6 +232,36 @@ fn as_cached(tree: &mut Tree, fresh: &HashSet<ElementId>) {
             node.accessible_id_unread = true;
         }
     }
+}
+
+/// The scroll panes of `tree` whose content moved since it was read, for a toolkit that
+/// announces no scroll (GTK 4). One call per pane: the bounds of what its viewport (its first
+/// child that is not a scroll bar) shows first. The windows held (`kept::windows_hold`), so
+/// bounds compare as read. `None` when the app stops answering.
+async fn scrolled(proto: &Proto, tree: &Tree) -> Option<Vec<ElementId>> {
+    let probes: Vec<(&ElementId, &ElementId, Rect)> = tree
+        .nodes
+        .iter()
+        .filter(|tn| tn.node.role == Role::ScrollPane)
+        .filter_map(|pane| {
+            let mut below = pane.children.iter().copied();
+            let port = below.find(|&c| tree.nodes[c].node.role != Role::ScrollBar)?;
+            // The viewport stays; what it shows moves.
+            let content = &tree.nodes[*tree.nodes[port].children.first().unwrap_or(&port)].node;
+            Some((&pane.node.id, &content.id, content.bounds?))
+        })
+        .collect();
+    let asks = probes.iter().map(|(_, content, _)| proto.extents(content));
+    let now = futures_util::future::join_all(asks).await;
+    let mut moved = Vec::new();
+    for ((pane, _, was), now) in probes.iter().zip(now) {
+        match now {
+            Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was => {}
+            Err(e) if is_unreachable(&e) => return None,
+            _ => moved.push((*pane).clone()),
+        }
+    }
+    Some(moved)
 }
 
 /// What to read again for the objects at `stale` (paths).

@@ -21,9 +21,12 @@ pub struct AppTraits {
     /// GTK 4.8 names unnamed widgets after their class ("GtkButton"): such names are no names.
     pub class_names_as_names: bool,
     /// The bridge sends an event for every name, state and property change: ATK's bridge (GTK
-    /// 3, LibreOffice's GTK 3 plugin). What was read of a quiet app can be reused, and patched
-    /// where events named something.
+    /// 3, LibreOffice's GTK 3 plugin), and GTK 4 but for scrolls. What was read of a quiet app
+    /// can be reused, and patched where events named something.
     pub complete_events: bool,
+    /// GTK 4 sends no event when an area scrolls: a kept tree's scroll panes are checked at
+    /// every reuse (`patch.rs`).
+    pub silent_scrolls: bool,
     /// How the app's action names may be asked.
     pub action_list: ActionList,
     /// Gecko: text offsets count UTF-16 units, and the text it gives marks the second unit of
