@@ -10,12 +10,14 @@
 //!   bar's parent (the scrolled window) is walked again whole.
 //! - A notebook switching pages takes the focus from a button with no event. Every element
 //!   the tree says is focused is read again.
-//! - Bounds inside a window move with no event (a tree view's columns widen for a longer
-//!   cell), and so does a scroll bar's range (rows added). Both are asked again in every
-//!   window where something was named, one call per element, many in flight.
+//! - Bounds move with no event (a tree view's columns widen for a longer cell). So does a
+//!   scroll bar's range (rows added). Both are asked again under the nearest container above
+//!   each named element that kept its size (or its scroll pane). One call per element, many
+//!   in flight.
+//! - GTK 4 announces no scroll: each scroll pane's content is asked where it is.
 //!
-//! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` keeps
-//! these true.
+//! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` and
+//! its GTK 4 twin keep these true; `freshness.rs` that a label's change asks little.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -165,8 +167,7 @@ async fn patch(
                 read => reads.push(read),
             }
         }
-        let windows: Vec<ElementId> = targets.iter().filter_map(|t| window_of(tree, t)).collect();
-        touched.extend(windows);
+        touched.extend(targets.iter().filter_map(|t| held_below_app(tree, t)));
         targets = Vec::new();
         let gone: Vec<usize> = gone.iter().filter_map(|id| tree.find(id)).collect();
         // Under a gone element: gone with it.
@@ -186,7 +187,8 @@ async fn patch(
             if changed.cached {
                 as_cached(&mut patched, &fresh);
             }
-            relayout(proto, &mut patched, &touched, traits).await?;
+            let moved = moved_within(proto, &mut patched, &touched).await?;
+            relayout(proto, &mut patched, &moved, traits).await?;
             return Some(patched);
         }
     }
@@ -456,23 +458,62 @@ fn element(tree: &Tree, index: usize, fresh: Fresh) -> Option<Tree> {
     Some(sub)
 }
 
-/// The window (or the tree's root) that holds `target`; none for an application (its new
-/// windows are read whole).
-fn window_of(tree: &Tree, target: &Target) -> Option<ElementId> {
+/// The element `target` reads again; none for an application (its new windows are read
+/// whole).
+fn held_below_app(tree: &Tree, target: &Target) -> Option<ElementId> {
     let (Target::Element(id) | Target::Subtree(id)) = target;
     let index = tree.find(id)?;
     let app_root = tree.root()?.node.role == Role::Application;
-    if app_root && index == 0 {
-        return None;
-    }
-    let top = std::iter::once(index)
-        .chain(tree.ancestors(index))
-        .find(|&i| tree.nodes[i].depth == u32::from(app_root))
-        .unwrap_or(0);
-    Some(tree.nodes[top].node.id.clone())
+    (!(app_root && index == 0)).then(|| id.clone())
 }
 
-/// Asks again what moves with no event in `windows`. First the states of elements in a
+/// Where a change at `changed` can have moved things with no event. That is under the
+/// nearest ancestor whose bounds, asked again, are as kept: its size held, so nothing outside
+/// it moved. A scroll pane above it is taken instead (its bars' range follows what it holds).
+/// With no such ancestor, the whole window (or the tree's root). One call per level climbed;
+/// the bounds asked are put in. `None` when the app stops answering.
+async fn moved_within(
+    proto: &Proto,
+    tree: &mut Tree,
+    changed: &[ElementId],
+) -> Option<Vec<ElementId>> {
+    let app_root = tree.root()?.node.role == Role::Application;
+    let mut roots = Vec::new();
+    for id in changed {
+        let Some(index) = tree.find(id) else {
+            continue;
+        };
+        let mut held = index;
+        for up in tree.ancestors(index).collect::<Vec<_>>() {
+            held = up;
+            if tree.nodes[up].depth <= u32::from(app_root) {
+                break;
+            }
+            let node = &tree.nodes[up].node;
+            let Some(was) = node
+                .bounds
+                .filter(|_| node.capabilities.contains(Capability::Bounds))
+            else {
+                continue;
+            };
+            let now = proto.extents(&node.id).await;
+            match now {
+                Ok((x, y, w, h)) if Rect::new(x, y, w, h) == was => break,
+                Ok((x, y, w, h)) => tree.nodes[up].node.bounds = Some(Rect::new(x, y, w, h)),
+                Err(e) if is_unreachable(&e) => return None,
+                Err(_) => {}
+            }
+        }
+        let pane = std::iter::once(held)
+            .chain(tree.ancestors(held))
+            .take(3)
+            .find(|&i| tree.nodes[i].node.role == Role::ScrollPane);
+        roots.push(tree.nodes[pane.unwrap_or(held)].node.id.clone());
+    }
+    Some(roots)
+}
+
+/// Asks again what moves with no event under `roots`. First the states of elements in a
 /// scrolled area: GTK 3 works `showing` out from the viewport when asked. Then the bounds of
 /// every element that has a place (showing, or not saying), and the range of every scroll
 /// bar: GTK 3 announces a value, not a new maximum when rows are added. `None` when the app
@@ -480,10 +521,10 @@ fn window_of(tree: &Tree, target: &Target) -> Option<ElementId> {
 async fn relayout(
     proto: &Proto,
     tree: &mut Tree,
-    windows: &[ElementId],
+    roots: &[ElementId],
     traits: AppTraits,
 ) -> Option<()> {
-    let under = under(tree, windows);
+    let under = under(tree, roots);
     let scrolled: Vec<usize> = under
         .iter()
         .copied()
@@ -505,11 +546,11 @@ async fn relayout(
     answer(proto, tree, asks.collect(), traits).await
 }
 
-/// The elements under `windows`, each once.
-fn under(tree: &Tree, windows: &[ElementId]) -> Vec<usize> {
+/// The elements under `roots`, each once.
+fn under(tree: &Tree, roots: &[ElementId]) -> Vec<usize> {
     let mut under = Vec::new();
-    for window in windows {
-        let Some(top) = tree.find(window) else {
+    for root in roots {
+        let Some(top) = tree.find(root) else {
             continue;
         };
         let mut stack = vec![top];

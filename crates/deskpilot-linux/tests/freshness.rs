@@ -122,10 +122,14 @@ async fn a_quiet_apps_cache_is_reused_and_a_change_is_seen() {
     // A few elements named: the kept tree is patched, the cache not read again.
     assert_eq!(backend.kept_patches(), patches + 1);
     assert_eq!(backend.cache_reads(), before);
+    // What moved with no event is asked under the nearest container that kept its size, not
+    // in the whole window (42 calls for the window's 733 nodes; 1,390 when every bound in
+    // the window was asked again).
     let calls = backend.calls() - calls_before;
     assert!(
-        calls * 2 <= fresh_calls,
-        "the patched snapshot made {calls} calls, a fresh one {fresh_calls}"
+        calls * 10 <= tree.len() as u64,
+        "the patched snapshot made {calls} calls for {} nodes (a fresh read: {fresh_calls})",
+        tree.len()
     );
 
     // A tree not kept after a change: the whole cache is read again (GTK 3 changes states

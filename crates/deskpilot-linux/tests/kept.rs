@@ -174,7 +174,7 @@ async fn kept_reads_match_cold_ones(
             _ => None,
         };
         match (kind, cmd) {
-            (Fixture::Gtk4, "move") => move_window(&desktop, fixture.pid(), &args),
+            (Fixture::Gtk4, "move") => move_window(&desktop),
             _ => fixture.run(cmd, args).unwrap(),
         };
         if cmd == "move" {
@@ -224,28 +224,33 @@ async fn gtk4_a_kept_tree_is_reused_only_while_nothing_changed() {
     assert_eq!(patched.len(), 13, "patched only after {patched:?}");
 }
 
-/// Moves the client window of `pid` to `args`' x and y through the window manager, as a
-/// person dragging it would (GTK 4 has no call that moves a window).
-fn move_window(desktop: &VirtualDesktop, pid: u32, args: &serde_json::Value) {
+/// Moves the GTK 4 fixture's window through the window manager, as a person dragging it
+/// would (GTK 4 has no call that moves a window): where openbox first put it varies.
+fn move_window(desktop: &VirtualDesktop) {
     use x11rb::connection::Connection;
     use x11rb::protocol::xproto::{AtomEnum, ConfigureWindowAux, ConnectionExt};
     let (conn, screen) = x11rb::connect(Some(desktop.display())).unwrap();
     let root = conn.setup().roots[screen].root;
     let atom = |name: &[u8]| conn.intern_atom(false, name).unwrap().reply().unwrap().atom;
-    let (clients, pid_atom) = (atom(b"_NET_CLIENT_LIST"), atom(b"_NET_WM_PID"));
+    let (clients, name) = (atom(b"_NET_CLIENT_LIST"), atom(b"_NET_WM_NAME"));
+    let utf8 = atom(b"UTF8_STRING");
     let listed = conn.get_property(false, root, clients, AtomEnum::WINDOW, 0, 1024);
     let listed = listed.unwrap().reply().unwrap();
     let window = listed
         .value32()
         .unwrap()
         .find(|&w| {
-            let owner = conn.get_property(false, w, pid_atom, AtomEnum::CARDINAL, 0, 1);
-            let owner = owner.unwrap().reply().unwrap();
-            owner.value32().and_then(|mut v| v.next()) == Some(pid)
+            let title = conn.get_property(false, w, name, utf8, 0, 256);
+            title.unwrap().reply().unwrap().value == Fixture::Gtk4.window_title().as_bytes()
         })
         .expect("the fixture's window is managed");
-    let at = |key: &str| args[key].as_i64().unwrap() as i32;
-    let place = ConfigureWindowAux::new().x(at("x")).y(at("y"));
+    let at = conn.translate_coordinates(window, root, 0, 0).unwrap();
+    let at = at.reply().unwrap();
+    // Openbox keeps a window a client moves on the screen: to the corner, or away from it.
+    let away = |now: i16| if now > 20 { 0 } else { 40 };
+    let place = ConfigureWindowAux::new()
+        .x(away(at.dst_x))
+        .y(away(at.dst_y));
     conn.configure_window(window, &place).unwrap();
     conn.flush().unwrap();
 }

@@ -342,9 +342,9 @@ impl HeadlessDesktop {
         if ready.is_none() {
             return Err(self.not_ready("openbox (_NET_SUPPORTING_WM_CHECK)", &log));
         }
-        // Openbox 3.6 announces itself before its start ends, and the X events waiting then
-        // are moved to a queue of its own (`window_manage` -> `xqueue_exists_local`) that its
-        // main loop does not look at: it asks only Xlib (`obt/xqueue.c`, `x_source_prepare`).
+        // Openbox 3.6 announces itself before its start ends. The X events waiting then are
+        // moved to a queue of its own (`window_manage` -> `xqueue_exists_local`). Its main
+        // loop does not look there: it asks only Xlib (`obt/xqueue.c`, `x_source_prepare`).
         // An app's window mapped in that moment stayed unmapped until a later event woke it
         // (its menus then cannot grab, so never open). Asked until its loop answers, the
         // manager has handled everything queued. Test: `window_manager.rs`.
