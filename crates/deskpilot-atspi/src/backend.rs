@@ -401,6 +401,12 @@ impl Backend for AtspiBackend {
         .await
     }
 
+    /// An app whose events are watched and report every change (`kept.rs`).
+    fn keeps_reads(&self, app: &str) -> bool {
+        let complete = self.apps.read(app, |state| state.traits).flatten();
+        self.freshness.is_some() && complete.is_some_and(|t| t.complete_events)
+    }
+
     fn blindness(&self, app: Option<&AppInfo>) -> deskpilot_platform::Blindness {
         deskpilot_platform::Blindness {
             needs_document: app.is_some_and(crate::apps::is_web_runtime),

@@ -217,6 +217,39 @@ async fn qt5_a_wait_reads_what_the_event_named_first() {
     a_wait_reads_what_the_event_named_first(Fixture::Qt5).await;
 }
 
+/// Waits one after another with no snapshot between, as an agent waits after each change. A
+/// wait's whole look that the look on events beat is finished apart, so later waits' looks
+/// come to a kept tree. Before, each was dropped unfinished and GTK 4 was walked afresh at
+/// every wait (`bench live`: 125 ms a wait; none of these waits read a kept tree).
+#[tokio::test]
+async fn gtk4_waits_in_a_row_come_to_a_kept_tree() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let mut fixture = desktop.launch_fixture(Fixture::Gtk4).unwrap();
+    let options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let linux = linux_engine(options).await.unwrap();
+    let title = ConnectTarget::WindowTitle(Fixture::Gtk4.window_title().into());
+    let s = linux.engine.connect(&title).await.unwrap().id;
+    let handle = linux.engine.session(&s).unwrap();
+    let kept = || linux.backend.kept_reuses() + linux.backend.kept_patches();
+    // Rounds until one reads a kept tree: the read finished apart takes seconds on GTK 4.
+    let mut rounds = 0;
+    while kept() == 0 && rounds < 20 {
+        let text = format!("Round {rounds}");
+        let selector = Selector::parse(&format!("label[name=\"{text}\"]")).unwrap();
+        let appears = deskpilot_core::Condition::Appears;
+        let wait = handle.wait_for(&selector, None, &appears, Duration::from_secs(10));
+        let change = async {
+            // While the wait's first look reads the app.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            fixture.command("set_label", json!({"text": text})).unwrap();
+        };
+        let (outcome, ()) = tokio::join!(wait, change);
+        assert!(outcome.unwrap().element.is_some());
+        rounds += 1;
+    }
+    assert!(kept() > 0, "no wait in {rounds} read a kept tree");
+}
+
 async fn a_wait_reads_what_the_event_named_first(kind: Fixture) {
     let desktop = VirtualDesktop::start().unwrap();
     let mut fixture = desktop.launch_fixture(kind).unwrap();

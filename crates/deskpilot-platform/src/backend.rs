@@ -284,6 +284,13 @@ pub trait Backend: NativeRoutes + Send + Sync {
         &NoEvents
     }
 
+    /// Whether a whole read of `app` is kept for the reads after it (its events report every
+    /// change, so a later read is patched from them instead of walked). Default: no.
+    fn keeps_reads(&self, app: &str) -> bool {
+        let _ = app;
+        false
+    }
+
     /// How `app` shows its content to an accessibility client, and how to switch that on when
     /// it shows (nearly) nothing; for `None`, a process with windows on the display that the
     /// accessibility tree does not list.

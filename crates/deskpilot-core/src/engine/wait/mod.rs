@@ -64,6 +64,7 @@ impl crate::engine::Session<'_> {
                         found = full => found,
                         element = quick => {
                             wake.targeted();
+                            crate::engine::read::find::finish_apart(self.engine, session, left);
                             return Ok(done(element?, &wake));
                         }
                     }
