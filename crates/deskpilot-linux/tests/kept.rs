@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
 use deskpilot_core::model::{ElementId, Role, Tree};
 use deskpilot_core::{Backend, WalkLimits};
+use deskpilot_linux::headless::wait;
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
@@ -228,29 +229,89 @@ async fn gtk4_a_kept_tree_is_reused_only_while_nothing_changed() {
 /// would (GTK 4 has no call that moves a window): where openbox first put it varies.
 fn move_window(desktop: &VirtualDesktop) {
     use x11rb::connection::Connection;
-    use x11rb::protocol::xproto::{AtomEnum, ConfigureWindowAux, ConnectionExt};
+    use x11rb::protocol::xproto::{ConfigureWindowAux, ConnectionExt};
     let (conn, screen) = x11rb::connect(Some(desktop.display())).unwrap();
     let root = conn.setup().roots[screen].root;
+    let window = fixture_window(&conn, root).expect("the fixture's window is managed");
+    let origin = || {
+        let at = conn.translate_coordinates(window, root, 0, 0).unwrap();
+        let at = at.reply().unwrap();
+        (at.dst_x, at.dst_y)
+    };
+    let before = origin();
+    // Openbox keeps a window a client moves on the screen: to the corner, or away from it.
+    let away = |now: i16| if now > 20 { 0 } else { 40 };
+    let place = ConfigureWindowAux::new()
+        .x(away(before.0))
+        .y(away(before.1));
+    conn.configure_window(window, &place).unwrap();
+    conn.flush().unwrap();
+    // The window manager's part, judged apart from deskpilot's reads: the X server moved it.
+    let moved = wait::until(Duration::from_secs(5), || {
+        (origin() != before).then_some(())
+    });
+    if moved.is_none() {
+        panic!("{}", not_moved(desktop, &conn, root, window, before));
+    }
+}
+
+/// The GTK 4 fixture's top-level X window, found by its title in the manager's client list.
+fn fixture_window(conn: &impl x11rb::connection::Connection, root: u32) -> Option<u32> {
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt};
     let atom = |name: &[u8]| conn.intern_atom(false, name).unwrap().reply().unwrap().atom;
     let (clients, name) = (atom(b"_NET_CLIENT_LIST"), atom(b"_NET_WM_NAME"));
     let utf8 = atom(b"UTF8_STRING");
     let listed = conn.get_property(false, root, clients, AtomEnum::WINDOW, 0, 1024);
     let listed = listed.unwrap().reply().unwrap();
-    let window = listed
-        .value32()
-        .unwrap()
-        .find(|&w| {
-            let title = conn.get_property(false, w, name, utf8, 0, 256);
-            title.unwrap().reply().unwrap().value == Fixture::Gtk4.window_title().as_bytes()
-        })
-        .expect("the fixture's window is managed");
-    let at = conn.translate_coordinates(window, root, 0, 0).unwrap();
-    let at = at.reply().unwrap();
-    // Openbox keeps a window a client moves on the screen: to the corner, or away from it.
-    let away = |now: i16| if now > 20 { 0 } else { 40 };
-    let place = ConfigureWindowAux::new()
-        .x(away(at.dst_x))
-        .y(away(at.dst_y));
-    conn.configure_window(window, &place).unwrap();
+    listed.value32()?.find(|&w| {
+        let title = conn.get_property(false, w, name, utf8, 0, 256);
+        title.unwrap().reply().unwrap().value == Fixture::Gtk4.window_title().as_bytes()
+    })
+}
+
+/// What the X server and openbox show when a move was not made: whether openbox still runs
+/// and whether an event of its own wakes it (openbox 3.6 can leave events in a queue of its
+/// own, see `desktop.rs`), then its log.
+fn not_moved(
+    desktop: &VirtualDesktop,
+    conn: &impl x11rb::connection::Connection,
+    root: u32,
+    window: u32,
+    before: (i16, i16),
+) -> String {
+    use x11rb::protocol::xproto::{ConnectionExt, PropMode};
+    let openbox = desktop.processes().into_iter().any(|pid| {
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm"));
+        comm.is_ok_and(|c| c.trim_end() == "openbox")
+    });
+    // Openbox watches the root window's properties: its loop wakes for the event.
+    let wake = conn.intern_atom(false, b"DESKPILOT_TEST_WAKE").unwrap();
+    let wake = wake.reply().unwrap().atom;
+    let utf8 = conn.intern_atom(false, b"UTF8_STRING").unwrap();
+    let utf8 = utf8.reply().unwrap().atom;
+    conn.change_property(PropMode::APPEND, root, wake, utf8, 8, 0, &[])
+        .unwrap();
     conn.flush().unwrap();
+    let origin = || {
+        let at = conn.translate_coordinates(window, root, 0, 0).unwrap();
+        let at = at.reply().unwrap();
+        (at.dst_x, at.dst_y)
+    };
+    let after = wait::until(Duration::from_secs(2), || {
+        Some(origin()).filter(|&o| o != before)
+    });
+    let logs = std::fs::read_dir(desktop.dir())
+        .into_iter()
+        .flatten()
+        .flatten();
+    let log = logs
+        .filter(|e| e.file_name().to_string_lossy().starts_with("openbox"))
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect::<String>();
+    format!(
+        "openbox did not move window {window:#x} from {before:?} within 5 s; \
+         openbox runs: {openbox}; still listed: {}; moved once an event \
+         woke it: {after:?}; openbox's log:\n{log}",
+        fixture_window(conn, root) == Some(window)
+    )
 }
