@@ -10,7 +10,7 @@ use crate::error::{Failure, classify};
 use crate::mapping::{StateReporting, map_interfaces, map_role, map_states};
 use crate::proto::ActionList;
 use crate::proto::{Proto, prop_string};
-use crate::read::AppTraits;
+use crate::read::{AppTraits, SilentScrolls};
 
 /// What the registry knows of one app, plus what it tells about itself.
 #[derive(Debug, Clone)]
@@ -189,7 +189,12 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         bulk_properties,
         // GTK 4 measured by `kept.rs` (Linux tests) on 15 changes: all announced but a scroll.
         complete_events: toolkit == "gtk" && version.is_some_and(|v| v.starts_with("3.")) || gtk4,
-        silent_scrolls: gtk4,
+        silent_scrolls: match (gtk4, toolkit.as_str()) {
+            (true, _) => SilentScrolls::PaneContent,
+            (_, "qt") => SilentScrolls::OverflowingContent,
+            _ => SilentScrolls::Announced,
+        },
+        silent_rebuilds: toolkit == "qt",
         action_list: if matches!(
             toolkit.as_str(),
             "gtk" | "gail" | "libreoffice" | "vcl" | "chromium" | "electron" | "qt"

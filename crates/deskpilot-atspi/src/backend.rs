@@ -325,13 +325,15 @@ impl Backend for AtspiBackend {
         let cached = prepared.cache.is_some();
         let mut tree = walk(&self.proto, root, limits, traits, prepared.cache).await?;
         self.keep_actions(&root.app, &tree);
-        if traits.unlisted_popups {
-            self.graft_popups(root, limits, traits, &mut tree).await;
-        }
+        // A popup its app does not list may close with no event naming it: not kept.
+        let grafted = match traits.unlisted_popups {
+            true => self.graft_popups(root, limits, traits, &mut tree).await,
+            false => false,
+        };
         let tree = Arc::new(tree);
         self.apps.update(&root.app, |state| {
             state.parents.note(&tree);
-            if prepared.watched {
+            if prepared.watched && !grafted {
                 state.trees.keep(root, limits, &tree, cached);
             }
         });
@@ -404,7 +406,7 @@ impl Backend for AtspiBackend {
     /// An app whose events are watched and report every change (`kept.rs`).
     fn keeps_reads(&self, app: &str) -> bool {
         let complete = self.apps.read(app, |state| state.traits).flatten();
-        self.freshness.is_some() && complete.is_some_and(|t| t.complete_events)
+        self.freshness.is_some() && complete.is_some_and(|t| t.keeps_trees())
     }
 
     fn blindness(&self, app: Option<&AppInfo>) -> deskpilot_platform::Blindness {

@@ -23,6 +23,8 @@ mod popups;
 mod prepare;
 mod proto;
 mod read;
+mod rebuilds;
+mod scrolls;
 mod signal;
 mod stalls;
 mod traps;

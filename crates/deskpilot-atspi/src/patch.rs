@@ -14,7 +14,8 @@
 //!   scroll bar's range (rows added). Both are asked again under the nearest container above
 //!   each named element that kept its size (or its scroll pane). One call per element, many
 //!   in flight.
-//! - GTK 4 announces no scroll: each scroll pane's content is asked where it is.
+//! - GTK 4 and Qt announce no scroll: each scrolled content is asked where it is
+//!   (`scrolls.rs`).
 //!
 //! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` and
 //! its GTK 4 twin keep these true; `freshness.rs` that a label's change asks little.
@@ -93,10 +94,14 @@ impl AtspiBackend {
             })
             .flatten()?;
         let tree = Arc::clone(&kept.tree);
-        let scrolled = match traits.silent_scrolls {
-            true => scrolled(&self.proto, &tree).await?,
-            false => Vec::new(),
-        };
+        if traits.silent_rebuilds
+            && crate::rebuilds::rebuilt(&self.proto, &tree).await != Some(false)
+        {
+            self.apps
+                .update(&root.app, |state| state.trees.forget(root, limits));
+            return None;
+        }
+        let scrolled = crate::scrolls::scrolled(&self.proto, &tree, traits.silent_scrolls).await?;
         if kept.stale.is_empty() && scrolled.is_empty() {
             self.kept_reuses
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -234,36 +239,6 @@ fn as_cached(tree: &mut Tree, fresh: &HashSet<ElementId>) {
             node.accessible_id_unread = true;
         }
     }
-}
-
-/// The scroll panes of `tree` whose content moved since it was read, for a toolkit that
-/// announces no scroll (GTK 4). One call per pane: the bounds of what its viewport (its first
-/// child that is not a scroll bar) shows first. The windows held (`kept::windows_hold`), so
-/// bounds compare as read. `None` when the app stops answering.
-async fn scrolled(proto: &Proto, tree: &Tree) -> Option<Vec<ElementId>> {
-    let probes: Vec<(&ElementId, &ElementId, Rect)> = tree
-        .nodes
-        .iter()
-        .filter(|tn| tn.node.role == Role::ScrollPane)
-        .filter_map(|pane| {
-            let mut below = pane.children.iter().copied();
-            let port = below.find(|&c| tree.nodes[c].node.role != Role::ScrollBar)?;
-            // The viewport stays; what it shows moves.
-            let content = &tree.nodes[*tree.nodes[port].children.first().unwrap_or(&port)].node;
-            Some((&pane.node.id, &content.id, content.bounds?))
-        })
-        .collect();
-    let asks = probes.iter().map(|(_, content, _)| proto.extents(content));
-    let now = futures_util::future::join_all(asks).await;
-    let mut moved = Vec::new();
-    for ((pane, _, was), now) in probes.iter().zip(now) {
-        match now {
-            Ok((x, y, w, h)) if Rect::new(x, y, w, h) == *was => {}
-            Err(e) if is_unreachable(&e) => return None,
-            _ => moved.push((*pane).clone()),
-        }
-    }
-    Some(moved)
 }
 
 /// What to read again for the objects at `stale` (paths).

@@ -12,24 +12,25 @@ use crate::walk::walk;
 
 impl AtspiBackend {
     /// Adds the app's unlisted showing popups to `tree`, a walk of the app or of one of its
-    /// windows (told by the root's role: no call).
+    /// windows (told by the root's role: no call). Says whether it added any.
     pub(crate) async fn graft_popups(
         &self,
         root: &ElementId,
         limits: &WalkLimits,
         traits: AppTraits,
         tree: &mut Tree,
-    ) {
+    ) -> bool {
         let whole = root.object == ROOT_PATH
             || tree
                 .root()
                 .is_some_and(|r| matches!(r.node.role, Role::Window | Role::Dialog));
         let Some(freshness) = &self.freshness else {
-            return;
+            return false;
         };
         if !whole {
-            return;
+            return false;
         }
+        let mut grafted = false;
         for id in freshness.shown(root) {
             if tree.find(&id).is_some() {
                 continue;
@@ -48,7 +49,9 @@ impl AtspiBackend {
             }
             if let Ok(popup) = walk(&self.proto, &id, limits, traits, None).await {
                 tree.graft(0, popup);
+                grafted = true;
             }
         }
+        grafted
     }
 }

@@ -40,7 +40,8 @@ impl AtspiBackend {
         traits: AppTraits,
     ) -> Result<Prepared, BackendError> {
         let (app, deadline) = (root.app.as_str(), limits.deadline);
-        if !traits.bulk_properties {
+        // Qt's bridge has no cache to read (nor `GetAll`), but its trees may be kept.
+        if !traits.bulk_properties && !traits.keeps_trees() {
             self.forget_trees(app);
             return Ok(Prepared::default());
         }
@@ -48,7 +49,8 @@ impl AtspiBackend {
         let unreachable =
             |e: zbus::Error| to_backend(e, &app_root, "prepare", self.proto.timeout());
         let peerless = self.apps.read(app, |state| state.peerless) == Some(true);
-        if !self.proto.has_peer(app) && !peerless && (self.use_peers || self.use_cache) {
+        let wants_peer = traits.bulk_properties && (self.use_peers || self.use_cache);
+        if wants_peer && !self.proto.has_peer(app) && !peerless {
             let address = self.proto.application_bus_address(&app_root);
             match self.patiently(app, deadline, false, address).await {
                 Ok(Some(address)) if address.is_empty() => self.no_peer(app),
@@ -77,7 +79,7 @@ impl AtspiBackend {
         // scrolls or shrinks, the focus leaving a button when a notebook switches pages; both
         // measured).
         let changed = async {
-            match (&self.freshness, traits.complete_events) {
+            match (&self.freshness, traits.keeps_trees()) {
                 (Some(freshness), true) => freshness.take(app, self.proto.timeout()).await,
                 _ => None,
             }
@@ -116,7 +118,7 @@ impl AtspiBackend {
                 watched,
             });
         }
-        if slow {
+        if slow || !traits.bulk_properties {
             return Ok(Prepared {
                 cache: None,
                 kept: false,

@@ -24,9 +24,13 @@ pub struct AppTraits {
     /// 3, LibreOffice's GTK 3 plugin), and GTK 4 but for scrolls. What was read of a quiet app
     /// can be reused, and patched where events named something.
     pub complete_events: bool,
-    /// GTK 4 sends no event when an area scrolls: a kept tree's scroll panes are checked at
-    /// every reuse (`patch.rs`).
-    pub silent_scrolls: bool,
+    /// GTK 4 and Qt send no event when an area scrolls: a kept tree's scrolled content is
+    /// asked where it is at every reuse (`scrolls.rs`).
+    pub silent_scrolls: SilentScrolls,
+    /// Qt sends an event for each change but a list (an item view) rebuilt: its trees are
+    /// kept while it sends no event, and each item view's children are asked again at every
+    /// reuse (`kept.rs`).
+    pub silent_rebuilds: bool,
     /// How the app's action names may be asked.
     pub action_list: ActionList,
     /// Gecko: text offsets count UTF-16 units, and the text it gives marks the second unit of
@@ -49,6 +53,25 @@ pub struct AppTraits {
     /// Qt triggers a showing menu's item on its "Press" action but leaves the menu open,
     /// holding the keyboard: what is typed next goes to the menu.
     pub open_menus_stay_open: bool,
+}
+
+/// How an app's scrolls are known, where no event announces them (`scrolls.rs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SilentScrolls {
+    /// Announced (a scroll bar's value), or no tree is kept.
+    #[default]
+    Announced,
+    /// GTK 4: each scroll pane's content is asked where it is.
+    PaneContent,
+    /// Qt, whose scroll areas are no scroll panes: each element larger than its parent.
+    OverflowingContent,
+}
+
+impl AppTraits {
+    /// Whether what was read of the app may be kept while its events say nothing changed.
+    pub fn keeps_trees(&self) -> bool {
+        self.complete_events || self.silent_rebuilds
+    }
 }
 
 /// Text as the app means it: Gecko's U+FEFF after a character outside the BMP removed.

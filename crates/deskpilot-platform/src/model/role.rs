@@ -182,6 +182,12 @@ impl Role {
         )
     }
 
+    /// Item views: lists, tables and trees, whose items a toolkit makes from its model.
+    pub fn is_item_view(self) -> bool {
+        use Role::*;
+        matches!(self, List | ListBox | Table | TreeTable | Tree)
+    }
+
     /// Roles whose value is a number in a range.
     pub fn is_range(self) -> bool {
         use Role::*;
