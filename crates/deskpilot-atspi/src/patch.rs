@@ -17,8 +17,13 @@
 //! - GTK 4 and Qt announce no scroll: each scrolled content is asked where it is
 //!   (`scrolls.rs`).
 //!
+//! Qt also renames a tab bar (after its current tab) with no event. Every tab list is read
+//! again (`AppTraits::silent_tab_names`). Its events name a menu that shows, not its items,
+//! which show with it. Each element its events name is walked whole
+//! (`AppTraits::silent_descendants`).
+//!
 //! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` and
-//! its GTK 4 twin keep these true; `freshness.rs` that a label's change asks little.
+//! its GTK 4 and Qt 5 twins keep these true; `freshness.rs` that a label's change asks little.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -94,11 +99,24 @@ impl AtspiBackend {
             })
             .flatten()?;
         let tree = Arc::clone(&kept.tree);
+        let forget = || {
+            self.apps
+                .update(&root.app, |state| state.trees.forget(root, limits));
+        };
+        // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app: while
+        // its events say one shows that the tree lacks, a tree they named something in is
+        // walked afresh, before any check is asked.
+        let patchable = !traits.unlisted_popups
+            || kept.stale.is_empty()
+            || self.shows_nothing_unlisted(root, &tree, traits).await;
+        if !patchable && !kept.stale.is_empty() {
+            forget();
+            return None;
+        }
         if traits.silent_rebuilds
             && crate::rebuilds::rebuilt(&self.proto, &tree).await != Some(false)
         {
-            self.apps
-                .update(&root.app, |state| state.trees.forget(root, limits));
+            forget();
             return None;
         }
         let scrolled = crate::scrolls::scrolled(&self.proto, &tree, traits.silent_scrolls).await?;
@@ -112,14 +130,12 @@ impl AtspiBackend {
             scrolled,
             cached: kept.cached,
         };
-        // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app.
-        let patched = match traits.unlisted_popups {
-            true => None,
-            false => patch(&self.proto, &tree, changed, limits, traits).await,
+        let patched = match patchable {
+            true => patch(&self.proto, &tree, changed, limits, traits).await,
+            false => None,
         };
         let Some(patched) = patched else {
-            self.apps
-                .update(&root.app, |state| state.trees.forget(root, limits));
+            forget();
             return None;
         };
         let patched = Arc::new(patched);
@@ -135,6 +151,28 @@ impl AtspiBackend {
     }
 }
 
+impl AtspiBackend {
+    /// Whether every object the app's events said shows is in `tree`, or no longer shows
+    /// (one call each for the others: a dialog closed, a menu hidden).
+    async fn shows_nothing_unlisted(
+        &self,
+        root: &ElementId,
+        tree: &Tree,
+        traits: AppTraits,
+    ) -> bool {
+        let Some(freshness) = &self.freshness else {
+            return false;
+        };
+        let shown = freshness.shown(root);
+        let unlisted: Vec<&ElementId> = shown.iter().filter(|id| tree.find(id).is_none()).collect();
+        let states = futures_util::future::join_all(unlisted.iter().map(|id| self.proto.state(id)));
+        states.await.into_iter().all(|state| match state {
+            Ok(bits) => !map_states(bits, traits.reporting).is(State::Showing),
+            Err(e) => classify(&e) == Failure::ObjectGone,
+        })
+    }
+}
+
 /// `tree` with what the objects at `stale` (paths) hold now; `None` when that cannot be said
 /// short of a whole walk.
 async fn patch(
@@ -145,7 +183,7 @@ async fn patch(
     traits: AppTraits,
 ) -> Option<Tree> {
     let stale = changed.stale;
-    let mut targets = targets(proto, tree, stale).await?;
+    let mut targets = targets(proto, tree, stale, traits).await?;
     tracing::debug!(
         stale = stale.len(),
         targets = targets.len(),
@@ -242,7 +280,12 @@ fn as_cached(tree: &mut Tree, fresh: &HashSet<ElementId>) {
 }
 
 /// What to read again for the objects at `stale` (paths).
-async fn targets(proto: &Proto, tree: &Tree, stale: &[String]) -> Option<Vec<Target>> {
+async fn targets(
+    proto: &Proto,
+    tree: &Tree,
+    stale: &[String],
+    traits: AppTraits,
+) -> Option<Vec<Target>> {
     let app = &tree.root()?.node.id.app;
     let index: HashMap<&ElementId, usize> = tree
         .nodes
@@ -261,7 +304,14 @@ async fn targets(proto: &Proto, tree: &Tree, stale: &[String]) -> Option<Vec<Tar
             continue;
         };
         let tn = &tree.nodes[at];
-        add(&mut targets, Target::Element(tn.node.id.clone()));
+        let id = tn.node.id.clone();
+        add(
+            &mut targets,
+            match traits.silent_descendants {
+                true => Target::Subtree(id),
+                false => Target::Element(id),
+            },
+        );
         if tn.node.role == Role::ScrollBar
             && let Some(parent) = tn.parent
         {
@@ -269,11 +319,12 @@ async fn targets(proto: &Proto, tree: &Tree, stale: &[String]) -> Option<Vec<Tar
             add(&mut targets, Target::Subtree(pane));
         }
     }
-    let focused = tree
+    let renamed = |role: Role| traits.silent_tab_names && role == Role::TabList;
+    let unannounced = tree
         .nodes
         .iter()
-        .filter(|tn| tn.node.states.is(State::Focused));
-    for tn in focused {
+        .filter(|tn| tn.node.states.is(State::Focused) || renamed(tn.node.role));
+    for tn in unannounced {
         add(&mut targets, Target::Element(tn.node.id.clone()));
     }
     Some(targets)

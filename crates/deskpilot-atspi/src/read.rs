@@ -31,6 +31,12 @@ pub struct AppTraits {
     /// kept while it sends no event, and each item view's children are asked again at every
     /// reuse (`kept.rs`).
     pub silent_rebuilds: bool,
+    /// Qt names a tab bar after its current tab, and renames it with no event: a patch reads
+    /// every tab list again (`patch.rs`).
+    pub silent_tab_names: bool,
+    /// Qt's events name a menu that shows, not its items, which show with it: a patch walks
+    /// each element its events named whole (`patch.rs`).
+    pub silent_descendants: bool,
     /// How the app's action names may be asked.
     pub action_list: ActionList,
     /// Gecko: text offsets count UTF-16 units, and the text it gives marks the second unit of
