@@ -28,6 +28,7 @@ mod scrolls;
 mod signal;
 mod stalls;
 mod traps;
+mod unannounced;
 mod walk;
 
 pub use backend::AtspiBackend;

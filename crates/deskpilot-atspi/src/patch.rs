@@ -17,9 +17,9 @@
 //! - GTK 4 and Qt announce no scroll: each scrolled content is asked where it is
 //!   (`scrolls.rs`).
 //!
-//! Qt also renames a tab bar (after its current tab) with no event. Every tab list is read
-//! again (`AppTraits::silent_tab_names`). Its events name a menu that shows, not its items,
-//! which show with it. Each element its events name is walked whole
+//! Qt also renames windows and tab bars and changes menu items' states with no event: those
+//! that differ are read again (`unannounced.rs`). Its events name a menu that shows, not its
+//! items, which show with it. Each element its events name is walked whole
 //! (`AppTraits::silent_descendants`).
 //!
 //! `kept.rs` (the Linux tests) `gtk3_a_kept_tree_is_reused_only_while_nothing_changed` and
@@ -106,28 +106,37 @@ impl AtspiBackend {
         // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app: while
         // its events say one shows that the tree lacks, a tree they named something in is
         // walked afresh, before any check is asked.
-        let patchable = !traits.unlisted_popups
-            || kept.stale.is_empty()
-            || self.shows_nothing_unlisted(root, &tree, traits).await;
+        let patchable = match (traits.patches, traits.unlisted_popups) {
+            (false, _) => false,
+            (true, false) => true,
+            (true, true) => {
+                kept.stale.is_empty() || self.shows_nothing_unlisted(root, &tree, traits).await
+            }
+        };
         if !patchable && !kept.stale.is_empty() {
             forget();
             return None;
         }
-        if traits.silent_rebuilds
-            && crate::rebuilds::rebuilt(&self.proto, &tree).await != Some(false)
-        {
+        let (rebuilt, scrolled, renamed) = tokio::join!(
+            crate::rebuilds::rebuilt(&self.proto, &tree, traits.silent_rebuilds),
+            crate::scrolls::scrolled(&self.proto, &tree, traits.silent_scrolls),
+            crate::unannounced::changed(&self.proto, &tree, traits)
+        );
+        let (Some(rebuilt), Some(scrolled), Some(renamed)) = (rebuilt, scrolled, renamed) else {
             forget();
             return None;
-        }
-        let scrolled = crate::scrolls::scrolled(&self.proto, &tree, traits.silent_scrolls).await?;
-        if kept.stale.is_empty() && scrolled.is_empty() {
+        };
+        let mut walked = [rebuilt, scrolled].concat();
+        walked.dedup();
+        if kept.stale.is_empty() && walked.is_empty() && renamed.is_empty() {
             self.kept_reuses
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Some(tree);
         }
         let changed = Changed {
             stale: &kept.stale,
-            scrolled,
+            walked,
+            renamed,
             cached: kept.cached,
         };
         let patched = match patchable {
@@ -152,8 +161,9 @@ impl AtspiBackend {
 }
 
 impl AtspiBackend {
-    /// Whether every object the app's events said shows is in `tree`, or no longer shows
-    /// (one call each for the others: a dialog closed, a menu hidden).
+    /// Whether every object the app's events said shows is in `tree`, or no longer shows (a
+    /// dialog closed, a menu hidden), or is a child of an element in it (a button added: the
+    /// patch reads it). Two calls each for the others, at once.
     async fn shows_nothing_unlisted(
         &self,
         root: &ElementId,
@@ -165,10 +175,15 @@ impl AtspiBackend {
         };
         let shown = freshness.shown(root);
         let unlisted: Vec<&ElementId> = shown.iter().filter(|id| tree.find(id).is_none()).collect();
-        let states = futures_util::future::join_all(unlisted.iter().map(|id| self.proto.state(id)));
-        states.await.into_iter().all(|state| match state {
-            Ok(bits) => !map_states(bits, traits.reporting).is(State::Showing),
-            Err(e) => classify(&e) == Failure::ObjectGone,
+        let asks = unlisted
+            .iter()
+            .map(|id| async { tokio::join!(self.proto.state(id), self.proto.parent(id)) });
+        let answers = futures_util::future::join_all(asks).await;
+        answers.into_iter().all(|answer| match answer {
+            (Ok(bits), _) if !map_states(bits, traits.reporting).is(State::Showing) => true,
+            (Ok(_), Ok(Some(parent))) => parent.object != ROOT_PATH && tree.find(&parent).is_some(),
+            (Err(e), _) => classify(&e) == Failure::ObjectGone,
+            _ => false,
         })
     }
 }
@@ -189,8 +204,11 @@ async fn patch(
         targets = targets.len(),
         "patching a kept tree"
     );
-    for pane in changed.scrolled {
-        add(&mut targets, Target::Subtree(pane));
+    for changed in changed.walked {
+        add(&mut targets, Target::Subtree(changed));
+    }
+    for changed in changed.renamed {
+        add(&mut targets, Target::Element(changed));
     }
     let mut reads = Vec::new();
     let mut touched = Vec::new();
@@ -242,8 +260,11 @@ async fn patch(
 struct Changed<'a> {
     /// The objects (paths) the app's events named.
     stale: &'a [String],
-    /// The scroll panes that scrolled with no event (`scrolled`).
-    scrolled: Vec<ElementId>,
+    /// What changed with no event, to walk again whole: scrolled areas (`scrolls.rs`), item
+    /// views rebuilt (`rebuilds.rs`).
+    walked: Vec<ElementId>,
+    /// Elements whose name or states changed with no event (`unannounced.rs`).
+    renamed: Vec<ElementId>,
     /// The tree was walked with the app's cache (`kept::KeptTree::cached`).
     cached: bool,
 }
@@ -319,12 +340,11 @@ async fn targets(
             add(&mut targets, Target::Subtree(pane));
         }
     }
-    let renamed = |role: Role| traits.silent_tab_names && role == Role::TabList;
-    let unannounced = tree
+    let focused = tree
         .nodes
         .iter()
-        .filter(|tn| tn.node.states.is(State::Focused) || renamed(tn.node.role));
-    for tn in unannounced {
+        .filter(|tn| tn.node.states.is(State::Focused));
+    for tn in focused {
         add(&mut targets, Target::Element(tn.node.id.clone()));
     }
     Some(targets)

@@ -1,20 +1,25 @@
 //! Item views changed without an event. Qt announces every change the kept test makes but
 //! two: a list cleared and filled again, and a cell's new text (`docs/events.md`). A kept Qt
 //! tree is reused only while each item view lists as many children as it was read with,
-//! named as then. One call per view and one per item read, all at once (Qt's tree views also make new
+//! named as then; a view that does not is walked again whole (`patch.rs`). One call per view and one per item read, all at once (Qt's tree views also make new
 //! objects for their items at each query: ids cannot tell).
 //! Test: `kept.rs` (the Linux tests) `qt5_a_kept_tree_is_reused_only_while_nothing_changed`.
 
-use deskpilot_platform::model::{Realization, Tree, TreeNode};
+use deskpilot_platform::model::{ElementId, Realization, Tree, TreeNode};
 use futures_util::future::join_all;
 
 use crate::proto::Proto;
 
-/// Whether an item view of `tree` lists other children now; `None` when one cannot say.
-pub async fn rebuilt(proto: &Proto, tree: &Tree) -> Option<bool> {
+/// The item views of `tree` that list other children now (none when `silent` is false: the
+/// toolkit announces them); `None` when one cannot say.
+pub async fn rebuilt(proto: &Proto, tree: &Tree, silent: bool) -> Option<Vec<ElementId>> {
+    if !silent {
+        return Some(Vec::new());
+    }
     let views = tree.nodes.iter().filter(|tn| tn.node.role.is_item_view());
     let views: Vec<&TreeNode> = views.collect();
     let now = join_all(views.iter().map(|view| proto.children(&view.node.id))).await;
+    let mut rebuilt = Vec::new();
     let mut named = Vec::new();
     for (view, now) in views.iter().zip(now) {
         let now = now.ok()?;
@@ -22,7 +27,7 @@ pub async fn rebuilt(proto: &Proto, tree: &Tree) -> Option<bool> {
         match complete {
             true if now.len() == view.children.len() => named.push((*view, now)),
             false if now.len() == view.node.child_count as usize => {}
-            _ => return Some(true),
+            _ => rebuilt.push(view.node.id.clone()),
         }
     }
     let names = named
@@ -34,8 +39,8 @@ pub async fn rebuilt(proto: &Proto, tree: &Tree) -> Option<bool> {
             .iter()
             .map(|&c| Some(&tree.nodes[c].node.name));
         if !kept.eq(names.iter().map(|n| n.as_ref().ok())) {
-            return Some(true);
+            rebuilt.push(view.node.id.clone());
         }
     }
-    Some(false)
+    Some(rebuilt)
 }
