@@ -106,13 +106,9 @@ impl AtspiBackend {
         // Qt's popups are grafted in by a walk (`popups.rs`), not listed by their app: while
         // its events say one shows that the tree lacks, a tree they named something in is
         // walked afresh, before any check is asked.
-        let patchable = match (traits.patches, traits.unlisted_popups) {
-            (false, _) => false,
-            (true, false) => true,
-            (true, true) => {
-                kept.stale.is_empty() || self.shows_nothing_unlisted(root, &tree, traits).await
-            }
-        };
+        let patchable = !traits.unlisted_popups
+            || kept.stale.is_empty()
+            || self.shows_nothing_unlisted(root, &tree, traits).await;
         if !patchable && !kept.stale.is_empty() {
             forget();
             return None;

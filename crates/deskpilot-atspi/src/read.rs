@@ -31,10 +31,6 @@ pub struct AppTraits {
     /// kept while it sends no event, and each item view's children are asked again at every
     /// reuse (`kept.rs`).
     pub silent_rebuilds: bool,
-    /// A kept tree its events named something in may be patched (`patch.rs`), not walked
-    /// afresh. Not Qt's yet: in FeatherPad a patch after Ctrl+F kept two nodes a cold read no
-    /// longer finds (`kept.rs` `featherpads_kept_reads_match_cold_ones`, issue 49).
-    pub patches: bool,
     /// Qt changes a window's title, a tab bar's name and a menu item's states with no event:
     /// they are asked again at each reuse of a kept tree (`unannounced.rs`).
     pub silent_renames: bool,

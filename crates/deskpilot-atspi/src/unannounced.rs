@@ -1,11 +1,12 @@
-//! Names and states Qt changes with no event, asked again at each reuse of a kept tree. Seen
-//! so far: a window's title (FeatherPad's "*Untitled" once text is typed), a menu item's
-//! `enabled` (its Save and Undo as text is typed), a tab bar's name (Qt names it after its
-//! current tab). One call each, all at once; an element that differs is read again.
+//! Names, states and children Qt changes with no event, asked again at each reuse of a kept
+//! tree. Seen so far: a window's title (FeatherPad's "*Untitled" once text is typed). A menu
+//! item's `enabled` (its Save and Undo as text is typed). A tab bar's name (Qt names it after
+//! its current tab). A container's children (FeatherPad destroyed one's child on Ctrl+F).
+//! One call each, all at once; an element that differs is read again.
 //! Tests: `kept.rs` (the Linux tests) `featherpads_kept_reads_match_cold_ones`, and the Qt 5
 //! fixture's twin (`select_tab`).
 
-use deskpilot_platform::model::{ElementId, Role, Tree, TreeNode};
+use deskpilot_platform::model::{ElementId, Realization, Role, Tree, TreeNode};
 use futures_util::future::join_all;
 
 use crate::mapping::map_states;
@@ -16,6 +17,9 @@ use crate::read::AppTraits;
 enum Ask {
     Name,
     States,
+    /// Its children's ids: FeatherPad destroyed a container's child on Ctrl+F with no event
+    /// naming either.
+    Children,
 }
 
 /// The elements of `tree` whose name or states differ now from what was read (none when the
@@ -37,6 +41,12 @@ pub async fn changed(proto: &Proto, tree: &Tree, traits: AppTraits) -> Option<Ve
                 .state(id)
                 .await
                 .map(|bits| map_states(bits, traits.reporting) == tn.node.states),
+            Ask::Children => proto.children(id).await.map(|now| {
+                tn.children
+                    .iter()
+                    .map(|&c| &tree.nodes[c].node.id)
+                    .eq(now.iter())
+            }),
         }
     }));
     let mut changed = Vec::new();
@@ -53,6 +63,12 @@ fn ask(tn: &TreeNode) -> Option<Ask> {
         Role::Window | Role::Dialog if tn.depth == 1 => Some(Ask::Name),
         Role::TabList => Some(Ask::Name),
         Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio => Some(Ask::States),
+        // Item views are listed by `rebuilds.rs` (Qt's tree views renew their items' ids).
+        Role::Generic | Role::Group | Role::SplitPane | Role::ScrollPane | Role::Section
+            if !tn.children.is_empty() && tn.realization == Realization::Complete =>
+        {
+            Some(Ask::Children)
+        }
         _ => None,
     }
 }
