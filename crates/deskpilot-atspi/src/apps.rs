@@ -195,7 +195,7 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
             _ => SilentScrolls::Announced,
         },
         silent_rebuilds: toolkit == "qt",
-        silent_renames: toolkit == "qt",
+        silent_changes: toolkit == "qt",
         silent_descendants: toolkit == "qt",
         action_list: if matches!(
             toolkit.as_str(),

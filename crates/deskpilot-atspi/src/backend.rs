@@ -403,7 +403,8 @@ impl Backend for AtspiBackend {
         .await
     }
 
-    /// An app whose events are watched and report every change (`kept.rs`).
+    /// An app whose events are watched and report every change, or whose silent changes are
+    /// checked (Qt), so that its trees are kept (`kept.rs`).
     fn keeps_reads(&self, app: &str) -> bool {
         let complete = self.apps.read(app, |state| state.traits).flatten();
         self.freshness.is_some() && complete.is_some_and(|t| t.keeps_trees())

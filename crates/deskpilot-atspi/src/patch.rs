@@ -122,8 +122,7 @@ impl AtspiBackend {
             forget();
             return None;
         };
-        let mut walked = [rebuilt, scrolled].concat();
-        walked.dedup();
+        let walked = [rebuilt, scrolled].concat();
         if kept.stale.is_empty() && walked.is_empty() && renamed.is_empty() {
             self.kept_reuses
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -154,9 +153,7 @@ impl AtspiBackend {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Some(patched)
     }
-}
 
-impl AtspiBackend {
     /// Whether every object the app's events said shows is in `tree`, or no longer shows (a
     /// dialog closed, a menu hidden), or is a child of an element in it (a button added: the
     /// patch reads it). Two calls each for the others, at once.

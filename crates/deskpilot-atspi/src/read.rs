@@ -27,13 +27,12 @@ pub struct AppTraits {
     /// GTK 4 and Qt send no event when an area scrolls: a kept tree's scrolled content is
     /// asked where it is at every reuse (`scrolls.rs`).
     pub silent_scrolls: SilentScrolls,
-    /// Qt sends an event for each change but a list (an item view) rebuilt: its trees are
-    /// kept while it sends no event, and each item view's children are asked again at every
-    /// reuse (`kept.rs`).
+    /// Qt rebuilds a list, or gives a cell new text, with no event: each item view's items
+    /// are listed and named again at every reuse of a kept tree (`rebuilds.rs`).
     pub silent_rebuilds: bool,
-    /// Qt changes a window's title, a tab bar's name and a menu item's states with no event:
-    /// they are asked again at each reuse of a kept tree (`unannounced.rs`).
-    pub silent_renames: bool,
+    /// Qt changes a window's title, a tab bar's name, a menu item's states and a container's
+    /// children with no event: they are asked again at each reuse (`unannounced.rs`).
+    pub silent_changes: bool,
     /// Qt's events name a menu that shows, not its items, which show with it: a patch walks
     /// each element its events named whole (`patch.rs`).
     pub silent_descendants: bool,
@@ -74,7 +73,9 @@ pub enum SilentScrolls {
 }
 
 impl AppTraits {
-    /// Whether what was read of the app may be kept while its events say nothing changed.
+    /// Whether what was read of the app may be kept while its events say nothing changed: it
+    /// announces every change, or what it does not is checked (Qt: `silent_rebuilds` and the
+    /// checks beside it).
     pub fn keeps_trees(&self) -> bool {
         self.complete_events || self.silent_rebuilds
     }

@@ -1,8 +1,8 @@
-//! Item views changed without an event. Qt announces every change the kept test makes but
-//! two: a list cleared and filled again, and a cell's new text (`docs/events.md`). A kept Qt
-//! tree is reused only while each item view lists as many children as it was read with,
-//! named as then; a view that does not is walked again whole (`patch.rs`). One call per view and one per item read, all at once (Qt's tree views also make new
-//! objects for their items at each query: ids cannot tell).
+//! Item views changed without an event. Qt announces neither a list cleared and filled again
+//! nor a cell's new text (`docs/events.md`). A kept Qt tree is reused only while each item
+//! view lists as many children as it was read with, named as then; a view that does not is
+//! walked again whole (`patch.rs`). One call per view and one per item read, all at once.
+//! Names, not ids: Qt's tree views make new objects for their items at each query.
 //! Test: `kept.rs` (the Linux tests) `qt5_a_kept_tree_is_reused_only_while_nothing_changed`.
 
 use deskpilot_platform::model::{ElementId, Realization, Tree, TreeNode};

@@ -22,10 +22,10 @@ enum Ask {
     Children,
 }
 
-/// The elements of `tree` whose name or states differ now from what was read (none when the
-/// toolkit announces them); `None` when one cannot say.
+/// The elements of `tree` whose name, states or children differ now from what was read (none
+/// when the toolkit announces them); `None` when one cannot say.
 pub async fn changed(proto: &Proto, tree: &Tree, traits: AppTraits) -> Option<Vec<ElementId>> {
-    if !traits.silent_renames {
+    if !traits.silent_changes {
         return Some(Vec::new());
     }
     let asked: Vec<(&TreeNode, Ask)> = tree

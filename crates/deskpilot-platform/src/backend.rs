@@ -285,7 +285,8 @@ pub trait Backend: NativeRoutes + Send + Sync {
     }
 
     /// Whether a whole read of `app` is kept for the reads after it (its events report every
-    /// change, so a later read is patched from them instead of walked). Default: no.
+    /// change, or what they miss is checked, so a later read is patched from them instead of
+    /// walked). Default: no.
     fn keeps_reads(&self, app: &str) -> bool {
         let _ = app;
         false
