@@ -10,7 +10,11 @@ pub fn run(which: &str, filter: &[String]) -> anyhow::Result<()> {
         crate::install::ensure(crate::install::BENCH_PACKAGES)?;
     }
     bench(which, filter)?;
-    crate::bench_record::record(&crate::root(), which)
+    crate::bench_record::record(&crate::root(), which)?;
+    if which == "snapshot" {
+        crate::bench_record::record(&crate::root(), "apps")?;
+    }
+    Ok(())
 }
 
 fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
@@ -25,7 +29,9 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
                 "--",
             ];
             args.extend(filter.iter().map(String::as_str));
-            crate::cargo::cargo(&args)
+            crate::cargo::cargo(&args)?;
+            // The apps nobody tuned for, through the server (issue 49).
+            crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "apps"])
         }
         "act" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "act"]),
         "screenshot" => crate::cargo::cargo(&[

@@ -20,19 +20,10 @@ use deskpilot_testkit::{Fixture, McpClient, SYSTEM_PYTHON, VirtualDesktop, pyats
 
 #[path = "live/scale.rs"]
 mod scale;
+#[path = "common/stats.rs"]
+mod stats;
 use serde_json::{Value, json};
-
-fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[((v.len() - 1) as f64 * p).round() as usize]
-}
-
-fn text_of(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no text in {result}"))
-        .to_owned()
-}
+use stats::{ms, p50_p95, percentile, text_of};
 
 fn tokens(text: &str) -> f64 {
     text.len() as f64 / 4.0
@@ -481,15 +472,6 @@ fn idle_notifications(server: &mut McpClient, session: &str, for_: Duration) -> 
     count
 }
 
-fn ms(v: &[f64]) -> String {
-    format!(
-        "p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-        percentile(v.to_vec(), 0.5),
-        percentile(v.to_vec(), 0.95),
-        percentile(v.to_vec(), 1.0)
-    )
-}
-
 fn main() {
     let mut report = serde_json::Map::new();
     println!("live tree, through deskpilot mcp (one server, one session per fixture)");
@@ -637,6 +619,6 @@ fn writer_part(report: &mut serde_json::Map<String, serde_json::Value>) {
     );
     report.insert(
         "writer".into(),
-        json!({"interactive_ms": {"p50": percentile(interactive.clone(), 0.5), "p95": percentile(interactive, 0.95)}, "all_ms": {"p50": percentile(all.clone(), 0.5), "p95": percentile(all, 0.95)}, "interactive_bytes": interactive_bytes, "all_bytes": all_bytes, "wait_ms": {"p50": percentile(waits.clone(), 0.5), "p95": percentile(waits, 0.95)}}),
+        json!({"interactive_ms": p50_p95(&interactive), "all_ms": p50_p95(&all), "interactive_bytes": interactive_bytes, "all_bytes": all_bytes, "wait_ms": p50_p95(&waits)}),
     );
 }

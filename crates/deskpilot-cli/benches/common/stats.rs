@@ -1,0 +1,29 @@
+//! Percentiles and the texts of tool results, shared by the server benchmarks.
+
+use serde_json::Value;
+
+pub fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+pub fn text_of(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {result}"))
+        .to_owned()
+}
+
+pub fn ms(v: &[f64]) -> String {
+    format!(
+        "p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        percentile(v.to_vec(), 0.5),
+        percentile(v.to_vec(), 0.95),
+        percentile(v.to_vec(), 1.0)
+    )
+}
+
+/// p50 and p95 as JSON, for the report.
+pub fn p50_p95(v: &[f64]) -> Value {
+    serde_json::json!({"p50": percentile(v.to_vec(), 0.5), "p95": percentile(v.to_vec(), 0.95)})
+}
