@@ -171,6 +171,7 @@ fn before_4_10(version: &str) -> bool {
 pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
     let toolkit = toolkit.unwrap_or("").to_ascii_lowercase();
     let gtk4 = toolkit == "gtk" && version.is_some_and(|v| v.starts_with("4."));
+    let web = matches!(toolkit.as_str(), "gecko" | "chromium");
     // Bridges built on ATK (atk-bridge: GTK 3, LibreOffice, Firefox, Chromium) and GTK 4's own
     // answer `GetAll`; Qt's crashes on it, and an unknown bridge is not trusted with it.
     let bulk_properties = matches!(
@@ -187,11 +188,15 @@ pub fn traits_for(toolkit: Option<&str>, version: Option<&str>) -> AppTraits {
         pid: None,
         class_names_as_names: gtk4,
         bulk_properties,
-        // GTK 4 measured by `kept.rs` (Linux tests) on 15 changes: all announced but a scroll.
-        complete_events: toolkit == "gtk" && version.is_some_and(|v| v.starts_with("3.")) || gtk4,
+        // GTK 4 measured by `kept.rs` (Linux tests) on 15 changes: all announced but a scroll;
+        // Gecko and Chromium by `kept_web.rs` on 17: all but a layout shift and a scroll.
+        complete_events: toolkit == "gtk" && version.is_some_and(|v| v.starts_with("3."))
+            || gtk4
+            || web,
         silent_scrolls: match (gtk4, toolkit.as_str()) {
             (true, _) => SilentScrolls::PaneContent,
             (_, "qt") => SilentScrolls::OverflowingContent,
+            _ if web => SilentScrolls::Layout,
             _ => SilentScrolls::Announced,
         },
         silent_rebuilds: toolkit == "qt",

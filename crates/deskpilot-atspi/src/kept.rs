@@ -1,5 +1,6 @@
 //! Whole trees kept between reads of an app whose events announce every change: ATK's bridge
-//! (GTK 3, LibreOffice's GTK 3 plugin), and GTK 4 but for scrolls (checked at each reuse). A
+//! (GTK 3, LibreOffice's GTK 3 plugin), GTK 4 but for scrolls, web pages but for layouts. Qt
+//! announces less: `unannounced.rs` and the modules beside it check the rest at each reuse. A
 //! tree is reused as it is while the app sends no event, and patched where its events named
 //! something (`patch.rs`). Trees are kept with the bounds the toolkit gave (GTK 4's relative
 //! to their window), moved to the screen when served.

@@ -16,6 +16,7 @@ mod error;
 mod events;
 mod geometry;
 mod kept;
+mod layout;
 pub mod mapping;
 mod parents;
 mod patch;

@@ -115,7 +115,7 @@ impl AtspiBackend {
         }
         let (rebuilt, scrolled, renamed) = tokio::join!(
             crate::rebuilds::rebuilt(&self.proto, &tree, traits.silent_rebuilds),
-            crate::scrolls::scrolled(&self.proto, &tree, traits.silent_scrolls),
+            crate::scrolls::scrolled(&self.proto, &tree, traits),
             crate::unannounced::changed(&self.proto, &tree, traits)
         );
         let (Some(rebuilt), Some(scrolled), Some(renamed)) = (rebuilt, scrolled, renamed) else {

@@ -21,8 +21,9 @@ pub struct AppTraits {
     /// GTK 4.8 names unnamed widgets after their class ("GtkButton"): such names are no names.
     pub class_names_as_names: bool,
     /// The bridge sends an event for every name, state and property change: ATK's bridge (GTK
-    /// 3, LibreOffice's GTK 3 plugin), and GTK 4 but for scrolls. What was read of a quiet app
-    /// can be reused, and patched where events named something.
+    /// 3, LibreOffice's GTK 3 plugin), GTK 4 but for scrolls, Gecko and Chromium but for
+    /// layouts (`layout.rs`). What was read of a quiet app can be reused, and patched where
+    /// events named something.
     pub complete_events: bool,
     /// GTK 4 and Qt send no event when an area scrolls: a kept tree's scrolled content is
     /// asked where it is at every reuse (`scrolls.rs`).
@@ -70,6 +71,9 @@ pub enum SilentScrolls {
     PaneContent,
     /// Qt, whose scroll areas are no scroll panes: each element larger than its parent.
     OverflowingContent,
+    /// Web pages (Gecko, Chromium) move under a style change or a scroll with no event: each
+    /// element asked (`layout.rs`).
+    Layout,
 }
 
 impl AppTraits {

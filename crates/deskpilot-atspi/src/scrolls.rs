@@ -1,20 +1,21 @@
-//! Scrolls no event announces (GTK 4, Qt): where a kept tree's scrolled content is, asked at
-//! each reuse. The windows held (`kept::windows_hold`), so bounds compare as read.
-//! Tests: `kept.rs` (the Linux tests), the GTK 4 and Qt 5 twins.
+//! Scrolls no event announces (GTK 4, Qt; web pages: `layout.rs`): where a kept tree's
+//! scrolled content is, asked at each reuse. The windows held (`kept::windows_hold`), so
+//! bounds compare as read. Tests: `kept.rs` (the Linux tests), the GTK 4 and Qt 5 twins.
 
 use deskpilot_platform::model::{ElementId, Rect, Role, Tree};
 
 use crate::error::is_unreachable;
 use crate::proto::Proto;
-use crate::read::SilentScrolls;
+use crate::read::{AppTraits, SilentScrolls};
 
 /// The scrolled areas of `tree` whose content moved since it was read: one call each. `None`
 /// when the app stops answering.
-pub async fn scrolled(proto: &Proto, tree: &Tree, kind: SilentScrolls) -> Option<Vec<ElementId>> {
-    let probes = match kind {
+pub async fn scrolled(proto: &Proto, tree: &Tree, traits: AppTraits) -> Option<Vec<ElementId>> {
+    let probes = match traits.silent_scrolls {
         SilentScrolls::Announced => return Some(Vec::new()),
         SilentScrolls::PaneContent => pane_contents(tree),
         SilentScrolls::OverflowingContent => overflowing(tree),
+        SilentScrolls::Layout => return crate::layout::moved(proto, tree, traits).await,
     };
     let asks = probes.iter().map(|(_, content, _)| proto.extents(content));
     let now = futures_util::future::join_all(asks).await;

@@ -118,7 +118,8 @@ async fn change(
 
 /// A page making the fixtures' changes from its own script, each when one of its buttons is
 /// pressed.
-const GECKO_PAGE: &str = r#"<!doctype html><html><head><meta charset="utf-8">
+const GECKO_PAGE: &str = concat!(
+    r#"<!doctype html><html><head><meta charset="utf-8">
 <title>deskpilot events</title></head><body>
 <p id="delayed">Waiting</p>
 <label>Name <input id="name" type="text"></label>
@@ -131,30 +132,17 @@ const GECKO_PAGE: &str = r#"<!doctype html><html><head><meta charset="utf-8">
 <button onclick="reorder()">Reorder list</button>
 <button onclick="openDialog()">Open dialog</button>
 <script>
-let n = 0;
-function add() {
-  n += 1;
-  const b = document.createElement('button');
-  b.textContent = 'Dynamic ' + n;
-  document.getElementById('dynamic').appendChild(b);
-}
-function removeItem() {
-  const box = document.getElementById('dynamic');
-  if (box.lastElementChild) box.removeChild(box.lastElementChild);
-}
-function reorder() {
-  const list = document.getElementById('fruits');
-  const names = [...list.children].map(li => li.textContent).reverse();
-  list.replaceChildren(...names.map(t => { const li = document.createElement('li'); li.textContent = t; return li; }));
-}
-function openDialog() {
+"#,
+    include_str!("support/changes.js"),
+    r#"function openDialog() {
   const d = document.createElement('div');
   d.setAttribute('role', 'dialog');
   d.setAttribute('aria-label', 'Confirm');
   d.textContent = 'Apply the changes?';
   document.body.appendChild(d);
 }
-</script></body></html>"#;
+</script></body></html>"#
+);
 
 /// Gecko's row: the same changes made by the page's script, each started by pressing a page
 /// button from the measuring engine (a DoAction; the button's own events are left out).

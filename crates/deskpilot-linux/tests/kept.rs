@@ -4,31 +4,19 @@
 //! moved, which no event announces) is read as a second backend, which keeps nothing, reads
 //! it.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::model::{ElementId, Role, Tree};
+use deskpilot_core::model::{Role, Tree};
 use deskpilot_core::{Backend, WalkLimits};
 use deskpilot_linux::headless::wait;
 use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
 
-/// What a read says of each node, element ids left out (tree-view cells are made per
-/// reader).
-fn seen(tree: &Tree) -> Vec<String> {
-    tree.nodes
-        .iter()
-        .map(|tn| {
-            let n = &tn.node;
-            let id = (&n.accessible_id, n.accessible_id_unread);
-            format!(
-                "{} {:?} {:?} {:?} {:?} {:?} {:?} {id:?}",
-                tn.depth, n.role, n.name, n.value, n.states, n.bounds, tn.realization
-            )
-        })
-        .collect()
-}
+// Its helper for pages (`until_shows`) is kept_web.rs's.
+#[allow(dead_code)]
+#[path = "support/reads.rs"]
+mod reads;
+use reads::{assert_same, backends, read, seen, until_kept};
 
 /// What an app's description says of its windows.
 fn windows(app: &deskpilot_core::AppInfo) -> Vec<String> {
@@ -36,51 +24,6 @@ fn windows(app: &deskpilot_core::AppInfo) -> Vec<String> {
         .iter()
         .map(|w| format!("{:?} {:?} {:?} {:?}", w.role, w.title, w.states, w.bounds))
         .collect()
-}
-
-/// The first lines where two reads differ.
-fn differences(warm: &[String], cold: &[String]) -> String {
-    let mut out = Vec::new();
-    for i in 0..warm.len().max(cold.len()) {
-        if warm.get(i) != cold.get(i) {
-            out.push(format!(
-                "{i}: kept {:?}\n{i}: cold {:?}",
-                warm.get(i),
-                cold.get(i)
-            ));
-        }
-        if out.len() == 4 {
-            break;
-        }
-    }
-    out.join("\n")
-}
-
-/// Fails unless the kept read says what the cold one does.
-fn assert_same(warm: &[String], cold: &[String], when: &str) {
-    assert!(
-        warm == cold,
-        "{when}, {} nodes kept, {} read cold; first differences:\n{}",
-        warm.len(),
-        cold.len(),
-        differences(warm, cold)
-    );
-}
-
-/// Reads with `backend` until one read is answered from its kept tree.
-async fn until_kept(backend: &AtspiBackend, root: &ElementId) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let before = backend.kept_reuses();
-        backend
-            .snapshot(root, &WalkLimits::default())
-            .await
-            .unwrap();
-        if backend.kept_reuses() > before {
-            return;
-        }
-        assert!(Instant::now() < deadline, "the tree was never kept");
-    }
 }
 
 /// The changes both GTK fixtures make (GTK 4 cannot move its window: the test does).
@@ -136,28 +79,6 @@ async fn qt5_a_kept_tree_is_reused_only_while_nothing_changed() {
     assert_eq!(patched.len(), 15, "patched only after {patched:?}");
 }
 
-/// A backend that keeps trees and one that keeps nothing. The first keeps them as long as
-/// the test runs: every step's read is a reuse or a patch, never a read afresh because the
-/// tree grew old (on a busy machine steps take seconds). Both place GTK 4's window-relative
-/// bounds on the screen, as the server does.
-async fn backends(desktop: &VirtualDesktop) -> (AtspiBackend, AtspiBackend) {
-    let x11 = || Arc::new(deskpilot_x11::X11WindowSystem::connect(desktop.display()).unwrap());
-    let warm = AtspiBackend::connect(ConnectOptions {
-        kept_for: Duration::from_secs(600),
-        ..ConnectOptions::new(desktop.session_bus_address())
-    })
-    .await
-    .unwrap()
-    .with_window_system(x11());
-    let mut options = ConnectOptions::new(desktop.session_bus_address());
-    options.reuse_quiet_cache = false;
-    let cold = AtspiBackend::connect(options)
-        .await
-        .unwrap()
-        .with_window_system(x11());
-    (warm, cold)
-}
-
 /// Apps nobody tuned for: each change a person makes with keys (`type:` text, or a chord)
 /// is read by the backend that keeps trees as by the one that keeps nothing, once two cold
 /// reads in a row agree (the app settled). pyatspi, a second client, then sees `typed`.
@@ -171,8 +92,7 @@ async fn an_apps_kept_reads_match_cold_ones(
     let desktop = VirtualDesktop::start().unwrap();
     let _app = desktop.launch(desktop.command(program)).unwrap();
     let (warm, cold) = backends(&desktop).await;
-    let apps = warm.apps().await.unwrap();
-    let root = apps.into_iter().find(|a| a.name == name).unwrap().id;
+    let root = reads::app_root(&warm, name).await;
     let input = deskpilot_x11::X11Input::connect(desktop.display()).unwrap();
     for step in steps {
         until_kept(&warm, &root).await;
@@ -185,19 +105,7 @@ async fn an_apps_kept_reads_match_cold_ones(
             None => input.press(&step.parse().unwrap()).await,
         }
         .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let mut last = read(&cold, &root).await;
-        loop {
-            let now = read(&cold, &root).await;
-            if now == last {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{name} never settled after {step}"
-            );
-            last = now;
-        }
+        reads::settled(&cold, &root, &format!("{name} after {step}")).await;
         let (warm_seen, cold_seen) = (read(&warm, &root).await, read(&cold, &root).await);
         assert_same(&warm_seen, &cold_seen, &format!("{name}, after {step}"));
     }
@@ -234,16 +142,6 @@ async fn mousepads_kept_reads_match_cold_ones() {
         "type: and more",
     ];
     an_apps_kept_reads_match_cold_ones("mousepad", "mousepad", &steps, "kept text and more").await;
-}
-
-/// What `backend` reads of `root`, as `seen` says it.
-async fn read(backend: &AtspiBackend, root: &ElementId) -> Vec<String> {
-    seen(
-        &backend
-            .snapshot(root, &WalkLimits::default())
-            .await
-            .unwrap(),
-    )
 }
 
 /// Makes each of `steps` in the fixture and compares the next read of a backend that keeps
