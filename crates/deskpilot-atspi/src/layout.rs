@@ -13,15 +13,26 @@ use crate::read::AppTraits;
 /// The outermost elements of `tree` that moved or began or ceased to show since it was read
 /// (walking them reads the others). `None` when the app stops answering.
 pub async fn moved(proto: &Proto, tree: &Tree, traits: AppTraits) -> Option<Vec<ElementId>> {
-    let asks = tree.nodes.iter().map(|tn| still(proto, tn, traits));
+    let asked: Vec<usize> = (0..tree.nodes.len())
+        .filter(|&i| worth_asking(tree, i))
+        .collect();
+    let asks = asked.iter().map(|&i| still(proto, &tree.nodes[i], traits));
     let answers = futures_util::future::join_all(asks).await;
-    let moved: Vec<bool> = answers
-        .into_iter()
-        .map(|still| still.map(|s| !s))
-        .collect::<Option<_>>()?;
+    let mut moved = vec![false; tree.nodes.len()];
+    for (&i, still) in asked.iter().zip(answers) {
+        moved[i] = !still?;
+    }
     let outermost = |&i: &usize| moved[i] && !tree.ancestors(i).any(|a| moved[a]);
     let tops = (0..tree.nodes.len()).filter(outermost);
     Some(tops.map(|i| tree.nodes[i].node.id.clone()).collect())
+}
+
+/// Whether the node at `index` is asked: one read as placed, or the outermost of those read
+/// as not shown (what is under an element that does not show does not show either).
+fn worth_asking(tree: &Tree, index: usize) -> bool {
+    let tn = &tree.nodes[index];
+    let shown = |tn: &TreeNode| tn.node.bounds.is_some() || tn.node.states.is(State::Showing);
+    shown(tn) || tn.parent.is_none_or(|p| shown(&tree.nodes[p]))
 }
 
 /// Whether `tn` is where it was read, or shows as it did; `None`: the app does not answer.

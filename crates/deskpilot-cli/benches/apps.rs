@@ -206,7 +206,9 @@ fn measure(subject: &Subject, inputs: &Path) -> Value {
     let _app = (subject.launch)(&desktop, inputs);
     let mut server = server(&desktop);
     let s = session(&mut server, subject.connect, subject.ready);
-    let (quiet, texts) = snapshots(&mut server, &s, 20);
+    // Five reads first: what the first reads set off (the app's events) is over.
+    snapshots(&mut server, &s, 5);
+    let (quiet, texts) = snapshots(&mut server, &s, 40);
     let nodes = texts.last().map_or(0, |t| t.lines().count());
     let python = desktop.command(SYSTEM_PYTHON);
     let (py_nodes, py_ms) = pyatspi_walks(python, subject.title, 5);
