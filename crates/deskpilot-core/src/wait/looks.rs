@@ -83,6 +83,18 @@ impl Wake {
         }
     }
 
+    /// Sleeps until the app's next event; forever when its events are not watched.
+    pub async fn event(&mut self) {
+        let Some(receiver) = &mut self.events else {
+            return std::future::pending().await;
+        };
+        match receiver.changed().await {
+            Ok(()) => self.wakes.by_event += 1,
+            // The watch ended (the app left): no event comes.
+            Err(_) => std::future::pending().await,
+        }
+    }
+
     /// The app's event count now (`None` when its events are not watched): the events after
     /// it are what the next wake is about.
     pub fn mark(&self) -> Option<u64> {
