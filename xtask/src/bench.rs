@@ -33,6 +33,7 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
             // The apps nobody tuned for, through the server (issue 49).
             crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "apps"])
         }
+        "apps" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "apps"]),
         "act" => crate::cargo::cargo(&["bench", "--package", "deskpilot-cli", "--bench", "act"]),
         "screenshot" => crate::cargo::cargo(&[
             "bench",
@@ -63,7 +64,7 @@ fn bench(which: &str, filter: &[String]) -> anyhow::Result<()> {
         }
         other => {
             bail!(
-                "unknown benchmark {other:?} (snapshot, act, screenshot, list, testlib, live, load, hostile, windows)"
+                "unknown benchmark {other:?} (snapshot, apps, act, screenshot, list, testlib, live, load, hostile, windows)"
             )
         }
     }
