@@ -21,9 +21,12 @@ pub const DESKTOP_PACKAGES: &[&str] = &[
 
 /// What the test suite adds to `DESKTOP_PACKAGES`. Keep in sync with README.md.
 pub const PACKAGES: &[&str] = &[
-    // The other fixtures: GTK 4 through PyGObject, Qt through PyQt5.
+    // The other fixtures: GTK 4 through PyGObject, Qt through PyQt5 and PyQt6 (its xcb
+    // platform plugin comes apart).
     "gir1.2-gtk-4.0",
     "python3-pyqt5",
+    "python3-pyqt6",
+    "qt6-qpa-plugins",
     // LibreOffice Calc for the guard test (its sheet reports 2^31 - 1 children); LibreOffice
     // shows itself on AT-SPI only through its GTK 3 plugin.
     "libreoffice-calc",

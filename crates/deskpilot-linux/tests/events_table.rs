@@ -297,8 +297,17 @@ async fn gtk4_events_per_change() {
 
 #[tokio::test]
 async fn qt5_events_per_change() {
-    let rows = measure(Fixture::Qt5).await;
-    print(Fixture::Qt5.name(), &rows);
+    qt_events_per_change(Fixture::Qt5).await;
+}
+
+#[tokio::test]
+async fn qt6_events_per_change() {
+    qt_events_per_change(Fixture::Qt6).await;
+}
+
+async fn qt_events_per_change(kind: Fixture) {
+    let rows = measure(kind).await;
+    print(kind.name(), &rows);
     let [label, field, added, _removed, list, dialog] = &rows[..] else {
         unreachable!()
     };

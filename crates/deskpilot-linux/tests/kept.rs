@@ -70,10 +70,19 @@ async fn gtk3_a_kept_tree_is_reused_only_while_nothing_changed() {
 
 #[tokio::test]
 async fn qt5_a_kept_tree_is_reused_only_while_nothing_changed() {
+    a_qt_kept_tree_is_reused_only_while_nothing_changed(Fixture::Qt5).await;
+}
+
+#[tokio::test]
+async fn qt6_a_kept_tree_is_reused_only_while_nothing_changed() {
+    a_qt_kept_tree_is_reused_only_while_nothing_changed(Fixture::Qt6).await;
+}
+
+async fn a_qt_kept_tree_is_reused_only_while_nothing_changed(kind: Fixture) {
     // First its menu bar's first menu, whose items show with it unannounced.
     let mut steps = vec![("open_menu", json!({})), ("close_menu", json!({}))];
     steps.extend(with_tree_view_steps());
-    let patched = kept_reads_match_cold_ones(Fixture::Qt5, steps).await;
+    let patched = kept_reads_match_cold_ones(kind, steps).await;
     // A tree its events named something in is patched while nothing it does not list shows
     // (`patch.rs`): all but a dialog opened and closed and the window moved.
     assert_eq!(patched.len(), 15, "patched only after {patched:?}");
@@ -178,7 +187,7 @@ async fn kept_reads_match_cold_ones(
         // names, menu items' states and containers' children are asked (`rebuilds.rs`,
         // `scrolls.rs`, `unannounced.rs`): one call per view, item and element asked, one
         // per ten others.
-        Fixture::Qt5 => {
+        Fixture::Qt5 | Fixture::Qt6 => {
             let views = kept.nodes.iter().filter(|tn| tn.node.role.is_item_view());
             let views: Vec<_> = views.collect();
             let items: u64 = views.iter().map(|tn| tn.children.len() as u64).sum();

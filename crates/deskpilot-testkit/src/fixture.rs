@@ -19,6 +19,8 @@ pub enum Fixture {
     Gtk3,
     Gtk4,
     Qt5,
+    /// The Qt5 fixture on PyQt6 (`fixtures/qt6/fixture.py`).
+    Qt6,
     /// `fixtures/hostile/labels.py`: a GTK 3 window whose one box holds 9,300 labels
     /// (`--labels N` for another count). Its only commands are `quit`.
     HostileLabels,
@@ -32,7 +34,7 @@ pub enum Fixture {
 
 impl Fixture {
     /// The fixtures of every common widget, which obey the shared control commands.
-    pub const ALL: [Fixture; 3] = [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5];
+    pub const ALL: [Fixture; 4] = [Fixture::Gtk3, Fixture::Gtk4, Fixture::Qt5, Fixture::Qt6];
 
     /// Name of the fixture (its oracle file is named after it).
     pub fn name(self) -> &'static str {
@@ -40,6 +42,7 @@ impl Fixture {
             Fixture::Gtk3 => "gtk3",
             Fixture::Gtk4 => "gtk4",
             Fixture::Qt5 => "qt5",
+            Fixture::Qt6 => "qt6",
             Fixture::HostileLabels => "hostile-labels",
             Fixture::HostileAtspi => "hostile",
             Fixture::HostileOk => "hostile-ok",
@@ -52,6 +55,7 @@ impl Fixture {
             Fixture::Gtk3 => "deskpilot GTK3 fixture",
             Fixture::Gtk4 => "deskpilot GTK4 fixture",
             Fixture::Qt5 => "deskpilot Qt5 fixture",
+            Fixture::Qt6 => "deskpilot Qt6 fixture",
             Fixture::HostileLabels => "deskpilot hostile labels",
             Fixture::HostileAtspi => "deskpilot hostile",
             Fixture::HostileOk => "deskpilot hostile ok",
@@ -64,6 +68,7 @@ impl Fixture {
             Fixture::Gtk3 => "deskpilot-gtk3-fixture",
             Fixture::Gtk4 => "deskpilot-gtk4-fixture",
             Fixture::Qt5 => "deskpilot-qt5-fixture",
+            Fixture::Qt6 => "deskpilot-qt6-fixture",
             Fixture::HostileLabels => "deskpilot-hostile-labels",
             Fixture::HostileAtspi => "deskpilot-hostile",
             Fixture::HostileOk => "deskpilot-hostile-ok",
