@@ -29,6 +29,7 @@ macro_rules! outln {
 
 mod act;
 mod desktop;
+mod doctor;
 mod export;
 mod files;
 mod mcp;
@@ -78,6 +79,9 @@ enum Command {
     Workflow(packs::WorkflowArgs),
     /// Make a recorded session (`mcp --record DIR`) a test (docs/recording.md).
     Export(export::ExportArgs),
+    /// What deskpilot finds here: the session, the desktop reached, each way of acting (served,
+    /// or missing and why), the apps (blind ones with their fix), what a host must pass.
+    Doctor(doctor::DoctorArgs),
 }
 
 /// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
@@ -122,6 +126,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Command::Serve(args) = cli.command {
         return serve::run(args).await;
     }
+    // It says what is missing, a desktop included.
+    if let Command::Doctor(args) = cli.command {
+        return doctor::run(cli.platform, args).await;
+    }
     let engine = match desktop::engine(cli.platform).await {
         Ok(engine) => engine,
         // A host that starts the server sees it answer, and each tool says what is missing.
@@ -142,8 +150,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Probe(args) => probe::run(&engine, args).await,
         Command::Packs(args) => packs::list(engine, args).await,
         Command::Workflow(args) => packs::workflow(engine, args).await,
-        Command::Export(_) | Command::Serve(_) => {
-            unreachable!("an export or a server returned before the desktop")
+        Command::Export(_) | Command::Serve(_) | Command::Doctor(_) => {
+            unreachable!("an export, a server or a doctor returned before the desktop")
         }
     }
 }

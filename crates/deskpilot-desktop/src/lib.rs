@@ -4,6 +4,7 @@
 //! time by the session found (X11 today). The CLI, the MCP server (through the CLI), the
 //! test library and `cargo xtask demo` call it, so no face names a backend crate.
 
+mod doctor;
 mod missing;
 
 #[cfg(target_os = "linux")]
@@ -20,6 +21,7 @@ use none as platform;
 #[cfg(windows)]
 use windows as platform;
 
+pub use doctor::{Doctor, Rung, RungKind, SessionVar, doctor};
 pub use missing::Missing;
 pub use platform::{NO_DESKTOP_HINT, Private, Reach, private, this_desktop};
 

@@ -12,6 +12,30 @@ pub use deskpilot_linux::headless::HeadlessDesktop as Private;
 /// What a host does when no desktop was found.
 pub const NO_DESKTOP_HINT: &str = "start deskpilot with --bus (and --display), or give its host the session's DBUS_SESSION_BUS_ADDRESS and DISPLAY in the server's env block";
 
+/// The variables that say which session this is (`deskpilot doctor`).
+pub const SESSION_VARS: &[&str] = &[
+    "XDG_SESSION_TYPE",
+    "XDG_CURRENT_DESKTOP",
+    "WAYLAND_DISPLAY",
+    "DISPLAY",
+    "SWAYSOCK",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "XDG_RUNTIME_DIR",
+];
+
+/// What a host must pass for deskpilot to find the desktop by itself.
+pub const PASS_ENV: &[&str] = &["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR"];
+
+/// What the session means for deskpilot: a Wayland session is acted on through X11 only.
+pub fn session_notes() -> Vec<String> {
+    let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some()
+        || std::env::var("XDG_SESSION_TYPE").is_ok_and(|t| t == "wayland");
+    let note = "a Wayland session: deskpilot reads every app, but types, clicks by position, \
+        captures and lists windows through X11 only (XWayland's DISPLAY): native Wayland \
+        apps are acted on through their own semantics alone";
+    wayland.then(|| note.to_owned()).into_iter().collect()
+}
+
 /// How to reach the desktop; what is not given is found where the desktop keeps it.
 #[derive(Debug, Clone)]
 pub struct Reach {

@@ -9,6 +9,21 @@ use crate::Missing;
 #[cfg(not(windows))]
 pub const NO_DESKTOP_HINT: &str = "deskpilot drives desktops on Linux and Windows";
 
+/// No session to describe (`deskpilot doctor`).
+#[cfg(not(windows))]
+pub const SESSION_VARS: &[&str] = &[];
+
+#[cfg(not(windows))]
+pub const PASS_ENV: &[&str] = &[];
+
+#[cfg(not(windows))]
+pub fn session_notes() -> Vec<String> {
+    vec![format!(
+        "deskpilot has no backend on {} yet",
+        std::env::consts::OS
+    )]
+}
+
 /// No platform to reach.
 #[cfg(not(windows))]
 #[derive(Debug, Clone, Default)]

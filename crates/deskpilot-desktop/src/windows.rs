@@ -11,6 +11,17 @@ pub use crate::none::Private;
 pub const NO_DESKTOP_HINT: &str =
     "run deskpilot in the signed-in user's session (not as a service or over SSH)";
 
+/// The variables that say which session this is (`deskpilot doctor`).
+pub const SESSION_VARS: &[&str] = &["SESSIONNAME", "USERNAME"];
+
+/// Nothing to pass: deskpilot runs in the user's session.
+pub const PASS_ENV: &[&str] = &[];
+
+/// Nothing to say of a Windows session yet.
+pub fn session_notes() -> Vec<String> {
+    Vec::new()
+}
+
 /// Windows has one desktop per session: nothing to choose.
 #[derive(Debug, Clone, Default)]
 pub struct Reach {}

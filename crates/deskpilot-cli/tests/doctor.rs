@@ -1,0 +1,85 @@
+//! `deskpilot doctor` on a private X11 desktop, with and without its display, as a Wayland
+//! session's environment would say, and with no desktop at all: each way of acting served or
+//! missing with its reason, the apps the bus lists, the exit code.
+
+use std::process::Output;
+
+use deskpilot_testkit::{Fixture, VirtualDesktop};
+use serde_json::Value;
+
+fn doctor(desktop: &VirtualDesktop, args: &[&str], env: &[(&str, &str)]) -> (Output, Value) {
+    let mut cmd = desktop.command(env!("CARGO_BIN_EXE_deskpilot"));
+    cmd.arg("doctor").arg("--json").args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("deskpilot runs");
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out, json)
+}
+
+/// The rung named `name`: (served, detail).
+fn rung(doctor: &Value, name: &str) -> (bool, String) {
+    let rungs = doctor["rungs"].as_array().expect("rungs");
+    let rung = rungs.iter().find(|r| r["rung"] == name).expect(name);
+    let detail = rung["detail"].as_str().unwrap_or_default().to_owned();
+    (rung["served"] == true, detail)
+}
+
+#[test]
+fn doctor_says_what_serves_each_rung_and_what_is_missing() {
+    let desktop = VirtualDesktop::start().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+
+    let (out, found) = doctor(&desktop, &[], &[]);
+    assert_eq!(out.status.code(), Some(0), "{found}");
+    assert!(
+        found["desktop"]
+            .as_str()
+            .unwrap()
+            .contains(desktop.display()),
+        "{found}"
+    );
+    for name in ["semantic", "input", "screenshots", "windows", "launch"] {
+        assert!(rung(&found, name).0, "{name} not served: {found}");
+    }
+    let apps = found["apps"].as_array().unwrap();
+    let fixture = Fixture::Gtk3.app_name();
+    assert!(apps.iter().any(|a| a["name"] == fixture), "{found}");
+    assert!(found["notes"].as_array().unwrap().is_empty(), "{found}");
+
+    // No display: semantic actions only, each other rung says why.
+    let (out, bare) = doctor(&desktop, &["--display", ""], &[]);
+    assert_eq!(out.status.code(), Some(1), "{bare}");
+    assert!(rung(&bare, "semantic").0);
+    for name in ["input", "screenshots", "windows"] {
+        let (served, why) = rung(&bare, name);
+        assert!(!served && why.contains("no X11 display"), "{name}: {why}");
+    }
+
+    // A Wayland session's variables: said, with what it means.
+    let (_, wayland) = doctor(&desktop, &[], &[("WAYLAND_DISPLAY", "wayland-1")]);
+    let notes = wayland["notes"].to_string();
+    assert!(notes.contains("Wayland session"), "{wayland}");
+    let session = wayland["session"].as_array().unwrap();
+    assert!(
+        session
+            .iter()
+            .any(|v| v["name"] == "WAYLAND_DISPLAY" && v["value"] == "wayland-1")
+    );
+
+    // No bus: no desktop, and what to pass.
+    let bus = [("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")];
+    let (out, none) = doctor(&desktop, &[], &bus);
+    assert_eq!(out.status.code(), Some(2), "{none}");
+    assert!(
+        none["missing"].as_str().unwrap().contains("/nonexistent"),
+        "{none}"
+    );
+    assert!(
+        none["pass"]
+            .to_string()
+            .contains("DBUS_SESSION_BUS_ADDRESS")
+    );
+}
