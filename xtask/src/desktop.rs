@@ -51,5 +51,5 @@ pub fn parse_fixture(name: &str) -> anyhow::Result<Fixture> {
     Fixture::ALL
         .into_iter()
         .find(|f| f.name() == name)
-        .with_context(|| format!("unknown fixture {name:?} (gtk3, gtk4, qt5)"))
+        .with_context(|| format!("unknown fixture {name:?} (gtk3, gtk4, qt5, qt6)"))
 }

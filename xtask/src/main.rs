@@ -137,7 +137,7 @@ enum Command {
     /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
     /// keeps it up until Ctrl-C.
     Desktop {
-        /// Also launch these fixtures (gtk3, gtk4, qt5).
+        /// Also launch these fixtures (gtk3, gtk4, qt5, qt6).
         #[arg(long = "fixture", value_name = "NAME")]
         fixtures: Vec<String>,
     },
