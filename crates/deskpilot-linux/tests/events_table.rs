@@ -144,19 +144,31 @@ const GECKO_PAGE: &str = concat!(
 </script></body></html>"#
 );
 
-/// Gecko's row: the same changes made by the page's script, each started by pressing a page
-/// button from the measuring engine (a DoAction; the button's own events are left out).
-async fn measure_gecko() -> Vec<(&'static str, Seen)> {
+/// A browser on the page, and the name its app registers under.
+#[derive(Clone, Copy)]
+enum Browser {
+    Firefox,
+    Chromium,
+}
+
+/// A browser's row: the same changes made by the page's script, each started by pressing a
+/// page button from the measuring engine (a DoAction; the button's own events are left out).
+async fn measure_page(browser: Browser) -> Vec<(&'static str, Seen)> {
     let desktop = VirtualDesktop::start().unwrap();
     let page = desktop.dir().join("events.html");
     std::fs::write(&page, GECKO_PAGE).unwrap();
-    let _firefox = desktop
-        .launch_firefox(&format!("file://{}", page.display()))
-        .unwrap();
+    let url = format!("file://{}", page.display());
+    let (_browser, name) = match browser {
+        Browser::Firefox => (desktop.launch_firefox(&url).unwrap(), "Firefox"),
+        Browser::Chromium => {
+            let pages = deskpilot_testkit::ChromiumPages::Default;
+            (desktop.launch_chromium(&url, pages).unwrap(), "Chromium")
+        }
+    };
     let options = LinuxOptions::new(desktop.session_bus_address(), None);
     let engine = linux_engine(options).await.unwrap().engine;
     let info = engine
-        .connect(&ConnectTarget::AppName("Firefox".into()))
+        .connect(&ConnectTarget::AppName(name.into()))
         .await
         .unwrap();
     let button = |name: &str| {
@@ -323,18 +335,29 @@ async fn qt_events_per_change(kind: Fixture) {
 
 #[tokio::test]
 async fn gecko_events_per_change() {
-    let rows = measure_gecko().await;
+    let rows = measure_page(Browser::Firefox).await;
     print("gecko", &rows);
-    let [label, field, added, removed, list, dialog] = &rows[..] else {
+    a_pages_events_name_its_containers(&rows);
+}
+
+#[tokio::test]
+async fn chromium_events_per_change() {
+    let rows = measure_page(Browser::Chromium).await;
+    print("chromium", &rows);
+    a_pages_events_name_its_containers(&rows);
+}
+
+/// Gecko and Chromium alike: like GTK 4, the box that gained or lost a child is named, not
+/// the child; a dialog made of page content is named through the document that gained it.
+fn a_pages_events_name_its_containers(rows: &[(&'static str, Seen)]) {
+    let [label, field, added, removed, list, dialog] = rows else {
         unreachable!()
     };
     assert!(label.1.names_role(Role::Paragraph), "{label:?}");
     assert!(field.1.names(Role::TextBox, "Name"), "{field:?}");
-    // Like GTK 4: the box that gained or lost a child is named, not the child.
     assert!(added.1.names(Role::Generic, "Dynamic box"), "{added:?}");
     assert!(!added.1.names(Role::Button, "Dynamic 1"), "{added:?}");
     assert!(removed.1.names(Role::Generic, "Dynamic box"), "{removed:?}");
     assert!(list.1.names(Role::List, "Fruits"), "{list:?}");
-    // A dialog made of page content is named through the document that gained it.
     assert!(dialog.1.names_role(Role::Document), "{dialog:?}");
 }
