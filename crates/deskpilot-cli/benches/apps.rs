@@ -282,16 +282,9 @@ fn writer_after_load() -> Value {
     })
 }
 
-fn bench_dir() -> PathBuf {
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    dir.join("bench")
-}
-
 /// The form page, made by the engine benchmark's generator.
 fn inputs() -> PathBuf {
-    let inputs = bench_dir().join("inputs");
+    let inputs = stats::bench_dir().join("inputs");
     std::fs::create_dir_all(&inputs).unwrap();
     let generator =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../deskpilot-linux/benches/make_inputs.py");
@@ -318,8 +311,5 @@ fn main() {
     if chosen("libreoffice writer") {
         report.insert("writer after load".into(), writer_after_load());
     }
-    let dir = bench_dir();
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = serde_json::to_string_pretty(&report).unwrap();
-    std::fs::write(dir.join("apps.json"), json).unwrap();
+    stats::write_report("apps", &Value::Object(report));
 }

@@ -581,13 +581,7 @@ fn main() {
     if part("writer") {
         writer_part(&mut report);
     }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("live.json"),
-        serde_json::to_string_pretty(&report).unwrap(),
-    )
-    .unwrap();
+    stats::write_report("live", &serde_json::Value::Object(report));
 }
 
 fn scale_part(report: &mut serde_json::Map<String, serde_json::Value>) {

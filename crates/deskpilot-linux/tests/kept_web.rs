@@ -133,18 +133,23 @@ async fn kept_reads_match_cold_ones(desktop: &VirtualDesktop, app_name: &str) ->
             &format!("{app_name}, after {change}"),
         );
     }
+    // A second AT-SPI client sees where the steps led: the second page.
+    assert!(desktop.pyatspi_shows(app_name, "Another document."));
     patched
+}
+
+/// The page's address, its second page beside it, in `desktop`'s directory.
+fn pages(desktop: &VirtualDesktop) -> String {
+    let page = desktop.dir().join("kept.html");
+    std::fs::write(&page, PAGE).unwrap();
+    std::fs::write(desktop.dir().join("second.html"), SECOND).unwrap();
+    format!("file://{}", page.display())
 }
 
 #[tokio::test]
 async fn gecko_a_kept_tree_is_reused_only_while_nothing_changed() {
     let desktop = VirtualDesktop::start().unwrap();
-    let page = desktop.dir().join("kept.html");
-    std::fs::write(&page, PAGE).unwrap();
-    std::fs::write(desktop.dir().join("second.html"), SECOND).unwrap();
-    let _firefox = desktop
-        .launch_firefox(&format!("file://{}", page.display()))
-        .unwrap();
+    let _firefox = desktop.launch_firefox(&pages(&desktop)).unwrap();
     let patched = kept_reads_match_cold_ones(&desktop, "Firefox").await;
     // Most changes are patches, not walks afresh (17-18 of 19 here; a walk when the events
     // since named more than the patch takes).
@@ -154,13 +159,8 @@ async fn gecko_a_kept_tree_is_reused_only_while_nothing_changed() {
 #[tokio::test]
 async fn chromium_a_kept_tree_is_reused_only_while_nothing_changed() {
     let desktop = VirtualDesktop::start().unwrap();
-    let page = desktop.dir().join("kept.html");
-    std::fs::write(&page, PAGE).unwrap();
-    std::fs::write(desktop.dir().join("second.html"), SECOND).unwrap();
-    let url = format!("file://{}", page.display());
-    let _chromium = desktop
-        .launch_chromium(&url, deskpilot_testkit::ChromiumPages::Default)
-        .unwrap();
+    let pages_on = deskpilot_testkit::ChromiumPages::Default;
+    let _chromium = desktop.launch_chromium(&pages(&desktop), pages_on).unwrap();
     let patched = kept_reads_match_cold_ones(&desktop, "Chromium").await;
     // 13-16 of 19 here: a scroll, a list rebuilt or a text that moves others is walked.
     assert!(patched.len() >= 10, "patched only after {patched:?}");

@@ -1,4 +1,5 @@
-//! Percentiles and the texts of tool results, shared by the server benchmarks.
+//! Percentiles, the texts of tool results and where reports go, shared by the server
+//! benchmarks.
 
 use serde_json::Value;
 
@@ -26,4 +27,18 @@ pub fn ms(v: &[f64]) -> String {
 /// p50 and p95 as JSON, for the report.
 pub fn p50_p95(v: &[f64]) -> Value {
     serde_json::json!({"p50": percentile(v.to_vec(), 0.5), "p95": percentile(v.to_vec(), 0.95)})
+}
+
+/// Where reports go: the workspace's `target/bench`, which `cargo xtask bench` reads
+/// (`xtask/src/bench_record.rs`), whatever `CARGO_TARGET_DIR` says.
+pub fn bench_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `report` as `target/bench/NAME.json`.
+pub fn write_report(name: &str, report: &Value) {
+    let json = serde_json::to_string_pretty(report).unwrap();
+    std::fs::write(bench_dir().join(format!("{name}.json")), json).unwrap();
 }
