@@ -65,6 +65,12 @@ pub const PACKAGES: &[&str] = &[
     "yad",
     "zenity",
     "kwrite",
+    // Wayland: headless sway (its user, `deskpilot-sway`, comes from `useradd` in `passwd`),
+    // grim as the screenshots' oracle, and Qt's Wayland platform.
+    "sway",
+    "grim",
+    "qtwayland5",
+    "passwd",
     // The container image (`cargo xtask image`) and its pods: podman with runc (crun fails
     // here), buildah, and debootstrap for the Debian base.
     "podman",

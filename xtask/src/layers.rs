@@ -20,12 +20,12 @@ pub const TABLES: &[Layers] = &[
     Layers {
         src: "crates/deskpilot-platform/src",
         layers: &[
-            &["escape", "font", "admission"],
+            &["escape", "font", "admission", "drag_path"],
             &["model", "keys"],
             &["app", "text", "image"],
             &["vocabulary"],
             &["input", "window_system", "launcher", "events"],
-            &["backend", "capture"],
+            &["backend", "capture", "blocking"],
             &["absent", "budget"],
         ],
         exceptions: &[],

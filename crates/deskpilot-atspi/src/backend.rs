@@ -85,12 +85,15 @@ impl AtspiBackend {
         if let Some(traits) = self.apps.read(app, |state| state.traits).flatten() {
             return traits;
         }
-        let read = read_app(
+        let mut read = read_app(
             &self.proto,
             &ElementId::new(app, ROOT_PATH),
             self.origin(app),
         )
         .await;
+        if self.window_system.is_some() {
+            read.traits = placed_by_windows(read.traits, &self.client_windows().await);
+        }
         self.learn(&read);
         read.traits
     }
@@ -183,9 +186,10 @@ impl AtspiBackend {
     /// window-relative bounds moved to the screen); its traits remembered.
     fn placed(
         &self,
-        app: crate::apps::AppRead,
+        mut app: crate::apps::AppRead,
         windows: &[deskpilot_platform::ClientWindow],
     ) -> AppInfo {
+        app.traits = placed_by_windows(app.traits, windows);
         self.learn(&app);
         let mut info = app.info;
         for window in &mut info.windows {
@@ -486,4 +490,17 @@ impl Backend for AtspiBackend {
         self.place(&mut node, traits).await;
         Ok(node)
     }
+}
+
+/// An app's traits with what its windows say: a native Wayland app's windows do not know
+/// where they are, so its bounds are relative to them (as GTK 4's always are).
+fn placed_by_windows(
+    mut traits: AppTraits,
+    windows: &[deskpilot_platform::ClientWindow],
+) -> AppTraits {
+    let unplaced = |w: &deskpilot_platform::ClientWindow| w.pid == traits.pid && !w.knows_position;
+    if traits.pid.is_some() && windows.iter().any(unplaced) {
+        traits.window_relative_extents = true;
+    }
+    traits
 }

@@ -1,9 +1,10 @@
-//! Linux: AT-SPI2 on the session bus, with the display server the session runs (X11 today;
-//! Wayland will be a second choice here), and a private headless desktop.
+//! Linux: AT-SPI2 on the session bus, with the display server the session runs (a wlroots
+//! Wayland compositor's protocols where it has them, else X11), and a private headless
+//! desktop.
 
 use deskpilot_core::Engine;
 use deskpilot_linux::session::{self, Found, Host};
-use deskpilot_linux::{LinuxOptions, linux_engine};
+use deskpilot_linux::{LinuxOptions, WaylandSession, linux_engine};
 
 use crate::Missing;
 
@@ -24,16 +25,40 @@ pub const SESSION_VARS: &[&str] = &[
 ];
 
 /// What a host must pass for deskpilot to find the desktop by itself.
-pub const PASS_ENV: &[&str] = &["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR"];
+pub const PASS_ENV: &[&str] = &[
+    "DBUS_SESSION_BUS_ADDRESS",
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "SWAYSOCK",
+    "XDG_RUNTIME_DIR",
+];
 
-/// What the session means for deskpilot: a Wayland session is acted on through X11 only.
+/// What the session means for deskpilot: on Wayland, input and capture need wlroots'
+/// protocols.
 pub fn session_notes() -> Vec<String> {
-    let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some()
-        || std::env::var("XDG_SESSION_TYPE").is_ok_and(|t| t == "wayland");
-    let note = "a Wayland session: deskpilot reads every app, but types, clicks by position, \
-        captures and lists windows through X11 only (XWayland's DISPLAY): native Wayland \
-        apps are acted on through their own semantics alone";
-    wayland.then(|| note.to_owned()).into_iter().collect()
+    let note = "a Wayland session: deskpilot reads every app; it types, clicks by position and \
+        captures through the compositor's wlroots protocols (sway, and other wlroots \
+        compositors; window positions from sway's IPC), and elsewhere (GNOME, KDE) through \
+        X11 only (XWayland's DISPLAY), where native Wayland apps are acted on through their \
+        own semantics alone";
+    wayland_session()
+        .map(|_| note.to_owned())
+        .into_iter()
+        .collect()
+}
+
+/// The Wayland session this process runs in: the compositor's socket (`WAYLAND_DISPLAY`, a
+/// name under `XDG_RUNTIME_DIR` or a path) and sway's IPC socket (`SWAYSOCK`).
+fn wayland_session() -> Option<WaylandSession> {
+    let display = std::env::var_os("WAYLAND_DISPLAY").filter(|d| !d.is_empty())?;
+    let socket = match std::path::Path::new(&display) {
+        path if path.is_absolute() => path.to_owned(),
+        name => std::path::PathBuf::from(std::env::var_os("XDG_RUNTIME_DIR")?).join(name),
+    };
+    let sway = std::env::var_os("SWAYSOCK")
+        .filter(|s| !s.is_empty())
+        .map(Into::into);
+    Some(WaylandSession { socket, sway })
 }
 
 /// How to reach the desktop; what is not given is found where the desktop keeps it.
@@ -73,6 +98,7 @@ pub async fn this_desktop(reach: Reach) -> Result<Engine, Missing> {
     let display = display(reach.display, &bus).await;
     let mut options = LinuxOptions::new(bus.value.clone(), None);
     options.use_peers = reach.use_peers;
+    options.wayland = wayland_session();
     options.note = note(&bus, &display);
     if let Display::X11(found) = display {
         options.display = Some(found.value);

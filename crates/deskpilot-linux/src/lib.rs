@@ -1,9 +1,10 @@
-//! deskpilot on Linux: one place that wires the engine to the platform (AT-SPI2 for the tree
-//! and native operations, X11 for the window list, synthetic input and pixels), starts
-//! programs on the desktop, and runs a private headless desktop (`headless`). The binary, the
-//! tests and the benchmarks all build their engine here; the MCP server and the test library
-//! never name a backend.
+//! deskpilot on Linux: one place that wires the engine to the platform. AT-SPI2 gives the
+//! tree and native operations; a wlroots compositor's protocols on Wayland, else X11, give
+//! the window list, synthetic input and pixels. It starts programs on the desktop and runs a
+//! private headless desktop (`headless`). The binary, the tests and the benchmarks all build
+//! their engine here; the MCP server and the test library never name a backend.
 
+mod devices;
 pub mod headless;
 mod launcher;
 pub mod session;
@@ -11,8 +12,8 @@ pub mod session;
 use std::sync::Arc;
 
 use deskpilot_atspi::{AtspiBackend, ConnectOptions};
-use deskpilot_core::{BackendError, DevicesMissing, Engine, InputDevice, WindowSystem, Wiring};
-use deskpilot_x11::{X11Input, X11WindowSystem};
+use deskpilot_core::{BackendError, Engine, Wiring};
+use deskpilot_x11::X11Input;
 
 pub use launcher::{LAUNCH_ENV, ProcessLauncher};
 
@@ -20,8 +21,11 @@ pub use launcher::{LAUNCH_ENV, ProcessLauncher};
 pub struct LinuxOptions {
     /// The D-Bus session bus address (the accessibility bus is found through it).
     pub bus: String,
-    /// The X11 display; without one, no window ids, synthetic input or screenshots.
+    /// The X11 display; without one (or a Wayland session), no window ids, synthetic input
+    /// or screenshots.
     pub display: Option<String>,
+    /// The Wayland session, served before X11 where its compositor speaks wlroots' protocols.
+    pub wayland: Option<WaylandSession>,
     /// Talk to apps over direct connections where they offer them (`false`: every call
     /// through the bus daemon, for dbus-monitor).
     pub use_peers: bool,
@@ -39,6 +43,7 @@ impl LinuxOptions {
         LinuxOptions {
             bus: bus.into(),
             display,
+            wayland: None,
             use_peers: true,
             input: None,
             launch_environment: None,
@@ -47,40 +52,37 @@ impl LinuxOptions {
     }
 }
 
+/// Where a Wayland compositor listens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaylandSession {
+    /// Its socket (`$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY`).
+    pub socket: std::path::PathBuf,
+    /// sway's IPC socket (`SWAYSOCK`), for the windows and their positions.
+    pub sway: Option<std::path::PathBuf>,
+}
+
 /// The engine and the backend under it (whose call counters tests and benchmarks read).
 pub struct LinuxEngine {
     pub engine: Engine,
     pub backend: Arc<AtspiBackend>,
 }
 
-/// The engine on this desktop: AT-SPI with the X11 window list, X11 input and capture when
-/// there is a display, and programs started with `LAUNCH_ENV`.
+/// The engine on this desktop: AT-SPI, with a wlroots compositor's or else X11's input,
+/// capture and window list where there is a display, and programs started with `LAUNCH_ENV`.
 pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendError> {
     let mut connect = ConnectOptions::new(options.bus.clone());
     connect.use_peers = options.use_peers;
     let mut backend = AtspiBackend::connect(connect).await?;
-    let mut input = options.input;
-    let mut windows: Option<Arc<dyn WindowSystem>> = None;
-    if let Some(display) = &options.display {
-        if input.is_none() {
-            match X11Input::connect(display) {
-                Ok(device) => input = Some(device),
-                Err(e) => tracing::warn!("no synthetic input: {e}"),
-            }
-        }
-        // The window manager's requests share the input device's connection.
-        let system = match &input {
-            Some(device) => X11WindowSystem::with_input(display, device.clone()),
-            None => X11WindowSystem::connect(display),
-        };
-        match system {
-            Ok(x11) => {
-                let x11: Arc<dyn WindowSystem> = Arc::new(x11);
-                backend = backend.with_window_system(x11.clone());
-                windows = Some(x11);
-            }
-            Err(e) => tracing::warn!("no X11 window information: {e}"),
-        }
+    let wayland = match &options.wayland {
+        Some(session) => devices::wayland(session).await,
+        None => None,
+    };
+    let devices = match wayland {
+        Some(devices) => devices,
+        None => devices::x11(options.display.as_deref(), options.input),
+    };
+    if let Some(windows) = &devices.windows {
+        backend = backend.with_window_system(windows.clone());
     }
     let backend = Arc::new(backend);
     let launcher = match options.launch_environment {
@@ -89,22 +91,14 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
         }
         None => ProcessLauncher::new(&options.bus, options.display.as_deref()),
     };
-    let input = input.map(Arc::new);
-    let name = match &options.display {
-        Some(display) => format!("Linux, X display {display}"),
-        None => "Linux, no display".to_owned(),
-    };
     let wiring = Wiring {
-        input: input.clone().map(|device| device as Arc<dyn InputDevice>),
-        capture: input.map(|device| device as Arc<dyn deskpilot_core::platform::ScreenCapture>),
-        windows,
+        input: devices.input,
+        capture: devices.capture,
+        windows: devices.windows,
         launcher: Some(Arc::new(launcher)),
-        missing: DevicesMissing {
-            why: "deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
-            hint: "synthetic input and screenshots need an X11 display (pass --display); semantic actions still work".into(),
-        },
+        missing: devices.missing,
         note: options.note,
-        name: Some(name),
+        name: Some(devices.name),
     };
     let engine = Engine::wired(backend.clone(), wiring);
     Ok(LinuxEngine { engine, backend })

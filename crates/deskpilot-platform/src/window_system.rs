@@ -23,6 +23,9 @@ pub struct ClientWindow {
     pub process: Option<String>,
     /// The window this one is transient for (a dialog's owner).
     pub transient_for: Option<WindowId>,
+    /// Whether its app knows where the window is: false for a native Wayland window, whose
+    /// accessibility tree gives bounds relative to the window.
+    pub knows_position: bool,
 }
 
 /// Why the window system could not answer, or do what it was asked.
@@ -140,6 +143,7 @@ mod tests {
             bounds: Rect::new(0, 0, 100, 100),
             process: None,
             transient_for: None,
+            knows_position: true,
         }
     }
 

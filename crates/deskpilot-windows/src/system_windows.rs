@@ -66,6 +66,7 @@ pub fn client_windows(raw: &[RawWindow]) -> Vec<ClientWindow> {
             bounds: w.client,
             process: None,
             transient_for: w.owner.map(WindowId),
+            knows_position: true,
         })
         .collect()
 }

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use deskpilot_platform::blocking;
 use deskpilot_platform::{Chord, Direction, InputDevice, InputError, InputText, MouseButton};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConnectionExt, Window};
@@ -88,65 +89,17 @@ impl X11Input {
         &self,
         f: impl FnOnce(&mut State) -> Result<T, InputError> + Send + 'static,
     ) -> Result<T, InputError> {
-        let state = self.state.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let mut state = state
-                .lock()
-                .map_err(|_| display_error("input lock poisoned"))?;
-            f(&mut state)
-        });
-        let timeout = self.timeout;
-        match tokio::time::timeout(timeout, task).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(e)) => Err(display_error(e)),
-            Err(_) => Err(display_error(format!(
-                "the display server did not answer within {timeout:?}"
-            ))),
-        }
+        blocking::call(self.state.clone(), self.timeout, f).await
     }
 
-    /// Types `keysyms` one by one on a blocking thread, stopping between two characters
-    /// when the time is up. Returns only once no more input can be sent: a timed-out job is
-    /// told to stop and waited for (one character at most), so nothing arrives after the
-    /// answer, and the answer says how much was sent.
+    /// Types `keysyms` one by one, within the typing budget (`blocking::type_within`).
     async fn type_keysyms(&self, keysyms: Vec<Keysym>) -> Result<(), InputError> {
-        let total = keysyms.len();
-        let sent = Arc::new(AtomicUsize::new(0));
-        let stop = Arc::new(AtomicBool::new(false));
-        let state = self.state.clone();
-        let (job_sent, job_stop) = (sent.clone(), stop.clone());
-        let mut task = tokio::task::spawn_blocking(move || {
-            let mut state = state
-                .lock()
-                .map_err(|_| display_error("input lock poisoned"))?;
-            state.type_keysyms(&keysyms, &job_stop, &job_sent)
-        });
         let budget = self
             .typing_budget
-            .unwrap_or(self.timeout + self.timeout / 500 * total as u32);
-        let incomplete = |why: String| InputError::Incomplete {
-            sent: sent.load(Ordering::SeqCst),
-            total,
-            why,
-        };
-        let outcome = match tokio::time::timeout(budget, &mut task).await {
-            Ok(joined) => joined.map_err(display_error).and_then(|r| r),
-            Err(_) => {
-                stop.store(true, Ordering::SeqCst);
-                return Err(match tokio::time::timeout(self.timeout, task).await {
-                    Ok(_) => incomplete(format!("not done within {budget:?}")),
-                    Err(_) => incomplete(format!(
-                        "not done within {budget:?}, and the display server stopped answering: \
-                         a key may still arrive"
-                    )),
-                });
-            }
-        };
-        match outcome {
-            Ok(()) => Ok(()),
-            Err(e) if sent.load(Ordering::SeqCst) > 0 => Err(incomplete(e.to_string())),
-            Err(e) => Err(e),
-        }
+            .unwrap_or(self.timeout + self.timeout / 500 * keysyms.len() as u32);
+        let job: blocking::TypeAll<State, Keysym> =
+            Box::new(|state, keysyms, stop, sent| state.type_keysyms(keysyms, stop, sent));
+        blocking::type_within(self.state.clone(), keysyms, budget, self.timeout, job).await
     }
 }
 
@@ -400,7 +353,7 @@ impl InputDevice for X11Input {
             s.sync()?;
             std::thread::sleep(AT_REST);
             let mut result = Ok(());
-            for step in crate::drag_path::drag_path(from, to) {
+            for step in deskpilot_platform::drag_path::drag_path(from, to) {
                 result = s
                     .fake(MOTION_NOTIFY, 0, clamp16(step.x), clamp16(step.y))
                     .and_then(|_| s.sync());

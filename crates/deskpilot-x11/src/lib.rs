@@ -2,7 +2,6 @@
 //! input (XTEST), and screenshots (GetImage).
 
 mod capture;
-mod drag_path;
 mod input;
 mod keymap;
 mod window_manager;

@@ -53,7 +53,7 @@ impl Bus {
                 source,
             })?;
         let session_address = session_address.to_owned();
-        let (a11y, a11y_address) = run_on(&runtime, async move {
+        let activated = run_on(&runtime, async move {
             let session = connect(&session_address).await?;
             let reply = session
                 .call_method(
@@ -73,7 +73,16 @@ impl Bus {
             // Activates at-spi2-registryd if it is not running yet.
             registry_children(&a11y).await?;
             Ok::<_, DesktopError>((a11y, address))
-        })?;
+        });
+        let (a11y, a11y_address) = match activated {
+            Ok(activated) => activated,
+            Err(e) => {
+                // Dropped at once, the runtime would wait for its threads: an async caller's
+                // thread must not block.
+                runtime.shutdown_background();
+                return Err(e);
+            }
+        };
         Ok(Bus {
             runtime: Some(runtime),
             a11y,

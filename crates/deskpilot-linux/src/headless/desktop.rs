@@ -12,6 +12,7 @@ use std::time::Duration;
 use super::bus::{Bus, RegisteredApp};
 use super::error::{DesktopError, Result};
 use super::procs::{self, MARKER_VAR};
+use super::sway::{self, SwaySockets};
 use super::tail::tail_of_file;
 use super::wait;
 use super::x11::Display;
@@ -29,8 +30,20 @@ pub struct DesktopOptions {
     /// Screen size in pixels.
     pub width: u16,
     pub height: u16,
-    /// Start openbox (EWMH window manager). Without one every window opens at (0,0).
+    /// Start openbox (EWMH window manager) on Xvfb. Without one every window opens at (0,0).
     pub window_manager: bool,
+    /// The display server.
+    pub server: DisplayServer,
+}
+
+/// The display server a private desktop runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DisplayServer {
+    /// Xvfb, with openbox when `window_manager` is set.
+    #[default]
+    Xvfb,
+    /// Headless sway (`sway.rs`): a Wayland session, apps native on Wayland.
+    Sway,
 }
 
 impl Default for DesktopOptions {
@@ -39,6 +52,7 @@ impl Default for DesktopOptions {
             width: 1280,
             height: 800,
             window_manager: true,
+            server: DisplayServer::Xvfb,
         }
     }
 }
@@ -54,6 +68,11 @@ pub struct HeadlessDesktop {
     display: String,
     session_address: String,
     options: DesktopOptions,
+    sway: Option<SwaySockets>,
+    /// The seat's own keyboard and pointer on sway (a headless compositor has none), held
+    /// from the start: an app that starts after them binds them at once, while one that saw
+    /// them arrive later could miss the first input sent.
+    seat: Option<deskpilot_wayland::WaylandInput>,
     bus: Option<Bus>,
     children: Vec<Child>,
     /// Stdout pipes of Xvfb and dbus-daemon, kept open so neither writes into a closed pipe.
@@ -88,6 +107,8 @@ impl HeadlessDesktop {
             display: String::new(),
             session_address: String::new(),
             options,
+            sway: None,
+            seat: None,
             bus: None,
             children: Vec::new(),
             pipes: Vec::new(),
@@ -95,12 +116,22 @@ impl HeadlessDesktop {
         };
         // On any error below, dropping `desktop` stops what was started so far.
         desktop.make_dirs()?;
-        desktop.start_xvfb()?;
-        desktop.start_dbus()?;
-        desktop.bus = Some(Bus::activate(&desktop.session_address)?);
-        desktop.ensure_at_spi_bus_property()?;
-        if desktop.options.window_manager {
-            desktop.start_window_manager()?;
+        match desktop.options.server {
+            DisplayServer::Xvfb => {
+                desktop.start_xvfb()?;
+                desktop.start_dbus()?;
+                desktop.bus = Some(Bus::activate(&desktop.session_address)?);
+                desktop.ensure_at_spi_bus_property()?;
+                if desktop.options.window_manager {
+                    desktop.start_window_manager()?;
+                }
+            }
+            DisplayServer::Sway => {
+                // First: the bus and what it activates inherit the Wayland display.
+                desktop.start_sway()?;
+                desktop.start_dbus()?;
+                desktop.bus = Some(Bus::activate(&desktop.session_address)?);
+            }
         }
         desktop.log_start();
         Ok(desktop)
@@ -121,9 +152,32 @@ impl HeadlessDesktop {
         }
     }
 
-    /// The X display, e.g. `:12`.
+    /// The X display, e.g. `:12`; empty on sway.
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// The Wayland display's name (`wayland-1`) on sway.
+    pub fn wayland_display(&self) -> Option<&str> {
+        self.sway.as_ref().map(|s| s.display.as_str())
+    }
+
+    /// sway's IPC socket (`SWAYSOCK`).
+    pub fn sway_socket(&self) -> Option<&Path> {
+        self.sway.as_ref().map(|s| s.ipc.as_path())
+    }
+
+    /// Where deskpilot reaches the compositor on sway.
+    pub fn wayland(&self) -> Option<crate::WaylandSession> {
+        self.sway.as_ref().map(|s| crate::WaylandSession {
+            socket: self.runtime_dir().join(&s.display),
+            sway: Some(s.ipc.clone()),
+        })
+    }
+
+    /// The runtime directory (`XDG_RUNTIME_DIR`): the buses' and the compositor's sockets.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.dir.path().join("runtime")
     }
 
     /// The address of the private D-Bus session bus.
@@ -172,7 +226,6 @@ impl HeadlessDesktop {
         let set = [
             (MARKER_VAR, OsString::from(&self.id)),
             ("LANG", "C.UTF-8".into()),
-            ("DISPLAY", OsString::from(&self.display)),
             (
                 "DBUS_SESSION_BUS_ADDRESS",
                 OsString::from(&self.session_address),
@@ -185,7 +238,6 @@ impl HeadlessDesktop {
             ("XDG_CACHE_HOME", dir.join("cache").into()),
             ("XDG_DATA_HOME", dir.join("data").into()),
             ("XDG_STATE_HOME", dir.join("state").into()),
-            ("XDG_SESSION_TYPE", "x11".into()),
             // No dconf-service activation, no portal round trips.
             ("GSETTINGS_BACKEND", "memory".into()),
             ("GTK_USE_PORTAL", "0".into()),
@@ -196,11 +248,32 @@ impl HeadlessDesktop {
             // Qt exposes itself on AT-SPI only when asked to.
             ("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1".into()),
             ("QT_ACCESSIBILITY", "1".into()),
-            ("QT_QPA_PLATFORM", "xcb".into()),
             ("PYTHONUNBUFFERED", "1".into()),
         ];
         env.extend(set.into_iter().map(|(k, v)| (k.into(), v)));
+        env.extend(self.server_env());
         env
+    }
+
+    /// What says which display server apps are on.
+    fn server_env(&self) -> Vec<(OsString, OsString)> {
+        let set: Vec<(&str, OsString)> = match &self.sway {
+            None if self.options.server == DisplayServer::Sway => vec![],
+            None => vec![
+                ("DISPLAY", OsString::from(&self.display)),
+                ("XDG_SESSION_TYPE", "x11".into()),
+                ("QT_QPA_PLATFORM", "xcb".into()),
+            ],
+            Some(sway) => vec![
+                ("WAYLAND_DISPLAY", OsString::from(&sway.display)),
+                ("SWAYSOCK", sway.ipc.clone().into()),
+                ("XDG_SESSION_TYPE", "wayland".into()),
+                ("XDG_CURRENT_DESKTOP", "sway".into()),
+                ("GDK_BACKEND", "wayland".into()),
+                ("QT_QPA_PLATFORM", "wayland".into()),
+            ],
+        };
+        set.into_iter().map(|(k, v)| (k.into(), v)).collect()
     }
 
     /// A `Command` for `program` that runs on this desktop with exactly [`Self::env`].
@@ -260,8 +333,14 @@ impl HeadlessDesktop {
             path: log.clone(),
             source,
         })?;
+        // What the caller set on `cmd` goes on top of the desktop's environment.
+        let own: Vec<(OsString, OsString)> = cmd
+            .get_envs()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
+            .collect();
         cmd.env_clear()
             .envs(self.env())
+            .envs(own)
             .current_dir(self.dir.path())
             .stdin(Stdio::null())
             .stderr(file);
@@ -330,6 +409,47 @@ impl HeadlessDesktop {
         Ok(())
     }
 
+    /// Starts headless sway and waits until it answers on its Wayland socket, then gives its
+    /// seat a keyboard and a pointer.
+    fn start_sway(&mut self) -> Result<()> {
+        let runtime = self.runtime_dir();
+        let config = self.dir.path().join("sway.conf");
+        fs::write(
+            &config,
+            sway::config(self.options.width, self.options.height),
+        )
+        .map_err(|source| DesktopError::Io {
+            path: config.clone(),
+            source,
+        })?;
+        fs::set_permissions(&config, fs::Permissions::from_mode(0o644)).map_err(|source| {
+            DesktopError::Io {
+                path: config.clone(),
+                source,
+            }
+        })?;
+        let mut cmd = Command::new("sway");
+        cmd.arg("-c")
+            .arg(&config)
+            .envs(sway::ENV)
+            .stdout(Stdio::null());
+        sway::drop_root(&mut cmd, self.dir.path(), &runtime)?;
+        let (child, log) = self.spawn_helper(cmd, "sway")?;
+        self.children.push(child);
+        let seat = wait::until(START_TIMEOUT, || {
+            let sockets = sway::sockets(&runtime)?;
+            let socket = runtime.join(&sockets.display);
+            let seat = deskpilot_wayland::WaylandInput::connect(&socket).ok()?;
+            Some((sockets, seat))
+        });
+        let Some((sockets, seat)) = seat else {
+            return Err(self.not_ready("sway (its Wayland socket answering)", &log));
+        };
+        self.sway = Some(sockets);
+        self.seat = Some(seat);
+        Ok(())
+    }
+
     fn start_window_manager(&mut self) -> Result<()> {
         let mut cmd = Command::new("openbox");
         cmd.arg("--sm-disable").stdout(Stdio::null());
@@ -383,6 +503,7 @@ impl HeadlessDesktop {
     fn shutdown(&mut self) -> Vec<u32> {
         // The bus connection first, so that nothing of ours holds the buses open.
         self.bus = None;
+        self.seat = None;
         let left = procs::stop_marked(&self.id, Duration::from_secs(3));
         for child in &mut self.children {
             let _ = child.kill();

@@ -10,11 +10,12 @@ mod bus;
 mod desktop;
 mod error;
 pub mod procs;
+pub mod sway;
 mod tail;
 pub mod wait;
 mod x11;
 
 pub use app::{App, LaunchOptions, Registration};
 pub use bus::RegisteredApp;
-pub use desktop::{DesktopOptions, HeadlessDesktop, STARTED_LOG_VAR};
+pub use desktop::{DesktopOptions, DisplayServer, HeadlessDesktop, STARTED_LOG_VAR};
 pub use error::{DesktopError, Result};

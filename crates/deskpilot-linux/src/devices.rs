@@ -1,0 +1,107 @@
+//! The display server's side of the engine: synthetic input, screenshots and the window list,
+//! from a wlroots compositor on Wayland, else from X11, else none (with the reason).
+
+use std::sync::Arc;
+
+use deskpilot_core::platform::ScreenCapture;
+use deskpilot_core::{DevicesMissing, InputDevice, WindowSystem};
+use deskpilot_wayland::{SwayWindows, WaylandInput};
+use deskpilot_x11::{X11Input, X11WindowSystem};
+
+use crate::WaylandSession;
+
+/// What the engine acts and looks through beside the accessibility tree.
+pub(crate) struct Devices {
+    pub(crate) input: Option<Arc<dyn InputDevice>>,
+    pub(crate) capture: Option<Arc<dyn ScreenCapture>>,
+    pub(crate) windows: Option<Arc<dyn WindowSystem>>,
+    pub(crate) name: String,
+    pub(crate) missing: DevicesMissing,
+}
+
+/// The Wayland compositor's devices, or `None` when it speaks none of wlroots' protocols
+/// (GNOME, KDE: X11 through XWayland then serves).
+pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
+    let socket = session.socket.clone();
+    let connected = tokio::task::spawn_blocking(move || WaylandInput::connect(&socket)).await;
+    let input = match connected {
+        Ok(Ok(input)) => input,
+        Ok(Err(e)) => {
+            tracing::warn!("no Wayland input or capture: {e}");
+            return None;
+        }
+        Err(e) => {
+            tracing::warn!("no Wayland input or capture: {e}");
+            return None;
+        }
+    };
+    let windows = session
+        .sway
+        .as_ref()
+        .map(|socket| Arc::new(SwayWindows::new(socket)) as Arc<dyn WindowSystem>);
+    let display = session
+        .socket
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy();
+    let compositor = if windows.is_some() {
+        "sway"
+    } else {
+        "a wlroots compositor"
+    };
+    let input = Arc::new(input);
+    Some(Devices {
+        input: Some(input.clone() as Arc<dyn InputDevice>),
+        capture: Some(input as Arc<dyn ScreenCapture>),
+        windows,
+        name: format!("Linux, Wayland {display} ({compositor})"),
+        missing: DevicesMissing {
+            why: "this Wayland compositor is not sway: deskpilot knows no window list or positions there".into(),
+            hint: "semantic actions, keys and screenshots still work; clicks by position need window positions".into(),
+        },
+    })
+}
+
+/// X11's devices on `display`; `input` when the caller configured one.
+pub(crate) fn x11(display: Option<&str>, input: Option<X11Input>) -> Devices {
+    let missing = DevicesMissing {
+        why: "deskpilot has no X11 display (a Wayland session, or DISPLAY unset)".into(),
+        hint: "synthetic input and screenshots need an X11 display (pass --display); semantic actions still work".into(),
+    };
+    let Some(display) = display else {
+        return Devices {
+            input: None,
+            capture: None,
+            windows: None,
+            name: "Linux, no display".to_owned(),
+            missing,
+        };
+    };
+    let input = input.or_else(|| match X11Input::connect(display) {
+        Ok(device) => Some(device),
+        Err(e) => {
+            tracing::warn!("no synthetic input: {e}");
+            None
+        }
+    });
+    // The window manager's requests share the input device's connection.
+    let system = match &input {
+        Some(device) => X11WindowSystem::with_input(display, device.clone()),
+        None => X11WindowSystem::connect(display),
+    };
+    let windows = match system {
+        Ok(x11) => Some(Arc::new(x11) as Arc<dyn WindowSystem>),
+        Err(e) => {
+            tracing::warn!("no X11 window information: {e}");
+            None
+        }
+    };
+    let input = input.map(Arc::new);
+    Devices {
+        input: input.clone().map(|device| device as Arc<dyn InputDevice>),
+        capture: input.map(|device| device as Arc<dyn ScreenCapture>),
+        windows,
+        name: format!("Linux, X display {display}"),
+        missing,
+    }
+}

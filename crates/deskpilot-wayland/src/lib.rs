@@ -1,0 +1,22 @@
+//! deskpilot's Wayland side, on wlroots compositors (sway, and others that speak wlroots'
+//! protocols). Synthetic input goes through the virtual keyboard (`zwp_virtual_keyboard_v1`,
+//! on a keymap made for the characters typed) and the virtual pointer
+//! (`zwlr_virtual_pointer_v1`). Screenshots come from screencopy
+//! (`zwlr_screencopy_manager_v1`); on sway, the windows and their positions from its IPC.
+//! Everything is pure Rust (`wayland-client`'s own protocol implementation), every call
+//! bounded in time.
+
+mod client;
+mod input;
+mod keyboard;
+mod keymap;
+mod outputs;
+mod pointer;
+mod screencopy;
+mod sway_ipc;
+mod sway_windows;
+
+pub use client::ClientError;
+pub use input::{Served, WaylandInput};
+pub use sway_ipc::SwayIpc;
+pub use sway_windows::SwayWindows;
