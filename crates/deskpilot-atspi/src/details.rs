@@ -74,8 +74,11 @@ pub async fn hit_test(
     traits: AppTraits,
     origin: Option<(i32, i32)>,
 ) -> Result<Vec<Node>, BackendError> {
+    // GTK 4 answers in window coordinates. GTK 3 on Wayland answers in the coordinates of
+    // its extents: its toplevel's, popups included (its window coordinates are the popup's).
+    let gtk4 = traits.reporting == crate::mapping::StateReporting::Gtk4;
     let (qx, qy, relative) = match (traits.window_relative_extents, origin) {
-        (true, Some((ox, oy))) => (x - ox, y - oy, true),
+        (true, Some((ox, oy))) => (x - ox, y - oy, gtk4),
         _ => (x, y, false),
     };
     let mut deepest = None;
@@ -105,7 +108,11 @@ pub async fn hit_test(
             .await
             .map_err(backend_error(proto, last, "hit test"))?;
         match parent {
-            Some(parent) if &parent != root => chain.push(parent),
+            // The application above its windows ends the chain: a point found outside
+            // `root` (GTK 3's popup menus on Wayland place their own hit tests elsewhere).
+            Some(parent) if &parent != root && parent.object != crate::proto::ROOT_PATH => {
+                chain.push(parent)
+            }
             _ => break,
         }
     }

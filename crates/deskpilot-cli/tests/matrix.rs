@@ -4,6 +4,8 @@
 //! a row where deskpilot says `confirmed` and the oracle disagrees is a `LIE` and fails the
 //! test. `cargo xtask matrix` prints the tables written to target/matrix/.
 
+#[path = "support/display_rungs.rs"]
+mod display_rungs;
 #[path = "support/engine.rs"]
 mod support_engine;
 
@@ -14,7 +16,8 @@ use deskpilot_core::{
     Action, ActionReport, Choice, Chord, Code, ConnectTarget, Effect, Engine, MouseButton, OnOff,
     Selector, Target, ValueInput,
 };
-use deskpilot_testkit::{Fixture, Oracle, VirtualDesktop};
+use deskpilot_linux::headless::DisplayServer;
+use deskpilot_testkit::{DesktopOptions, Fixture, Oracle, VirtualDesktop};
 use serde_json::{Value, json};
 use support_engine::engine_on;
 
@@ -385,7 +388,22 @@ fn report_table(toolkit: &str, judged: &[Judged]) {
 /// shapes a widget differently) and `extra` (replacing a common row of the same widget) on a
 /// fixture.
 async fn fixture_matrix(fixture: Fixture, overrides: &[(&str, &'static str)], extra: Vec<Row>) {
-    let desktop = VirtualDesktop::start().unwrap();
+    fixture_matrix_on(DisplayServer::Xvfb, fixture, overrides, extra).await
+}
+
+/// The same on a desktop whose display server is `server`; on sway the display server's own
+/// rungs (drag, screenshot, activation) are rows too.
+async fn fixture_matrix_on(
+    server: DisplayServer,
+    fixture: Fixture,
+    overrides: &[(&str, &'static str)],
+    extra: Vec<Row>,
+) {
+    let desktop = VirtualDesktop::start_with(DesktopOptions {
+        server,
+        ..DesktopOptions::default()
+    })
+    .unwrap();
     // The Qt fixture's checklist; the others take the flag and show none.
     let app = desktop
         .launch_fixture_with_args(fixture, &["--checklist"])
@@ -411,39 +429,78 @@ async fn fixture_matrix(fixture: Fixture, overrides: &[(&str, &'static str)], ex
             None => rows.push(row),
         }
     }
-    let judged = run_rows(&engine, &session, &app.oracle, rows).await;
-    report_table(fixture.name(), &judged);
+    let mut judged = run_rows(&engine, &session, &app.oracle, rows).await;
+    let name = match server {
+        DisplayServer::Xvfb => fixture.name().to_owned(),
+        DisplayServer::Sway => {
+            let handle = engine.session(&session).unwrap();
+            let rungs = [
+                display_rungs::drag_slider(&handle, &app.oracle).await,
+                display_rungs::screenshot(&handle, &desktop, fixture.window_title()).await,
+                display_rungs::activation(&handle, &desktop, fixture.window_title()).await,
+                display_rungs::minimize(&handle, &desktop, fixture.window_title()).await,
+            ];
+            judged.extend(rungs.into_iter().map(|r| Judged {
+                widget: r.widget,
+                verb: r.verb,
+                route: r.route,
+                effect: r.effect,
+                verdict: r.verdict,
+            }));
+            format!("{} on sway", fixture.name())
+        }
+    };
+    report_table(&name, &judged);
 }
 
 #[tokio::test]
 async fn gtk3() {
-    fixture_matrix(
-        Fixture::Gtk3,
-        &[],
-        vec![
-            row(
-                "tree row",
-                "[name=Animals]",
-                Action::Expand,
-                oracle("tree", "expanded", json!("Animals")),
+    fixture_matrix(Fixture::Gtk3, &[], gtk3_rows()).await;
+}
+
+/// The GTK 3 fixture native on headless sway: every input through the compositor's virtual
+/// keyboard and pointer, a chord among them.
+#[tokio::test]
+async fn gtk3_on_sway() {
+    let mut rows = gtk3_rows();
+    rows.push(Row {
+        widget: "entry (chord, then typing)",
+        steps: vec![
+            (
+                "textbox[name=Name]",
+                Action::PressKey("ctrl+a".parse::<Chord>().unwrap()),
             ),
-            row(
-                "table row",
-                "cell[name=\"Item 003\"]",
-                Action::Select,
-                oracle("table", "selected", json!("Item 003")),
-            ),
-            Row {
-                widget: "menu: File, then Open",
-                steps: vec![
-                    ("menu[name=File]", click()),
-                    ("menuitem[name=Open]", click()),
-                ],
-                outcome: oracle("menu.file.open", "activated", json!(true)),
-            },
+            ("textbox[name=Name]", Action::TypeText("Zoë ✓".into())),
         ],
-    )
-    .await;
+        outcome: oracle("name", "text", json!("Zoë ✓")),
+    });
+    fixture_matrix_on(DisplayServer::Sway, Fixture::Gtk3, &[], rows).await;
+}
+
+/// The GTK 3 fixture's own rows.
+fn gtk3_rows() -> Vec<Row> {
+    vec![
+        row(
+            "tree row",
+            "[name=Animals]",
+            Action::Expand,
+            oracle("tree", "expanded", json!("Animals")),
+        ),
+        row(
+            "table row",
+            "cell[name=\"Item 003\"]",
+            Action::Select,
+            oracle("table", "selected", json!("Item 003")),
+        ),
+        Row {
+            widget: "menu: File, then Open",
+            steps: vec![
+                ("menu[name=File]", click()),
+                ("menuitem[name=Open]", click()),
+            ],
+            outcome: oracle("menu.file.open", "activated", json!(true)),
+        },
+    ]
 }
 
 #[tokio::test]

@@ -40,6 +40,10 @@ pub enum WindowError {
     /// The window belongs to an app with more rights than deskpilot.
     #[error("window {window} denies it: {why}")]
     Denied { window: WindowId, why: String },
+    /// The window system has no such request or state (a tiling compositor has no
+    /// minimized windows).
+    #[error("{0}")]
+    Unsupported(String),
     /// The window system failed (or did not answer in time).
     #[error("window system: {0}")]
     Failed(String),

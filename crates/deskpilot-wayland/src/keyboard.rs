@@ -10,7 +10,7 @@ use deskpilot_xkb::Keysym;
 use wayland_protocols_misc::zwp_virtual_keyboard_v1::client::zwp_virtual_keyboard_v1::ZwpVirtualKeyboardV1;
 
 use crate::client::{Client, ClientError};
-use crate::keymap::Keymap;
+use crate::keymap::{Keymap, modifier_mask};
 
 /// `wl_keyboard.keymap_format.xkb_v1`.
 const XKB_V1: u32 = 1;
@@ -87,10 +87,12 @@ impl Keyboard {
         Ok(())
     }
 
-    /// Presses `keysyms` in order, then releases them in reverse (also on error).
+    /// Presses `keysyms` in order, then releases them in reverse (also on error); the
+    /// modifiers' mask follows each modifier key.
     pub(crate) fn chord(&mut self, keysyms: &[Keysym]) -> Result<(), ClientError> {
         self.ensure(keysyms)?;
         let mut down = Vec::with_capacity(keysyms.len());
+        let mut mask = 0;
         let mut result = Ok(());
         for &k in keysyms {
             result = self.key(k, PRESSED);
@@ -98,9 +100,17 @@ impl Keyboard {
                 break;
             }
             down.push(k);
+            if let Some(bit) = modifier_mask(k) {
+                mask |= bit;
+                self.device.modifiers(mask, 0, 0, 0);
+            }
         }
         for &k in down.iter().rev() {
             result = result.and(self.key(k, RELEASED));
+            if let Some(bit) = modifier_mask(k) {
+                mask &= !bit;
+                self.device.modifiers(mask, 0, 0, 0);
+            }
         }
         result
     }

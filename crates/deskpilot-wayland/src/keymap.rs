@@ -13,13 +13,24 @@ const LAST_KEYCODE: u32 = 255;
 /// Keys the map may hold.
 pub(crate) const CAPACITY: usize = (LAST_KEYCODE - FIRST_KEYCODE + 1) as usize;
 
-/// The modifiers first, each with the real modifier it sets (their masks follow X11's order).
-const MODIFIERS: [(Keysym, &str); 4] = [
-    (SHIFT_L, "Shift"),
-    (CONTROL_L, "Control"),
-    (ALT_L, "Mod1"),
-    (SUPER_L, "Mod4"),
+/// The modifiers first, each with the real modifier it sets and that modifier's mask (XKB's
+/// real modifiers have fixed indices: Shift 0, Lock 1, Control 2, Mod1 3 ... Mod5 7).
+const MODIFIERS: [(Keysym, &str, u32); 4] = [
+    (SHIFT_L, "Shift", 1 << 0),
+    (CONTROL_L, "Control", 1 << 2),
+    (ALT_L, "Mod1", 1 << 3),
+    (SUPER_L, "Mod4", 1 << 6),
 ];
+
+/// The mask of the modifier a key sets, if it is one. The compositor keeps no modifier state
+/// for a virtual keyboard's keys (wlroots passes them on with `update_state` false): the
+/// client sends the mask itself.
+pub(crate) fn modifier_mask(keysym: Keysym) -> Option<u32> {
+    MODIFIERS
+        .iter()
+        .find(|(k, _, _)| *k == keysym)
+        .map(|(_, _, mask)| *mask)
+}
 
 /// What every map holds: the modifiers, the named keys, F1 to F12 and printable ASCII.
 pub(crate) fn base() -> Vec<Keysym> {
@@ -40,7 +51,7 @@ pub(crate) fn base() -> Vec<Keysym> {
         NamedKey::Down,
         NamedKey::Menu,
     ];
-    let mut keysyms: Vec<Keysym> = MODIFIERS.iter().map(|(k, _)| *k).collect();
+    let mut keysyms: Vec<Keysym> = MODIFIERS.iter().map(|(k, _, _)| *k).collect();
     keysyms.extend(named.into_iter().map(|n| key_keysym(Key::Named(n))));
     keysyms.extend((1..=12).map(|n| key_keysym(Key::Named(NamedKey::F(n)))));
     keysyms.extend(0x20..=0x7e);
@@ -90,7 +101,7 @@ impl Keymap {
             // An integer of 10 or more is read as a keysym's value (libxkbcommon's parser).
             symbols.push_str(&format!("key <K{code}> {{ [ 0x{keysym:x} ] }};\n"));
         }
-        for (i, (_, modifier)) in MODIFIERS.iter().enumerate() {
+        for (i, (_, modifier, _)) in MODIFIERS.iter().enumerate() {
             let code = FIRST_KEYCODE + i as u32;
             symbols.push_str(&format!("modifier_map {modifier} {{ <K{code}> }};\n"));
         }
@@ -119,6 +130,15 @@ mod tests {
         assert!(text.contains("modifier_map Mod4 { <K12> };"));
         assert!(text.contains(&format!("[ 0x{euro:x} ]")));
         assert!(text.ends_with("};\n\0"));
+    }
+
+    #[test]
+    fn modifier_keys_carry_their_real_modifiers_mask() {
+        assert_eq!(modifier_mask(SHIFT_L), Some(1));
+        assert_eq!(modifier_mask(CONTROL_L), Some(4));
+        assert_eq!(modifier_mask(ALT_L), Some(8));
+        assert_eq!(modifier_mask(SUPER_L), Some(64));
+        assert_eq!(modifier_mask(char_keysym('a')), None);
     }
 
     #[test]

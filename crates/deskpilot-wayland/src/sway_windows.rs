@@ -152,7 +152,7 @@ impl WindowSystem for SwayWindows {
             WindowAction::Activate => format!("[con_id={}] focus", window.0),
             WindowAction::Close => format!("[con_id={}] kill", window.0),
             WindowAction::Minimize | WindowAction::Maximize | WindowAction::Restore => {
-                return Err(WindowError::Unavailable(format!(
+                return Err(WindowError::Unsupported(format!(
                     "sway has no {action:?}: it tiles windows, with no minimized or maximized state"
                 )));
             }

@@ -1,5 +1,5 @@
 //! The engine as `deskpilot mcp --allow input` builds it, on a test desktop (deskpilot-linux's
-//! `linux_engine`: AT-SPI with the X11 window list, X11 input and capture). Shared by the
+//! `linux_engine`: AT-SPI with the display server's window list, input and capture). Shared by the
 //! action matrix, the real-app tests and the benchmarks (included with `#[path]`).
 
 use std::sync::Arc;
@@ -12,6 +12,12 @@ use deskpilot_x11::X11Input;
 
 /// The engine on `desktop`, and its backend (for its counters).
 pub async fn engine_on(desktop: &VirtualDesktop) -> (Arc<AtspiBackend>, Engine) {
+    if let Some(wayland) = desktop.wayland() {
+        let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
+        options.wayland = Some(wayland);
+        let linux = linux_engine(options).await.unwrap();
+        return (linux.backend, linux.engine);
+    }
     let input = X11Input::connect(desktop.display()).unwrap();
     engine_with_input(desktop, input).await
 }

@@ -38,12 +38,25 @@ pub(crate) fn not_foreground(why: String) -> NotSent {
     ))
 }
 
+/// A failure of the window system as the error a window request returns.
+pub(crate) fn window_error(error: WindowError) -> Error {
+    match window_failure(error) {
+        NotSent::Refuse(e) | NotSent::Fatal(e) => e,
+        NotSent::Skip(why) => Error::new(Code::Backend, why, "retry; the window system failed"),
+    }
+}
+
 /// How a failure of the window system ends a rung.
 pub(crate) fn window_failure(error: WindowError) -> NotSent {
     match error {
         WindowError::NotForeground { .. } => not_foreground(error.to_string()),
         WindowError::Unavailable(_) => NotSent::Refuse(Error::input_unavailable(error.to_string())),
         WindowError::Denied { .. } => NotSent::Refuse(Error::access_denied(error.to_string())),
+        WindowError::Unsupported(_) => NotSent::Refuse(Error::new(
+            Code::Unsupported,
+            error.to_string(),
+            "this window manager has no such request: act on the window's content instead",
+        )),
         WindowError::Failed(_) => NotSent::Fatal(Error::new(
             Code::Backend,
             error.to_string(),

@@ -41,13 +41,7 @@ async fn window_action_once(
             "the window may be closing; `list_apps` to check",
         )
     })?;
-    let display = |e: crate::platform::WindowError| {
-        Error::new(
-            Code::Backend,
-            e.to_string(),
-            "retry; the display server failed",
-        )
-    };
+    let display = crate::act::deliver::window_error;
     let activate = action == WindowAction::Activate;
     if activate && acting.background {
         return Err(Error::new(

@@ -1,0 +1,266 @@
+//! The display server's own rungs as matrix rows: a drag, a screenshot and a window's
+//! activation. Each is judged outside deskpilot: the fixture's oracle, `grim`'s capture of
+//! the same rectangle, the compositor's own window tree (`swaymsg`).
+
+use std::time::{Duration, Instant};
+
+use deskpilot_core::act::{DragEnd, WindowAction};
+use deskpilot_core::capture::{Region, ShotRequest};
+use deskpilot_core::{Action, MouseButton, Selector, Session, Target};
+use deskpilot_testkit::{Oracle, VirtualDesktop};
+use serde_json::Value;
+
+/// How one rung went: the route or verb taken, the effect reported, the verdict.
+pub struct RungOutcome {
+    pub widget: &'static str,
+    pub verb: &'static str,
+    pub route: String,
+    pub effect: String,
+    pub verdict: &'static str,
+}
+
+fn by(selector: &str) -> Target {
+    Target::Selector(Selector::parse(selector).unwrap())
+}
+
+fn outcome(widget: &'static str, verb: &'static str, report: String, ok: bool) -> RungOutcome {
+    RungOutcome {
+        widget,
+        verb,
+        route: "pointer".into(),
+        effect: report,
+        verdict: if ok { "delivered" } else { "FAILED" },
+    }
+}
+
+/// Drags across the volume slider, from a tenth of its width to eight tenths: the oracle
+/// must report a value above half.
+pub async fn drag_slider(session: &Session<'_>, oracle: &Oracle) -> RungOutcome {
+    let slider = session
+        .properties(&by("slider[name=Volume]"))
+        .await
+        .unwrap();
+    let b = slider.node.bounds.expect("the slider is on screen");
+    let y = b.y + b.height / 2;
+    let from = DragEnd::Point {
+        x: b.x + b.width / 10,
+        y,
+    };
+    let to = DragEnd::Point {
+        x: b.x + b.width * 8 / 10,
+        y,
+    };
+    let seen = oracle.events().unwrap_or_default().len();
+    let report = session.drag(&from, &to).await;
+    let effect = match &report {
+        Ok(r) => format!("{:?}", r.effect).to_lowercase(),
+        Err(e) => format!("refused {}", e.code.name()),
+    };
+    let high = |e: &deskpilot_testkit::OracleEvent| {
+        e.is("volume", "value") && e.value.as_f64().is_some_and(|v| v > 50.0)
+    };
+    let ok = report.is_ok() && oracle_within(oracle, seen, high);
+    outcome("slider (drag)", "drag", effect, ok)
+}
+
+fn oracle_within(
+    oracle: &Oracle,
+    seen: usize,
+    wanted: impl Fn(&deskpilot_testkit::OracleEvent) -> bool,
+) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(4);
+    loop {
+        if oracle
+            .events()
+            .unwrap_or_default()
+            .iter()
+            .skip(seen)
+            .any(&wanted)
+        {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The session window's screenshot: its rectangle must be the window's content as sway
+/// places it, and its pixels `grim`'s capture of that rectangle, but for one pixel in 200 at
+/// most (a caret blinks between the two).
+pub async fn screenshot(
+    session: &Session<'_>,
+    desktop: &VirtualDesktop,
+    title: &str,
+) -> RungOutcome {
+    let request = ShotRequest {
+        region: Region::Window,
+        annotate: false,
+        max_side: 4096,
+    };
+    let shot = session.screenshot(&request).await.unwrap();
+    let r = shot.region;
+    let path = desktop.log_path("grim", "png");
+    let status = desktop
+        .command("grim")
+        .args(["-g", &format!("{},{} {}x{}", r.x, r.y, r.width, r.height)])
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success(), "grim failed: {status}");
+    let ours = rgb_of(&shot.png);
+    let grims = rgb_of(&std::fs::read(&path).unwrap());
+    let placed =
+        sway_window(desktop, title).map(|w| w.content) == Some((r.x, r.y, r.width, r.height));
+    let same =
+        placed && ours.0 == grims.0 && differing(&ours.1, &grims.1) * 200 <= ours.1.len() / 3;
+    let effect = format!("{}x{} at ({}, {})", shot.width, shot.height, r.x, r.y);
+    RungOutcome {
+        route: "capture".into(),
+        ..outcome("window (screenshot)", "screenshot", effect, same)
+    }
+}
+
+/// A PNG's size and its pixels as RGB.
+fn rgb_of(png_bytes: &[u8]) -> ((u32, u32), Vec<u8>) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png_bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let rgb = buf[..info.buffer_size()]
+        .chunks_exact(channels)
+        .flat_map(|px| px[..3].to_vec())
+        .collect();
+    ((info.width, info.height), rgb)
+}
+
+fn differing(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(3)
+        .zip(b.chunks_exact(3))
+        .filter(|(x, y)| x != y)
+        .count()
+}
+
+/// A window as sway's own tree has it.
+struct SwayWindow {
+    title: String,
+    focused: bool,
+    /// Its content: the container's rectangle moved by the window's within it.
+    content: (i32, i32, i32, i32),
+}
+
+/// Every window in sway's tree (`swaymsg -t get_tree`).
+fn sway_windows(desktop: &VirtualDesktop) -> Vec<SwayWindow> {
+    let out = desktop
+        .command("swaymsg")
+        .args(["-t", "get_tree"])
+        .output()
+        .unwrap();
+    let tree: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let mut found = Vec::new();
+    walk(&tree, &mut found);
+    found
+}
+
+fn walk(node: &Value, found: &mut Vec<SwayWindow>) {
+    if node["pid"].is_number() {
+        let n = |r: &Value, k: &str| r[k].as_i64().unwrap_or_default() as i32;
+        let (outer, inner) = (&node["rect"], &node["window_rect"]);
+        found.push(SwayWindow {
+            title: node["name"].as_str().unwrap_or_default().to_owned(),
+            focused: node["focused"] == true,
+            content: (
+                n(outer, "x") + n(inner, "x"),
+                n(outer, "y") + n(inner, "y"),
+                n(inner, "width"),
+                n(inner, "height"),
+            ),
+        });
+    }
+    for key in ["nodes", "floating_nodes"] {
+        for child in node[key].as_array().into_iter().flatten() {
+            walk(child, found);
+        }
+    }
+}
+
+fn sway_window(desktop: &VirtualDesktop, title: &str) -> Option<SwayWindow> {
+    sway_windows(desktop).into_iter().find(|w| w.title == title)
+}
+
+/// The title of the window sway has focused.
+fn sway_focused(desktop: &VirtualDesktop) -> Option<String> {
+    sway_windows(desktop)
+        .into_iter()
+        .find(|w| w.focused)
+        .map(|w| w.title)
+}
+
+/// sway has no minimized state: minimizing is refused as unsupported, and the window stays.
+pub async fn minimize(session: &Session<'_>, desktop: &VirtualDesktop, title: &str) -> RungOutcome {
+    let report = session.window_action(WindowAction::Minimize).await;
+    let (effect, refused) = match &report {
+        Ok(r) => (format!("{:?}", r.effect).to_lowercase(), false),
+        Err(e) => (
+            format!("refused {}", e.code.name()),
+            e.code == deskpilot_core::Code::Unsupported,
+        ),
+    };
+    let kept = sway_window(desktop, title).is_some();
+    RungOutcome {
+        route: "-".into(),
+        verdict: if refused && kept { "refused" } else { "FAILED" },
+        ..outcome("window (minimize)", "minimize", effect, false)
+    }
+}
+
+/// Opens the fixture's dialog (sway focuses it), activates the main window, and asks sway
+/// which window has the focus; the dialog is answered afterwards.
+pub async fn activation(
+    session: &Session<'_>,
+    desktop: &VirtualDesktop,
+    title: &str,
+) -> RungOutcome {
+    let click = Action::Click {
+        button: MouseButton::Left,
+        double: false,
+    };
+    session
+        .act(&by("button[name*=\"Open dialog\"]"), &click)
+        .await
+        .unwrap();
+    let dialog_first = wait_until(|| sway_focused(desktop).is_some_and(|t| t != title));
+    let report = session.window_action(WindowAction::Activate).await;
+    let effect = match &report {
+        Ok(r) => format!("{:?}", r.effect).to_lowercase(),
+        Err(e) => format!("refused {}", e.code.name()),
+    };
+    let main_now = wait_until(|| sway_focused(desktop).as_deref() == Some(title));
+    session
+        .act(&by("dialog >> button[name=OK]"), &click)
+        .await
+        .unwrap();
+    RungOutcome {
+        route: "window_manager".into(),
+        ..outcome(
+            "window (activation)",
+            "activate",
+            effect,
+            dialog_first && main_now && report.is_ok(),
+        )
+    }
+}
+
+fn wait_until(check: impl Fn() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
