@@ -1,10 +1,10 @@
 //! `cargo xtask desktop`: a headless desktop for a person, up until Ctrl-C.
 
 use anyhow::{Context, bail};
-use deskpilot_testkit::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{DesktopOptions, DisplayServer, Fixture, VirtualDesktop};
 use nix::sys::signal::{SigSet, Signal};
 
-pub fn run(fixture_names: &[String]) -> anyhow::Result<()> {
+pub fn run(fixture_names: &[String], sway: bool) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     let fixtures = fixture_names
         .iter()
@@ -16,7 +16,16 @@ pub fn run(fixture_names: &[String]) -> anyhow::Result<()> {
     signals.add(Signal::SIGTERM);
     signals.thread_block().context("blocking SIGINT/SIGTERM")?;
 
-    let desktop = VirtualDesktop::start().context("starting the desktop")?;
+    let server = if sway {
+        DisplayServer::Sway
+    } else {
+        DisplayServer::Xvfb
+    };
+    let options = DesktopOptions {
+        server,
+        ..DesktopOptions::default()
+    };
+    let desktop = VirtualDesktop::start_with(options).context("starting the desktop")?;
     let mut apps = Vec::new();
     for fixture in fixtures {
         let app = desktop
@@ -30,7 +39,16 @@ pub fn run(fixture_names: &[String]) -> anyhow::Result<()> {
         );
         apps.push(app);
     }
-    println!("export DISPLAY={}", desktop.display());
+    match (desktop.wayland_display(), desktop.sway_socket()) {
+        (Some(wayland), Some(sway)) => {
+            println!(
+                "export WAYLAND_DISPLAY={wayland} SWAYSOCK={}",
+                sway.display()
+            );
+            println!("export XDG_RUNTIME_DIR={}", desktop.runtime_dir().display());
+        }
+        _ => println!("export DISPLAY={}", desktop.display()),
+    }
     println!(
         "export DBUS_SESSION_BUS_ADDRESS='{}'",
         desktop.session_bus_address()

@@ -134,12 +134,15 @@ enum Command {
         #[arg(long)]
         name: Option<String>,
     },
-    /// Start a headless desktop for a person; prints DISPLAY and DBUS_SESSION_BUS_ADDRESS and
-    /// keeps it up until Ctrl-C.
+    /// Start a headless desktop for a person; prints its environment (DISPLAY or
+    /// WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS) and keeps it up until Ctrl-C.
     Desktop {
         /// Also launch these fixtures (gtk3, gtk4, qt5, qt6).
         #[arg(long = "fixture", value_name = "NAME")]
         fixtures: Vec<String>,
+        /// Run headless sway instead of Xvfb: apps native on Wayland.
+        #[arg(long)]
+        sway: bool,
     },
 }
 
@@ -181,7 +184,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench { which, filter } => bench::run(&which, &filter),
         Command::Structure => structure::run(&root()),
         Command::Probe { program, name } => probe::run(&program, name.as_deref()),
-        Command::Desktop { fixtures } => desktop::run(&fixtures),
+        Command::Desktop { fixtures, sway } => desktop::run(&fixtures, sway),
     }
 }
 

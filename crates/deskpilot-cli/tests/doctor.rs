@@ -1,6 +1,6 @@
 //! `deskpilot doctor` on a private X11 desktop, with and without its display, as a Wayland
-//! session's environment would say, and with no desktop at all: each way of acting served or
-//! missing with its reason, the apps the bus lists, the exit code.
+//! session's environment would say, on headless sway, and with no desktop at all: each way of
+//! acting served or missing with its reason, the apps the bus lists, the exit code.
 
 use std::process::Output;
 
@@ -82,4 +82,24 @@ fn doctor_says_what_serves_each_rung_and_what_is_missing() {
             .to_string()
             .contains("DBUS_SESSION_BUS_ADDRESS")
     );
+}
+
+/// On headless sway every rung is served by the compositor: input, screenshots and windows
+/// through wlroots' protocols and sway's IPC.
+#[test]
+fn doctor_on_sway_names_the_compositor_for_each_rung() {
+    let desktop = VirtualDesktop::start_sway().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (out, found) = doctor(&desktop, &["--display", ""], &[]);
+    assert_eq!(out.status.code(), Some(0), "{found}");
+    let wayland = desktop.wayland_display().unwrap();
+    let reached = format!("Linux, Wayland {wayland} (sway)");
+    assert_eq!(found["desktop"], reached.as_str(), "{found}");
+    for name in ["input", "screenshots", "windows"] {
+        assert_eq!(rung(&found, name), (true, reached.clone()), "{name}");
+    }
+    let apps = found["apps"].to_string();
+    assert!(apps.contains(Fixture::Gtk3.app_name()), "{found}");
+    assert!(found["notes"].to_string().contains("wlroots"), "{found}");
+    assert!(found["pass"].to_string().contains("SWAYSOCK"), "{found}");
 }

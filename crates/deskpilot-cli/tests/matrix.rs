@@ -503,80 +503,94 @@ fn gtk3_rows() -> Vec<Row> {
     ]
 }
 
+/// GTK 4.8: the toggle button is a plain `button` (its label child has the same name), and
+/// notebook tabs are all named "Tab".
+const GTK4_OVERRIDES: &[(&str, &str)] = &[
+    ("toggle button", "button[name=Bold]"),
+    ("tab", "tab:nth(1)"),
+];
+
 #[tokio::test]
 async fn gtk4() {
-    // GTK 4.8: the toggle button is a plain `button` (its label child has the same name),
-    // and notebook tabs are all named "Tab".
-    fixture_matrix(
+    fixture_matrix(Fixture::Gtk4, GTK4_OVERRIDES, gtk4_rows()).await;
+}
+
+/// The GTK 4 fixture native on headless sway.
+#[tokio::test]
+async fn gtk4_on_sway() {
+    fixture_matrix_on(
+        DisplayServer::Sway,
         Fixture::Gtk4,
-        &[
-            ("toggle button", "button[name=Bold]"),
-            ("tab", "tab:nth(1)"),
-        ],
-        // GTK 4.8 reports no `enabled` state: the click is sent and must not be claimed.
-        vec![
-            Row {
-                widget: "menu: File, then Open",
-                steps: vec![
-                    ("menuitem[name=File]", click()),
-                    ("menuitem[name=Open]", click()),
-                ],
-                outcome: oracle("menu.file.open", "activated", json!(true)),
-            },
-            row(
-                "disabled button",
-                "button[name=Locked]",
-                click(),
-                Outcome::Nothing("locked", "clicked"),
-            ),
-            // GTK 4.8's combo box exposes no options: chosen by place only.
-            row(
-                "combo box",
-                "combobox",
-                choose(Choice::Index(1)),
-                oracle("color", "selected", json!("Green")),
-            ),
-            row(
-                "combo box option (select)",
-                "combobox >> [name=Red]",
-                Action::Select,
-                Outcome::Refused(Code::NotFound),
-            ),
-        ],
+        GTK4_OVERRIDES,
+        gtk4_rows(),
     )
     .await;
 }
 
+/// The GTK 4 fixture's own rows. GTK 4.8 reports no `enabled` state: the click is sent and
+/// must not be claimed.
+fn gtk4_rows() -> Vec<Row> {
+    vec![
+        Row {
+            widget: "menu: File, then Open",
+            steps: vec![
+                ("menuitem[name=File]", click()),
+                ("menuitem[name=Open]", click()),
+            ],
+            outcome: oracle("menu.file.open", "activated", json!(true)),
+        },
+        row(
+            "disabled button",
+            "button[name=Locked]",
+            click(),
+            Outcome::Nothing("locked", "clicked"),
+        ),
+        // GTK 4.8's combo box exposes no options: chosen by place only.
+        row(
+            "combo box",
+            "combobox",
+            choose(Choice::Index(1)),
+            oracle("color", "selected", json!("Green")),
+        ),
+        row(
+            "combo box option (select)",
+            "combobox >> [name=Red]",
+            Action::Select,
+            Outcome::Refused(Code::NotFound),
+        ),
+    ]
+}
+
 #[tokio::test]
 async fn qt5() {
+    fixture_matrix(Fixture::Qt5, &[], qt5_rows()).await;
+}
+
+/// The Qt 5 fixture's own rows.
+fn qt5_rows() -> Vec<Row> {
     let check = |on| Action::Toggle {
         ensure: Some(if on { OnOff::On } else { OnOff::Off }),
     };
-    fixture_matrix(
-        Fixture::Qt5,
-        &[],
-        vec![
-            Row {
-                widget: "menu: File, then Open",
-                steps: vec![
-                    ("menuitem[name=File]", click()),
-                    ("menuitem[name=Open]", click()),
-                ],
-                outcome: oracle("menu.file.open", "activated", json!(true)),
-            },
-            // kdialog's checklist: an item's on/off is its selection in a multi-selection list.
-            Row {
-                widget: "checklist (multi-selection)",
-                steps: vec![
-                    ("listitem[name=Olives]", check(true)),
-                    ("listitem[name=Basil]", check(true)),
-                    ("listitem[name=Olives]", check(false)),
-                ],
-                outcome: oracle("toppings", "selected", json!(["Basil"])),
-            },
-        ],
-    )
-    .await;
+    vec![
+        Row {
+            widget: "menu: File, then Open",
+            steps: vec![
+                ("menuitem[name=File]", click()),
+                ("menuitem[name=Open]", click()),
+            ],
+            outcome: oracle("menu.file.open", "activated", json!(true)),
+        },
+        // kdialog's checklist: an item's on/off is its selection in a multi-selection list.
+        Row {
+            widget: "checklist (multi-selection)",
+            steps: vec![
+                ("listitem[name=Olives]", check(true)),
+                ("listitem[name=Basil]", check(true)),
+                ("listitem[name=Olives]", check(false)),
+            ],
+            outcome: oracle("toppings", "selected", json!(["Basil"])),
+        },
+    ]
 }
 
 /// LibreOffice Writer: type a paragraph into a new document, judged by reading the

@@ -113,6 +113,30 @@ fn mousepad_opens_a_note_picked_in_its_file_chooser() {
     desktop.stop().unwrap();
 }
 
+/// Mousepad native on headless sway, through the compositor's virtual keyboard and pointer:
+/// Unicode typed, then saved through its menu and file chooser. Oracles: pyatspi reads the
+/// text, and the file on disk.
+#[test]
+fn mousepad_native_on_sway_is_typed_into_and_saves() {
+    let desktop = VirtualDesktop::start_sway().unwrap();
+    let _mousepad = launch(&desktop, "mousepad");
+    let path = out_path(&desktop, "wayland.txt");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("mousepad");
+    agent.ok("type_text", json!({"text": "Grüße from sway ✓"}));
+    assert!(desktop.pyatspi_shows("mousepad", "Grüße from sway ✓"));
+    agent.ok("click", json!({"target": "menu[name=File]"}));
+    agent.ok("click", json!({"target": "menuitem[name*=\"Save As\"]"}));
+    agent.save_in_gtk_chooser(&path);
+    assert_eq!(file_text(&path).trim_end(), "Grüße from sway ✓");
+    agent.finish(
+        "mousepad-on-sway",
+        "Mousepad (GTK 3, native on sway)",
+        "Unicode typing, menu path, save dialog, file",
+    );
+    desktop.stop().unwrap();
+}
+
 /// GTK 3 editor with unsaved changes asked to quit: the modal confirmation's "Don't Save".
 /// Oracle: the process ends and no file is written.
 #[test]

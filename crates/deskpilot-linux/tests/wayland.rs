@@ -4,18 +4,9 @@
 use std::time::Duration;
 
 use deskpilot_core::{Action, ConnectTarget, Engine, MouseButton, Rung, Selector, Target};
-use deskpilot_linux::headless::DisplayServer;
 use deskpilot_linux::{LinuxOptions, linux_engine};
-use deskpilot_testkit::{DesktopOptions, Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, VirtualDesktop};
 use serde_json::json;
-
-fn sway() -> VirtualDesktop {
-    VirtualDesktop::start_with(DesktopOptions {
-        server: DisplayServer::Sway,
-        ..DesktopOptions::default()
-    })
-    .unwrap()
-}
 
 async fn engine_on(desktop: &VirtualDesktop) -> Engine {
     let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
@@ -29,7 +20,7 @@ fn by(selector: &str) -> Target {
 
 #[tokio::test]
 async fn gtk3_native_on_sway_is_typed_into_and_clicked() {
-    let desktop = sway();
+    let desktop = VirtualDesktop::start_sway().unwrap();
     let app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let engine = engine_on(&desktop).await;
     let session = engine

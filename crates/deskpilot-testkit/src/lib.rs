@@ -23,8 +23,8 @@ mod replays;
 use std::process::Command;
 
 pub use deskpilot_linux::headless::{
-    App, DesktopError, DesktopOptions, HeadlessDesktop, LaunchOptions, RegisteredApp, Registration,
-    Result, STARTED_LOG_VAR, procs,
+    App, DesktopError, DesktopOptions, DisplayServer, HeadlessDesktop, LaunchOptions,
+    RegisteredApp, Registration, Result, STARTED_LOG_VAR, procs,
 };
 pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};
@@ -50,6 +50,14 @@ impl VirtualDesktop {
 
     pub fn start_with(options: DesktopOptions) -> Result<Self> {
         HeadlessDesktop::start_with(options).map(VirtualDesktop)
+    }
+
+    /// A desktop on headless sway: apps native on Wayland.
+    pub fn start_sway() -> Result<Self> {
+        Self::start_with(DesktopOptions {
+            server: DisplayServer::Sway,
+            ..DesktopOptions::default()
+        })
     }
 
     /// Stops everything and reports processes that survived (there should be none).

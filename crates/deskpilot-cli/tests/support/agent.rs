@@ -131,7 +131,9 @@ impl Agent {
     /// In an open GTK file chooser: the file's path as its name, then Save once the chooser
     /// has looked at the name and enabled it.
     pub fn save_in_gtk_chooser(&mut self, path: &Path) {
-        let name = "filechooser >> textbox[name=\"Name:\"]";
+        // "Name:" beside the file list; "Name" in the header bar GTK 3 gives dialogs on
+        // Wayland.
+        let name = "filechooser >> textbox[name~=/^Name:?$/]";
         let save = "filechooser >> button[name=Save]";
         self.wait_for(name, json!({}));
         self.ok(

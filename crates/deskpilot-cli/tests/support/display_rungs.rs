@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use deskpilot_core::act::{DragEnd, WindowAction};
 use deskpilot_core::capture::{Region, ShotRequest};
+use deskpilot_core::model::NodeValue;
 use deskpilot_core::{Action, MouseButton, Selector, Session, Target};
 use deskpilot_testkit::{Oracle, VirtualDesktop};
 use serde_json::Value;
@@ -33,19 +34,22 @@ fn outcome(widget: &'static str, verb: &'static str, report: String, ok: bool) -
     }
 }
 
-/// Drags across the volume slider, from a tenth of its width to eight tenths: the oracle
-/// must report a value above half.
+/// Drags the volume slider's handle (where its value puts it: Qt's groove pages on a press
+/// beside the handle) to eight tenths of its width: the oracle must report a value above
+/// half.
 pub async fn drag_slider(session: &Session<'_>, oracle: &Oracle) -> RungOutcome {
     let slider = session
         .properties(&by("slider[name=Volume]"))
         .await
         .unwrap();
     let b = slider.node.bounds.expect("the slider is on screen");
-    let y = b.y + b.height / 2;
-    let from = DragEnd::Point {
-        x: b.x + b.width / 10,
-        y,
+    let fraction = match slider.node.value {
+        Some(NodeValue::Number { current, .. }) => current / 100.0,
+        _ => 0.0,
     };
+    let y = b.y + b.height / 2;
+    let handle = b.x + 8 + (f64::from(b.width - 16) * fraction) as i32;
+    let from = DragEnd::Point { x: handle, y };
     let to = DragEnd::Point {
         x: b.x + b.width * 8 / 10,
         y,
