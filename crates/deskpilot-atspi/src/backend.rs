@@ -504,3 +504,34 @@ fn placed_by_windows(
     }
     traits
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskpilot_platform::model::Rect;
+    use deskpilot_platform::{ClientWindow, WindowId};
+
+    fn window(pid: u32, knows_position: bool) -> ClientWindow {
+        ClientWindow {
+            id: WindowId(u64::from(pid)),
+            pid: Some(pid),
+            title: "w".into(),
+            bounds: Rect::new(2, 25, 100, 100),
+            process: None,
+            transient_for: None,
+            knows_position,
+        }
+    }
+
+    #[test]
+    fn an_app_whose_windows_do_not_know_their_place_gives_window_relative_bounds() {
+        let traits = |pid| AppTraits {
+            pid: Some(pid),
+            ..crate::apps::traits_for(Some("gtk"), Some("3.24.38"))
+        };
+        let windows = [window(7, false), window(8, true)];
+        assert!(placed_by_windows(traits(7), &windows).window_relative_extents);
+        assert!(!placed_by_windows(traits(8), &windows).window_relative_extents);
+        assert!(!placed_by_windows(traits(9), &windows).window_relative_extents);
+    }
+}

@@ -137,7 +137,7 @@ pub async fn run(engine: &Engine, command: ReadCommand) -> anyhow::Result<ExitCo
         ReadCommand::Apps { json } => {
             let apps = engine.list_apps().await?;
             if json {
-                let out = output::ListAppsOut::new(&apps, engine.wiring().note.as_deref());
+                let out = output::ListAppsOut::new(&apps, engine.wiring());
                 outln!("{}", serde_json::to_string_pretty(&out)?);
             } else {
                 out!("{}", present::apps(&apps));

@@ -113,9 +113,9 @@ fn mousepad_opens_a_note_picked_in_its_file_chooser() {
     desktop.stop().unwrap();
 }
 
-/// Mousepad native on headless sway, through the compositor's virtual keyboard and pointer:
-/// Unicode typed, then saved through its menu and file chooser. Oracles: pyatspi reads the
-/// text, and the file on disk.
+/// Mousepad native on headless sway, through the compositor's virtual keyboard and pointer
+/// (list_apps says so): Unicode typed, then saved through its menu and file chooser.
+/// Oracles: pyatspi reads the text, and the file on disk.
 #[test]
 fn mousepad_native_on_sway_is_typed_into_and_saves() {
     let desktop = VirtualDesktop::start_sway().unwrap();
@@ -123,6 +123,14 @@ fn mousepad_native_on_sway_is_typed_into_and_saves() {
     let path = out_path(&desktop, "wayland.txt");
     let mut agent = Agent::start(&desktop);
     agent.connect("mousepad");
+    let listed = agent.ok("list_apps", json!({}));
+    let devices = listed["structuredContent"]["devices"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        devices.starts_with("input and screenshots: Linux, Wayland"),
+        "{listed}"
+    );
     agent.ok("type_text", json!({"text": "Grüße from sway ✓"}));
     assert!(desktop.pyatspi_shows("mousepad", "Grüße from sway ✓"));
     agent.ok("click", json!({"target": "menu[name=File]"}));

@@ -23,9 +23,19 @@ use windows as platform;
 
 pub use doctor::{Doctor, Rung, RungKind, SessionVar, doctor};
 pub use missing::Missing;
-pub use platform::{NO_DESKTOP_HINT, Private, Reach, private, this_desktop};
+pub use platform::{NO_DESKTOP_HINT, Private, Reach, private, private_on, this_desktop};
 
 use deskpilot_core::{Engine, NoDesktop};
+
+/// The display server a private headless desktop runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PrivateDisplay {
+    /// X11 (Xvfb with a window manager on Linux).
+    #[default]
+    X11,
+    /// A Wayland compositor (headless sway on Linux): apps native on Wayland.
+    Wayland,
+}
 
 /// The null platform: an engine whose every call fails `unsupported`, naming this system.
 pub fn null() -> Engine {

@@ -6,7 +6,8 @@ use deskpilot_core::Engine;
 use deskpilot_linux::session::{self, Found, Host};
 use deskpilot_linux::{LinuxOptions, WaylandSession, linux_engine};
 
-use crate::Missing;
+use crate::{Missing, PrivateDisplay};
+use deskpilot_linux::headless::{DesktopOptions, DisplayServer};
 
 pub use deskpilot_linux::headless::HeadlessDesktop as Private;
 
@@ -50,14 +51,24 @@ pub fn session_notes() -> Vec<String> {
 /// The Wayland session this process runs in: the compositor's socket (`WAYLAND_DISPLAY`, a
 /// name under `XDG_RUNTIME_DIR` or a path) and sway's IPC socket (`SWAYSOCK`).
 fn wayland_session() -> Option<WaylandSession> {
-    let display = std::env::var_os("WAYLAND_DISPLAY").filter(|d| !d.is_empty())?;
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    session_of(
+        var("WAYLAND_DISPLAY")?,
+        var("XDG_RUNTIME_DIR"),
+        var("SWAYSOCK"),
+    )
+}
+
+fn session_of(
+    display: std::ffi::OsString,
+    runtime: Option<std::ffi::OsString>,
+    swaysock: Option<std::ffi::OsString>,
+) -> Option<WaylandSession> {
     let socket = match std::path::Path::new(&display) {
         path if path.is_absolute() => path.to_owned(),
-        name => std::path::PathBuf::from(std::env::var_os("XDG_RUNTIME_DIR")?).join(name),
+        name => std::path::PathBuf::from(runtime?).join(name),
     };
-    let sway = std::env::var_os("SWAYSOCK")
-        .filter(|s| !s.is_empty())
-        .map(Into::into);
+    let sway = swaysock.map(Into::into);
     Some(WaylandSession { socket, sway })
 }
 
@@ -137,14 +148,26 @@ fn note(bus: &Found, display: &Display) -> Option<String> {
 
 /// A private headless desktop and the engine on it.
 pub async fn private() -> Result<(Engine, Private), Missing> {
-    let headless = tokio::task::spawn_blocking(Private::start)
+    private_on(PrivateDisplay::X11).await
+}
+
+/// A private headless desktop on `display` (Wayland: headless sway) and the engine on it.
+pub async fn private_on(display: PrivateDisplay) -> Result<(Engine, Private), Missing> {
+    let server = match display {
+        PrivateDisplay::X11 => DisplayServer::Xvfb,
+        PrivateDisplay::Wayland => DisplayServer::Sway,
+    };
+    let desktop_options = DesktopOptions {
+        server,
+        ..DesktopOptions::default()
+    };
+    let headless = tokio::task::spawn_blocking(move || Private::start_with(desktop_options))
         .await
         .map_err(|e| Missing::new(e.to_string()))?
         .map_err(|e| Missing::new(e.to_string()))?;
-    let mut options = LinuxOptions::new(
-        headless.session_bus_address(),
-        Some(headless.display().to_owned()),
-    );
+    let x11 = Some(headless.display().to_owned()).filter(|d| !d.is_empty());
+    let mut options = LinuxOptions::new(headless.session_bus_address(), x11);
+    options.wayland = headless.wayland();
     options.launch_environment = Some(headless.env_strings());
     Ok((engine(options).await?, headless))
 }
@@ -152,4 +175,27 @@ pub async fn private() -> Result<(Engine, Private), Missing> {
 async fn engine(options: LinuxOptions) -> Result<Engine, Missing> {
     let linux = linux_engine(options).await;
     Ok(linux.map_err(|e| Missing::new(e.to_string()))?.engine)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wayland_socket_is_a_name_under_the_runtime_dir_or_a_path() {
+        let named = session_of("wayland-1".into(), Some("/run/user/7".into()), None).unwrap();
+        assert_eq!(named.socket, std::path::Path::new("/run/user/7/wayland-1"));
+        assert_eq!(named.sway, None);
+        let path = session_of("/tmp/w/wayland-0".into(), None, Some("/tmp/s.sock".into()));
+        let path = path.unwrap();
+        assert_eq!(path.socket, std::path::Path::new("/tmp/w/wayland-0"));
+        assert_eq!(
+            path.sway.as_deref(),
+            Some(std::path::Path::new("/tmp/s.sock"))
+        );
+        assert!(
+            session_of("wayland-1".into(), None, None).is_none(),
+            "no runtime dir"
+        );
+    }
 }

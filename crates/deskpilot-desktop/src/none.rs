@@ -61,6 +61,12 @@ impl Private {
 }
 
 /// Always `Err`: no private headless desktop on this system yet.
+pub async fn private_on(display: crate::PrivateDisplay) -> Result<(Engine, Private), Missing> {
+    let _ = display;
+    private().await
+}
+
+/// Always `Err`: no private headless desktop on this system yet.
 pub async fn private() -> Result<(Engine, Private), Missing> {
     Err(Missing::new(format!(
         "no private headless desktop on {} yet: use the current desktop",

@@ -41,4 +41,4 @@ pub async fn this_desktop(_reach: Reach) -> Result<Engine, Missing> {
     Ok(Engine::wired(desktop.backend, wiring))
 }
 
-pub use crate::none::private;
+pub use crate::none::{private, private_on};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use deskpilot_core::model::{Node, NodeValue, Rect, State};
 use deskpilot_core::read::{FindResult, Snapshot, TableRead};
-use deskpilot_core::{ListedApp, Match, present};
+use deskpilot_core::{ListedApp, Match, Wiring, present};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -96,18 +96,32 @@ pub struct ListAppsOut {
     /// One line per app and window (what the text block shows).
     pub text: String,
     pub apps: Vec<AppOut>,
+    /// What serves synthetic input and screenshots ("Linux, Wayland wayland-1 (sway)"), or
+    /// why nothing does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub devices: Option<String>,
 }
 
 impl ListAppsOut {
-    /// `apps` as list_apps shows them, after `note` (how the desktop was found) if any.
-    pub fn new(apps: &[ListedApp], note: Option<&str>) -> Self {
+    /// `apps` as list_apps shows them, after how the desktop was found (if it was) and what
+    /// serves input and screenshots on it.
+    pub fn new(apps: &[ListedApp], wiring: &Wiring) -> Self {
+        let devices = match (&wiring.input, &wiring.name) {
+            (Some(_), Some(name)) => Some(format!("input and screenshots: {name}")),
+            (None, Some(_)) => Some(format!("no input or screenshots: {}", wiring.missing.why)),
+            _ => None,
+        };
         let mut text = present::apps(apps);
-        if let Some(note) = note {
+        if let Some(devices) = &devices {
+            text = format!("# {devices}\n{text}");
+        }
+        if let Some(note) = &wiring.note {
             text = format!("# {note}\n{text}");
         }
         ListAppsOut {
             text,
             apps: apps.iter().map(AppOut::from).collect(),
+            devices,
         }
     }
 }

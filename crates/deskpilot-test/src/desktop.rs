@@ -15,7 +15,7 @@ use crate::secrets::Secrets;
 use crate::session::{Session, SoftFailures};
 use crate::slots::{Slot, Slots};
 use crate::trace::{Trace, TraceMode};
-use deskpilot_desktop::{Private, Reach};
+use deskpilot_desktop::{Private, PrivateDisplay, Reach};
 
 /// A desktop with deskpilot's engine on it.
 ///
@@ -59,8 +59,22 @@ impl Desktop {
     /// # Ok(()) }
     /// ```
     pub async fn headless() -> Result<Desktop> {
+        Desktop::headless_on(PrivateDisplay::X11).await
+    }
+
+    /// A private headless desktop on the display server chosen: `Wayland` runs headless sway,
+    /// with apps native on Wayland.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> deskpilot_test::Result<()> {
+    /// use deskpilot_test::{Desktop, PrivateDisplay};
+    /// let desktop = Desktop::headless_on(PrivateDisplay::Wayland).await?;
+    /// let app = desktop.launch(["mousepad"]).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn headless_on(display: PrivateDisplay) -> Result<Desktop> {
         let slot = Slots::for_user().acquire().await?;
-        let (engine, headless) = deskpilot_desktop::private()
+        let (engine, headless) = deskpilot_desktop::private_on(display)
             .await
             .map_err(desktop_missing)?;
         Ok(Desktop::on(engine, Some(headless), Some(slot)))
@@ -353,7 +367,10 @@ impl Desktop {
     /// # }
     /// ```
     pub fn display(&self) -> Option<&str> {
-        self.headless.as_ref().map(|h| h.display())
+        self.headless
+            .as_ref()
+            .map(|h| h.display())
+            .filter(|d| !d.is_empty())
     }
 
     /// The headless desktop's working directory (logs, and a place for test files).

@@ -72,6 +72,7 @@ mod tree;
 pub use app::App;
 pub use deskpilot_core::model::{Role, State};
 pub use deskpilot_core::{ActionReport, Effect};
+pub use deskpilot_desktop::PrivateDisplay;
 pub use deskpilot_packs::Resolved;
 pub use desktop::{AppRef, Desktop};
 pub use error::{Result, TestError};

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use deskpilot_test::{Desktop, Effect, Role, TestError, TreeMatch, expect};
+use deskpilot_test::{Desktop, Effect, PrivateDisplay, Role, TestError, TreeMatch, expect};
 use serde_json::json;
 
 mod support;
@@ -223,5 +223,30 @@ async fn a_desktop_can_require_every_effect_confirmed() -> deskpilot_test::Resul
         .name_contains("notif")
         .check()
         .await?;
+    Ok(())
+}
+
+/// The same library on headless sway (`PrivateDisplay::Wayland`): the GTK 3 fixture native on
+/// Wayland, typed into with a chord and double-clicked through the compositor's virtual
+/// keyboard and pointer, judged by the fixture's oracle.
+#[tokio::test]
+async fn a_wayland_desktop_types_and_clicks_through_the_compositor() -> deskpilot_test::Result<()> {
+    let desktop = Desktop::headless_on(PrivateDisplay::Wayland).await?;
+    assert_eq!(desktop.display(), None, "no X11 display on sway");
+    let (app, oracle) = fixture(&desktop).await;
+    let name = app.get_by_role(Role::TextBox).name("Name");
+    name.type_text("Ada ✓").await?.expect_confirmed()?;
+    name.press("ctrl+a").await?;
+    name.type_text("Zoë").await?.expect_confirmed()?;
+    oracle
+        .wait_value("name", "text", json!("Zoë"), Duration::from_secs(5))
+        .unwrap();
+    app.get_by_role(Role::Button)
+        .name("Count")
+        .dblclick()
+        .await?;
+    oracle
+        .wait_value("counter", "clicks", json!(2), Duration::from_secs(5))
+        .unwrap();
     Ok(())
 }

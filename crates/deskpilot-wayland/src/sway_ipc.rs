@@ -76,3 +76,53 @@ impl SwayIpc {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::net::UnixListener;
+
+    /// A sway that reads one request and answers `reply`, handing back what it read.
+    fn fake_sway(reply: &'static str) -> (SwayIpc, std::thread::JoinHandle<(u32, String)>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sway-ipc.sock");
+        let listener = UnixListener::bind(&path).unwrap();
+        let server = std::thread::spawn(move || {
+            let _dir = dir;
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut header = [0u8; 14];
+            stream.read_exact(&mut header).unwrap();
+            assert_eq!(&header[..6], MAGIC);
+            let len = u32::from_ne_bytes(header[6..10].try_into().unwrap()) as usize;
+            let kind = u32::from_ne_bytes(header[10..14].try_into().unwrap());
+            let mut payload = vec![0u8; len];
+            stream.read_exact(&mut payload).unwrap();
+            let mut answer = MAGIC.to_vec();
+            answer.extend((reply.len() as u32).to_ne_bytes());
+            answer.extend(kind.to_ne_bytes());
+            answer.extend(reply.as_bytes());
+            stream.write_all(&answer).unwrap();
+            (kind, String::from_utf8(payload).unwrap())
+        });
+        (SwayIpc::new(path, Duration::from_secs(2)), server)
+    }
+
+    #[test]
+    fn a_command_is_framed_as_sway_ipc_7_says_and_its_failure_kept() {
+        let (ipc, server) = fake_sway(r#"[{"success":false,"error":"No matching node"}]"#);
+        let error = ipc.command("[con_id=9] focus").unwrap_err();
+        assert!(error.contains("No matching node"), "{error}");
+        assert_eq!(
+            server.join().unwrap(),
+            (RUN_COMMAND, "[con_id=9] focus".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_tree_comes_back_as_json() {
+        let (ipc, server) = fake_sway(r#"{"id":1,"nodes":[]}"#);
+        let tree = ipc.request(GET_TREE, "").unwrap();
+        assert_eq!(tree["id"], 1);
+        assert_eq!(server.join().unwrap().0, GET_TREE);
+    }
+}

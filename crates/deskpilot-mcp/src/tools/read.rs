@@ -16,8 +16,7 @@ use crate::output::*;
 pub(crate) async fn list_apps(cx: &Cx<'_>, a: ListAppsArgs) -> Result<ToolOutcome, Error> {
     let _ = a;
     let apps = cx.engine.list_apps().await?;
-    let note = cx.engine.wiring().note.as_deref();
-    let out = ListAppsOut::new(&apps, note);
+    let out = ListAppsOut::new(&apps, cx.engine.wiring());
     Ok(success(out.text.clone(), out))
 }
 
