@@ -566,6 +566,12 @@ async fn qt5() {
     fixture_matrix(Fixture::Qt5, &[], qt5_rows()).await;
 }
 
+/// The Qt 5 fixture native on headless sway (`QT_QPA_PLATFORM=wayland`, qtwayland5).
+#[tokio::test]
+async fn qt5_on_sway() {
+    fixture_matrix_on(DisplayServer::Sway, Fixture::Qt5, &[], qt5_rows()).await;
+}
+
 /// The Qt 5 fixture's own rows.
 fn qt5_rows() -> Vec<Row> {
     let check = |on| Action::Toggle {

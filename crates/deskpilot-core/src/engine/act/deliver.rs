@@ -38,9 +38,10 @@ pub(crate) async fn deliver(
             let input = engine.wiring().input_device().map_err(NotSent::Refuse)?;
             let window = bring_to_front(acting, subject).await?;
             let mut how = vec![];
-            let opened = match inputs.first() {
-                Some(KeyInput::OpenList(_)) => open_list(engine, node).await,
-                _ => None,
+            let walking = matches!(inputs.first(), Some(KeyInput::OpenList(_)));
+            let opened = match walking {
+                true => open_list(engine, node).await,
+                false => None,
             };
             let focused_by = match &opened {
                 Some(by) => {
@@ -97,6 +98,15 @@ pub(crate) async fn deliver(
                     }
                     KeyInput::Chord(chord) => {
                         input.press(chord).await.map_err(input_failure)?;
+                        // In an open list each key waits until the app answers a call, so
+                        // it has handled the key: Qt 5 on Wayland lost keys sent in one
+                        // burst (`docs/toolkits.md`).
+                        if walking {
+                            let _ = engine
+                                .backend()
+                                .node(&node.id, crate::platform::Secrecy::NoText)
+                                .await;
+                        }
                         let line = format!("key {chord}");
                         match how.last_mut() {
                             // Repeats told once: "key Down x3".
