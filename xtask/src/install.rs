@@ -66,8 +66,11 @@ pub const PACKAGES: &[&str] = &[
     "zenity",
     "kwrite",
     // Wayland: headless sway (its user, `deskpilot-sway`, comes from `useradd` in `passwd`),
-    // grim as the screenshots' oracle, and Qt's Wayland platform.
+    // XWayland for X11 apps on it (xhost lets root's clients in), grim as the screenshots'
+    // oracle, and Qt's Wayland platform.
     "sway",
+    "xwayland",
+    "x11-xserver-utils",
     "grim",
     "qtwayland5",
     "passwd",

@@ -63,7 +63,7 @@ impl SwayIpc {
     }
 
     /// Runs sway commands; the first that failed, with sway's error.
-    pub(crate) fn command(&self, command: &str) -> Result<(), String> {
+    pub fn command(&self, command: &str) -> Result<(), String> {
         let reply = self.request(RUN_COMMAND, command)?;
         let failed = reply
             .as_array()

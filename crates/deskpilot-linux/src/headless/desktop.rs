@@ -69,6 +69,8 @@ pub struct HeadlessDesktop {
     session_address: String,
     options: DesktopOptions,
     sway: Option<SwaySockets>,
+    /// The X display sway's XWayland listens on (started on the first X client).
+    xwayland: Option<String>,
     /// The seat's own keyboard and pointer on sway (a headless compositor has none), held
     /// from the start: an app that starts after them binds them at once, while one that saw
     /// them arrive later could miss the first input sent.
@@ -108,6 +110,7 @@ impl HeadlessDesktop {
             session_address: String::new(),
             options,
             sway: None,
+            xwayland: None,
             seat: None,
             bus: None,
             children: Vec::new(),
@@ -160,6 +163,11 @@ impl HeadlessDesktop {
     /// The Wayland display's name (`wayland-1`) on sway.
     pub fn wayland_display(&self) -> Option<&str> {
         self.sway.as_ref().map(|s| s.display.as_str())
+    }
+
+    /// The X display of sway's XWayland, for X11 apps on sway (`GDK_BACKEND=x11`).
+    pub fn xwayland_display(&self) -> Option<&str> {
+        self.xwayland.as_deref()
     }
 
     /// sway's IPC socket (`SWAYSOCK`).
@@ -266,6 +274,10 @@ impl HeadlessDesktop {
             ],
             Some(sway) => vec![
                 ("WAYLAND_DISPLAY", OsString::from(&sway.display)),
+                (
+                    "DISPLAY",
+                    OsString::from(self.xwayland.as_deref().unwrap_or_default()),
+                ),
                 ("SWAYSOCK", sway.ipc.clone().into()),
                 ("XDG_SESSION_TYPE", "wayland".into()),
                 ("XDG_CURRENT_DESKTOP", "sway".into()),
@@ -445,6 +457,16 @@ impl HeadlessDesktop {
         let Some((sockets, seat)) = seat else {
             return Err(self.not_ready("sway (its Wayland socket answering)", &log));
         };
+        let file = runtime.join("xwayland-display");
+        sway::ask_xwayland_display(&sockets.ipc, &file)?;
+        let display = wait::until(START_TIMEOUT, || {
+            let text = fs::read_to_string(&file).ok()?;
+            Some(text.trim().to_owned()).filter(|d| d.starts_with(':'))
+        });
+        let Some(display) = display else {
+            return Err(self.not_ready("sway's XWayland display (DISPLAY of its children)", &log));
+        };
+        self.xwayland = Some(display);
         self.sway = Some(sockets);
         self.seat = Some(seat);
         Ok(())

@@ -23,9 +23,28 @@ pub struct SwaySockets {
     pub ipc: PathBuf,
 }
 
-/// The configuration: one output of the desktop's size, no XWayland, no bar, nothing bound.
+/// The configuration: one output of the desktop's size, XWayland started on an X client's
+/// first connection, no bar, nothing bound.
 pub fn config(width: u16, height: u16) -> String {
-    format!("xwayland disable\noutput HEADLESS-1 resolution {width}x{height}\n")
+    format!("xwayland enable\noutput HEADLESS-1 resolution {width}x{height}\n")
+}
+
+/// Asks sway for the X display its XWayland listens on: sway sets `DISPLAY` for what it
+/// starts, so a program it starts writes it to `file`. Under root, that program first lets
+/// root's X clients in (XWayland admits its own user's alone: "Authorization required").
+/// Wait for the file afterwards.
+pub fn ask_xwayland_display(ipc: &Path, file: &Path) -> Result<()> {
+    let sway = deskpilot_wayland::SwayIpc::new(ipc, std::time::Duration::from_secs(3));
+    let admit = match nix::unistd::geteuid().is_root() {
+        true => "xhost +si:localuser:root > /dev/null && ",
+        false => "",
+    };
+    let command = format!("exec {admit}printenv DISPLAY > {}", file.display());
+    sway.command(&command).map_err(|e| DesktopError::NotReady {
+        what: format!("sway's XWayland display ({e})"),
+        timeout: std::time::Duration::from_secs(3),
+        log_tail: String::new(),
+    })
 }
 
 /// The environment wlroots needs to start headless, with no GPU and no input device.
