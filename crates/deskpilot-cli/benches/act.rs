@@ -7,7 +7,9 @@
 //! read agrees with (the fixture's counter label), else waits until something changes or the
 //! app is done; a checkbox toggle waits for its `checked` state. Then GNOME Calculator's
 //! buttons, 6 × 7 = ten times over, each click judged by the display's announced text;
-//! pyatspi reads the display at the end.
+//! pyatspi reads the display at the end. Last, the display server's own input: ten
+//! characters typed and a double click (the pointer's rung), on X11 (XTEST) and on headless
+//! sway (the virtual keyboard and pointer).
 
 #[path = "../tests/support/engine.rs"]
 mod support_engine;
@@ -120,6 +122,41 @@ async fn fixture_rows(desktop: &VirtualDesktop) -> Vec<serde_json::Value> {
     ]
 }
 
+/// Typing and a double click on the GTK 3 fixture, through the display server's input.
+async fn input_rows(desktop: &VirtualDesktop, server: &str) -> Vec<serde_json::Value> {
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
+    let (backend, engine) = engine_on(desktop).await;
+    let title = Fixture::Gtk3.window_title().into();
+    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
+    let session = session.unwrap().id;
+    let rendered = warm(&engine, &backend, &session).await;
+    let name = Target::Ref(ref_of(&rendered, "textbox \"Name\""));
+    let button = Target::Ref(ref_of(&rendered, "button \"Count\""));
+    let typing = [(name, Action::TypeText("0123456789".into()))];
+    let double = Action::Click {
+        button: MouseButton::Left,
+        double: true,
+    };
+    vec![
+        timed(
+            &engine,
+            &session,
+            &format!("{server}: type 10 chars"),
+            &typing,
+            RUNS,
+        )
+        .await,
+        timed(
+            &engine,
+            &session,
+            &format!("{server}: double click"),
+            &[(button, double)],
+            RUNS,
+        )
+        .await,
+    ]
+}
+
 async fn calculator_row(desktop: &VirtualDesktop) -> serde_json::Value {
     let _calculator = desktop
         .launch(desktop.command("gnome-calculator"))
@@ -150,6 +187,12 @@ async fn main() {
     );
     let mut results = fixture_rows(&desktop).await;
     results.push(calculator_row(&desktop).await);
+    drop(desktop);
+    let x11 = VirtualDesktop::start().expect("desktop");
+    results.extend(input_rows(&x11, "X11").await);
+    drop(x11);
+    let sway = VirtualDesktop::start_sway().expect("sway desktop");
+    results.extend(input_rows(&sway, "sway").await);
     let out = target_dir();
     std::fs::create_dir_all(&out).unwrap();
     let path = out.join("act.json");
