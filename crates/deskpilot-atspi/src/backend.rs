@@ -15,7 +15,7 @@ use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
 use crate::details;
 use crate::error::to_backend;
-use crate::geometry::{client_windows, fix_window_relative, toplevel_of};
+use crate::geometry::{Place, client_windows, fix_window_relative, place_of, toplevel_of};
 use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, read_node};
 use crate::walk::walk;
@@ -92,7 +92,8 @@ impl AtspiBackend {
         )
         .await;
         if self.window_system.is_some() {
-            read.traits = placed_by_windows(read.traits, &self.client_windows().await);
+            let titles: Vec<&str> = read.info.windows.iter().map(|w| w.title.as_str()).collect();
+            read.traits = placed_by_windows(read.traits, &self.client_windows().await, &titles);
         }
         self.learn(&read);
         read.traits
@@ -140,10 +141,10 @@ impl AtspiBackend {
         if !traits.window_relative_extents {
             return;
         }
-        if let (Some(bounds), Some((dx, dy))) =
-            (node.bounds, self.window_origin(&node.id, traits).await)
-        {
-            node.bounds = Some(bounds.offset(dx, dy));
+        match self.window_place(&node.id, traits).await {
+            Place::Moved(dx, dy) => node.bounds = node.bounds.map(|b| b.offset(dx, dy)),
+            Place::Nowhere => node.bounds = None,
+            Place::Unknown => {}
         }
     }
 
@@ -175,11 +176,21 @@ impl AtspiBackend {
         Arc::new(placed)
     }
 
-    /// The screen origin of the top-level window holding `id`, from the window system.
-    async fn window_origin(&self, id: &ElementId, traits: AppTraits) -> Option<(i32, i32)> {
-        let (title, size) = toplevel_of(&self.proto, id, traits).await?;
+    /// Where the top-level window holding `id` puts it, from the window system.
+    async fn window_place(&self, id: &ElementId, traits: AppTraits) -> Place {
+        let Some((title, size)) = toplevel_of(&self.proto, id, traits).await else {
+            return Place::Unknown;
+        };
         let windows = self.client_windows().await;
-        window_for(&windows, traits.pid, &title, size).map(|w| (w.bounds.x, w.bounds.y))
+        place_of(&windows, traits, &title, size)
+    }
+
+    /// The screen origin of the top-level window holding `id`, when it is known.
+    async fn window_origin(&self, id: &ElementId, traits: AppTraits) -> Option<(i32, i32)> {
+        match self.window_place(id, traits).await {
+            Place::Moved(dx, dy) => Some((dx, dy)),
+            Place::Unknown | Place::Nowhere => None,
+        }
     }
 
     /// An app as read, with its windows mapped to the window system (ids, and GTK 4's
@@ -189,7 +200,8 @@ impl AtspiBackend {
         mut app: crate::apps::AppRead,
         windows: &[deskpilot_platform::ClientWindow],
     ) -> AppInfo {
-        app.traits = placed_by_windows(app.traits, windows);
+        let titles: Vec<&str> = app.info.windows.iter().map(|w| w.title.as_str()).collect();
+        app.traits = placed_by_windows(app.traits, windows, &titles);
         self.learn(&app);
         let mut info = app.info;
         for window in &mut info.windows {
@@ -209,7 +221,9 @@ impl AtspiBackend {
             if app.traits.window_relative_extents
                 && let (Some(client), Some(bounds)) = (client, window.bounds)
             {
-                window.bounds = Some(bounds.offset(client.bounds.x, client.bounds.y));
+                // A window known but not placed (foreign toplevels) is nowhere on the screen.
+                window.bounds = (!client.bounds.is_empty())
+                    .then(|| bounds.offset(client.bounds.x, client.bounds.y));
             }
         }
         info
@@ -493,13 +507,18 @@ impl Backend for AtspiBackend {
 }
 
 /// An app's traits with what its windows say: a native Wayland app's windows do not know
-/// where they are, so its bounds are relative to them (as GTK 4's always are).
+/// where they are, so its bounds are relative to them (as GTK 4's always are). A window of
+/// no known pid (foreign toplevels) is the app's when it bears one of `titles`.
 fn placed_by_windows(
     mut traits: AppTraits,
     windows: &[deskpilot_platform::ClientWindow],
+    titles: &[&str],
 ) -> AppTraits {
-    let unplaced = |w: &deskpilot_platform::ClientWindow| w.pid == traits.pid && !w.knows_position;
-    if traits.pid.is_some() && windows.iter().any(unplaced) {
+    let ours = |w: &deskpilot_platform::ClientWindow| match w.pid {
+        Some(pid) => traits.pid == Some(pid),
+        None => titles.contains(&w.title.as_str()),
+    };
+    if windows.iter().any(|w| ours(w) && !w.knows_position) {
         traits.window_relative_extents = true;
     }
     traits
@@ -530,8 +549,17 @@ mod tests {
             ..crate::apps::traits_for(Some("gtk"), Some("3.24.38"))
         };
         let windows = [window(7, false), window(8, true)];
-        assert!(placed_by_windows(traits(7), &windows).window_relative_extents);
-        assert!(!placed_by_windows(traits(8), &windows).window_relative_extents);
-        assert!(!placed_by_windows(traits(9), &windows).window_relative_extents);
+        let relative = |pid, titles: &[&str]| {
+            placed_by_windows(traits(pid), &windows, titles).window_relative_extents
+        };
+        assert!(relative(7, &[]));
+        assert!(!relative(8, &[]));
+        assert!(!relative(9, &[]));
+        // A foreign toplevel has no pid: it is the app's by its title.
+        let mut nameless = window(0, false);
+        nameless.pid = None;
+        let windows = [nameless];
+        assert!(placed_by_windows(traits(9), &windows, &["w"]).window_relative_extents);
+        assert!(!placed_by_windows(traits(9), &windows, &["other"]).window_relative_extents);
     }
 }

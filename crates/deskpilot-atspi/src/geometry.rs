@@ -8,6 +8,32 @@ use deskpilot_platform::{ClientWindow, WindowSystem};
 use crate::proto::{Proto, ROOT_PATH, prop_string};
 use crate::read::AppTraits;
 
+/// Where a window-relative subtree goes on the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Its window was not found: the bounds stay as the toolkit gave them.
+    Unknown,
+    /// Moved by its window's origin.
+    Moved(i32, i32),
+    /// Its window is known, but not where it is (a Wayland compositor that tells no
+    /// positions): the subtree has no bounds on the screen, never a guess.
+    Nowhere,
+}
+
+/// Where the window named `title` (of `size`, when several share the title) puts its subtree.
+pub fn place_of(
+    windows: &[ClientWindow],
+    traits: AppTraits,
+    title: &str,
+    size: Option<(i32, i32)>,
+) -> Place {
+    match window_for(windows, traits.pid, title, size) {
+        Some(w) if w.bounds.is_empty() => Place::Nowhere,
+        Some(w) => Place::Moved(w.bounds.x, w.bounds.y),
+        None => Place::Unknown,
+    }
+}
+
 /// Shifts the bounds of every window's subtree by that window's screen origin. `root_window`
 /// is the top-level window above the tree's root when the root is not itself a window.
 pub fn fix_window_relative(
@@ -19,26 +45,28 @@ pub fn fix_window_relative(
     if !traits.window_relative_extents || tree.is_empty() {
         return;
     }
-    let origin_of = |title: &str, size: Option<(i32, i32)>| {
-        window_for(windows, traits.pid, title, size).map(|w| (w.bounds.x, w.bounds.y))
-    };
-    let mut offset: Vec<Option<(i32, i32)>> = vec![None; tree.len()];
+    let mut place = vec![Place::Unknown; tree.len()];
     for index in 0..tree.len() {
         let tn = &tree.nodes[index];
         let is_window = matches!(tn.node.role, Role::Window | Role::Dialog)
             && tn
                 .parent
                 .is_none_or(|p| tree.nodes[p].node.role == Role::Application);
-        offset[index] = if is_window {
+        place[index] = if is_window {
             let size = tn.node.bounds.map(|b| (b.width, b.height));
-            origin_of(&tn.node.name, size)
+            place_of(windows, traits, &tn.node.name, size)
         } else if let Some(parent) = tn.parent {
-            offset[parent]
+            place[parent]
         } else {
-            root_window.and_then(|(title, size)| origin_of(title, size))
+            root_window.map_or(Place::Unknown, |(title, size)| {
+                place_of(windows, traits, title, size)
+            })
         };
-        if let (Some((dx, dy)), Some(bounds)) = (offset[index], tree.nodes[index].node.bounds) {
-            tree.nodes[index].node.bounds = Some(bounds.offset(dx, dy));
+        let bounds = &mut tree.nodes[index].node.bounds;
+        match place[index] {
+            Place::Moved(dx, dy) => *bounds = bounds.map(|b| b.offset(dx, dy)),
+            Place::Nowhere => *bounds = None,
+            Place::Unknown => {}
         }
     }
 }

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use deskpilot_core::{Action, ConnectTarget, Engine, MouseButton, OnOff, SnapshotRequest, Target};
-use deskpilot_testkit::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, FixtureApp, VirtualDesktop};
 use serde_json::json;
 use support_engine::engine_on;
 
@@ -88,13 +88,21 @@ fn click() -> Action {
     }
 }
 
-async fn fixture_rows(desktop: &VirtualDesktop) -> Vec<serde_json::Value> {
-    let _fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
+/// The GTK 3 fixture on `desktop`, the engine with a session on it, and a warm snapshot.
+async fn on_fixture(
+    desktop: &VirtualDesktop,
+) -> (FixtureApp, Engine, String, deskpilot_core::Rendered) {
+    let fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
     let (backend, engine) = engine_on(desktop).await;
     let title = Fixture::Gtk3.window_title().into();
     let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
     let session = session.unwrap().id;
     let rendered = warm(&engine, &backend, &session).await;
+    (fixture, engine, session, rendered)
+}
+
+async fn fixture_rows(desktop: &VirtualDesktop) -> Vec<serde_json::Value> {
+    let (_fixture, engine, session, rendered) = on_fixture(desktop).await;
     let button = Target::Ref(ref_of(&rendered, "button \"Count\""));
     let check = Target::Ref(ref_of(&rendered, "\"Enable notifications\""));
     let toggle = |on| Action::Toggle { ensure: Some(on) };
@@ -124,12 +132,7 @@ async fn fixture_rows(desktop: &VirtualDesktop) -> Vec<serde_json::Value> {
 
 /// Typing and a double click on the GTK 3 fixture, through the display server's input.
 async fn input_rows(desktop: &VirtualDesktop, server: &str) -> Vec<serde_json::Value> {
-    let _fixture = desktop.launch_fixture(Fixture::Gtk3).expect("gtk3 fixture");
-    let (backend, engine) = engine_on(desktop).await;
-    let title = Fixture::Gtk3.window_title().into();
-    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
-    let session = session.unwrap().id;
-    let rendered = warm(&engine, &backend, &session).await;
+    let (_fixture, engine, session, rendered) = on_fixture(desktop).await;
     let name = Target::Ref(ref_of(&rendered, "textbox \"Name\""));
     let button = Target::Ref(ref_of(&rendered, "button \"Count\""));
     let typing = [(name, Action::TypeText("0123456789".into()))];

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use deskpilot_core::platform::ScreenCapture;
 use deskpilot_core::{DevicesMissing, InputDevice, WindowSystem};
-use deskpilot_wayland::{SwayWindows, WaylandInput};
+use deskpilot_wayland::{ForeignToplevels, SwayWindows, WaylandInput};
 use deskpilot_x11::{X11Input, X11WindowSystem};
 
 use crate::WaylandSession;
@@ -35,20 +35,15 @@ pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
             return None;
         }
     };
-    let windows = session
-        .sway
-        .as_ref()
-        .map(|socket| Arc::new(SwayWindows::new(socket)) as Arc<dyn WindowSystem>);
-    let display = session
-        .socket
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy();
-    let compositor = if windows.is_some() {
-        "sway"
-    } else {
-        "a wlroots compositor"
+    let (windows, compositor) = match &session.sway {
+        Some(socket) => {
+            let sway: Arc<dyn WindowSystem> = Arc::new(SwayWindows::new(socket));
+            (Some(sway), "sway")
+        }
+        None => (toplevels(session).await, "a wlroots compositor"),
     };
+    let display = session.socket.file_name().unwrap_or_default();
+    let display = display.to_string_lossy();
     let input = Arc::new(input);
     Some(Devices {
         input: Some(input.clone() as Arc<dyn InputDevice>),
@@ -56,10 +51,27 @@ pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
         windows,
         name: format!("Linux, Wayland {display} ({compositor})"),
         missing: DevicesMissing {
-            why: "this Wayland compositor is not sway: deskpilot knows no window list or positions there".into(),
+            why: "this Wayland compositor is not sway: deskpilot knows no window positions there".into(),
             hint: "semantic actions, keys and screenshots still work; clicks by position need window positions".into(),
         },
     })
+}
+
+/// The compositor's toplevels (no positions), where it has the protocol.
+async fn toplevels(session: &WaylandSession) -> Option<Arc<dyn WindowSystem>> {
+    let socket = session.socket.clone();
+    let connected = tokio::task::spawn_blocking(move || ForeignToplevels::connect(&socket)).await;
+    match connected {
+        Ok(Ok(toplevels)) => Some(Arc::new(toplevels)),
+        Ok(Err(e)) => {
+            tracing::warn!("no Wayland window list: {e}");
+            None
+        }
+        Err(e) => {
+            tracing::warn!("no Wayland window list: {e}");
+            None
+        }
+    }
 }
 
 /// X11's devices on `display`; `input` when the caller configured one.

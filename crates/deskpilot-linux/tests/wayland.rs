@@ -76,3 +76,83 @@ async fn gtk3_through_xwayland_on_sway_is_typed_into_and_clicked() {
         .unwrap();
     type_and_double_click(&desktop, &oracle).await;
 }
+
+/// The title of the window sway has focused, from its own tree.
+fn sway_focused(desktop: &VirtualDesktop) -> Option<String> {
+    let out = desktop.command("swaymsg").args(["-t", "get_tree"]).output();
+    let tree: serde_json::Value = serde_json::from_slice(&out.ok()?.stdout).ok()?;
+    fn find(node: &serde_json::Value) -> Option<String> {
+        if node["focused"] == true && node["pid"].is_number() {
+            return node["name"].as_str().map(str::to_owned);
+        }
+        let children = ["nodes", "floating_nodes"].map(|k| node[k].as_array().cloned());
+        children
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find_map(|c| find(&c))
+    }
+    find(&tree)
+}
+
+/// A wlroots compositor without sway's IPC: the windows come from
+/// `zwlr_foreign_toplevel_management_v1` (sway has it too), with no position. Keys still
+/// reach the app and activation works (sway's focus judges it); the pointer is refused, never
+/// sent at a guessed place.
+#[tokio::test]
+async fn without_sways_ipc_the_toplevels_serve_and_the_pointer_is_refused() {
+    let desktop = VirtualDesktop::start_sway().unwrap();
+    let app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
+    let mut wayland = desktop.wayland().unwrap();
+    wayland.sway = None;
+    options.wayland = Some(wayland);
+    let engine = linux_engine(options).await.unwrap().engine;
+    // The window is listed with its toplevel's id once the compositor has mapped it.
+    let mut listed = Vec::new();
+    for _ in 0..50 {
+        listed = engine.list_apps().await.unwrap();
+        let mut windows = listed.iter().flat_map(|a| &a.windows);
+        if windows.any(|w| w.system_id.is_some()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let windows = listed.iter().flat_map(|a| &a.windows);
+    assert!(windows.clone().any(|w| w.system_id.is_some()), "{listed:?}");
+    // Known but not placed: no bounds on the screen.
+    assert!(windows.clone().all(|w| w.bounds.is_none()), "{listed:?}");
+    let title: String = Fixture::Gtk3.window_title().into();
+    let session = engine
+        .connect(&ConnectTarget::WindowTitle(title.clone()))
+        .await;
+    let handle = engine.session(&session.unwrap().id).unwrap();
+    let text = Action::TypeText("ünï".into());
+    handle.act(&by("textbox[name=Name]"), &text).await.unwrap();
+    let wait = Duration::from_secs(5);
+    app.oracle
+        .wait_value("name", "text", json!("ünï"), wait)
+        .unwrap();
+    let double = Action::Click {
+        button: MouseButton::Left,
+        double: true,
+    };
+    let refused = handle.act(&by("button[name=Count]"), &double).await;
+    let refused = refused.expect_err("no position, no pointer");
+    assert_eq!(refused.code, deskpilot_core::Code::Offscreen, "{refused:?}");
+    let click = Action::Click {
+        button: MouseButton::Left,
+        double: false,
+    };
+    handle
+        .act(&by("button[name*=\"Open dialog\"]"), &click)
+        .await
+        .unwrap();
+    let dialog_focused = || sway_focused(&desktop).is_some_and(|t| t != title);
+    assert!(
+        deskpilot_linux::headless::wait::until(wait, || dialog_focused().then_some(())).is_some()
+    );
+    let activate = deskpilot_core::act::WindowAction::Activate;
+    handle.window_action(activate).await.unwrap();
+    assert_eq!(sway_focused(&desktop).as_deref(), Some(title.as_str()));
+}

@@ -12,6 +12,8 @@ use wayland_client::protocol::{wl_callback, wl_output, wl_registry, wl_seat, wl_
 use wayland_client::{Connection, Dispatch, EventQueue, QueueHandle};
 use wayland_protocols::xdg::xdg_output::zv1::client::{zxdg_output_manager_v1, zxdg_output_v1};
 use wayland_protocols_misc::zwp_virtual_keyboard_v1::client::zwp_virtual_keyboard_manager_v1::ZwpVirtualKeyboardManagerV1;
+use wayland_protocols_wlr::foreign_toplevel::v1::client::zwlr_foreign_toplevel_handle_v1::ZwlrForeignToplevelHandleV1;
+use wayland_protocols_wlr::foreign_toplevel::v1::client::zwlr_foreign_toplevel_manager_v1::ZwlrForeignToplevelManagerV1;
 use wayland_protocols_wlr::screencopy::v1::client::zwlr_screencopy_manager_v1::ZwlrScreencopyManagerV1;
 use wayland_protocols_wlr::virtual_pointer::v1::client::zwlr_virtual_pointer_manager_v1::ZwlrVirtualPointerManagerV1;
 
@@ -38,12 +40,23 @@ pub(crate) struct Frame {
     pub(crate) failed: bool,
 }
 
+/// One foreign toplevel as the compositor last described it (`toplevels.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct Toplevel {
+    pub(crate) handle: ZwlrForeignToplevelHandleV1,
+    pub(crate) title: String,
+    pub(crate) app_id: String,
+    pub(crate) states: Vec<u32>,
+    pub(crate) closed: bool,
+}
+
 /// What the compositor told the connection so far.
 #[derive(Default)]
 pub(crate) struct State {
     globals: Vec<(u32, String, u32)>,
     pub(crate) outputs: Vec<Output>,
     pub(crate) frame: Frame,
+    pub(crate) toplevels: Vec<Toplevel>,
     synced: u64,
 }
 
@@ -54,6 +67,7 @@ pub(crate) struct Globals {
     pub(crate) keyboards: Option<ZwpVirtualKeyboardManagerV1>,
     pub(crate) pointers: Option<ZwlrVirtualPointerManagerV1>,
     pub(crate) screencopy: Option<ZwlrScreencopyManagerV1>,
+    pub(crate) toplevels: Option<ZwlrForeignToplevelManagerV1>,
 }
 
 pub(crate) struct Client {
@@ -90,6 +104,7 @@ impl Client {
                 keyboards: None,
                 pointers: None,
                 screencopy: None,
+                toplevels: None,
             },
             syncs: 0,
         };
@@ -116,6 +131,9 @@ impl Client {
                 }
                 "zwlr_virtual_pointer_manager_v1" => {
                     self.globals.pointers = Some(registry.bind(name, v(2), qh, ()));
+                }
+                "zwlr_foreign_toplevel_manager_v1" => {
+                    self.globals.toplevels = Some(registry.bind(name, v(3), qh, ()));
                 }
                 "zwlr_screencopy_manager_v1" => {
                     self.globals.screencopy = Some(registry.bind(name, v(3), qh, ()));
