@@ -40,7 +40,10 @@ pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
             let sway: Arc<dyn WindowSystem> = Arc::new(SwayWindows::new(socket));
             (Some(sway), "sway")
         }
-        None => (toplevels(session).await, "a wlroots compositor"),
+        None => (
+            toplevels(session).await,
+            "a wlroots compositor, no window positions",
+        ),
     };
     let display = session.socket.file_name().unwrap_or_default();
     let display = display.to_string_lossy();
