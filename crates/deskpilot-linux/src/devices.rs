@@ -24,16 +24,10 @@ pub(crate) struct Devices {
 pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
     let socket = session.socket.clone();
     let connected = tokio::task::spawn_blocking(move || WaylandInput::connect(&socket)).await;
-    let input = match connected {
+    let input = match connected.map_err(|e| e.to_string()) {
         Ok(Ok(input)) => input,
-        Ok(Err(e)) => {
-            tracing::warn!("no Wayland input or capture: {e}");
-            return None;
-        }
-        Err(e) => {
-            tracing::warn!("no Wayland input or capture: {e}");
-            return None;
-        }
+        Ok(Err(e)) => return warned("no Wayland input or capture", e),
+        Err(e) => return warned("no Wayland input or capture", e),
     };
     let (windows, compositor) = match &session.sway {
         Some(socket) => {
@@ -64,17 +58,17 @@ pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
 async fn toplevels(session: &WaylandSession) -> Option<Arc<dyn WindowSystem>> {
     let socket = session.socket.clone();
     let connected = tokio::task::spawn_blocking(move || ForeignToplevels::connect(&socket)).await;
-    match connected {
+    match connected.map_err(|e| e.to_string()) {
         Ok(Ok(toplevels)) => Some(Arc::new(toplevels)),
-        Ok(Err(e)) => {
-            tracing::warn!("no Wayland window list: {e}");
-            None
-        }
-        Err(e) => {
-            tracing::warn!("no Wayland window list: {e}");
-            None
-        }
+        Ok(Err(e)) => warned("no Wayland window list", e),
+        Err(e) => warned("no Wayland window list", e),
     }
+}
+
+/// Logs why something is missing; none of it.
+fn warned<T>(what: &str, why: impl std::fmt::Display) -> Option<T> {
+    tracing::warn!("{what}: {why}");
+    None
 }
 
 /// X11's devices on `display`; `input` when the caller configured one.

@@ -77,24 +77,6 @@ async fn gtk3_through_xwayland_on_sway_is_typed_into_and_clicked() {
     type_and_double_click(&desktop, &oracle).await;
 }
 
-/// The title of the window sway has focused, from its own tree.
-fn sway_focused(desktop: &VirtualDesktop) -> Option<String> {
-    let out = desktop.command("swaymsg").args(["-t", "get_tree"]).output();
-    let tree: serde_json::Value = serde_json::from_slice(&out.ok()?.stdout).ok()?;
-    fn find(node: &serde_json::Value) -> Option<String> {
-        if node["focused"] == true && node["pid"].is_number() {
-            return node["name"].as_str().map(str::to_owned);
-        }
-        let children = ["nodes", "floating_nodes"].map(|k| node[k].as_array().cloned());
-        children
-            .into_iter()
-            .flatten()
-            .flatten()
-            .find_map(|c| find(&c))
-    }
-    find(&tree)
-}
-
 /// A wlroots compositor without sway's IPC: the windows come from
 /// `zwlr_foreign_toplevel_management_v1` (sway has it too), with no position. Keys still
 /// reach the app and activation works (sway's focus judges it); the pointer is refused, never
@@ -148,11 +130,11 @@ async fn without_sways_ipc_the_toplevels_serve_and_the_pointer_is_refused() {
         .act(&by("button[name*=\"Open dialog\"]"), &click)
         .await
         .unwrap();
-    let dialog_focused = || sway_focused(&desktop).is_some_and(|t| t != title);
+    let dialog_focused = || desktop.sway_focused().is_some_and(|t| t != title);
     assert!(
         deskpilot_linux::headless::wait::until(wait, || dialog_focused().then_some(())).is_some()
     );
     let activate = deskpilot_core::act::WindowAction::Activate;
     handle.window_action(activate).await.unwrap();
-    assert_eq!(sway_focused(&desktop).as_deref(), Some(title.as_str()));
+    assert_eq!(desktop.sway_focused().as_deref(), Some(title.as_str()));
 }

@@ -86,6 +86,15 @@ pub fn window_for<'a>(
         .collect();
     match candidates.as_slice() {
         [one] => Some(one),
+        // An untitled window (Qt 5's dialogs on Wayland; the compositor shows "KDialog") is
+        // the app's one window, when it has one.
+        [] if title.is_empty() && pid.is_some() => {
+            let mut own = windows.iter().filter(|w| w.pid == pid);
+            match (own.next(), own.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        }
         [] => None,
         many => size.and_then(|(w, h)| {
             many.iter()
@@ -168,6 +177,30 @@ mod tests {
             Some(WindowId(2))
         );
         assert_eq!(window_within(&windows, 8, frame), None);
+    }
+
+    #[test]
+    fn an_untitled_window_is_its_apps_one_window_and_no_guess_among_several() {
+        let windows = vec![
+            window(1, Some(7), "KDialog"),
+            window(2, Some(8), "A"),
+            window(3, Some(8), "B"),
+        ];
+        assert_eq!(
+            window_for(&windows, Some(7), "", None).map(|w| w.id),
+            Some(WindowId(1))
+        );
+        assert_eq!(
+            window_for(&windows, Some(8), "", None),
+            None,
+            "two windows: no guess"
+        );
+        assert_eq!(
+            window_for(&windows, Some(7), "Other", None),
+            None,
+            "titled: no guess"
+        );
+        assert_eq!(window_for(&windows, None, "", None), None);
     }
 
     #[test]

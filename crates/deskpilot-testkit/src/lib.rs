@@ -19,6 +19,7 @@ mod oracle;
 mod pyatspi;
 mod real_apps;
 mod replays;
+mod sway;
 
 use std::process::Command;
 
@@ -33,6 +34,7 @@ pub use oracle::{Oracle, OracleEvent};
 pub use pyatspi::{has_state, pyatspi_nodes, pyatspi_walks};
 pub use real_apps::ChromiumPages;
 pub use replays::{FIXTURE_SCRIPT, NAME, Replayed, TYPED};
+pub use sway::SwayWindow;
 
 /// A headless desktop with the launching tests need (fixtures, real apps); everything else is
 /// the `HeadlessDesktop` it derefs to.

@@ -27,14 +27,6 @@ use crate::screencopy;
 /// Longest any one call may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// What the compositor serves, found at connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Served {
-    pub keyboard: bool,
-    pub pointer: bool,
-    pub screencopy: bool,
-}
-
 pub(crate) struct Devices {
     client: Client,
     keyboard: Option<Keyboard>,
@@ -45,7 +37,6 @@ pub(crate) struct Devices {
 #[derive(Clone)]
 pub struct WaylandInput {
     devices: Arc<Mutex<Devices>>,
-    served: Served,
 }
 
 impl WaylandInput {
@@ -71,18 +62,7 @@ impl WaylandInput {
             .as_ref()
             .map(|m| Pointer::new(m.create_virtual_pointer(Some(&seat), &qh, ()), area));
         client.roundtrip(Instant::now() + CALL_TIMEOUT)?;
-        let served = Served {
-            keyboard: keyboard.is_some(),
-            pointer: pointer.is_some(),
-            screencopy: client.globals.screencopy.is_some(),
-        };
-        if served
-            == (Served {
-                keyboard: false,
-                pointer: false,
-                screencopy: false,
-            })
-        {
+        if keyboard.is_none() && pointer.is_none() && client.globals.screencopy.is_none() {
             return Err(ClientError::Unavailable(
                 "the compositor offers no virtual keyboard, virtual pointer or screencopy (wlroots protocols)".into(),
             ));
@@ -94,13 +74,7 @@ impl WaylandInput {
         };
         Ok(WaylandInput {
             devices: Arc::new(Mutex::new(devices)),
-            served,
         })
-    }
-
-    /// What the compositor serves.
-    pub fn served(&self) -> Served {
-        self.served
     }
 
     async fn run<T: Send + 'static>(

@@ -19,7 +19,7 @@ mod sway_windows;
 mod toplevels;
 
 pub use client::ClientError;
-pub use input::{Served, WaylandInput};
+pub use input::WaylandInput;
 pub use sway_ipc::SwayIpc;
 pub use sway_windows::SwayWindows;
 pub use toplevels::ForeignToplevels;

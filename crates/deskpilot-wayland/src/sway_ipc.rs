@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 const MAGIC: &[u8; 6] = b"i3-ipc";
@@ -24,10 +24,6 @@ impl SwayIpc {
             socket: socket.into(),
             timeout,
         }
-    }
-
-    pub fn socket(&self) -> &Path {
-        &self.socket
     }
 
     /// Sends one message and reads its reply (blocking, each read and write under the timeout).

@@ -9,7 +9,6 @@ use deskpilot_core::capture::{Region, ShotRequest};
 use deskpilot_core::model::NodeValue;
 use deskpilot_core::{Action, MouseButton, Selector, Session, Target};
 use deskpilot_testkit::{Oracle, VirtualDesktop};
-use serde_json::Value;
 
 /// How one rung went: the route or verb taken, the effect reported, the verdict.
 pub struct RungOutcome {
@@ -116,7 +115,7 @@ pub async fn screenshot(
     let ours = rgb_of(&shot.png);
     let grims = rgb_of(&std::fs::read(&path).unwrap());
     let placed =
-        sway_window(desktop, title).map(|w| w.content) == Some((r.x, r.y, r.width, r.height));
+        desktop.sway_window(title).map(|w| w.content) == Some((r.x, r.y, r.width, r.height));
     let same =
         placed && ours.0 == grims.0 && differing(&ours.1, &grims.1) * 200 <= ours.1.len() / 3;
     let effect = format!("{}x{} at ({}, {})", shot.width, shot.height, r.x, r.y);
@@ -148,61 +147,6 @@ fn differing(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
-/// A window as sway's own tree has it.
-struct SwayWindow {
-    title: String,
-    focused: bool,
-    /// Its content: the container's rectangle moved by the window's within it.
-    content: (i32, i32, i32, i32),
-}
-
-/// Every window in sway's tree (`swaymsg -t get_tree`).
-fn sway_windows(desktop: &VirtualDesktop) -> Vec<SwayWindow> {
-    let out = desktop
-        .command("swaymsg")
-        .args(["-t", "get_tree"])
-        .output()
-        .unwrap();
-    let tree: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-    let mut found = Vec::new();
-    walk(&tree, &mut found);
-    found
-}
-
-fn walk(node: &Value, found: &mut Vec<SwayWindow>) {
-    if node["pid"].is_number() {
-        let n = |r: &Value, k: &str| r[k].as_i64().unwrap_or_default() as i32;
-        let (outer, inner) = (&node["rect"], &node["window_rect"]);
-        found.push(SwayWindow {
-            title: node["name"].as_str().unwrap_or_default().to_owned(),
-            focused: node["focused"] == true,
-            content: (
-                n(outer, "x") + n(inner, "x"),
-                n(outer, "y") + n(inner, "y"),
-                n(inner, "width"),
-                n(inner, "height"),
-            ),
-        });
-    }
-    for key in ["nodes", "floating_nodes"] {
-        for child in node[key].as_array().into_iter().flatten() {
-            walk(child, found);
-        }
-    }
-}
-
-fn sway_window(desktop: &VirtualDesktop, title: &str) -> Option<SwayWindow> {
-    sway_windows(desktop).into_iter().find(|w| w.title == title)
-}
-
-/// The title of the window sway has focused.
-fn sway_focused(desktop: &VirtualDesktop) -> Option<String> {
-    sway_windows(desktop)
-        .into_iter()
-        .find(|w| w.focused)
-        .map(|w| w.title)
-}
-
 /// sway has no minimized state: minimizing is refused as unsupported, and the window stays.
 pub async fn minimize(session: &Session<'_>, desktop: &VirtualDesktop, title: &str) -> RungOutcome {
     let report = session.window_action(WindowAction::Minimize).await;
@@ -213,7 +157,7 @@ pub async fn minimize(session: &Session<'_>, desktop: &VirtualDesktop, title: &s
             e.code == deskpilot_core::Code::Unsupported,
         ),
     };
-    let kept = sway_window(desktop, title).is_some();
+    let kept = desktop.sway_window(title).is_some();
     RungOutcome {
         route: "-".into(),
         verdict: if refused && kept { "refused" } else { "FAILED" },
@@ -236,13 +180,13 @@ pub async fn activation(
         .act(&by("button[name*=\"Open dialog\"]"), &click)
         .await
         .unwrap();
-    let dialog_first = wait_until(|| sway_focused(desktop).is_some_and(|t| t != title));
+    let dialog_first = wait_until(|| desktop.sway_focused().is_some_and(|t| t != title));
     let report = session.window_action(WindowAction::Activate).await;
     let effect = match &report {
         Ok(r) => format!("{:?}", r.effect).to_lowercase(),
         Err(e) => format!("refused {}", e.code.name()),
     };
-    let main_now = wait_until(|| sway_focused(desktop).as_deref() == Some(title));
+    let main_now = wait_until(|| desktop.sway_focused().as_deref() == Some(title));
     session
         .act(&by("dialog >> button[name=OK]"), &click)
         .await
