@@ -23,17 +23,22 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
     fast.extend(extra.iter().map(String::as_str));
     eprintln!("xtask: the tests that need no desktop");
     crate::cargo::cargo_in(&fast, &[], &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])?;
-    // The property tests again, with many more cases: about 2 minutes here.
-    for (package, test) in [
-        ("deskpilot-core", "properties"),
-        ("deskpilot-mcp", "arguments"),
-    ] {
-        crate::cargo::cargo_in(
-            &["test", "-p", package, "--test", test],
-            &[("PROPTEST_CASES", PROPTEST_CASES)],
-            &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"],
-        )?;
-    }
+    // The property tests again, with many more cases: about 2 minutes here. `--workspace`
+    // keeps the features of the run above, so that nothing is built twice.
+    let mut props = vec![
+        "test",
+        "--workspace",
+        "--test",
+        "properties",
+        "--test",
+        "arguments",
+    ];
+    props.extend(extra.iter().map(String::as_str));
+    crate::cargo::cargo_in(
+        &props,
+        &[("PROPTEST_CASES", PROPTEST_CASES)],
+        &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"],
+    )?;
     // The official conformance suite, over HTTP, needs no desktop either.
     crate::conformance::run()?;
     desktop_tier(extra)
@@ -42,12 +47,12 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
 /// The suites behind the `e2e` feature; fails when they started no desktop.
 fn desktop_tier(extra: &[String]) -> anyhow::Result<()> {
     let targets = desktop_targets()?;
-    let mut args = vec!["test".to_owned()];
+    // `--workspace`, as above: the dependencies keep their features and are not built again.
+    let mut args = vec!["test".to_owned(), "--workspace".to_owned()];
     let mut features = Vec::new();
     for target in &targets {
         if !features.contains(&format!("{}/e2e", target.package)) {
             features.push(format!("{}/e2e", target.package));
-            args.extend(["-p".to_owned(), target.package.clone()]);
         }
     }
     args.extend(["--features".to_owned(), features.join(",")]);
