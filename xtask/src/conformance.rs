@@ -17,20 +17,23 @@ const NODE_VERSION: &str = "22.23.5";
 /// The protocol revisions whose required scenarios run.
 const ERAS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
-pub fn run() -> anyhow::Result<()> {
+/// Runs the suite against the binaries of `build_of` (`Built`: the test run's own).
+pub fn run(build_of: crate::image::Build) -> anyhow::Result<()> {
     let node_package = format!("node-linux-{}@{NODE_VERSION}", node_arch()?);
     let dir = crate::node::ensure_in("target/mcp-conformance", &[SUITE, &node_package])?;
     let node = dir.join(format!("node_modules/node-linux-{}/bin/node", node_arch()?));
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let out = crate::root().join("target/conformance");
     std::fs::create_dir_all(&out)?;
-    crate::cargo::cargo(&[
-        "build",
-        "-p",
-        "deskpilot-cli",
-        "-p",
-        "deskpilot-conformance",
-    ])?;
+    if build_of != crate::image::Build::Built {
+        crate::cargo::cargo(&[
+            "build",
+            "-p",
+            "deskpilot-cli",
+            "-p",
+            "deskpilot-conformance",
+        ])?;
+    }
     let product = (
         crate::root().join("target/debug/deskpilot"),
         &["mcp", "--http", "127.0.0.1:0", "--no-token"][..],

@@ -1,7 +1,7 @@
 //! `cargo xtask image`: deskpilot's container image, built here from Debian's archive alone
 //! (this machine reaches no image registry). The base is a Debian made by debootstrap and
 //! imported into podman, kept as target/image/base-bookworm.tar and reused. Over it goes
-//! deploy/Containerfile with the binary, then each app layer asked for
+//! deploy/Containerfile with deskpilot's Debian package, then each app layer asked for
 //! (deploy/apps/NAME.Containerfile). Podman takes its settings from deploy/containers.conf,
 //! never from the machine's own.
 
@@ -105,8 +105,19 @@ fn bootstrap(dir: &Path, tarball: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The build context: the binary alone, without its debug sections.
+/// The build context: the binary in its Debian package (`deb.rs`).
 fn context(build_of: Build) -> anyhow::Result<PathBuf> {
+    let binary = binary(build_of)?;
+    let context = crate::root().join("target/image/context");
+    std::fs::create_dir_all(&context)?;
+    let deb = crate::deb::package(&binary, &crate::root().join("target/deb"))?;
+    std::fs::copy(&deb, context.join("deskpilot.deb"))
+        .with_context(|| format!("copying {}", deb.display()))?;
+    Ok(context)
+}
+
+/// The binary of `build_of`, built unless it is the one just built.
+pub fn binary(build_of: Build) -> anyhow::Result<PathBuf> {
     let mut args = vec!["build", "-p", "deskpilot-cli", "--bin", "deskpilot"];
     let profile = match build_of {
         Build::Release => {
@@ -118,13 +129,7 @@ fn context(build_of: Build) -> anyhow::Result<PathBuf> {
     if build_of != Build::Built {
         crate::cargo::cargo(&args)?;
     }
-    let context = crate::root().join("target/image/context");
-    std::fs::create_dir_all(&context)?;
-    let binary = context.join("deskpilot");
-    let built = crate::root().join("target").join(profile).join("deskpilot");
-    std::fs::copy(&built, &binary).with_context(|| format!("copying {}", built.display()))?;
-    run_ok(Command::new("strip").arg("--strip-debug").arg(&binary))?;
-    Ok(context)
+    Ok(crate::root().join("target").join(profile).join("deskpilot"))
 }
 
 /// `podman build` of `file` as `tag`.

@@ -100,9 +100,12 @@ fn installed(package: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// What `cargo xtask deb` makes the Debian package with: dpkg-shlibdeps, strip, gzip.
+pub const PACKAGING: &[&str] = &["dpkg-dev", "binutils", "gzip"];
+
 /// Installs what the tests and the demo need.
 pub fn ensure_packages() -> anyhow::Result<()> {
-    let mut wanted = [DESKTOP_PACKAGES, PACKAGES].concat();
+    let mut wanted = [DESKTOP_PACKAGES, PACKAGES, PACKAGING].concat();
     let missing = COMMANDS.iter().filter(|(command, _)| !on_path(command));
     wanted.extend(missing.map(|(_, package)| *package));
     ensure(&wanted)

@@ -5,6 +5,7 @@ mod bench_record;
 mod cargo;
 mod check_windows;
 mod conformance;
+mod deb;
 mod demo;
 mod desktop;
 mod faces;
@@ -18,6 +19,7 @@ mod manifests;
 mod matrix;
 mod methods;
 mod node;
+mod package;
 mod probe;
 mod sentences;
 mod source;
@@ -99,6 +101,20 @@ enum Command {
         #[arg(long = "app", value_name = "APP")]
         apps: Vec<String>,
     },
+    /// `cargo package` the test library and the crates it needs, each built from its
+    /// packaged sources (what `cargo publish` would upload).
+    Package {
+        /// Package without building each from its packaged sources (CI: 4.6 minutes less).
+        #[arg(long)]
+        no_verify: bool,
+    },
+    /// Build deskpilot's Debian package (target/deb/deskpilot_VERSION-1_ARCH.deb): the
+    /// binary, its manual pages, and what it depends on declared.
+    Deb {
+        /// The debug binary the tests build, not an optimized one.
+        #[arg(long)]
+        debug: bool,
+    },
     /// Run a benchmark: `snapshot` (deskpilot vs pyatspi vs Cache.GetItems on real apps, and
     /// the LibreOffice Calc memory guard), `screenshot` (a labelled 1280x800 window capture),
     /// `act` (an action's latency), `list` (listing apps with one frozen) or `testlib` (how soon
@@ -154,7 +170,7 @@ fn main() -> anyhow::Result<()> {
             node::ensure().map(|_| ())
         }
         Command::Test { args } => test::run(&args),
-        Command::Conformance => conformance::run(),
+        Command::Conformance => conformance::run(image::Build::Debug),
         Command::CheckWindows => check_windows::run(),
         Command::LintWorkflows => workflows::run(),
         Command::Manifests {
@@ -179,6 +195,18 @@ fn main() -> anyhow::Result<()> {
             };
             image::run(build, &apps)
         }
+        Command::Deb { debug } => {
+            let build = match debug {
+                true => image::Build::Debug,
+                false => image::Build::Release,
+            };
+            let binary = image::binary(build)?;
+            deb::package(&binary, &root().join("target/deb")).map(|_| ())
+        }
+        Command::Package { no_verify } => package::run(match no_verify {
+            true => package::Verify::Skip,
+            false => package::Verify::Build,
+        }),
         Command::Matrix => matrix::run(),
         Command::Tasks => tasks::run(),
         Command::Bench { which, filter } => bench::run(&which, &filter),

@@ -39,8 +39,9 @@ pub fn run(extra: &[String]) -> anyhow::Result<()> {
         &[("PROPTEST_CASES", PROPTEST_CASES)],
         &["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"],
     )?;
-    // The official conformance suite, over HTTP, needs no desktop either.
-    crate::conformance::run()?;
+    // The official conformance suite, over HTTP, needs no desktop either; it serves the
+    // binaries just built (deskpilot-conformance's own test makes cargo build its binary).
+    crate::conformance::run(crate::image::Build::Built)?;
     desktop_tier(extra)
 }
 

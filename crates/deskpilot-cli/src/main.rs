@@ -82,6 +82,12 @@ enum Command {
     /// What deskpilot finds here: the session, the desktop reached, each way of acting (served,
     /// or missing and why), the apps (blind ones with their fix), what a host must pass.
     Doctor(doctor::DoctorArgs),
+    /// Write the manual pages (deskpilot.1, and one per command) into DIR.
+    #[command(hide = true)]
+    Man {
+        #[arg(value_name = "DIR")]
+        dir: std::path::PathBuf,
+    },
 }
 
 /// `DESKPILOT_LOG` (default `warn`), except that the protocol libraries log warnings only:
@@ -118,6 +124,11 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    // The manual is the CLI's own definition (`cargo xtask deb` packs it).
+    if let Command::Man { dir } = &cli.command {
+        clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), dir)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // A recording is a file: no desktop needed.
     if let Command::Export(args) = cli.command {
         return export::run(args);
@@ -150,7 +161,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Probe(args) => probe::run(&engine, args).await,
         Command::Packs(args) => packs::list(engine, args).await,
         Command::Workflow(args) => packs::workflow(engine, args).await,
-        Command::Export(_) | Command::Serve(_) | Command::Doctor(_) => {
+        Command::Export(_) | Command::Serve(_) | Command::Doctor(_) | Command::Man { .. } => {
             unreachable!("an export, a server or a doctor returned before the desktop")
         }
     }

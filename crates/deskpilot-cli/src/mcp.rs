@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail};
 use deskpilot_core::Engine;
 use deskpilot_mcp::Grants;
-use deskpilot_mcp::http::{HttpOptions, HttpServer, Readiness, Tokens, token_dir};
+use deskpilot_mcp::http::{HttpOptions, HttpServer, OAuthOptions, Readiness, Tokens, token_dir};
 
 #[derive(clap::Args)]
 pub struct McpArgs {
@@ -54,6 +54,8 @@ struct HttpArgs {
     /// Ask no token (loopback only): for clients that cannot send one.
     #[arg(long, requires = "http", conflicts_with = "token_file")]
     no_token: bool,
+    #[command(flatten)]
+    oauth: OAuthArgs,
     /// A host name clients reach the server by (IP addresses and localhost always pass).
     #[arg(long, value_name = "NAME", requires = "http")]
     allow_host: Vec<String>,
@@ -79,6 +81,41 @@ struct HttpArgs {
     /// a retryable `busy`, and /readyz answers 503 (Retry-After) while it is full.
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u16).range(1..))]
     max_calls: Option<u16>,
+}
+
+/// OAuth 2.1 access tokens instead of bearer token files (docs/http.md).
+#[derive(clap::Args)]
+struct OAuthArgs {
+    /// Take OAuth access tokens (JWTs) issued by this authorization server (an https URL):
+    /// its keys come from its metadata's jwks_uri, and /.well-known/oauth-protected-resource
+    /// names it to clients.
+    #[arg(long, value_name = "URL", requires_all = ["http", "oauth_audience"], conflicts_with_all = ["token_file", "no_token"])]
+    oauth_issuer: Option<String>,
+    /// The audience (`aud`) a token must be for: this server's URL, as clients reach it
+    /// (https://HOST/mcp).
+    #[arg(long, value_name = "AUD", requires = "oauth_issuer")]
+    oauth_audience: Option<String>,
+    /// Read the issuer's keys from this JWKS file instead of fetching them (an air-gapped
+    /// cluster); it is read again when a token names a key not in it.
+    #[arg(long, value_name = "FILE", requires = "oauth_issuer")]
+    oauth_jwks: Option<PathBuf>,
+    /// The server's URL the metadata names, when the audience is not it.
+    #[arg(long, value_name = "URL", requires = "oauth_issuer")]
+    oauth_resource: Option<String>,
+    /// A PEM file of certificate authorities trusted to reach the issuer, beside the system's.
+    #[arg(long, value_name = "FILE", requires = "oauth_issuer")]
+    oauth_ca: Option<PathBuf>,
+}
+
+impl OAuthArgs {
+    fn options(&self) -> Option<OAuthOptions> {
+        let (issuer, audience) = (self.oauth_issuer.clone()?, self.oauth_audience.clone()?);
+        let mut options = OAuthOptions::new(issuer, audience);
+        options.jwks_file = self.oauth_jwks.clone();
+        options.resource = self.oauth_resource.clone();
+        options.ca_file = self.oauth_ca.clone();
+        Some(options)
+    }
 }
 
 pub async fn run(engine: Engine, args: McpArgs) -> anyhow::Result<ExitCode> {
@@ -123,7 +160,14 @@ pub async fn bind_http(
     let (grants, packs) = (args.grants()?, args.sources());
     let http = args.http;
     let addr = http.http.ok_or_else(|| anyhow!("no --http address"))?;
-    let tokens = tokens(&http, addr)?;
+    let oauth = http.oauth.options();
+    let tokens = match oauth {
+        Some(_) if std::env::var_os("DESKPILOT_TOKEN").is_some() => {
+            bail!("DESKPILOT_TOKEN is set and OAuth was asked for: choose one")
+        }
+        Some(_) => None,
+        None => tokens(&http, addr)?,
+    };
     let desktop = engine
         .wiring()
         .name
@@ -131,6 +175,7 @@ pub async fn bind_http(
         .unwrap_or("unnamed")
         .to_owned();
     let mut options = HttpOptions::new(addr, tokens, desktop);
+    options.oauth = oauth;
     options.hosts = http.allow_host;
     options.origins = http.allow_origin;
     options.remote_launch = http.allow_remote_launch;

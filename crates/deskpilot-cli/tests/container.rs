@@ -2,7 +2,8 @@
 //! `cargo xtask test` runs first): the Mousepad layer started with a token is ready on
 //! `/readyz`, an agent's workflows over HTTP write and save a note, and the file inside the
 //! container is the oracle. `podman stop` (SIGTERM) ends it with 0. Without a token it
-//! refuses to start, saying why.
+//! refuses to start, saying why. deskpilot is in it as its Debian package (`cargo xtask deb`),
+//! whose declared dependencies alone brought what it runs: dpkg and the binary say so.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -131,4 +132,65 @@ fn without_a_token_the_image_refuses_to_start_saying_why() {
     assert_ne!(container.inspect("{{.State.ExitCode}}"), "0");
     let logs = text(&output(podman().args(["logs", &name])));
     assert!(logs.contains("DESKPILOT_TOKEN"), "{logs}");
+}
+
+/// `deskpilot ARGS` in a new container of the image (its entry point replaced), with `stdin`.
+fn in_image(program: &str, args: &[&str]) -> Command {
+    let mut run = podman();
+    run.args(["run", "--rm", "-i", "--entrypoint", program, IMAGE]);
+    run.args(args);
+    run
+}
+
+#[test]
+fn the_debian_package_is_installed_and_its_binary_answers() {
+    let version = env!("CARGO_PKG_VERSION");
+    let status = output(&mut in_image(
+        "dpkg-query",
+        &["-W", "-f", "${Status} ${Version}", "deskpilot"],
+    ));
+    assert_eq!(
+        text(&status).trim(),
+        format!("install ok installed {version}-1")
+    );
+    let files = text(&output(&mut in_image("dpkg", &["-L", "deskpilot"])));
+    for file in ["/usr/bin/deskpilot", "/usr/share/man/man1/deskpilot.1.gz"] {
+        assert!(
+            files.lines().any(|l| l == file),
+            "the package lacks {file}: {files}"
+        );
+    }
+    let said = output(&mut in_image("deskpilot", &["--version"]));
+    assert_eq!(text(&said).trim(), format!("deskpilot {version}"));
+    // `deskpilot mcp` on stdio answers `initialize` (no desktop in it: tools say so later).
+    let mut mcp = in_image("deskpilot", &["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}});
+    let mut stdin = mcp.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, format!("{request}\n").as_bytes()).unwrap();
+    let stdout = mcp.stdout.take().unwrap();
+    let (sent, answer) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+        let _ = sent.send(line);
+    });
+    let line = answer.recv_timeout(Duration::from_secs(120));
+    // Its stdin closed, the server ends, and so does its container (`--rm`).
+    drop(stdin);
+    let ended = wait::until(Duration::from_secs(60), || mcp.try_wait().ok().flatten());
+    if ended.is_none() {
+        let _ = mcp.kill();
+    }
+    let reply: serde_json::Value = serde_json::from_str(&line.expect("no answer")).unwrap();
+    assert_eq!(
+        reply["result"]["serverInfo"]["name"], "deskpilot",
+        "{reply}"
+    );
+    assert_eq!(reply["result"]["serverInfo"]["version"], version, "{reply}");
 }

@@ -122,8 +122,8 @@ fn mousepads_draft_validates_and_names_its_own_controls() {
 /// At least 80% of the shipped Mousepad pack's controls are this draft's verbatim: the same
 /// name, selectors and scope (issue 46). A control the app drifted from fails it.
 fn shipped_pack_is_mostly_the_draft(draft: &serde_json::Map<String, Value>) {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../packs/mousepad/controls.json");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../deskpilot-packs/packs/mousepad/controls.json");
     let shipped: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let shipped = shipped["controls"].as_object().unwrap();
     let same = |name: &String, control: &Value| {

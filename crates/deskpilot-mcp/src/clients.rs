@@ -16,6 +16,14 @@ use crate::runs::Runs;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TokenIndex(pub usize);
 
+/// Who a request comes from: the configured token it carried, or the subject of an OAuth
+/// access token (any of that subject's tokens).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Caller {
+    Token(TokenIndex),
+    Subject(Arc<str>),
+}
+
 /// One client: its sessions (all of them, for the sole client) and its kept runs.
 pub struct Client {
     engine: Arc<Engine>,
@@ -125,11 +133,11 @@ impl Drop for Client {
     }
 }
 
-/// The stateless era's clients, one per token, each ended after `idle` without a request.
+/// The stateless era's clients, one per caller, each ended after `idle` without a request.
 pub struct TokenClients {
     engine: Arc<Engine>,
     idle: Duration,
-    clients: Mutex<HashMap<Option<TokenIndex>, Arc<Client>>>,
+    clients: Mutex<HashMap<Option<Caller>, Arc<Client>>>,
 }
 
 impl TokenClients {
@@ -141,10 +149,10 @@ impl TokenClients {
         })
     }
 
-    /// The client of `token` (`None`: a server that asks for none has one such client).
-    pub fn of(&self, token: Option<TokenIndex>) -> Arc<Client> {
+    /// The client of `caller` (`None`: a server that asks for no token has one such client).
+    pub fn of(&self, caller: Option<Caller>) -> Arc<Client> {
         let client = lock(&self.clients)
-            .entry(token)
+            .entry(caller)
             .or_insert_with(|| Client::one_of_many(self.engine.clone()))
             .clone();
         client.touch();
@@ -170,12 +178,18 @@ mod tests {
     fn a_busy_client_is_never_idle() {
         let engine = Arc::new(Engine::new(Arc::new(deskpilot_fake::FakeBackend::new())));
         let clients = TokenClients::new(engine, Duration::ZERO);
-        let alice = clients.of(Some(TokenIndex(0)));
+        let alice = clients.of(Some(Caller::Token(TokenIndex(0))));
         let listening = alice.busy();
         clients.sweep();
-        assert!(Arc::ptr_eq(&alice, &clients.of(Some(TokenIndex(0)))));
+        assert!(Arc::ptr_eq(
+            &alice,
+            &clients.of(Some(Caller::Token(TokenIndex(0))))
+        ));
         drop(listening);
         clients.sweep();
-        assert!(!Arc::ptr_eq(&alice, &clients.of(Some(TokenIndex(0)))));
+        assert!(!Arc::ptr_eq(
+            &alice,
+            &clients.of(Some(Caller::Token(TokenIndex(0))))
+        ));
     }
 }

@@ -151,7 +151,7 @@ impl DeskpilotServer {
             return self.client.clone();
         }
         let parts = context.extensions.get::<http::request::Parts>();
-        stateless.of(parts.and_then(|p| p.extensions.get::<crate::clients::TokenIndex>().copied()))
+        stateless.of(parts.and_then(|p| p.extensions.get::<crate::clients::Caller>().cloned()))
     }
 
     pub(crate) fn engine(&self) -> &Engine {

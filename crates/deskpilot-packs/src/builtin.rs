@@ -50,7 +50,7 @@ pub fn shipped_source(root: &Path) -> std::io::Result<String> {
             .into_owned();
         for file in FILE_NAMES.iter().filter(|f| dir.join(f).is_file()) {
             out.push_str(&format!(
-                "    (\n        \"{name}\",\n        \"{file}\",\n        include_str!(\"../../../packs/{name}/{file}\"),\n    ),\n",
+                "    (\n        \"{name}\",\n        \"{file}\",\n        include_str!(\"../packs/{name}/{file}\"),\n    ),\n",
             ));
         }
     }
@@ -67,7 +67,7 @@ mod tests {
     #[test]
     fn the_shipped_list_names_every_pack_file() {
         let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let wanted = shipped_source(&crate_dir.join("../../packs")).unwrap();
+        let wanted = shipped_source(&crate_dir.join("packs")).unwrap();
         let path = crate_dir.join("src/shipped.rs");
         let have = std::fs::read_to_string(&path).unwrap_or_default();
         if std::env::var_os("DESKPILOT_UPDATE_SHIPPED").is_some() {

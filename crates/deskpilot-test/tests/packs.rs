@@ -11,7 +11,7 @@ use deskpilot_test::{Desktop, TestError};
 
 /// The shipped Mousepad pack under another id, its document's first selector drifted.
 fn drifted_pack(root: &Path) {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../packs/mousepad");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deskpilot-packs/packs/mousepad");
     let dir = root.join("drifted");
     std::fs::create_dir_all(&dir).unwrap();
     for file in ["profile.json", "controls.json"] {

@@ -1,4 +1,4 @@
-//! The front door: routes `/healthz`, `/readyz` and `/mcp`, refuses what the gate refuses, reads a body
+//! The front door: routes `/healthz`, `/readyz`, `/mcp` and the OAuth metadata, refuses what the gate refuses, reads a body
 //! whole only within its limit and time, answers configured origins' CORS, and hands the rest
 //! to rmcp.
 
@@ -18,9 +18,10 @@ use serde_json::Value;
 
 use super::HttpOptions;
 use super::gate::{Gate, Refusal};
+use super::oauth::METADATA_PATH;
 use super::ready::{Answer, Readiness, answer};
-use super::tokens::TokenIndex;
 use crate::DeskpilotServer;
+use crate::clients::Caller;
 use crate::limit::CallLimit;
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -43,15 +44,15 @@ mcp-protocol-version, mcp-method, mcp-name";
 /// go first).
 const REMEMBERED_SESSIONS: usize = 10_000;
 
-/// Which token opened each MCP session: a session is its opener's only.
+/// Which caller opened each MCP session: a session is its opener's only.
 #[derive(Default)]
 struct SessionTokens {
-    tokens: HashMap<String, Option<TokenIndex>>,
+    tokens: HashMap<String, Option<Caller>>,
     order: VecDeque<String>,
 }
 
 impl SessionTokens {
-    fn opened(&mut self, session: &str, token: Option<TokenIndex>) {
+    fn opened(&mut self, session: &str, token: Option<Caller>) {
         if self.tokens.insert(session.to_owned(), token).is_none() {
             self.order.push_back(session.to_owned());
         }
@@ -69,10 +70,10 @@ impl SessionTokens {
     }
 
     /// Whether `token` may use `session` (one not remembered is rmcp's to refuse).
-    fn allows(&self, session: &str, token: Option<TokenIndex>) -> bool {
+    fn allows(&self, session: &str, token: &Option<Caller>) -> bool {
         self.tokens
             .get(session)
-            .is_none_or(|opener| *opener == token)
+            .is_none_or(|opener| opener == token)
     }
 }
 
@@ -115,9 +116,13 @@ impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
 
     pub async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
         if let Err(refused) = self.gate.check_place(request.headers()) {
-            return refusal(refused);
+            return self.refusal(refused);
         }
-        match request.uri().path() {
+        let path = request.uri().path();
+        if path == METADATA_PATH || path.starts_with(&format!("{METADATA_PATH}/")) {
+            return self.resource_metadata(request.method());
+        }
+        match path {
             HEALTH_PATH if request.method() == Method::GET => {
                 let mut response = text(StatusCode::OK, self.health.clone());
                 response.headers_mut().insert(
@@ -163,9 +168,9 @@ impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
         if request.method() == Method::OPTIONS {
             return preflight(cors);
         }
-        let token = match self.gate.check_token(request.headers()) {
-            Ok(token) => token,
-            Err(refused) => return refusal(refused),
+        let token = match self.gate.caller(request.headers()).await {
+            Ok(caller) => caller,
+            Err(refused) => return self.refusal(refused),
         };
         let session = request
             .headers()
@@ -173,14 +178,14 @@ impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         if let Some(session) = &session
-            && !self.sessions().allows(session, token)
+            && !self.sessions().allows(session, &token)
         {
             // Another token's MCP session: as if it did not exist.
             return text(StatusCode::NOT_FOUND, "Not Found: no such MCP session");
         }
         let ending = request.method() == Method::DELETE;
         let (mut parts, body) = request.into_parts();
-        if let Some(token) = token {
+        if let Some(token) = token.clone() {
             parts.extensions.insert(token);
         }
         let body = match self.read_body(&parts.headers, body).await {
@@ -209,6 +214,37 @@ impl<S: rmcp::ServerHandler + Send + 'static> Front<S> {
             }
             (None, Some(opened)) => self.sessions().opened(opened, token),
             _ => {}
+        }
+        response
+    }
+
+    /// RFC 9728's document, where OAuth tokens are asked for.
+    fn resource_metadata(&self, method: &Method) -> Response<Body> {
+        let Some(metadata) = self.gate.resource_metadata() else {
+            return text(
+                StatusCode::NOT_FOUND,
+                "Not Found: this server takes no OAuth tokens",
+            );
+        };
+        if method != Method::GET {
+            return text(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+        }
+        let mut response = text(StatusCode::OK, metadata.to_string());
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        response
+    }
+
+    fn refusal(&self, refused: Refusal) -> Response<Body> {
+        let mut response = text(refused.status(), refused.message());
+        if let Some(challenge) = self.gate.challenge(refused)
+            && let Ok(value) = HeaderValue::from_str(&challenge)
+        {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
         }
         response
     }
@@ -305,17 +341,6 @@ fn allow_origin(response: &mut Response<Body>, origin: HeaderValue) {
         HeaderValue::from_static("mcp-session-id"),
     );
     headers.append(header::VARY, HeaderValue::from_static("Origin"));
-}
-
-fn refusal(refused: Refusal) -> Response<Body> {
-    let mut response = text(refused.status(), refused.message());
-    if let Some(challenge) = refused.challenge() {
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static(challenge),
-        );
-    }
-    response
 }
 
 fn text(status: StatusCode, body: impl Into<Bytes>) -> Response<Body> {

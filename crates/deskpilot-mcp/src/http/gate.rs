@@ -1,17 +1,32 @@
-//! What a request must pass before MCP sees it: a Host that no rebound DNS name can forge, an
-//! Origin that is the server's own or configured (DNS rebinding: a foreign Origin is refused
-//! whatever token comes with it), then a configured token. Pure functions of the headers.
+//! What a request must pass before MCP sees it. First a Host that no rebound DNS name can
+//! forge, and an Origin that is the server's own or configured (DNS rebinding: a foreign
+//! Origin is refused whatever token comes with it). Then a token: one configured, or an
+//! OAuth access token.
+
+use std::sync::Arc;
 
 use http::HeaderMap;
 use http::header::{AUTHORIZATION, HOST, ORIGIN};
 
-use super::tokens::{TokenIndex, Tokens};
+use super::oauth::{Problem, Verifier};
+use super::tokens::Tokens;
+use crate::clients::Caller;
+
+/// How a request proves who sends it.
+#[derive(Debug, Clone)]
+pub enum Auth {
+    /// No token asked for (loopback only, when the user said so).
+    Open,
+    /// One of the configured bearer tokens.
+    Tokens(Tokens),
+    /// An OAuth access token from the configured issuer.
+    OAuth(Arc<Verifier>),
+}
 
 /// Who may talk to the server.
 #[derive(Debug, Clone)]
 pub struct Gate {
-    /// `None`: no token asked for (loopback only, when the user said so).
-    pub tokens: Option<Tokens>,
+    pub auth: Auth,
     /// Host names (beyond IP literals and `localhost`) clients reach the server by.
     pub hosts: Vec<String>,
     /// Browser origins allowed besides the server's own; they get CORS answers too.
@@ -31,22 +46,17 @@ pub enum Refusal {
     NoToken,
     /// A bearer token that is not one of the server's.
     WrongToken,
+    /// An OAuth access token refused, and why.
+    BadToken(Problem),
 }
 
 impl Refusal {
     pub fn status(self) -> http::StatusCode {
         match self {
             Refusal::ForeignHost | Refusal::ForeignOrigin => http::StatusCode::FORBIDDEN,
-            Refusal::NoToken | Refusal::WrongToken => http::StatusCode::UNAUTHORIZED,
-        }
-    }
-
-    /// The `WWW-Authenticate` challenge a 401 carries (RFC 6750).
-    pub fn challenge(self) -> Option<&'static str> {
-        match self {
-            Refusal::NoToken => Some("Bearer realm=\"deskpilot\""),
-            Refusal::WrongToken => Some("Bearer realm=\"deskpilot\", error=\"invalid_token\""),
-            _ => None,
+            Refusal::NoToken | Refusal::WrongToken | Refusal::BadToken(_) => {
+                http::StatusCode::UNAUTHORIZED
+            }
         }
     }
 
@@ -60,6 +70,9 @@ impl Refusal {
             }
             Refusal::NoToken => "Unauthorized: send Authorization: Bearer <token>",
             Refusal::WrongToken => "Unauthorized: that token is not one of this server's",
+            Refusal::BadToken(_) => {
+                "Unauthorized: that access token is refused (WWW-Authenticate says why)"
+            }
         }
     }
 }
@@ -88,17 +101,51 @@ impl Gate {
         }
     }
 
-    /// Which token the request carries, when tokens are asked for.
-    pub fn check_token(&self, headers: &HeaderMap) -> Result<Option<TokenIndex>, Refusal> {
-        let Some(tokens) = &self.tokens else {
+    /// Who the request comes from, when a token is asked for.
+    pub async fn caller(&self, headers: &HeaderMap) -> Result<Option<Caller>, Refusal> {
+        if let Auth::Open = self.auth {
             return Ok(None);
-        };
+        }
         let presented = headers
             .get(AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .and_then(bearer)
             .ok_or(Refusal::NoToken)?;
-        tokens.find(presented).map(Some).ok_or(Refusal::WrongToken)
+        match &self.auth {
+            Auth::Open => Ok(None),
+            Auth::Tokens(tokens) => tokens
+                .find(presented)
+                .map(|t| Some(Caller::Token(t)))
+                .ok_or(Refusal::WrongToken),
+            Auth::OAuth(verifier) => match verifier.caller(presented).await {
+                Ok(caller) => Ok(Some(caller)),
+                Err(problem) => Err(Refusal::BadToken(problem)),
+            },
+        }
+    }
+
+    /// The `WWW-Authenticate` challenge a 401 carries (RFC 6750; with OAuth, RFC 9728's
+    /// metadata URL too).
+    pub fn challenge(&self, refused: Refusal) -> Option<String> {
+        let problem = match refused {
+            Refusal::NoToken => None,
+            Refusal::WrongToken => Some(Problem::Signature),
+            Refusal::BadToken(problem) => Some(problem),
+            Refusal::ForeignHost | Refusal::ForeignOrigin => return None,
+        };
+        Some(match (&self.auth, problem) {
+            (Auth::OAuth(verifier), _) => verifier.challenge(problem),
+            (_, None) => "Bearer realm=\"deskpilot\"".to_owned(),
+            (_, Some(_)) => "Bearer realm=\"deskpilot\", error=\"invalid_token\"".to_owned(),
+        })
+    }
+
+    /// The protected-resource metadata, when OAuth tokens are asked for.
+    pub fn resource_metadata(&self) -> Option<serde_json::Value> {
+        match &self.auth {
+            Auth::OAuth(verifier) => Some(verifier.metadata()),
+            _ => None,
+        }
     }
 
     /// `origin` exactly as configured (these get CORS answers).
@@ -164,7 +211,7 @@ mod tests {
 
     fn gate() -> Gate {
         Gate {
-            tokens: Some(Tokens::parse("aaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbb").unwrap()),
+            auth: Auth::Tokens(Tokens::parse("aaaaaaaaaaaaaaaa\nbbbbbbbbbbbbbbbb").unwrap()),
             hosts: vec!["desk.lan".into()],
             origins: vec!["https://console.example.com".into()],
             bound: "127.0.0.1:8931".parse().unwrap(),
@@ -233,18 +280,27 @@ mod tests {
 
     #[test]
     fn a_token_names_its_client() {
+        use crate::clients::TokenIndex;
         let gate = gate();
-        let with = |value: &str| gate.check_token(&headers(&[("authorization", value)]));
-        assert_eq!(with("Bearer aaaaaaaaaaaaaaaa"), Ok(Some(TokenIndex(0))));
-        assert_eq!(with("bearer  bbbbbbbbbbbbbbbb "), Ok(Some(TokenIndex(1))));
-        assert_eq!(with("Bearer cccccccccccccccc"), Err(Refusal::WrongToken));
-        assert_eq!(with("Basic aaaaaaaaaaaaaaaa"), Err(Refusal::NoToken));
-        assert_eq!(with("Bearer"), Err(Refusal::NoToken));
-        assert_eq!(gate.check_token(&headers(&[])), Err(Refusal::NoToken));
+        let caller = |value: &str| gate.caller_now(&headers(&[("authorization", value)]));
+        let token = |i| Ok(Some(Caller::Token(TokenIndex(i))));
+        assert_eq!(caller("Bearer aaaaaaaaaaaaaaaa"), token(0));
+        assert_eq!(caller("bearer  bbbbbbbbbbbbbbbb "), token(1));
+        assert_eq!(caller("Bearer cccccccccccccccc"), Err(Refusal::WrongToken));
+        assert_eq!(caller("Basic aaaaaaaaaaaaaaaa"), Err(Refusal::NoToken));
+        assert_eq!(caller("Bearer"), Err(Refusal::NoToken));
+        assert_eq!(gate.caller_now(&headers(&[])), Err(Refusal::NoToken));
         let open = Gate {
-            tokens: None,
+            auth: Auth::Open,
             ..gate
         };
-        assert_eq!(open.check_token(&headers(&[])), Ok(None));
+        assert_eq!(open.caller_now(&headers(&[])), Ok(None));
+    }
+
+    impl Gate {
+        /// `caller`, for tokens that need no fetch.
+        fn caller_now(&self, headers: &HeaderMap) -> Result<Option<Caller>, Refusal> {
+            futures_util::FutureExt::now_or_never(self.caller(headers)).unwrap()
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! MCP over streamable HTTP: rmcp's service (both protocol eras: 2025-11-25 sessions with
 //! `Mcp-Session-Id` and SSE, 2026-07-28 stateless requests) behind deskpilot's front door
-//! (`front.rs`): `/healthz` and `/readyz` (`ready.rs`) without a token, `/mcp` past the gate (`gate.rs`: Host, Origin,
-//! bearer token), a body limit and read timeouts. Each MCP session gets its own server, whose
+//! (`front.rs`). There `/healthz` and `/readyz` (`ready.rs`) need no token; `/mcp` is past
+//! the gate (`gate.rs`: Host, Origin, a bearer token or an OAuth access token, `oauth/`), a
+//! body limit and read timeouts. Each MCP session gets its own server, whose
 //! client owns what it opens; stateless requests belong to their token's client.
 
 mod front;
 mod gate;
+mod oauth;
 mod ready;
 mod tokens;
 
@@ -21,7 +23,8 @@ use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
-pub use gate::Gate;
+pub use gate::{Auth, Gate};
+pub use oauth::OAuthOptions;
 pub use ready::Readiness;
 pub use tokens::{TokenIndex, Tokens, token_dir};
 
@@ -43,6 +46,8 @@ pub struct HttpOptions {
     pub addr: SocketAddr,
     /// `None`: no token asked for (loopback only).
     pub tokens: Option<Tokens>,
+    /// OAuth access tokens asked for instead of `tokens`.
+    pub oauth: Option<OAuthOptions>,
     /// Host names clients reach the server by, beyond IP literals and `localhost`.
     pub hosts: Vec<String>,
     /// Browser origins allowed (and answered with CORS headers).
@@ -77,6 +82,7 @@ impl HttpOptions {
         HttpOptions {
             addr,
             tokens,
+            oauth: None,
             hosts: Vec::new(),
             origins: Vec::new(),
             idle: Duration::from_secs(30 * 60),
@@ -124,7 +130,8 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
         options: HttpOptions,
         wrap: impl Fn(DeskpilotServer) -> S + Send + Sync + 'static,
     ) -> Result<Self, ServeError> {
-        if options.tokens.is_none() && !options.addr.ip().is_loopback() {
+        let auth = auth(&options)?;
+        if matches!(auth, Auth::Open) && !options.addr.ip().is_loopback() {
             return Err(ServeError(format!(
                 "{} is not a loopback address: serving it needs a token (--token-file or DESKPILOT_TOKEN)",
                 options.addr.ip()
@@ -177,7 +184,7 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
             config,
         );
         let gate = Gate {
-            tokens: options.tokens.clone(),
+            auth,
             hosts: options.hosts.clone(),
             origins: options.origins.clone(),
             bound,
@@ -248,6 +255,20 @@ impl<S: rmcp::ServerHandler + Send + 'static> HttpServer<S> {
         };
         sweeper.abort();
         result
+    }
+}
+
+/// How the server's clients prove who they are: OAuth or tokens, never both.
+fn auth(options: &HttpOptions) -> Result<Auth, ServeError> {
+    match (&options.oauth, &options.tokens) {
+        (Some(_), Some(_)) => Err(ServeError(
+            "OAuth and bearer tokens were both given: choose one".into(),
+        )),
+        (Some(oauth), None) => Ok(Auth::OAuth(
+            oauth::Verifier::new(oauth).map_err(ServeError)?,
+        )),
+        (None, Some(tokens)) => Ok(Auth::Tokens(tokens.clone())),
+        (None, None) => Ok(Auth::Open),
     }
 }
 
