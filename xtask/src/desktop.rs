@@ -4,7 +4,7 @@ use anyhow::{Context, bail};
 use deskpilot_testkit::{DesktopOptions, DisplayServer, Fixture, VirtualDesktop};
 use nix::sys::signal::{SigSet, Signal};
 
-pub fn run(fixture_names: &[String], sway: bool) -> anyhow::Result<()> {
+pub fn run(fixture_names: &[String], server: DisplayServer) -> anyhow::Result<()> {
     crate::install::ensure_packages()?;
     let fixtures = fixture_names
         .iter()
@@ -16,11 +16,6 @@ pub fn run(fixture_names: &[String], sway: bool) -> anyhow::Result<()> {
     signals.add(Signal::SIGTERM);
     signals.thread_block().context("blocking SIGINT/SIGTERM")?;
 
-    let server = if sway {
-        DisplayServer::Sway
-    } else {
-        DisplayServer::Xvfb
-    };
     let options = DesktopOptions {
         server,
         ..DesktopOptions::default()
@@ -45,6 +40,10 @@ pub fn run(fixture_names: &[String], sway: bool) -> anyhow::Result<()> {
                 "export WAYLAND_DISPLAY={wayland} SWAYSOCK={}",
                 sway.display()
             );
+            println!("export XDG_RUNTIME_DIR={}", desktop.runtime_dir().display());
+        }
+        (Some(wayland), None) => {
+            println!("export WAYLAND_DISPLAY={wayland}");
             println!("export XDG_RUNTIME_DIR={}", desktop.runtime_dir().display());
         }
         _ => println!("export DISPLAY={}", desktop.display()),

@@ -74,6 +74,9 @@ pub const PACKAGES: &[&str] = &[
     "grim",
     "qtwayland5",
     "passwd",
+    // GNOME on Wayland: headless GNOME Shell (43.9 on Debian 12), asked through gdbus.
+    "gnome-shell",
+    "libglib2.0-bin",
     // The container image (`cargo xtask image`) and its pods: podman with runc (crun fails
     // here), buildah, and debootstrap for the Debian base.
     "podman",

@@ -157,8 +157,11 @@ enum Command {
         #[arg(long = "fixture", value_name = "NAME")]
         fixtures: Vec<String>,
         /// Run headless sway instead of Xvfb: apps native on Wayland.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "gnome")]
         sway: bool,
+        /// Run headless GNOME Shell instead of Xvfb: apps native on mutter's Wayland.
+        #[arg(long)]
+        gnome: bool,
     },
 }
 
@@ -212,7 +215,18 @@ fn main() -> anyhow::Result<()> {
         Command::Bench { which, filter } => bench::run(&which, &filter),
         Command::Structure => structure::run(&root()),
         Command::Probe { program, name } => probe::run(&program, name.as_deref()),
-        Command::Desktop { fixtures, sway } => desktop::run(&fixtures, sway),
+        Command::Desktop {
+            fixtures,
+            sway,
+            gnome,
+        } => {
+            let server = match (sway, gnome) {
+                (true, _) => deskpilot_testkit::DisplayServer::Sway,
+                (_, true) => deskpilot_testkit::DisplayServer::Gnome,
+                _ => deskpilot_testkit::DisplayServer::Xvfb,
+            };
+            desktop::run(&fixtures, server)
+        }
     }
 }
 

@@ -62,6 +62,14 @@ impl VirtualDesktop {
         })
     }
 
+    /// A desktop on headless GNOME Shell: apps native on mutter's Wayland.
+    pub fn start_gnome() -> Result<Self> {
+        Self::start_with(DesktopOptions {
+            server: DisplayServer::Gnome,
+            ..DesktopOptions::default()
+        })
+    }
+
     /// Stops everything and reports processes that survived (there should be none).
     pub fn stop(self) -> std::result::Result<(), Vec<u32>> {
         self.0.stop()

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use super::bus::{Bus, RegisteredApp};
 use super::error::{DesktopError, Result};
+use super::gnome;
 use super::procs::{self, MARKER_VAR};
 use super::sway::{self, SwaySockets};
 use super::tail::tail_of_file;
@@ -44,6 +45,8 @@ pub enum DisplayServer {
     Xvfb,
     /// Headless sway (`sway.rs`): a Wayland session, apps native on Wayland.
     Sway,
+    /// Headless GNOME Shell (`gnome.rs`): mutter's Wayland session, apps native on it.
+    Gnome,
 }
 
 impl Default for DesktopOptions {
@@ -135,6 +138,12 @@ impl HeadlessDesktop {
                 desktop.start_dbus()?;
                 desktop.bus = Some(Bus::activate(&desktop.session_address)?);
             }
+            DisplayServer::Gnome => {
+                // The shell needs the session bus first.
+                desktop.start_dbus()?;
+                desktop.start_gnome()?;
+                desktop.bus = Some(Bus::activate(&desktop.session_address)?);
+            }
         }
         desktop.log_start();
         Ok(desktop)
@@ -160,9 +169,12 @@ impl HeadlessDesktop {
         &self.display
     }
 
-    /// The Wayland display's name (`wayland-1`) on sway.
+    /// The Wayland display's name (`wayland-1`) on sway or GNOME.
     pub fn wayland_display(&self) -> Option<&str> {
-        self.sway.as_ref().map(|s| s.display.as_str())
+        match self.options.server {
+            DisplayServer::Gnome => Some(gnome::DISPLAY),
+            _ => self.sway.as_ref().map(|s| s.display.as_str()),
+        }
     }
 
     /// The X display of sway's XWayland, for X11 apps on sway (`GDK_BACKEND=x11`).
@@ -266,6 +278,13 @@ impl HeadlessDesktop {
     /// What says which display server apps are on.
     fn server_env(&self) -> Vec<(OsString, OsString)> {
         let set: Vec<(&str, OsString)> = match &self.sway {
+            None if self.options.server == DisplayServer::Gnome => vec![
+                ("WAYLAND_DISPLAY", gnome::DISPLAY.into()),
+                ("XDG_SESSION_TYPE", "wayland".into()),
+                ("XDG_CURRENT_DESKTOP", "GNOME".into()),
+                ("GDK_BACKEND", "wayland".into()),
+                ("QT_QPA_PLATFORM", "wayland".into()),
+            ],
             None if self.options.server == DisplayServer::Sway => vec![],
             None => vec![
                 ("DISPLAY", OsString::from(&self.display)),
@@ -470,6 +489,33 @@ impl HeadlessDesktop {
         self.sway = Some(sockets);
         self.seat = Some(seat);
         Ok(())
+    }
+
+    /// Starts headless GNOME Shell with a stand-in system bus, waits until mutter's input
+    /// interface is on the session bus and its Wayland socket is there, and leaves the
+    /// overview.
+    fn start_gnome(&mut self) -> Result<()> {
+        let system = self.runtime_dir().join("system-bus");
+        let mut bus = Command::new("dbus-daemon");
+        bus.args(["--session", "--nofork", "--nopidfile"])
+            .arg(format!("--address=unix:path={}", system.display()))
+            .stdout(Stdio::null());
+        let (child, _) = self.spawn_helper(bus, "system-bus")?;
+        self.children.push(child);
+        let (width, height) = (self.options.width, self.options.height);
+        let mut shell = gnome::command(width, height);
+        let system = format!("unix:path={}", system.display());
+        shell.env("DBUS_SYSTEM_BUS_ADDRESS", system);
+        let (child, log) = self.spawn_helper(shell, "gnome-shell")?;
+        self.children.push(child);
+        let (address, socket) = (&self.session_address, gnome::socket(&self.runtime_dir()));
+        let up = wait::until(START_TIMEOUT, || {
+            (socket.exists() && gnome::ready(address)).then_some(())
+        });
+        if up.is_none() {
+            return Err(self.not_ready("gnome-shell (mutter's RemoteDesktop on the bus)", &log));
+        }
+        gnome::leave_overview(&self.session_address)
     }
 
     fn start_window_manager(&mut self) -> Result<()> {

@@ -1,6 +1,7 @@
 //! A private headless desktop: Xvfb on a display it picked itself (`-displayfd`), a D-Bus
 //! session daemon with its own `XDG_RUNTIME_DIR`, the AT-SPI bus activated before any app,
-//! and openbox. Apps get exactly [`HeadlessDesktop::env`]. Dropping the desktop stops every
+//! and openbox (or headless sway, `sway.rs`, or GNOME Shell, `gnome.rs`). Apps get exactly
+//! [`HeadlessDesktop::env`]. Dropping the desktop stops every
 //! process it started, found by pid through an environment stamp (see [`procs`]),
 //! D-Bus-activated daemons included. Tests run on it, and so will `deskpilot serve` and the
 //! test library's `Desktop::headless()`.
@@ -9,6 +10,7 @@ mod app;
 mod bus;
 mod desktop;
 mod error;
+pub mod gnome;
 pub mod procs;
 pub mod sway;
 mod tail;
