@@ -24,10 +24,10 @@ pub struct Head {
 
 /// The header of `token`; `none` and unknown algorithms are refused here.
 pub fn head(token: &str) -> Result<Head, Problem> {
-    let encoded = token.split('.').next().ok_or(Problem::Malformed)?;
-    if token.split('.').count() != 3 {
+    let parts: Vec<&str> = token.split('.').collect();
+    let [encoded, _, _] = parts[..] else {
         return Err(Problem::Malformed);
-    }
+    };
     let bytes = URL_SAFE_NO_PAD
         .decode(encoded)
         .map_err(|_| Problem::Malformed)?;
