@@ -44,6 +44,9 @@ pub fn run(fixture_names: &[String], server: DisplayServer) -> anyhow::Result<()
         }
         (Some(wayland), None) => {
             println!("export WAYLAND_DISPLAY={wayland}");
+            if desktop.wayland().is_some_and(|w| w.gnome) {
+                println!("export XDG_CURRENT_DESKTOP=GNOME");
+            }
             println!("export XDG_RUNTIME_DIR={}", desktop.runtime_dir().display());
         }
         _ => println!("export DISPLAY={}", desktop.display()),

@@ -74,9 +74,13 @@ pub const PACKAGES: &[&str] = &[
     "grim",
     "qtwayland5",
     "passwd",
-    // GNOME on Wayland: headless GNOME Shell (43.9 on Debian 12), asked through gdbus.
+    // GNOME on Wayland: headless GNOME Shell (43.9 on Debian 12), asked through gdbus,
+    // PipeWire for mutter's screen cast streams (the pointer's absolute positions), and a
+    // GTK 4 editor of GNOME's own (gnome-text-editor).
     "gnome-shell",
     "libglib2.0-bin",
+    "pipewire",
+    "gnome-text-editor",
     // The container image (`cargo xtask image`) and its pods: podman with runc (crun fails
     // here), buildah, and debootstrap for the Debian base.
     "podman",

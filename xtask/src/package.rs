@@ -16,6 +16,7 @@ pub const PUBLISHED: &[&str] = &[
     "deskpilot-x11",
     "deskpilot-xkb",
     "deskpilot-wayland",
+    "deskpilot-gnome",
     "deskpilot-windows",
 ];
 

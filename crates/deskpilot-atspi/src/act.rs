@@ -91,7 +91,7 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
             // ATK's bridge takes the length in UTF-8 bytes (a character count cut
             // "ünïcode ✓" short in Writer); Qt's takes UTF-16 units, never more than bytes.
             let length = text.expose().len() as i32;
-            proto
+            let inserted = proto
                 .call::<_, bool>(
                     id,
                     EDITABLE_TEXT,
@@ -99,7 +99,17 @@ pub async fn perform(proto: &Proto, id: &ElementId, op: &NativeOp) -> Result<(),
                     &(count, text.expose(), length),
                 )
                 .await
-                .map_err(|e| fail(e, "EditableText.InsertText"))?
+                .map_err(|e| fail(e, "EditableText.InsertText"))?;
+            // The caret ends after the text, as typing leaves it (a key pressed next acts
+            // there); an app that refuses it keeps the text all the same.
+            if inserted {
+                let end = count.saturating_add(text.chars() as i32);
+                let caret = (end,);
+                let _ = proto
+                    .call::<_, bool>(id, TEXT, "SetCaretOffset", &caret)
+                    .await;
+            }
+            inserted
         }
         NativeOp::ScrollIntoView => proto
             .call::<_, bool>(id, COMPONENT, "ScrollTo", &(SCROLL_ANYWHERE,))

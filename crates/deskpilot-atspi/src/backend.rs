@@ -15,7 +15,8 @@ use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
 use crate::details;
 use crate::error::to_backend;
-use crate::geometry::{Place, client_windows, fix_window_relative, place_of, toplevel_of};
+use crate::geometry::{Place, client_windows, fix_window_relative, place_of, popups, toplevel_of};
+use crate::menus::{place_in_menu, place_menus};
 use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, read_node};
 use crate::walk::walk;
@@ -74,6 +75,13 @@ impl AtspiBackend {
 
     async fn client_windows(&self) -> Vec<deskpilot_platform::ClientWindow> {
         client_windows(self.window_system.clone()).await
+    }
+
+    /// The open popups of process `pid`, where the window system places them apart.
+    async fn popups_of(&self, pid: Option<u32>) -> Vec<deskpilot_platform::Popup> {
+        let mut popups = popups(self.window_system.clone()).await;
+        popups.retain(|p| pid.is_none() || p.pid.is_none() || p.pid == pid);
+        popups
     }
 
     /// The address of the accessibility bus in use.
@@ -141,6 +149,13 @@ impl AtspiBackend {
         if !traits.window_relative_extents {
             return;
         }
+        let popups = self.popups_of(traits.pid).await;
+        if !popups.is_empty()
+            && let Some(shown) = place_in_menu(&self.proto, &node.id, &popups, traits.pid).await
+        {
+            node.bounds = shown;
+            return;
+        }
         match self.window_place(&node.id, traits).await {
             Place::Moved(dx, dy) => node.bounds = node.bounds.map(|b| b.offset(dx, dy)),
             Place::Nowhere => node.bounds = None,
@@ -169,11 +184,50 @@ impl AtspiBackend {
                 false => toplevel_of(&self.proto, root, traits).await,
             }
         };
-        let (toplevel, windows) = tokio::join!(toplevel, self.client_windows());
+        let (toplevel, windows, popups) =
+            tokio::join!(toplevel, self.client_windows(), self.popups_of(traits.pid));
         let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
         let mut placed = Arc::unwrap_or_clone(tree);
         fix_window_relative(&mut placed, traits, &windows, toplevel);
+        if !popups.is_empty() {
+            place_menus(&self.proto, &mut placed, &popups, traits.pid).await;
+        }
         Arc::new(placed)
+    }
+
+    /// A hit test from an open menu (`root`) at a point in one of the app's popups: asked
+    /// relative to the popup, each node placed there (`menus.rs`). `None` elsewhere.
+    async fn hit_test_in_popup(
+        &self,
+        root: &ElementId,
+        (x, y): (i32, i32),
+        traits: AppTraits,
+    ) -> Option<Result<Vec<Node>, BackendError>> {
+        let popups = self.popups_of(traits.pid).await;
+        let popup = popups.iter().find(|p| p.bounds.contains(x, y))?;
+        let role = self.proto.role(root).await.ok()?;
+        if crate::mapping::map_role(role, false).0 != deskpilot_platform::model::Role::Menu {
+            return None;
+        }
+        let (px, py) = (popup.bounds.x, popup.bounds.y);
+        let point = (x - px, y - py);
+        let asked = details::Asked::Window;
+        let path = details::hit_test(&self.proto, root, point, asked, traits).await;
+        Some(match path {
+            Ok(mut path) => {
+                for node in &mut path {
+                    let within = self.proto.window_extents(&node.id).await.ok();
+                    node.bounds =
+                        within
+                            .filter(|(x, _, _, _)| *x != i32::MIN)
+                            .map(|(x, y, w, h)| {
+                                deskpilot_platform::model::Rect::new(x + px, y + py, w, h)
+                            });
+                }
+                Ok(path)
+            }
+            Err(e) => Err(e),
+        })
     }
 
     /// Where the top-level window holding `id` puts it, from the window system.
@@ -222,8 +276,8 @@ impl AtspiBackend {
                 && let (Some(client), Some(bounds)) = (client, window.bounds)
             {
                 // A window known but not placed (foreign toplevels) is nowhere on the screen.
-                window.bounds = (!client.bounds.is_empty())
-                    .then(|| bounds.offset(client.bounds.x, client.bounds.y));
+                let (x, y) = client.origin_for(size);
+                window.bounds = (!client.bounds.is_empty()).then(|| bounds.offset(x, y));
             }
         }
         info
@@ -367,12 +421,18 @@ impl Backend for AtspiBackend {
 
     async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError> {
         let traits = self.traits_of(&root.app).await;
+        if traits.window_relative_extents
+            && let Some(path) = self.hit_test_in_popup(root, (x, y), traits).await
+        {
+            return path;
+        }
         let origin = if traits.window_relative_extents {
             self.window_origin(root, traits).await
         } else {
             None
         };
-        let mut path = details::hit_test(&self.proto, root, (x, y), traits, origin).await?;
+        let (point, asked) = details::asked_at((x, y), traits, origin);
+        let mut path = details::hit_test(&self.proto, root, point, asked, traits).await?;
         if let Some((dx, dy)) = origin {
             for node in &mut path {
                 node.bounds = node.bounds.map(|b| b.offset(dx, dy));
@@ -539,6 +599,7 @@ mod tests {
             process: None,
             transient_for: None,
             knows_position,
+            frame: None,
         }
     }
 

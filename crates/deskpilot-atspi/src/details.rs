@@ -63,24 +63,42 @@ pub async fn properties(
     Ok(node)
 }
 
-/// Descends from `root` with `GetAccessibleAtPoint` to the deepest element at (x, y), then
-/// climbs `Parent` links back to `root`: some toolkits (GTK 4) answer the deepest element at
-/// once, skipping the levels between. `origin` is the window's screen origin for toolkits that
-/// answer in window coordinates. Returns outermost first.
-pub async fn hit_test(
-    proto: &Proto,
-    root: &ElementId,
+/// How a hit test's point is given to the app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked {
+    /// In the coordinates of the app's screen extents.
+    Screen,
+    /// Relative to the surface that shows the element (`COORD_TYPE_WINDOW`).
+    Window,
+}
+
+/// The point to ask at, and how, for (x, y) on the screen. `origin` is the window's screen
+/// origin for toolkits that answer in window coordinates. GTK 4 answers in window
+/// coordinates; GTK 3 on Wayland in the coordinates of its extents: its toplevel's.
+pub fn asked_at(
     (x, y): (i32, i32),
     traits: AppTraits,
     origin: Option<(i32, i32)>,
-) -> Result<Vec<Node>, BackendError> {
-    // GTK 4 answers in window coordinates. GTK 3 on Wayland answers in the coordinates of
-    // its extents: its toplevel's, popups included (its window coordinates are the popup's).
+) -> ((i32, i32), Asked) {
     let gtk4 = traits.reporting == crate::mapping::StateReporting::Gtk4;
-    let (qx, qy, relative) = match (traits.window_relative_extents, origin) {
-        (true, Some((ox, oy))) => (x - ox, y - oy, gtk4),
-        _ => (x, y, false),
-    };
+    match (traits.window_relative_extents, origin) {
+        (true, Some((ox, oy))) if gtk4 => ((x - ox, y - oy), Asked::Window),
+        (true, Some((ox, oy))) => ((x - ox, y - oy), Asked::Screen),
+        _ => ((x, y), Asked::Screen),
+    }
+}
+
+/// Descends from `root` with `GetAccessibleAtPoint` to the deepest element at the point
+/// (given as `asked`), then climbs `Parent` links back to `root`: some toolkits (GTK 4)
+/// answer the deepest element at once, skipping the levels between. Returns outermost first.
+pub async fn hit_test(
+    proto: &Proto,
+    root: &ElementId,
+    (qx, qy): (i32, i32),
+    asked: Asked,
+    traits: AppTraits,
+) -> Result<Vec<Node>, BackendError> {
+    let relative = asked == Asked::Window;
     let mut deepest = None;
     let mut current = root.clone();
     for _ in 0..MAX_HIT_DEPTH {

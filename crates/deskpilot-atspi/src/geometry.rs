@@ -3,7 +3,7 @@
 
 use deskpilot_platform::model::{ElementId, Role, Tree};
 use deskpilot_platform::window_system::window_for;
-use deskpilot_platform::{ClientWindow, WindowSystem};
+use deskpilot_platform::{ClientWindow, Popup, WindowSystem};
 
 use crate::proto::{Proto, ROOT_PATH, prop_string};
 use crate::read::AppTraits;
@@ -29,7 +29,10 @@ pub fn place_of(
 ) -> Place {
     match window_for(windows, traits.pid, title, size) {
         Some(w) if w.bounds.is_empty() => Place::Nowhere,
-        Some(w) => Place::Moved(w.bounds.x, w.bounds.y),
+        Some(w) => {
+            let (x, y) = w.origin_for(size);
+            Place::Moved(x, y)
+        }
         None => Place::Unknown,
     }
 }
@@ -99,6 +102,24 @@ pub async fn toplevel_of(
         current = ElementId::new(parent.0, parent.1.as_str());
     }
     None
+}
+
+/// The window system's open popups, or none (as `client_windows`, logged).
+pub async fn popups(system: Option<std::sync::Arc<dyn WindowSystem>>) -> Vec<Popup> {
+    let Some(system) = system else {
+        return Vec::new();
+    };
+    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, system.popups()).await {
+        Ok(Ok(popups)) => popups,
+        Ok(Err(e)) => {
+            tracing::warn!("window system: {e}");
+            Vec::new()
+        }
+        Err(_) => {
+            tracing::warn!("window system: no popups within {WINDOW_LIST_TIMEOUT:?}");
+            Vec::new()
+        }
+    }
 }
 
 /// How long the window system may take to list its windows.

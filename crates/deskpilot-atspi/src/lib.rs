@@ -18,6 +18,7 @@ mod geometry;
 mod kept;
 mod layout;
 pub mod mapping;
+mod menus;
 mod parents;
 mod patch;
 mod popups;

@@ -432,13 +432,24 @@ async fn fixture_matrix_on(
     let mut judged = run_rows(&engine, &session, &app.oracle, rows).await;
     let name = match server {
         DisplayServer::Xvfb => fixture.name().to_owned(),
-        DisplayServer::Sway => {
+        DisplayServer::Sway | DisplayServer::Gnome => {
             let handle = engine.session(&session).unwrap();
+            let title = fixture.window_title();
+            let (activation, minimize) = match server {
+                DisplayServer::Gnome => (
+                    display_rungs::activation_on_gnome(&handle, &desktop, title).await,
+                    display_rungs::minimize_on_gnome(&handle, &desktop, title).await,
+                ),
+                _ => (
+                    display_rungs::activation(&handle, &desktop, title).await,
+                    display_rungs::minimize(&handle, &desktop, title).await,
+                ),
+            };
             let rungs = [
                 display_rungs::drag_slider(&handle, &app.oracle).await,
-                display_rungs::screenshot(&handle, &desktop, fixture.window_title()).await,
-                display_rungs::activation(&handle, &desktop, fixture.window_title()).await,
-                display_rungs::minimize(&handle, &desktop, fixture.window_title()).await,
+                display_rungs::screenshot(&handle, &desktop, title).await,
+                activation,
+                minimize,
             ];
             judged.extend(rungs.into_iter().map(|r| Judged {
                 widget: r.widget,
@@ -447,10 +458,12 @@ async fn fixture_matrix_on(
                 effect: r.effect,
                 verdict: r.verdict,
             }));
-            format!("{} on sway", fixture.name())
+            let on = match server {
+                DisplayServer::Gnome => "GNOME",
+                _ => "sway",
+            };
+            format!("{} on {on}", fixture.name())
         }
-        // No GNOME column yet: its rungs come with issue 52.
-        DisplayServer::Gnome => format!("{} on GNOME", fixture.name()),
     };
     report_table(&name, &judged);
 }
@@ -465,18 +478,33 @@ async fn gtk3() {
 #[tokio::test]
 async fn gtk3_on_sway() {
     let mut rows = gtk3_rows();
-    rows.push(Row {
+    rows.push(chord_then_typing("Zoë ✓"));
+    fixture_matrix_on(DisplayServer::Sway, Fixture::Gtk3, &[], rows).await;
+}
+
+/// The name field's text replaced: ctrl+a, then `text` typed.
+fn chord_then_typing(text: &'static str) -> Row {
+    Row {
         widget: "entry (chord, then typing)",
         steps: vec![
             (
                 "textbox[name=Name]",
                 Action::PressKey("ctrl+a".parse::<Chord>().unwrap()),
             ),
-            ("textbox[name=Name]", Action::TypeText("Zoë ✓".into())),
+            ("textbox[name=Name]", Action::TypeText(text.into())),
         ],
-        outcome: oracle("name", "text", json!("Zoë ✓")),
-    });
-    fixture_matrix_on(DisplayServer::Sway, Fixture::Gtk3, &[], rows).await;
+        outcome: oracle("name", "text", json!(text)),
+    }
+}
+
+/// The GTK 3 fixture native on headless GNOME Shell: keys through mutter's remote desktop
+/// session; a text with characters mutter's keymap lacks goes through the app's own text
+/// interface.
+#[tokio::test]
+async fn gtk3_on_gnome() {
+    let mut rows = gtk3_rows();
+    rows.push(chord_then_typing("Zoe and 42"));
+    fixture_matrix_on(DisplayServer::Gnome, Fixture::Gtk3, &[], rows).await;
 }
 
 /// The GTK 3 fixture's own rows.
@@ -522,6 +550,18 @@ async fn gtk4() {
 async fn gtk4_on_sway() {
     fixture_matrix_on(
         DisplayServer::Sway,
+        Fixture::Gtk4,
+        GTK4_OVERRIDES,
+        gtk4_rows(),
+    )
+    .await;
+}
+
+/// The GTK 4 fixture native on headless GNOME Shell.
+#[tokio::test]
+async fn gtk4_on_gnome() {
+    fixture_matrix_on(
+        DisplayServer::Gnome,
         Fixture::Gtk4,
         GTK4_OVERRIDES,
         gtk4_rows(),

@@ -35,6 +35,8 @@ pub enum PrivateDisplay {
     X11,
     /// A Wayland compositor (headless sway on Linux): apps native on Wayland.
     Wayland,
+    /// GNOME Shell on Wayland (headless, in its unsafe mode): apps native on mutter.
+    Gnome,
 }
 
 /// The null platform: an engine whose every call fails `unsupported`, naming this system.

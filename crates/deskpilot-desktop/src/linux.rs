@@ -52,11 +52,21 @@ pub fn session_notes() -> Vec<String> {
 /// name under `XDG_RUNTIME_DIR` or a path) and sway's IPC socket (`SWAYSOCK`).
 fn wayland_session() -> Option<WaylandSession> {
     let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    session_of(
+    let mut session = session_of(
         var("WAYLAND_DISPLAY")?,
         var("XDG_RUNTIME_DIR"),
         var("SWAYSOCK"),
-    )
+    )?;
+    session.gnome = var("XDG_CURRENT_DESKTOP").is_some_and(|d| names_gnome(&d));
+    Some(session)
+}
+
+/// Whether `XDG_CURRENT_DESKTOP` (a colon-separated list, `ubuntu:GNOME`) names GNOME.
+fn names_gnome(desktops: &std::ffi::OsStr) -> bool {
+    desktops
+        .to_string_lossy()
+        .split(':')
+        .any(|d| d.eq_ignore_ascii_case("GNOME"))
 }
 
 fn session_of(
@@ -69,7 +79,11 @@ fn session_of(
         name => std::path::PathBuf::from(runtime?).join(name),
     };
     let sway = swaysock.map(Into::into);
-    Some(WaylandSession { socket, sway })
+    Some(WaylandSession {
+        socket,
+        sway,
+        gnome: false,
+    })
 }
 
 /// How to reach the desktop; what is not given is found where the desktop keeps it.
@@ -156,6 +170,7 @@ pub async fn private_on(display: PrivateDisplay) -> Result<(Engine, Private), Mi
     let server = match display {
         PrivateDisplay::X11 => DisplayServer::Xvfb,
         PrivateDisplay::Wayland => DisplayServer::Sway,
+        PrivateDisplay::Gnome => DisplayServer::Gnome,
     };
     let desktop_options = DesktopOptions {
         server,
@@ -197,5 +212,7 @@ mod tests {
             session_of("wayland-1".into(), None, None).is_none(),
             "no runtime dir"
         );
+        assert!(names_gnome("ubuntu:GNOME".as_ref()) && names_gnome("GNOME".as_ref()));
+        assert!(!names_gnome("sway".as_ref()) && !names_gnome("GNOME-Flashback-x".as_ref()));
     }
 }

@@ -1,10 +1,12 @@
 //! The display server's side of the engine: synthetic input, screenshots and the window list,
-//! from a wlroots compositor on Wayland, else from X11, else none (with the reason).
+//! from GNOME or a wlroots compositor on Wayland, else from X11, else none (with the
+//! reason).
 
 use std::sync::Arc;
 
 use deskpilot_core::platform::ScreenCapture;
 use deskpilot_core::{DevicesMissing, InputDevice, WindowSystem};
+use deskpilot_gnome::GnomeDevices;
 use deskpilot_wayland::{ForeignToplevels, SwayWindows, WaylandInput};
 use deskpilot_x11::{X11Input, X11WindowSystem};
 
@@ -52,6 +54,47 @@ pub(crate) async fn wayland(session: &WaylandSession) -> Option<Devices> {
             hint: "semantic actions, keys and screenshots still work; clicks by position need window positions".into(),
         },
     })
+}
+
+/// GNOME's devices: mutter's input always; the shell's window list and screenshots where it
+/// lends them. Nothing when mutter's remote desktop is not on the bus.
+pub(crate) async fn gnome(bus: &str) -> Devices {
+    let name = "Linux, Wayland on GNOME Shell".to_owned();
+    let devices = match GnomeDevices::connect(bus).await {
+        Ok(devices) => devices,
+        Err(e) => {
+            return Devices {
+                input: None,
+                capture: None,
+                windows: None,
+                name,
+                missing: DevicesMissing {
+                    why: format!("mutter's remote desktop refused deskpilot: {e}"),
+                    hint: "semantic actions still work; run deskpilot in the user's GNOME session (its session bus)".into(),
+                },
+            };
+        }
+    };
+    let input = Some(Arc::new(devices.input) as Arc<dyn InputDevice>);
+    match devices.shell {
+        Ok((windows, capture)) => Devices {
+            input,
+            capture: Some(Arc::new(capture)),
+            windows: Some(Arc::new(windows)),
+            name,
+            missing: DevicesMissing::default(),
+        },
+        Err(why) => Devices {
+            input,
+            capture: None,
+            windows: None,
+            name: format!("{name} (keys only: {why})"),
+            missing: DevicesMissing {
+                why,
+                hint: "semantic actions and keys still work; clicks by position and screenshots need the shell's window list".into(),
+            },
+        },
+    }
 }
 
 /// The compositor's toplevels (no positions), where it has the protocol.

@@ -1,6 +1,6 @@
 //! deskpilot on Linux: one place that wires the engine to the platform. AT-SPI2 gives the
-//! tree and native operations; a wlroots compositor's protocols on Wayland, else X11, give
-//! the window list, synthetic input and pixels. It starts programs on the desktop and runs a
+//! tree and native operations; on Wayland GNOME's mutter and shell or a wlroots
+//! compositor's protocols, else X11, give the window list, synthetic input and pixels. It starts programs on the desktop and runs a
 //! private headless desktop (`headless`). The binary, the tests and the benchmarks all build
 //! their engine here; the MCP server and the test library never name a backend.
 
@@ -59,6 +59,9 @@ pub struct WaylandSession {
     pub socket: std::path::PathBuf,
     /// sway's IPC socket (`SWAYSOCK`), for the windows and their positions.
     pub sway: Option<std::path::PathBuf>,
+    /// GNOME Shell's mutter (`XDG_CURRENT_DESKTOP` names GNOME): input through its remote
+    /// desktop session on the session bus, windows and screenshots from the shell.
+    pub gnome: bool,
 }
 
 /// The engine and the backend under it (whose call counters tests and benchmarks read).
@@ -74,6 +77,7 @@ pub async fn linux_engine(options: LinuxOptions) -> Result<LinuxEngine, BackendE
     connect.use_peers = options.use_peers;
     let mut backend = AtspiBackend::connect(connect).await?;
     let wayland = match &options.wayland {
+        Some(session) if session.gnome => Some(devices::gnome(&options.bus).await),
         Some(session) => devices::wayland(session).await,
         None => None,
     };

@@ -181,6 +181,30 @@ impl Image {
         }
         out
     }
+
+    /// An 8-bit RGB or RGBA PNG's pixels (alpha dropped); `None` for anything else.
+    pub fn from_png(bytes: &[u8]) -> Option<Image> {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().ok()?;
+        let mut buffer = vec![0; reader.output_buffer_size()?];
+        let frame = reader.next_frame(&mut buffer).ok()?;
+        let channels = match (frame.color_type, frame.bit_depth) {
+            (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
+            (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
+            _ => return None,
+        };
+        let pixels = &buffer[..frame.buffer_size()];
+        let rgb = pixels
+            .chunks_exact(channels)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Some(Image {
+            width: frame.width,
+            height: frame.height,
+            rgb,
+        })
+    }
 }
 
 /// The source range [start, end) that destination index `i` of `n` covers out of `total`.
@@ -193,6 +217,17 @@ fn span(i: u32, n: u32, total: u32) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_png_read_back_has_the_pixels_written() {
+        let mut img = Image::new(3, 2);
+        img.rgb
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, c)| *c = i as u8);
+        assert_eq!(Image::from_png(&img.to_png()), Some(img));
+        assert_eq!(Image::from_png(b"not a png"), None);
+    }
 
     #[test]
     fn fit_keeps_the_aspect_and_averages() {

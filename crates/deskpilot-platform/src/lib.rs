@@ -45,4 +45,4 @@ pub use launcher::{Exited, Exits, LaunchError, Launcher, descends};
 pub use model::{TableSlice, TextSlice};
 pub use text::InputText;
 pub use vocabulary::{Direction, EditKeys, MouseButton, NativeOp, WindowAction, WindowState};
-pub use window_system::{ClientWindow, WindowError, WindowSystem};
+pub use window_system::{ClientWindow, Popup, WindowError, WindowSystem};

@@ -26,6 +26,38 @@ pub struct ClientWindow {
     /// Whether its app knows where the window is: false for a native Wayland window, whose
     /// accessibility tree gives bounds relative to the window.
     pub knows_position: bool,
+    /// The window without the shadows its client draws around it (Wayland's window
+    /// geometry), where the system tells it apart from `bounds` (the whole surface). Toolkits
+    /// count window-relative bounds from one or the other (GTK 3 from the surface, GTK 4
+    /// from its geometry): the app's own window size says which.
+    pub frame: Option<Rect>,
+}
+
+impl ClientWindow {
+    /// Where window-relative bounds of a window of `size` (as its app reports it) count from.
+    pub fn origin_for(&self, size: Option<(i32, i32)>) -> (i32, i32) {
+        match (self.frame, size) {
+            (Some(f), Some(size)) if (f.width, f.height) == size => (f.x, f.y),
+            _ => (self.bounds.x, self.bounds.y),
+        }
+    }
+
+    /// Whether the window is `size` big, surface or frame.
+    pub fn has_size(&self, (width, height): (i32, i32)) -> bool {
+        let sizes = [Some(self.bounds), self.frame];
+        sizes
+            .iter()
+            .flatten()
+            .any(|r| r.width == width && r.height == height)
+    }
+}
+
+/// An open popup surface (a menu) as the window system places it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Popup {
+    pub pid: Option<u32>,
+    /// The whole surface, in screen coordinates.
+    pub bounds: Rect,
 }
 
 /// Why the window system could not answer, or do what it was asked.
@@ -70,6 +102,12 @@ pub trait WindowSystem: Send + Sync {
 
     /// A top-level window's state; `None` when the window is gone.
     async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, WindowError>;
+
+    /// The open popup surfaces, where the system places them apart from their windows and
+    /// tells where (GNOME); none elsewhere.
+    async fn popups(&self) -> Result<Vec<Popup>, WindowError> {
+        Ok(Vec::new())
+    }
 }
 
 /// The client window of a process with this title (exact), if exactly one matches; with
@@ -96,11 +134,7 @@ pub fn window_for<'a>(
             }
         }
         [] => None,
-        many => size.and_then(|(w, h)| {
-            many.iter()
-                .find(|c| c.bounds.width == w && c.bounds.height == h)
-                .copied()
-        }),
+        many => size.and_then(|size| many.iter().find(|c| c.has_size(size)).copied()),
     }
 }
 
@@ -157,7 +191,24 @@ mod tests {
             process: None,
             transient_for: None,
             knows_position: true,
+            frame: None,
         }
+    }
+
+    /// GTK 3 counts from the surface, GTK 4 from the frame inside its shadows: the app's own
+    /// window size picks the origin, and finds the window among namesakes.
+    #[test]
+    fn window_relative_bounds_count_from_the_surface_or_the_frame_the_size_names() {
+        let mut shadowed = window(1, Some(7), "Fixture");
+        shadowed.bounds = Rect::new(25, 22, 1172, 753);
+        shadowed.frame = Some(Rect::new(39, 33, 1144, 724));
+        assert_eq!(shadowed.origin_for(Some((1144, 724))), (39, 33));
+        assert_eq!(shadowed.origin_for(Some((1172, 753))), (25, 22));
+        assert_eq!(shadowed.origin_for(None), (25, 22));
+        let other = window(2, Some(7), "Fixture");
+        let windows = vec![other, shadowed];
+        let found = window_for(&windows, Some(7), "Fixture", Some((1144, 724)));
+        assert_eq!(found.map(|w| w.id), Some(WindowId(1)));
     }
 
     #[test]

@@ -12,8 +12,10 @@
 //! # Ok::<(), deskpilot_testkit::DesktopError>(())
 //! ```
 
+mod compositor;
 mod fixture;
 mod form_receiver;
+mod gnome;
 mod mcp_client;
 mod oracle;
 mod pyatspi;
@@ -29,6 +31,7 @@ pub use deskpilot_linux::headless::{
 };
 pub use fixture::{Fixture, FixtureApp, SYSTEM_PYTHON, fixtures_dir};
 pub use form_receiver::{FormReceiver, SubmittedForm};
+pub use gnome::GnomeWindow;
 pub use mcp_client::{McpClient, sdk_python};
 pub use oracle::{Oracle, OracleEvent};
 pub use pyatspi::{has_state, pyatspi_nodes, pyatspi_walks};

@@ -93,6 +93,7 @@ fn view(node: &Value, hidden: bool) -> Option<View> {
         process: node["app_id"].as_str().map(str::to_owned),
         transient_for: None,
         knows_position: xwayland,
+        frame: None,
     };
     Some(View {
         window,

@@ -43,6 +43,7 @@ impl Toplevel {
             process: Some(self.app_id.clone()).filter(|a| !a.is_empty()),
             transient_for: None,
             knows_position: false,
+            frame: None,
         }
     }
 }

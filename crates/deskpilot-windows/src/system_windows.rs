@@ -67,6 +67,7 @@ pub fn client_windows(raw: &[RawWindow]) -> Vec<ClientWindow> {
             process: None,
             transient_for: w.owner.map(WindowId),
             knows_position: true,
+            frame: None,
         })
         .collect()
 }

@@ -121,6 +121,7 @@ impl X11Windows {
                 title: String::from_utf8_lossy(&name.value).into_owned(),
                 transient_for: transient_for.map(|t| WindowId(u64::from(t))),
                 knows_position: true,
+                frame: None,
                 bounds: Rect::new(
                     i32::from(origin.dst_x),
                     i32::from(origin.dst_y),

@@ -33,6 +33,7 @@ const CACHE_PATH: &str = "/org/a11y/atspi/cache";
 
 /// AT-SPI coordinate types.
 const COORD_TYPE_SCREEN: u32 = 0;
+const COORD_TYPE_WINDOW: u32 = 1;
 
 pub type Props = HashMap<String, OwnedValue>;
 

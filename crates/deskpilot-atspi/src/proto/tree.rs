@@ -203,6 +203,13 @@ impl Proto {
             .await
     }
 
+    /// (x, y, width, height) relative to the element's own surface (GTK 3 on Wayland: a
+    /// popup menu's item, relative to the popup).
+    pub async fn window_extents(&self, id: &ElementId) -> zbus::Result<(i32, i32, i32, i32)> {
+        self.call(id, COMPONENT, "GetExtents", &(COORD_TYPE_WINDOW,))
+            .await
+    }
+
     /// One property of the Application interface (atk-bridge answers `Get` but not `GetAll`).
     pub async fn application_prop(&self, id: &ElementId, name: &str) -> zbus::Result<String> {
         let value: OwnedValue = self

@@ -1,12 +1,12 @@
 //! The display server's own rungs as matrix rows: a drag, a screenshot and a window's
-//! activation. Each is judged outside deskpilot: the fixture's oracle, `grim`'s capture of
-//! the same rectangle, the compositor's own window tree (`swaymsg`).
+//! activation. Each is judged outside deskpilot: the fixture's oracle, the compositor's
+//! capture of the same rectangle, its own window list (`swaymsg`, gnome-shell's `Eval`).
 
 use std::time::{Duration, Instant};
 
 use deskpilot_core::act::{DragEnd, WindowAction};
 use deskpilot_core::capture::{Region, ShotRequest};
-use deskpilot_core::model::NodeValue;
+use deskpilot_core::model::{NodeValue, Rect};
 use deskpilot_core::{Action, MouseButton, Selector, Session, Target};
 use deskpilot_testkit::{Oracle, VirtualDesktop};
 
@@ -55,10 +55,7 @@ pub async fn drag_slider(session: &Session<'_>, oracle: &Oracle) -> RungOutcome 
     };
     let seen = oracle.events().unwrap_or_default().len();
     let report = session.drag(&from, &to).await;
-    let effect = match &report {
-        Ok(r) => format!("{:?}", r.effect).to_lowercase(),
-        Err(e) => format!("refused {}", e.code.name()),
-    };
+    let effect = effect_of(&report);
     let high = |e: &deskpilot_testkit::OracleEvent| {
         e.is("volume", "value") && e.value.as_f64().is_some_and(|v| v > 50.0)
     };
@@ -89,9 +86,9 @@ fn oracle_within(
     }
 }
 
-/// The session window's screenshot: its rectangle must be the window's content as sway
-/// places it, and its pixels `grim`'s capture of that rectangle, but for one pixel in 200 at
-/// most (a caret blinks between the two).
+/// The session window's screenshot: its rectangle must be the window as the compositor
+/// places it, and its pixels the compositor's capture of that rectangle (`grim` on sway),
+/// but for one pixel in 200 at most (a caret blinks between the two).
 pub async fn screenshot(
     session: &Session<'_>,
     desktop: &VirtualDesktop,
@@ -104,21 +101,31 @@ pub async fn screenshot(
     };
     let shot = session.screenshot(&request).await.unwrap();
     let r = shot.region;
-    let path = desktop.log_path("grim", "png");
-    let status = desktop
-        .command("grim")
-        .args(["-g", &format!("{},{} {}x{}", r.x, r.y, r.width, r.height)])
-        .arg(&path)
-        .status()
-        .unwrap();
-    assert!(status.success(), "grim failed: {status}");
+    let area = (r.x, r.y, r.width, r.height);
+    let path = desktop.log_path("compositor-capture", "png");
+    if let Err(said) = desktop.compositor_capture(area, &path) {
+        panic!("the compositor's capture of {area:?} failed: {said}");
+    }
     let ours = rgb_of(&shot.png);
     let grims = rgb_of(&std::fs::read(&path).unwrap());
-    let placed =
-        desktop.sway_window(title).map(|w| w.content) == Some((r.x, r.y, r.width, r.height));
+    // Clipped to the screen, as the capture is.
+    let screen = Rect::new(0, 0, 1280, 800);
+    let window: Vec<Rect> = desktop
+        .compositor_window(title)
+        .into_iter()
+        .filter_map(|(x, y, w, h)| Rect::new(x, y, w, h).intersection(&screen))
+        .collect();
+    let placed = window.contains(&r);
     let same =
         placed && ours.0 == grims.0 && differing(&ours.1, &grims.1) * 200 <= ours.1.len() / 3;
-    let effect = format!("{}x{} at ({}, {})", shot.width, shot.height, r.x, r.y);
+    let mut effect = format!("{}x{} at ({}, {})", shot.width, shot.height, r.x, r.y);
+    if !same {
+        let differ = differing(&ours.1, &grims.1);
+        effect += &format!(
+            " (compositor: {window:?}; sizes {:?} {:?}; {differ} pixels differ)",
+            ours.0, grims.0
+        );
+    }
     RungOutcome {
         route: "capture".into(),
         ..outcome("window (screenshot)", "screenshot", effect, same)
@@ -165,8 +172,56 @@ pub async fn minimize(session: &Session<'_>, desktop: &VirtualDesktop, title: &s
     }
 }
 
-/// Opens the fixture's dialog (sway focuses it), activates the main window, and asks sway
-/// which window has the focus; the dialog is answered afterwards.
+/// GNOME minimizes: the shell must say the window is minimized; it is restored afterwards
+/// (the shell's word again).
+pub async fn minimize_on_gnome(
+    session: &Session<'_>,
+    desktop: &VirtualDesktop,
+    title: &str,
+) -> RungOutcome {
+    let report = session.window_action(WindowAction::Minimize).await;
+    let effect = effect_of(&report);
+    let minimized = |on: bool| {
+        wait_until(|| {
+            desktop
+                .gnome_window(title)
+                .is_some_and(|w| w.minimized == on)
+        })
+    };
+    let down = report.is_ok() && minimized(true);
+    let restored = session.window_action(WindowAction::Restore).await;
+    let up = restored.is_ok() && minimized(false);
+    RungOutcome {
+        route: "window_manager".into(),
+        ..outcome("window (minimize)", "minimize", effect, down && up)
+    }
+}
+
+/// GNOME focuses a window's modal dialog rather than the window: another app's window takes
+/// the focus instead, then the fixture's window is activated; the shell says which has it.
+pub async fn activation_on_gnome(
+    session: &Session<'_>,
+    desktop: &VirtualDesktop,
+    title: &str,
+) -> RungOutcome {
+    let script = "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk; \
+        w = Gtk.Window(title='Other'); w.connect('destroy', Gtk.main_quit); w.show_all(); Gtk.main()";
+    let mut other = desktop
+        .command(deskpilot_testkit::SYSTEM_PYTHON)
+        .args(["-c", script])
+        .spawn()
+        .unwrap();
+    let other_first = wait_until(|| desktop.compositor_focused().as_deref() == Some("Other"));
+    let report = session.window_action(WindowAction::Activate).await;
+    let effect = effect_of(&report);
+    let main_now = wait_until(|| desktop.compositor_focused().as_deref() == Some(title));
+    let _ = other.kill();
+    let _ = other.wait();
+    activated(effect, other_first && main_now && report.is_ok())
+}
+
+/// Opens the fixture's dialog (the compositor focuses it), activates the main window, and
+/// asks the compositor which window has the focus; the dialog is answered afterwards.
 pub async fn activation(
     session: &Session<'_>,
     desktop: &VirtualDesktop,
@@ -180,25 +235,29 @@ pub async fn activation(
         .act(&by("button[name*=\"Open dialog\"]"), &click)
         .await
         .unwrap();
-    let dialog_first = wait_until(|| desktop.sway_focused().is_some_and(|t| t != title));
+    let dialog_first = wait_until(|| desktop.compositor_focused().is_some_and(|t| t != title));
     let report = session.window_action(WindowAction::Activate).await;
-    let effect = match &report {
-        Ok(r) => format!("{:?}", r.effect).to_lowercase(),
-        Err(e) => format!("refused {}", e.code.name()),
-    };
-    let main_now = wait_until(|| desktop.sway_focused().as_deref() == Some(title));
+    let effect = effect_of(&report);
+    let main_now = wait_until(|| desktop.compositor_focused().as_deref() == Some(title));
     session
         .act(&by("dialog >> button[name=OK]"), &click)
         .await
         .unwrap();
+    activated(effect, dialog_first && main_now && report.is_ok())
+}
+
+/// A report's effect in a row: its name, or the code it was refused with.
+fn effect_of(report: &Result<deskpilot_core::ActionReport, deskpilot_core::Error>) -> String {
+    match report {
+        Ok(r) => format!("{:?}", r.effect).to_lowercase(),
+        Err(e) => format!("refused {}", e.code.name()),
+    }
+}
+
+fn activated(effect: String, ok: bool) -> RungOutcome {
     RungOutcome {
         route: "window_manager".into(),
-        ..outcome(
-            "window (activation)",
-            "activate",
-            effect,
-            dialog_first && main_now && report.is_ok(),
-        )
+        ..outcome("window (activation)", "activate", effect, ok)
     }
 }
 

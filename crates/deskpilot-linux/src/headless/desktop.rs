@@ -78,6 +78,8 @@ pub struct HeadlessDesktop {
     /// from the start: an app that starts after them binds them at once, while one that saw
     /// them arrive later could miss the first input sent.
     seat: Option<deskpilot_wayland::WaylandInput>,
+    /// The same on headless GNOME: a remote desktop session of the desktop's own.
+    gnome_seat: Option<gnome::HeldSeat>,
     bus: Option<Bus>,
     children: Vec<Child>,
     /// Stdout pipes of Xvfb and dbus-daemon, kept open so neither writes into a closed pipe.
@@ -115,6 +117,7 @@ impl HeadlessDesktop {
             sway: None,
             xwayland: None,
             seat: None,
+            gnome_seat: None,
             bus: None,
             children: Vec::new(),
             pipes: Vec::new(),
@@ -187,11 +190,19 @@ impl HeadlessDesktop {
         self.sway.as_ref().map(|s| s.ipc.as_path())
     }
 
-    /// Where deskpilot reaches the compositor on sway.
+    /// Where deskpilot reaches the compositor on sway or GNOME.
     pub fn wayland(&self) -> Option<crate::WaylandSession> {
+        if self.options.server == DisplayServer::Gnome {
+            return Some(crate::WaylandSession {
+                socket: gnome::socket(&self.runtime_dir()),
+                sway: None,
+                gnome: true,
+            });
+        }
         self.sway.as_ref().map(|s| crate::WaylandSession {
             socket: self.runtime_dir().join(&s.display),
             sway: Some(s.ipc.clone()),
+            gnome: false,
         })
     }
 
@@ -491,9 +502,9 @@ impl HeadlessDesktop {
         Ok(())
     }
 
-    /// Starts headless GNOME Shell with a stand-in system bus, waits until mutter's input
-    /// interface is on the session bus and its Wayland socket is there, and leaves the
-    /// overview.
+    /// Starts PipeWire and headless GNOME Shell with a stand-in system bus, waits until
+    /// mutter's input interface is on the session bus and its Wayland socket is there, and
+    /// leaves the overview.
     fn start_gnome(&mut self) -> Result<()> {
         let system = self.runtime_dir().join("system-bus");
         let mut bus = Command::new("dbus-daemon");
@@ -502,6 +513,12 @@ impl HeadlessDesktop {
             .stdout(Stdio::null());
         let (child, _) = self.spawn_helper(bus, "system-bus")?;
         self.children.push(child);
+        let (child, log) = self.spawn_helper(gnome::pipewire(), "pipewire")?;
+        self.children.push(child);
+        let pipewire = gnome::pipewire_socket(&self.runtime_dir());
+        if wait::until(START_TIMEOUT, || pipewire.exists().then_some(())).is_none() {
+            return Err(self.not_ready("pipewire (its socket)", &log));
+        }
         let (width, height) = (self.options.width, self.options.height);
         let mut shell = gnome::command(width, height);
         let system = format!("unix:path={}", system.display());
@@ -515,7 +532,8 @@ impl HeadlessDesktop {
         if up.is_none() {
             return Err(self.not_ready("gnome-shell (mutter's RemoteDesktop on the bus)", &log));
         }
-        gnome::leave_overview(&self.session_address)
+        self.gnome_seat = Some(gnome::HeldSeat::hold(&self.session_address)?);
+        gnome::leave_overview(&self.session_address, START_TIMEOUT)
     }
 
     fn start_window_manager(&mut self) -> Result<()> {
@@ -572,6 +590,7 @@ impl HeadlessDesktop {
         // The bus connection first, so that nothing of ours holds the buses open.
         self.bus = None;
         self.seat = None;
+        self.gnome_seat = None;
         let left = procs::stop_marked(&self.id, Duration::from_secs(3));
         for child in &mut self.children {
             let _ = child.kill();

@@ -3,13 +3,15 @@
 //! (logind, polkit and GDM are absent: the shell warns and goes on). Measured on Debian 12
 //! (gnome-shell 43.9, as root): ready in about 1.5 s, owning mutter's RemoteDesktop and
 //! ScreenCast. Unsafe mode opens its window list and screenshots to the tests' oracles: a
-//! test desktop only. The shell starts in its overview, which the desktop leaves at once.
+//! test desktop only. The shell ends its start-up in its overview, which the desktop leaves.
+//! A PipeWire daemon runs beside it for mutter's screen cast streams.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use super::error::{DesktopError, Result};
+use super::wait;
 
 /// The Wayland display's name in the desktop's runtime directory.
 pub const DISPLAY: &str = "wayland-gnome";
@@ -83,12 +85,110 @@ pub fn eval(address: &str, script: &str) -> Result<String> {
     Ok(said)
 }
 
-/// Leaves the overview the shell starts in, so that apps' windows show and take focus.
-pub fn leave_overview(address: &str) -> Result<()> {
-    eval(address, "Main.overview.hide(); Main.overview.visible").map(|_| ())
+/// Waits until `script` answers `true`, within `timeout`.
+fn until_true(address: &str, script: &str, timeout: Duration) -> Result<()> {
+    let answered = wait::until(timeout, || {
+        eval(address, script)
+            .ok()
+            .filter(|said| said == "(true, 'true')")
+    });
+    answered.map(|_| ()).ok_or_else(|| DesktopError::NotReady {
+        what: format!("gnome-shell's {script:?}"),
+        timeout,
+        log_tail: String::new(),
+    })
+}
+
+/// Leaves the overview the shell shows once its start-up is done (hidden earlier, it comes
+/// back), so that apps' windows show and take focus.
+pub fn leave_overview(address: &str, timeout: Duration) -> Result<()> {
+    until_true(address, "!Main.layoutManager._startingUp", timeout)?;
+    eval(address, "Main.overview.hide()")?;
+    until_true(address, "!Main.overview.visible", timeout)
+}
+
+/// The command of a PipeWire daemon, which mutter's screen cast streams need (the pointer's
+/// absolute positions go through them).
+pub fn pipewire() -> Command {
+    let mut cmd = Command::new("pipewire");
+    cmd.stdout(Stdio::null()).stdin(Stdio::null());
+    cmd
+}
+
+/// PipeWire's socket under `runtime`.
+pub fn pipewire_socket(runtime: &Path) -> std::path::PathBuf {
+    runtime.join("pipewire-0")
 }
 
 /// The socket of the shell's Wayland display under `runtime`.
 pub fn socket(runtime: &Path) -> std::path::PathBuf {
     runtime.join(DISPLAY)
+}
+
+/// The seat's keyboard and pointer on headless GNOME, from a remote desktop session held on
+/// a thread of its own until dropped.
+pub struct HeldSeat {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl HeldSeat {
+    /// Holds a session on the bus at `address` once mutter has started it.
+    pub fn hold(address: &str) -> Result<HeldSeat> {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (held, started) = std::sync::mpsc::channel();
+        let address = address.to_owned();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build();
+            let Ok(runtime) = runtime else {
+                let _ = held.send(Err("no runtime for the seat".to_owned()));
+                return;
+            };
+            runtime.block_on(async move {
+                match deskpilot_gnome::Seat::hold(&address).await {
+                    Ok(seat) => {
+                        let _ = held.send(Ok(()));
+                        let _ = stopped.await;
+                        drop(seat);
+                    }
+                    Err(e) => {
+                        let _ = held.send(Err(e.to_string()));
+                    }
+                }
+            });
+        });
+        let mut seat = HeldSeat {
+            stop: Some(stop),
+            thread: Some(thread),
+        };
+        match started.recv_timeout(CALL_TIMEOUT * 2) {
+            Ok(Ok(())) => Ok(seat),
+            Ok(Err(why)) => Err(seat_not_ready(why)),
+            Err(_) => {
+                seat.stop.take();
+                Err(seat_not_ready("no answer".into()))
+            }
+        }
+    }
+}
+
+fn seat_not_ready(why: String) -> DesktopError {
+    DesktopError::NotReady {
+        what: format!("mutter's remote desktop session for the seat's devices ({why})"),
+        timeout: CALL_TIMEOUT * 2,
+        log_tail: String::new(),
+    }
+}
+
+impl Drop for HeldSeat {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }

@@ -52,4 +52,36 @@ impl Rect {
             && self.y < other.y.saturating_add(other.height)
             && other.y < self.y.saturating_add(self.height)
     }
+
+    /// The part of `self` inside `other`; `None` when they do not meet.
+    pub fn intersection(&self, other: &Rect) -> Option<Rect> {
+        if !self.intersects(other) {
+            return None;
+        }
+        let (left, top) = (self.x.max(other.x), self.y.max(other.y));
+        let right = self
+            .x
+            .saturating_add(self.width)
+            .min(other.x.saturating_add(other.width));
+        let bottom = (self.y.saturating_add(self.height)).min(other.y.saturating_add(other.height));
+        Some(Rect::new(left, top, right - left, bottom - top))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_intersection_is_the_part_inside_both() {
+        let screen = Rect::new(0, 0, 100, 50);
+        let inside = Rect::new(10, 10, 20, 20);
+        assert_eq!(inside.intersection(&screen), Some(inside));
+        let across = Rect::new(-26, 40, 200, 20);
+        assert_eq!(
+            across.intersection(&screen),
+            Some(Rect::new(0, 40, 100, 10))
+        );
+        assert_eq!(Rect::new(200, 0, 5, 5).intersection(&screen), None);
+    }
 }

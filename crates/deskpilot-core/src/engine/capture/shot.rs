@@ -54,6 +54,15 @@ impl crate::engine::Session<'_> {
                 (rect, None)
             }
         };
+        // What is off the screen is not captured: the region says what the image shows.
+        let screen = capture.screen_bounds().await.map_err(capture_error)?;
+        let rect = rect.intersection(&screen).ok_or_else(|| {
+            Error::new(
+                Code::Offscreen,
+                format!("{rect:?} is off the screen {screen:?}"),
+                "move the window onto the screen, or capture the screen",
+            )
+        })?;
         let (mut image, cover): (Image, _) = match window {
             Some(id) => {
                 let shot = capture
