@@ -1,6 +1,7 @@
 //! `deskpilot doctor` on a private X11 desktop, with and without its display, as a Wayland
-//! session's environment would say, on headless sway, and with no desktop at all: each way of
-//! acting served or missing with its reason, the apps the bus lists, the exit code.
+//! session's environment would say, on headless sway and GNOME Shell, and with no desktop at
+//! all: each way of acting served or missing with its reason, the apps the bus lists, the
+//! exit code.
 
 use std::process::Output;
 
@@ -102,4 +103,36 @@ fn doctor_on_sway_names_the_compositor_for_each_rung() {
     assert!(apps.contains(Fixture::Gtk3.app_name()), "{found}");
     assert!(found["notes"].to_string().contains("wlroots"), "{found}");
     assert!(found["pass"].to_string().contains("SWAYSOCK"), "{found}");
+}
+
+/// On headless GNOME Shell (unsafe mode) mutter serves input and the shell the windows and
+/// screenshots; once the shell leaves unsafe mode, as a person's session runs, input stays
+/// and the rest is missing with the reason.
+#[test]
+fn doctor_on_gnome_names_the_shell_and_what_its_safe_mode_keeps() {
+    let desktop = VirtualDesktop::start_gnome().unwrap();
+    let _fixture = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let (out, found) = doctor(&desktop, &["--display", ""], &[]);
+    assert_eq!(out.status.code(), Some(0), "{found}");
+    let reached = "Linux, Wayland on GNOME Shell";
+    assert_eq!(found["desktop"], reached, "{found}");
+    for name in ["input", "screenshots", "windows"] {
+        assert_eq!(rung(&found, name), (true, reached.to_owned()), "{name}");
+    }
+    assert!(found["apps"].to_string().contains(Fixture::Gtk3.app_name()));
+    assert!(found["notes"].to_string().contains("mutter"), "{found}");
+    assert!(found["pass"].to_string().contains("XDG_CURRENT_DESKTOP"));
+
+    desktop
+        .gnome_eval("global.context.unsafe_mode = false")
+        .expect("the shell leaves unsafe mode");
+    let (out, safe) = doctor(&desktop, &["--display", ""], &[]);
+    assert_eq!(out.status.code(), Some(1), "{safe}");
+    let desktop_name = safe["desktop"].as_str().unwrap_or_default();
+    assert!(desktop_name.contains("keys only"), "{safe}");
+    assert!(rung(&safe, "input").0, "{safe}");
+    for name in ["screenshots", "windows"] {
+        let (served, detail) = rung(&safe, name);
+        assert!(!served && detail.contains("unsafe mode"), "{name}: {safe}");
+    }
 }

@@ -149,6 +149,53 @@ fn mousepad_native_on_sway_is_typed_into_and_saves() {
     desktop.stop().unwrap();
 }
 
+/// GNOME's own GTK 4 editor native on headless GNOME Shell, through mutter's remote
+/// desktop session (list_apps says so): a draft replaced through ctrl+a by typed text, then
+/// Unicode that mutter's keymap lacks, which goes through the editor's own text interface
+/// (the keyboard rung skipped with its reason); saved through its file chooser. Oracles:
+/// pyatspi reads the text, and the file on disk.
+#[test]
+fn gnome_text_editor_native_on_gnome_is_typed_into() {
+    let desktop = VirtualDesktop::start_gnome().unwrap();
+    let _editor = launch(&desktop, "gnome-text-editor");
+    let mut agent = Agent::start(&desktop);
+    agent.connect("gnome-text-editor");
+    let listed = agent.ok("list_apps", json!({}));
+    let devices = listed["structuredContent"]["devices"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        devices.starts_with("input and screenshots: Linux, Wayland on GNOME Shell"),
+        "{listed}"
+    );
+    agent.ok("type_text", json!({"text": "draft"}));
+    assert!(desktop.pyatspi_shows("gnome-text-editor", "draft"));
+    agent.ok("press_key", json!({"key": "ctrl+a"}));
+    agent.ok("type_text", json!({"text": "Hello from GNOME"}));
+    assert!(desktop.pyatspi_shows("gnome-text-editor", "Hello from GNOME"));
+    let unicode = agent.ok("type_text", json!({"text": ", Grüße ✓"}));
+    let said = text_of(&unicode);
+    assert!(
+        said.contains("skipped keyboard") && said.contains("keymap"),
+        "{said}"
+    );
+    assert!(desktop.pyatspi_shows("gnome-text-editor", "Hello from GNOME, Grüße ✓"));
+    let path = out_path(&desktop, "gnome.txt");
+    agent.ok("press_key", json!({"key": "ctrl+s"}));
+    let name = "textbox[name*=Name]";
+    agent.wait_for(name, json!({}));
+    let value = path.to_str().unwrap();
+    agent.ok("set_value", json!({"target": name, "value": value}));
+    agent.ok("click", json!({"target": "button[name=Save]"}));
+    assert_eq!(file_text(&path).trim_end(), "Hello from GNOME, Grüße ✓");
+    agent.finish(
+        "gnome-text-editor-on-gnome",
+        "GNOME Text Editor (GTK 4, native on GNOME Shell)",
+        "typing, a chord, Unicode through the text interface, save dialog, file",
+    );
+    desktop.stop().unwrap();
+}
+
 /// GTK 3 editor with unsaved changes asked to quit: the modal confirmation's "Don't Save".
 /// Oracle: the process ends and no file is written.
 #[test]

@@ -31,21 +31,28 @@ pub const PASS_ENV: &[&str] = &[
     "DISPLAY",
     "WAYLAND_DISPLAY",
     "SWAYSOCK",
+    "XDG_CURRENT_DESKTOP",
     "XDG_RUNTIME_DIR",
 ];
 
-/// What the session means for deskpilot: on Wayland, input and capture need wlroots'
-/// protocols.
+/// What the session means for deskpilot: on Wayland, input and capture need GNOME's
+/// interfaces or wlroots' protocols.
 pub fn session_notes() -> Vec<String> {
-    let note = "a Wayland session: deskpilot reads every app; it types, clicks by position and \
-        captures through the compositor's wlroots protocols (sway, and other wlroots \
-        compositors; window positions from sway's IPC), and elsewhere (GNOME, KDE) through \
-        X11 only (XWayland's DISPLAY), where native Wayland apps are acted on through their \
-        own semantics alone";
-    wayland_session()
-        .map(|_| note.to_owned())
-        .into_iter()
-        .collect()
+    let gnome = "a GNOME session on Wayland: deskpilot reads every app; it types and clicks \
+        through mutter's remote desktop session (GNOME shows its screen-sharing icon while \
+        deskpilot runs), and gets the window list, window positions and screenshots from \
+        gnome-shell only where the shell runs in unsafe mode (elsewhere it types, and acts \
+        through the apps' own semantics)";
+    let wlroots = "a Wayland session: deskpilot reads every app; it types, clicks by position \
+        and captures through the compositor's wlroots protocols (sway, and other wlroots \
+        compositors; window positions from sway's IPC), and elsewhere (KDE) through X11 only \
+        (XWayland's DISPLAY), where native Wayland apps are acted on through their own \
+        semantics alone";
+    let note = |session: WaylandSession| match session.gnome {
+        true => gnome.to_owned(),
+        false => wlroots.to_owned(),
+    };
+    wayland_session().map(note).into_iter().collect()
 }
 
 /// The Wayland session this process runs in: the compositor's socket (`WAYLAND_DISPLAY`, a

@@ -1,14 +1,14 @@
-//! The private desktop on headless GNOME Shell (issue 52's ground): the shell comes up on the
-//! desktop's bus, a GTK 3 app native on its Wayland registers on the accessibility bus, and
-//! the shell's own window list (its introspection interface, not deskpilot) shows its window.
-//! Not yet asserted: focus. The fixture's window stayed unfocused for 10 s (a small probe
-//! window was focused at once); activation is issue 52's to do.
+//! The private desktop on headless GNOME Shell: the shell comes up on the desktop's bus, a
+//! GTK 3 app native on its Wayland registers on the accessibility bus, and the shell's own
+//! window list (its introspection interface, not deskpilot) shows its window, focused. The
+//! focus needs the seat's keyboard: headless mutter has none until a remote desktop session
+//! sends a first event, and the desktop holds one (`HeldSeat`).
 
 use std::process::Command;
 use std::time::Duration;
 
 use deskpilot_linux::headless::wait;
-use deskpilot_testkit::{Fixture, VirtualDesktop};
+use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop};
 
 /// The shell's window list as `gdbus` prints it.
 fn shell_windows(desktop: &VirtualDesktop) -> String {
@@ -31,11 +31,33 @@ fn a_gtk3_app_native_on_headless_gnome_is_on_the_bus_and_in_the_shell() {
     assert_eq!(desktop.wayland_display(), Some("wayland-gnome"));
     let _app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let title = Fixture::Gtk3.window_title();
+    // Listed, then shown: the window is in the list, hidden, until its first frame.
     let listed = wait::until(Duration::from_secs(10), || {
         let windows = shell_windows(&desktop);
-        windows.contains(title).then_some(windows)
+        let shown = windows.contains(title) && windows.contains("'is-hidden': <false>");
+        shown.then_some(windows)
     });
     let windows = listed.unwrap_or_else(|| shell_windows(&desktop));
     assert!(windows.contains(title), "{windows}");
     assert!(windows.contains("'is-hidden': <false>"), "{windows}");
+    let focused = wait::until(Duration::from_secs(10), || {
+        (desktop.gnome_focused().as_deref() == Some(title)).then_some(())
+    });
+    assert!(focused.is_some(), "{:?}", desktop.gnome_windows());
+    // GTK's own word: its window is active, which it is only with a keyboard on the seat.
+    let active = wait::until(Duration::from_secs(10), || {
+        let script = format!(
+            "import pyatspi\nfor a in pyatspi.Registry.getDesktop(0):\n  for w in a:\n    \
+             if w.name == {title:?} and w.getState().contains(pyatspi.STATE_ACTIVE): print('active')"
+        );
+        let out = desktop
+            .command(SYSTEM_PYTHON)
+            .args(["-c", &script])
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout)
+            .contains("active")
+            .then_some(())
+    });
+    assert!(active.is_some(), "GTK never reported its window active");
 }

@@ -63,7 +63,7 @@ impl Desktop {
     }
 
     /// A private headless desktop on the display server chosen: `Wayland` runs headless sway,
-    /// with apps native on Wayland.
+    /// `Gnome` headless GNOME Shell, each with apps native on Wayland.
     ///
     /// ```no_run
     /// # async fn demo() -> deskpilot_test::Result<()> {
