@@ -8,8 +8,9 @@
 //! app is done; a checkbox toggle waits for its `checked` state. Then GNOME Calculator's
 //! buttons, 6 × 7 = ten times over, each click judged by the display's announced text;
 //! pyatspi reads the display at the end. Last, the display server's own input: ten
-//! characters typed and a double click (the pointer's rung), on X11 (XTEST) and on headless
-//! sway (the virtual keyboard and pointer).
+//! characters typed and a double click (the pointer's rung), on X11 (XTEST), on headless
+//! sway (the virtual keyboard and pointer) and on headless GNOME Shell (mutter's remote
+//! desktop session).
 
 #[path = "../tests/support/engine.rs"]
 mod support_engine;
@@ -196,6 +197,9 @@ async fn main() {
     drop(x11);
     let sway = VirtualDesktop::start_sway().expect("sway desktop");
     results.extend(input_rows(&sway, "sway").await);
+    drop(sway);
+    let gnome = VirtualDesktop::start_gnome().expect("GNOME desktop");
+    results.extend(input_rows(&gnome, "GNOME").await);
     let out = target_dir();
     std::fs::create_dir_all(&out).unwrap();
     let path = out.join("act.json");

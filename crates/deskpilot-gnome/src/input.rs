@@ -12,7 +12,7 @@ use deskpilot_xkb::{Keysym, char_keysym, key_keysym, modifier_keysym};
 use futures_util::future::BoxFuture;
 use tokio::sync::Mutex;
 
-use crate::bus::GnomeError;
+use crate::bus::{Bus, GnomeError};
 use crate::remote::Remote;
 
 /// evdev's button codes (linux/input-event-codes.h).
@@ -22,18 +22,21 @@ const BTN_MIDDLE: i32 = 0x112;
 /// How long a drag's pointer rests before the press and after it.
 const AT_REST: Duration = Duration::from_millis(50);
 
-/// Synthetic input through mutter. One session serves every call, in turn.
+/// Synthetic input through mutter. One session, started by the first call, serves every
+/// call in turn.
 #[derive(Clone)]
 pub struct GnomeInput {
-    remote: Arc<Mutex<Remote>>,
+    bus: Bus,
+    remote: Arc<Mutex<Option<Remote>>>,
     /// Why the pointer may not be used here (no window positions to aim with).
     pointer_refused: Option<String>,
 }
 
 impl GnomeInput {
-    pub(crate) fn new(remote: Arc<Mutex<Remote>>, pointer_refused: Option<String>) -> Self {
+    pub(crate) fn new(bus: Bus, pointer_refused: Option<String>) -> Self {
         GnomeInput {
-            remote,
+            bus,
+            remote: Arc::new(Mutex::new(None)),
             pointer_refused,
         }
     }
@@ -44,10 +47,16 @@ impl GnomeInput {
         &self,
         job: impl for<'a> FnOnce(&'a Remote) -> BoxFuture<'a, Result<T, GnomeError>> + Send + 'static,
     ) -> Result<T, InputError> {
-        let remote = self.remote.clone();
+        let (remote, bus) = (self.remote.clone(), self.bus.clone());
         let task = tokio::spawn(async move {
-            let remote = remote.lock().await;
-            job(&remote).await
+            let mut remote = remote.lock().await;
+            if remote.is_none() {
+                *remote = Some(Remote::start(bus).await?);
+            }
+            match remote.as_ref() {
+                Some(started) => job(started).await,
+                None => Err(GnomeError::Failed("no remote desktop session".into())),
+            }
         });
         match task.await {
             Ok(done) => done.map_err(input_error),

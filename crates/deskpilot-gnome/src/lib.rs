@@ -12,8 +12,6 @@ mod remote;
 mod shell;
 mod windows;
 
-use std::sync::Arc;
-
 pub use bus::GnomeError;
 pub use capture::ShellCapture;
 pub use input::GnomeInput;
@@ -31,14 +29,16 @@ pub struct GnomeDevices {
 }
 
 impl GnomeDevices {
-    /// Starts a remote desktop session on the session bus at `address` and asks the shell
-    /// what it lends. Without the shell's window list, the pointer is not used either: a
-    /// native Wayland app's bounds count from a window nobody can place.
+    /// Asks mutter whether it offers remote desktop sessions on the session bus at
+    /// `address`, and the shell what it lends. The session itself starts with the first
+    /// input (GNOME shows its screen-sharing icon while it runs): reading starts none.
+    /// Without the shell's window list, the pointer is not used either: a native Wayland
+    /// app's bounds count from a window nobody can place.
     pub async fn connect(address: &str) -> Result<GnomeDevices, GnomeError> {
         let bus = Bus::connect(address).await?;
-        let remote = Remote::start(bus.clone()).await?;
-        let screen = remote.screen();
-        let shell = Shell::new(bus);
+        remote::offered(&bus).await?;
+        let screen = remote::screen(&bus).await?;
+        let shell = Shell::new(bus.clone());
         let lent = match (shell.eval("true").await, screen) {
             (Ok(_), Some(screen)) => {
                 let capture = ShellCapture::new(shell.clone(), screen)?;
@@ -51,7 +51,7 @@ impl GnomeDevices {
         let pointer_refused = lent.as_ref().err().map(|why| {
             format!("no pointer: deskpilot cannot place native Wayland windows here ({why})")
         });
-        let input = GnomeInput::new(Arc::new(tokio::sync::Mutex::new(remote)), pointer_refused);
+        let input = GnomeInput::new(bus, pointer_refused);
         Ok(GnomeDevices { input, shell: lent })
     }
 }

@@ -151,13 +151,6 @@ impl Remote {
             )
             .await
     }
-
-    /// The monitors' union, in screen coordinates.
-    pub(crate) fn screen(&self) -> Option<Rect> {
-        let mut areas = self.streams.iter().map(|s| s.area);
-        let first = areas.next()?;
-        Some(areas.fold(first, hull))
-    }
 }
 
 const NO_PIPEWIRE: &str = "mutter started no screen cast stream (is PipeWire running in this session?): without one, the pointer cannot be placed";
@@ -172,6 +165,30 @@ fn on<'a>(path: &'a OwnedObjectPath, interface: &'static str) -> Target<'a> {
         path: path.as_str(),
         interface,
     }
+}
+
+/// Whether mutter offers remote desktop sessions on this bus (asked without starting one).
+pub(crate) async fn offered(bus: &Bus) -> Result<(), GnomeError> {
+    let daemon = Target {
+        service: "org.freedesktop.DBus",
+        path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus",
+    };
+    let (owned,): (bool,) = bus
+        .call(daemon, "NameHasOwner", &(REMOTE_DESKTOP.service,))
+        .await?;
+    match owned {
+        true => Ok(()),
+        false => Err(GnomeError::Missing(
+            "mutter's remote desktop interface is not on this session bus".into(),
+        )),
+    }
+}
+
+/// The monitors' union, in screen coordinates; `None` without a monitor.
+pub(crate) async fn screen(bus: &Bus) -> Result<Option<Rect>, GnomeError> {
+    let monitors = monitors(bus).await?;
+    Ok(monitors.into_iter().map(|m| m.area).reduce(hull))
 }
 
 /// A monitor in use: its connector and its area in screen (logical) coordinates.

@@ -211,3 +211,61 @@ fn not_focused_why(focused: Option<&Shown>, window: WindowId) -> String {
 fn gone(window: WindowId) -> WindowError {
     WindowError::Failed(format!("window {window} is gone"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(id: u64, title: &str, transient_for: Option<u64>) -> Shown {
+        Shown {
+            id,
+            pid: 7,
+            title: title.into(),
+            x: 0,
+            y: 0,
+            width: 10,
+            height: 10,
+            fx: 0,
+            fy: 0,
+            fwidth: 10,
+            fheight: 10,
+            wm_class: None,
+            transient_for,
+            x11: false,
+            focused: true,
+            minimized: false,
+            maximized: false,
+            kind: 3,
+        }
+    }
+
+    /// Mutter focuses a window's modal dialog instead of the window: the refusal names it.
+    #[test]
+    fn a_modal_dialog_taking_the_focus_is_named() {
+        let dialog = shown(2, "Confirm", Some(1));
+        let why = not_focused_why(Some(&dialog), WindowId(1));
+        assert!(
+            why.contains("\"Confirm\"") && why.contains("dialog"),
+            "{why}"
+        );
+        let other = shown(3, "Other", None);
+        let why = not_focused_why(Some(&other), WindowId(1));
+        assert!(why.contains("did not give it the focus"), "{why}");
+    }
+
+    /// Menus, drop-downs, popup menus and combo lists are popups, not client windows.
+    #[test]
+    fn popups_are_told_from_windows_by_their_type() {
+        let kinds: Vec<bool> = [0, 3, 4, 6, 9, 10, 13]
+            .iter()
+            .map(|&kind| {
+                Shown {
+                    kind,
+                    ..shown(1, "", None)
+                }
+                .is_popup()
+            })
+            .collect();
+        assert_eq!(kinds, [false, false, false, true, true, true, true]);
+    }
+}

@@ -7,8 +7,11 @@
 use std::process::Command;
 use std::time::Duration;
 
+use deskpilot_core::{Action, ConnectTarget, Rung, Selector, SnapshotRequest, Target};
 use deskpilot_linux::headless::wait;
+use deskpilot_linux::{LinuxOptions, linux_engine};
 use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop};
+use serde_json::json;
 
 /// The shell's window list as `gdbus` prints it.
 fn shell_windows(desktop: &VirtualDesktop) -> String {
@@ -60,4 +63,39 @@ fn a_gtk3_app_native_on_headless_gnome_is_on_the_bus_and_in_the_shell() {
             .then_some(())
     });
     assert!(active.is_some(), "GTK never reported its window active");
+}
+
+/// The engine reads without a remote desktop session (GNOME shows its screen-sharing icon
+/// while one runs); its first input starts one, which ends with the engine.
+#[tokio::test]
+async fn reading_starts_no_remote_desktop_session_and_input_starts_one() {
+    let desktop = VirtualDesktop::start_gnome().unwrap();
+    let app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let held = desktop.gnome_remote_sessions();
+    assert_eq!(held, 1, "the desktop's seat holds one");
+    let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
+    options.wayland = desktop.wayland();
+    let engine = linux_engine(options).await.unwrap().engine;
+    let title = Fixture::Gtk3.window_title().to_owned();
+    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
+    let handle = engine.session(&session.unwrap().id).unwrap();
+    handle.snapshot(&SnapshotRequest::default()).await.unwrap();
+    assert_eq!(
+        desktop.gnome_remote_sessions(),
+        held,
+        "a read started a session"
+    );
+    let name = Target::Selector(Selector::parse("textbox[name=Name]").unwrap());
+    let typed = handle.act(&name, &Action::TypeText("abc".into())).await;
+    assert_eq!(typed.unwrap().route.map(|r| r.rung), Some(Rung::Keyboard));
+    app.oracle
+        .wait_value("name", "text", json!("abc"), Duration::from_secs(5))
+        .unwrap();
+    assert_eq!(desktop.gnome_remote_sessions(), held + 1);
+    drop(handle);
+    drop(engine);
+    let ended = wait::until(Duration::from_secs(5), || {
+        (desktop.gnome_remote_sessions() == held).then_some(())
+    });
+    assert!(ended.is_some(), "the engine's session outlived it");
 }

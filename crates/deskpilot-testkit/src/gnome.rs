@@ -85,6 +85,24 @@ impl VirtualDesktop {
             .map(|w| w.title)
     }
 
+    /// How many remote desktop sessions mutter runs (the desktop's own seat holds one).
+    pub fn gnome_remote_sessions(&self) -> usize {
+        let out = self
+            .command("gdbus")
+            .args([
+                "introspect",
+                "--session",
+                "--dest=org.gnome.Mutter.RemoteDesktop",
+            ])
+            .arg("--object-path=/org/gnome/Mutter/RemoteDesktop/Session")
+            .output();
+        let said = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+        said.unwrap_or_default()
+            .lines()
+            .filter(|l| l.trim_start().starts_with("node u"))
+            .count()
+    }
+
     /// The buttons gnome-shell sees held down (Clutter's BUTTON1..5 masks, bits 8 to 12).
     pub fn gnome_buttons_down(&self) -> Option<u64> {
         let pointer = self.gnome_eval("global.get_pointer()")?;
