@@ -7,10 +7,10 @@
 use std::process::Command;
 use std::time::Duration;
 
-use deskpilot_core::{Action, ConnectTarget, Rung, Selector, SnapshotRequest, Target};
+use deskpilot_core::{Action, ConnectTarget, Direction, Rung, Selector, SnapshotRequest, Target};
 use deskpilot_linux::headless::wait;
 use deskpilot_linux::{LinuxOptions, linux_engine};
-use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop};
+use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop, has_state, pyatspi_nodes};
 use serde_json::json;
 
 /// The shell's window list as `gdbus` prints it.
@@ -98,4 +98,44 @@ async fn reading_starts_no_remote_desktop_session_and_input_starts_one() {
         (desktop.gnome_remote_sessions() == held).then_some(())
     });
     assert!(ended.is_some(), "the engine's session outlived it");
+}
+
+/// The fixture's vertical scroll bars' values, as pyatspi reads them.
+fn vertical_scrolls(desktop: &VirtualDesktop) -> Vec<f64> {
+    let nodes = pyatspi_nodes(desktop.command(SYSTEM_PYTHON), Fixture::Gtk3.app_name());
+    nodes
+        .iter()
+        .filter(|n| n["role"] == "scroll bar" && has_state(n, "vertical"))
+        .filter_map(|n| n["value"].as_f64())
+        .collect()
+}
+
+/// The wheel through mutter's axis events: five steps down over the inventory table move a
+/// vertical scroll bar (pyatspi reads its value).
+#[tokio::test]
+async fn the_wheel_scrolls_through_mutter() {
+    let desktop = VirtualDesktop::start_gnome().unwrap();
+    let _app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
+    let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
+    options.wayland = desktop.wayland();
+    let engine = linux_engine(options).await.unwrap().engine;
+    let title = Fixture::Gtk3.window_title().to_owned();
+    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
+    let handle = engine.session(&session.unwrap().id).unwrap();
+    let before = vertical_scrolls(&desktop);
+    assert!(before.iter().all(|v| *v == 0.0), "{before:?}");
+    let cell = Target::Selector(Selector::parse("cell[name=\"Item 003\"]").unwrap());
+    let wheel = Action::Scroll {
+        direction: Direction::Down,
+        amount: 5,
+    };
+    let scrolled = handle.act(&cell, &wheel).await.unwrap();
+    assert_eq!(scrolled.route.map(|r| r.rung), Some(Rung::Pointer));
+    let moved = wait::until(Duration::from_secs(5), || {
+        vertical_scrolls(&desktop)
+            .iter()
+            .any(|v| *v > 0.0)
+            .then_some(())
+    });
+    assert!(moved.is_some(), "{:?}", vertical_scrolls(&desktop));
 }
