@@ -7,7 +7,9 @@
 use std::process::Command;
 use std::time::Duration;
 
-use deskpilot_core::{Action, ConnectTarget, Direction, Rung, Selector, SnapshotRequest, Target};
+use deskpilot_core::{
+    Action, ConnectTarget, Direction, Engine, Rung, Selector, SnapshotRequest, Target,
+};
 use deskpilot_linux::headless::wait;
 use deskpilot_linux::{LinuxOptions, linux_engine};
 use deskpilot_testkit::{Fixture, SYSTEM_PYTHON, VirtualDesktop, has_state, pyatspi_nodes};
@@ -65,6 +67,17 @@ fn a_gtk3_app_native_on_headless_gnome_is_on_the_bus_and_in_the_shell() {
     assert!(active.is_some(), "GTK never reported its window active");
 }
 
+/// The engine on `desktop` (GNOME's devices), and a session on the GTK 3 fixture's window.
+async fn engine_on_fixture(desktop: &VirtualDesktop) -> (Engine, String) {
+    let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
+    options.wayland = desktop.wayland();
+    let engine = linux_engine(options).await.unwrap().engine;
+    let title = Fixture::Gtk3.window_title().to_owned();
+    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
+    let id = session.unwrap().id;
+    (engine, id)
+}
+
 /// The engine reads without a remote desktop session (GNOME shows its screen-sharing icon
 /// while one runs); its first input starts one, which ends with the engine.
 #[tokio::test]
@@ -73,12 +86,8 @@ async fn reading_starts_no_remote_desktop_session_and_input_starts_one() {
     let app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
     let held = desktop.gnome_remote_sessions();
     assert_eq!(held, 1, "the desktop's seat holds one");
-    let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
-    options.wayland = desktop.wayland();
-    let engine = linux_engine(options).await.unwrap().engine;
-    let title = Fixture::Gtk3.window_title().to_owned();
-    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
-    let handle = engine.session(&session.unwrap().id).unwrap();
+    let (engine, session) = engine_on_fixture(&desktop).await;
+    let handle = engine.session(&session).unwrap();
     handle.snapshot(&SnapshotRequest::default()).await.unwrap();
     assert_eq!(
         desktop.gnome_remote_sessions(),
@@ -116,12 +125,8 @@ fn vertical_scrolls(desktop: &VirtualDesktop) -> Vec<f64> {
 async fn the_wheel_scrolls_through_mutter() {
     let desktop = VirtualDesktop::start_gnome().unwrap();
     let _app = desktop.launch_fixture(Fixture::Gtk3).unwrap();
-    let mut options = LinuxOptions::new(desktop.session_bus_address(), None);
-    options.wayland = desktop.wayland();
-    let engine = linux_engine(options).await.unwrap().engine;
-    let title = Fixture::Gtk3.window_title().to_owned();
-    let session = engine.connect(&ConnectTarget::WindowTitle(title)).await;
-    let handle = engine.session(&session.unwrap().id).unwrap();
+    let (engine, session) = engine_on_fixture(&desktop).await;
+    let handle = engine.session(&session).unwrap();
     let before = vertical_scrolls(&desktop);
     assert!(before.iter().all(|v| *v == 0.0), "{before:?}");
     let cell = Target::Selector(Selector::parse("cell[name=\"Item 003\"]").unwrap());
