@@ -39,8 +39,8 @@ pub const PASS_ENV: &[&str] = &[
 /// interfaces or wlroots' protocols.
 pub fn session_notes() -> Vec<String> {
     let gnome = "a GNOME session on Wayland: deskpilot reads every app; it types and clicks \
-        through mutter's remote desktop session (GNOME shows its screen-sharing icon while \
-        deskpilot runs), and gets the window list, window positions and screenshots from \
+        through mutter's remote desktop session (GNOME shows its screen-sharing icon once \
+        deskpilot has typed or clicked), and gets the window list, window positions and screenshots from \
         gnome-shell only where the shell runs in unsafe mode (elsewhere it types, and acts \
         through the apps' own semantics)";
     let wlroots = "a Wayland session: deskpilot reads every app; it types, clicks by position \
