@@ -15,11 +15,14 @@ use crate::apps::{AppOrigin, AppRead, list_apps, read_app};
 use crate::bus::{ConnectOptions, connect_a11y_bus};
 use crate::details;
 use crate::error::to_backend;
-use crate::geometry::{Place, client_windows, fix_window_relative, place_of, popups, toplevel_of};
+use crate::geometry::{
+    Place, client_windows, fix_window_relative, place_of, toplevel_of, windows_and_popups,
+};
 use crate::menus::{place_in_menu, place_menus};
 use crate::proto::{Proto, ROOT_PATH};
 use crate::read::{AppTraits, read_node};
 use crate::walk::walk;
+use deskpilot_platform::{ClientWindow, Popup};
 
 /// The AT-SPI backend, connected to the accessibility bus of one D-Bus session.
 pub struct AtspiBackend {
@@ -77,11 +80,12 @@ impl AtspiBackend {
         client_windows(self.window_system.clone()).await
     }
 
-    /// The open popups of process `pid`, where the window system places them apart.
-    async fn popups_of(&self, pid: Option<u32>) -> Vec<deskpilot_platform::Popup> {
-        let mut popups = popups(self.window_system.clone()).await;
+    /// The windows, and the open popups of process `pid` where the window system places
+    /// them apart: one listing.
+    async fn layout_of(&self, pid: Option<u32>) -> (Vec<ClientWindow>, Vec<Popup>) {
+        let (windows, mut popups) = windows_and_popups(self.window_system.clone()).await;
         popups.retain(|p| pid.is_none() || p.pid.is_none() || p.pid == pid);
-        popups
+        (windows, popups)
     }
 
     /// The address of the accessibility bus in use.
@@ -149,14 +153,14 @@ impl AtspiBackend {
         if !traits.window_relative_extents {
             return;
         }
-        let popups = self.popups_of(traits.pid).await;
+        let (windows, popups) = self.layout_of(traits.pid).await;
         if !popups.is_empty()
             && let Some(shown) = place_in_menu(&self.proto, &node.id, &popups, traits.pid).await
         {
             node.bounds = shown;
             return;
         }
-        match self.window_place(&node.id, traits).await {
+        match self.window_place_in(&windows, &node.id, traits).await {
             Place::Moved(dx, dy) => node.bounds = node.bounds.map(|b| b.offset(dx, dy)),
             Place::Nowhere => node.bounds = None,
             Place::Unknown => {}
@@ -184,8 +188,7 @@ impl AtspiBackend {
                 false => toplevel_of(&self.proto, root, traits).await,
             }
         };
-        let (toplevel, windows, popups) =
-            tokio::join!(toplevel, self.client_windows(), self.popups_of(traits.pid));
+        let (toplevel, (windows, popups)) = tokio::join!(toplevel, self.layout_of(traits.pid));
         let toplevel = toplevel.as_ref().map(|(t, s)| (t.as_str(), *s));
         let mut placed = Arc::unwrap_or_clone(tree);
         fix_window_relative(&mut placed, traits, &windows, toplevel);
@@ -201,9 +204,9 @@ impl AtspiBackend {
         &self,
         root: &ElementId,
         (x, y): (i32, i32),
+        popups: &[Popup],
         traits: AppTraits,
     ) -> Option<Result<Vec<Node>, BackendError>> {
-        let popups = self.popups_of(traits.pid).await;
         let popup = popups.iter().find(|p| p.bounds.contains(x, y))?;
         let role = self.proto.role(root).await.ok()?;
         if crate::mapping::map_role(role, false).0 != deskpilot_platform::model::Role::Menu {
@@ -230,18 +233,27 @@ impl AtspiBackend {
         })
     }
 
-    /// Where the top-level window holding `id` puts it, from the window system.
-    async fn window_place(&self, id: &ElementId, traits: AppTraits) -> Place {
+    /// Where the top-level window holding `id` puts it, among `windows`.
+    async fn window_place_in(
+        &self,
+        windows: &[ClientWindow],
+        id: &ElementId,
+        traits: AppTraits,
+    ) -> Place {
         let Some((title, size)) = toplevel_of(&self.proto, id, traits).await else {
             return Place::Unknown;
         };
-        let windows = self.client_windows().await;
-        place_of(&windows, traits, &title, size)
+        place_of(windows, traits, &title, size)
     }
 
-    /// The screen origin of the top-level window holding `id`, when it is known.
-    async fn window_origin(&self, id: &ElementId, traits: AppTraits) -> Option<(i32, i32)> {
-        match self.window_place(id, traits).await {
+    /// The screen origin of the top-level window holding `id` among `windows`, when known.
+    async fn window_origin(
+        &self,
+        windows: &[ClientWindow],
+        id: &ElementId,
+        traits: AppTraits,
+    ) -> Option<(i32, i32)> {
+        match self.window_place_in(windows, id, traits).await {
             Place::Moved(dx, dy) => Some((dx, dy)),
             Place::Unknown | Place::Nowhere => None,
         }
@@ -421,13 +433,12 @@ impl Backend for AtspiBackend {
 
     async fn hit_test(&self, root: &ElementId, x: i32, y: i32) -> Result<Vec<Node>, BackendError> {
         let traits = self.traits_of(&root.app).await;
-        if traits.window_relative_extents
-            && let Some(path) = self.hit_test_in_popup(root, (x, y), traits).await
-        {
-            return path;
-        }
         let origin = if traits.window_relative_extents {
-            self.window_origin(root, traits).await
+            let (windows, popups) = self.layout_of(traits.pid).await;
+            if let Some(path) = self.hit_test_in_popup(root, (x, y), &popups, traits).await {
+                return path;
+            }
+            self.window_origin(&windows, root, traits).await
         } else {
             None
         };

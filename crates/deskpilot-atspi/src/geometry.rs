@@ -104,24 +104,6 @@ pub async fn toplevel_of(
     None
 }
 
-/// The window system's open popups, or none (as `client_windows`, logged).
-pub async fn popups(system: Option<std::sync::Arc<dyn WindowSystem>>) -> Vec<Popup> {
-    let Some(system) = system else {
-        return Vec::new();
-    };
-    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, system.popups()).await {
-        Ok(Ok(popups)) => popups,
-        Ok(Err(e)) => {
-            tracing::warn!("window system: {e}");
-            Vec::new()
-        }
-        Err(_) => {
-            tracing::warn!("window system: no popups within {WINDOW_LIST_TIMEOUT:?}");
-            Vec::new()
-        }
-    }
-}
-
 /// How long the window system may take to list its windows.
 const WINDOW_LIST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -129,18 +111,25 @@ const WINDOW_LIST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// within `WINDOW_LIST_TIMEOUT` (logged, never fatal: window ids and GTK 4 positions are then
 /// unknown).
 pub async fn client_windows(system: Option<std::sync::Arc<dyn WindowSystem>>) -> Vec<ClientWindow> {
+    windows_and_popups(system).await.0
+}
+
+/// The windows and the open popups, from one listing (as `client_windows`: none on failure).
+pub async fn windows_and_popups(
+    system: Option<std::sync::Arc<dyn WindowSystem>>,
+) -> (Vec<ClientWindow>, Vec<Popup>) {
     let Some(system) = system else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, system.client_windows()).await {
-        Ok(Ok(windows)) => windows,
+    match tokio::time::timeout(WINDOW_LIST_TIMEOUT, system.windows_and_popups()).await {
+        Ok(Ok(listed)) => listed,
         Ok(Err(e)) => {
             tracing::warn!("window system: {e}");
-            Vec::new()
+            (Vec::new(), Vec::new())
         }
         Err(_) => {
             tracing::warn!("window system: no answer within {WINDOW_LIST_TIMEOUT:?}");
-            Vec::new()
+            (Vec::new(), Vec::new())
         }
     }
 }

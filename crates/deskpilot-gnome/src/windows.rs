@@ -118,23 +118,21 @@ pub(crate) fn window_error(e: GnomeError) -> WindowError {
 #[async_trait]
 impl WindowSystem for ShellWindows {
     async fn client_windows(&self) -> Result<Vec<ClientWindow>, WindowError> {
-        let shown = self.shown().await?;
-        Ok(shown
-            .iter()
-            .filter(|w| !w.is_popup())
-            .map(Shown::window)
-            .collect())
+        Ok(self.windows_and_popups().await?.0)
     }
 
-    async fn popups(&self) -> Result<Vec<Popup>, WindowError> {
+    /// One `Eval` for both: placing an element needs the two, and each costs a call.
+    async fn windows_and_popups(&self) -> Result<(Vec<ClientWindow>, Vec<Popup>), WindowError> {
         let shown = self.shown().await?;
-        let popups = shown.iter().filter(|w| w.is_popup() && !w.minimized);
-        Ok(popups
-            .map(|w| Popup {
-                pid: w.window().pid,
-                bounds: Rect::new(w.x, w.y, w.width, w.height),
-            })
-            .collect())
+        let (popups, windows): (Vec<&Shown>, Vec<&Shown>) =
+            shown.iter().partition(|w| w.is_popup());
+        let popups = popups.into_iter().filter(|w| !w.minimized);
+        let popups = popups.map(|w| Popup {
+            pid: w.window().pid,
+            bounds: Rect::new(w.x, w.y, w.width, w.height),
+        });
+        let windows = windows.into_iter().map(Shown::window).collect();
+        Ok((windows, popups.collect()))
     }
 
     async fn active_window(&self) -> Result<Option<WindowId>, WindowError> {

@@ -103,10 +103,11 @@ pub trait WindowSystem: Send + Sync {
     /// A top-level window's state; `None` when the window is gone.
     async fn window_state(&self, window: WindowId) -> Result<Option<WindowState>, WindowError>;
 
-    /// The open popup surfaces, where the system places them apart from their windows and
-    /// tells where (GNOME); none elsewhere.
-    async fn popups(&self) -> Result<Vec<Popup>, WindowError> {
-        Ok(Vec::new())
+    /// The top-level client windows and the open popup surfaces, from one listing, where
+    /// the system places popups apart from their windows and tells where (GNOME); elsewhere
+    /// the windows and no popup.
+    async fn windows_and_popups(&self) -> Result<(Vec<ClientWindow>, Vec<Popup>), WindowError> {
+        Ok((self.client_windows().await?, Vec::new()))
     }
 }
 
